@@ -1,0 +1,75 @@
+// `npm run sandbox -- [--port N] [--db FILE] [--reset] [--transactions N] [--list-keys]`
+import { parseArgs } from 'node:util';
+import { getMeta } from './db/open';
+import { listRoster } from './seed';
+import { DEFAULT_DB, DEFAULT_PORT, openSeeded, serveSandbox } from './server';
+
+const USAGE = `Usage: npm run sandbox -- [options]
+  --port N          port to serve on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
+  --reset           delete the database and seed it again
+  --transactions N  transactions of the Growth demo company when seeding (default 20000)
+  --list-keys       print the seeded keys as JSON and exit (no server)`;
+
+function fail(message: string): never {
+  console.error(`sandbox: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        port: { type: 'string' },
+        db: { type: 'string' },
+        reset: { type: 'boolean' },
+        transactions: { type: 'string' },
+        'list-keys': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = args.port === undefined ? DEFAULT_PORT : Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got '${args.port}'.`);
+  const transactions = args.transactions === undefined ? undefined : Number(args.transactions);
+  if (transactions !== undefined && (!Number.isInteger(transactions) || transactions < 100 || transactions > 2_000_000)) {
+    fail(`--transactions must be a whole number from 100 to 2000000, got '${args.transactions}'.`);
+  }
+  const file = args.db ?? DEFAULT_DB;
+
+  const { db, seeded, seedMs } = openSeeded(file, { reset: args.reset, transactions });
+  const log = args['list-keys'] ? console.error : console.log;
+  if (seeded) log(`sandbox: seeded ${file} (${getMeta(db, 'seeded_transactions')} Growth transactions) in ${(seedMs / 1000).toFixed(1)} s`);
+  else if (transactions !== undefined && String(transactions) !== getMeta(db, 'seeded_transactions')) {
+    log(`sandbox: ${file} already holds ${getMeta(db, 'seeded_transactions')} Growth transactions; --transactions applies when seeding (add --reset).`);
+  }
+
+  if (args['list-keys']) {
+    console.log(JSON.stringify(listRoster(db), null, 2));
+    db.close();
+    return;
+  }
+
+  const running = await serveSandbox(db, { port });
+  console.log(`sandbox: serving ${running.baseUrl} (database ${file})`);
+  console.log('sandbox: keys: npm run -s sandbox -- --list-keys');
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(`sandbox: ${(e as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,185 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SandboxContext } from './context';
+import { ApiError, invalidRequest, resourceMissing } from './http/errors';
+import { isPlainObject, jsonObjectBody } from './http/body';
+import { setUsage, usageCount } from './http/limits';
+import type { FaultRule } from './http/faults';
+import { PERMISSION_AREAS, PERMISSION_LEVELS, parsePermissions } from './permissions';
+import { listRoster } from './seed';
+import { rebuildTransactionEntries } from './ledger/posting';
+import { nextCounter } from './db/open';
+
+// Test-only controls, outside /api/v1 and answered only on loopback. They let tests shift the clock,
+// inject faults, and change data "upstream" (as the bank feed or another user would) without SQL.
+export const CONTROL_PREFIX = '/__sandbox';
+
+function isLoopback(ip: string): boolean {
+  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+}
+
+const num = (v: unknown, name: string, min: number, max: number): number => {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw invalidRequest(`${name} must be a number from ${min} to ${max}.`, name);
+  return v;
+};
+
+export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { db, clock, faults, settings } = ctx;
+
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    if (!isLoopback(req.ip)) throw resourceMissing('Not found.');
+  });
+
+  const state = () => ({
+    clock_offset_seconds: clock.offsetSeconds,
+    now: clock.now(),
+    today: clock.today(),
+    job_processing_delay_ms: settings.jobProcessingDelayMs,
+    worker_paused: settings.workerPaused,
+    ...faults.snapshot(),
+  });
+
+  app.get('/health', async () => ({ ok: true }));
+  app.get('/keys', async () => listRoster(db));
+  app.get('/control', async () => state());
+
+  /**
+   * Body fields (all optional): clock_offset_seconds, latency_ms, rate_500, rate_429, rate_drop (0..1),
+   * faults: [{kind: error500|error429|drop|drop_after, count, method?, path?, retry_after?}] (appended),
+   * clear_faults: true, job_processing_delay_ms, worker_paused.
+   */
+  app.post('/control', async (req) => {
+    const b = jsonObjectBody(req);
+    if (b.clear_faults === true) faults.clear();
+    if (b.clock_offset_seconds !== undefined) clock.offsetSeconds = num(b.clock_offset_seconds, 'clock_offset_seconds', -1e10, 1e10);
+    if (b.latency_ms !== undefined) faults.latencyMs = num(b.latency_ms, 'latency_ms', 0, 60000);
+    if (b.rate_500 !== undefined) faults.rate500 = num(b.rate_500, 'rate_500', 0, 1);
+    if (b.rate_429 !== undefined) faults.rate429 = num(b.rate_429, 'rate_429', 0, 1);
+    if (b.rate_drop !== undefined) faults.rateDrop = num(b.rate_drop, 'rate_drop', 0, 1);
+    if (b.job_processing_delay_ms !== undefined) settings.jobProcessingDelayMs = num(b.job_processing_delay_ms, 'job_processing_delay_ms', 0, 600000);
+    if (b.worker_paused !== undefined) {
+      settings.workerPaused = b.worker_paused === true;
+      if (!settings.workerPaused) ctx.kickWorker();
+    }
+    if (b.faults !== undefined) {
+      if (!Array.isArray(b.faults)) throw invalidRequest('faults must be an array.', 'faults');
+      for (const f of b.faults) {
+        if (!isPlainObject(f) || !['error500', 'error429', 'drop', 'drop_after'].includes(String(f.kind))) {
+          throw invalidRequest('Each fault needs kind error500, error429, drop or drop_after.', 'faults');
+        }
+        faults.rules.push({
+          kind: f.kind as FaultRule['kind'],
+          count: num(f.count ?? 1, 'count', 1, 1e6),
+          method: typeof f.method === 'string' ? f.method : undefined,
+          path: typeof f.path === 'string' ? f.path : undefined,
+          retry_after: typeof f.retry_after === 'number' ? f.retry_after : undefined,
+        });
+      }
+    }
+    return state();
+  });
+
+  /** The monthly call counter of a company (the current Pacific-time month unless ?month=YYYY-MM). */
+  app.get('/usage', async (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    if (!q.company_id) throw invalidRequest('company_id is required.', 'company_id');
+    const month = q.month ?? clock.usageMonth();
+    return { company_id: q.company_id, month, count: usageCount(db, q.company_id, month) };
+  });
+
+  app.post('/usage', async (req) => {
+    const b = jsonObjectBody(req);
+    if (typeof b.company_id !== 'string') throw invalidRequest('company_id is required.', 'company_id');
+    const month = typeof b.month === 'string' ? b.month : clock.usageMonth();
+    setUsage(db, b.company_id, month, num(b.count, 'count', 0, 1e9));
+    return { company_id: b.company_id, month, count: usageCount(db, b.company_id, month) };
+  });
+
+  /** Change the key owner's membership live: {key, permissions?: {area: level}, status?: active|removed, user_active?: bool}. */
+  app.post('/members', async (req) => {
+    const b = jsonObjectBody(req);
+    const row = db.prepare('SELECT user_id, company_id FROM api_keys WHERE key = ?').get(String(b.key)) as
+      | { user_id: string; company_id: string }
+      | undefined;
+    if (!row) throw resourceMissing('Unknown key.', 'key');
+    const m = db.prepare('SELECT permissions FROM memberships WHERE company_id = ? AND user_id = ?').get(row.company_id, row.user_id) as
+      | { permissions: string }
+      | undefined;
+    if (!m) throw resourceMissing('The key owner has no membership.', 'key');
+    if (b.permissions !== undefined) {
+      if (!isPlainObject(b.permissions)) throw invalidRequest('permissions must be an object.', 'permissions');
+      const perms = parsePermissions(m.permissions);
+      for (const [area, level] of Object.entries(b.permissions)) {
+        if (!(PERMISSION_AREAS as readonly string[]).includes(area) || !(PERMISSION_LEVELS as readonly string[]).includes(String(level))) {
+          throw invalidRequest(`Bad permission ${area}=${String(level)}.`, 'permissions');
+        }
+        (perms as Record<string, string>)[area] = String(level);
+      }
+      db.prepare("UPDATE memberships SET permissions = ?, role = 'custom' WHERE company_id = ? AND user_id = ?").run(
+        JSON.stringify(perms),
+        row.company_id,
+        row.user_id,
+      );
+      // The spec: removing API access permanently revokes the owner's active keys for that company;
+      // restoring the permission later does not bring them back.
+      if (perms.api_access !== 'manage') {
+        db.prepare('UPDATE api_keys SET revoked = 1 WHERE company_id = ? AND user_id = ?').run(row.company_id, row.user_id);
+      }
+    }
+    if (b.status === 'active' || b.status === 'removed') {
+      db.prepare('UPDATE memberships SET status = ? WHERE company_id = ? AND user_id = ?').run(b.status, row.company_id, row.user_id);
+    }
+    if (typeof b.user_active === 'boolean') db.prepare('UPDATE users SET active = ? WHERE id = ?').run(b.user_active ? 1 : 0, row.user_id);
+    return { ok: true };
+  });
+
+  /** Company settings: {company_id, monthly_cap_override?, plan_status?, status?, rbac_enabled?}. */
+  app.post('/company', async (req) => {
+    const b = jsonObjectBody(req);
+    const id = String(b.company_id);
+    if (!db.prepare('SELECT 1 FROM companies WHERE id = ?').get(id)) throw resourceMissing('Unknown company.', 'company_id');
+    if (b.monthly_cap_override !== undefined) {
+      db.prepare('UPDATE companies SET monthly_cap_override = ? WHERE id = ?').run(
+        b.monthly_cap_override === null ? null : num(b.monthly_cap_override, 'monthly_cap_override', 0, 1e9),
+        id,
+      );
+    }
+    if (typeof b.plan_status === 'string') db.prepare('UPDATE companies SET plan_status = ? WHERE id = ?').run(b.plan_status, id);
+    if (typeof b.status === 'string') db.prepare('UPDATE companies SET status = ? WHERE id = ?').run(b.status, id);
+    if (typeof b.rbac_enabled === 'boolean') db.prepare('UPDATE companies SET rbac_enabled = ? WHERE id = ?').run(b.rbac_enabled ? 1 : 0, id);
+    return { ok: true };
+  });
+
+  /**
+   * An upstream change to a transaction, as the bank feed or a teammate in the web app would make:
+   * {merchant?, description?, category_id?, department_id?, status?, deleted?: true}. It bumps `updated`
+   * and rebuilds the transaction's books, like any real change.
+   */
+  app.post('/transactions/:id', async (req) => {
+    const { id } = req.params as { id: string };
+    const b = jsonObjectBody(req);
+    const txn = db.prepare('SELECT company_id FROM transactions WHERE id = ?').get(id) as { company_id: string } | undefined;
+    if (!txn) throw resourceMissing('Unknown transaction.', 'id');
+    const sets: string[] = [];
+    const args: unknown[] = [];
+    for (const f of ['merchant', 'description', 'category_id', 'department_id', 'status'] as const) {
+      if (b[f] !== undefined) {
+        sets.push(`${f} = ?`);
+        args.push(b[f]);
+      }
+    }
+    if (b.deleted === true) sets.push('deleted = 1');
+    if (sets.length === 0) throw invalidRequest('Nothing to change.');
+    const now = clock.now();
+    db.transaction(() => {
+      const seq = nextCounter(db, txn.company_id, 'update_seq');
+      db.prepare(`UPDATE transactions SET ${sets.join(', ')}, updated = ?, update_seq = ? WHERE id = ?`).run(...args, now, seq, id);
+      rebuildTransactionEntries(db, id, now);
+    })();
+    return { ok: true };
+  });
+
+  app.setErrorHandler((err, _req, reply) => {
+    const e = err instanceof ApiError ? err : invalidRequest((err as Error).message);
+    reply.code(e.status).send(e.toBody());
+  });
+}
