@@ -1,0 +1,21 @@
+import { checkListPage, iterateItems } from './paging';
+import { callOptions, type CallOptions, type Transport } from './transport';
+import type { IterateParams, ListPage, Merchant, MerchantListParams } from './types';
+
+export function merchantsApi(transport: Transport) {
+  const list = async (params: MerchantListParams, opts?: CallOptions): Promise<ListPage<Merchant>> =>
+    checkListPage(
+      (await transport.request<ListPage<Merchant>>({ method: 'GET', path: '/parties/merchants', query: { ...params }, ...callOptions(opts) })).body,
+      '/parties/merchants',
+    );
+
+  return {
+    /** GET /parties/merchants: one page of names recorded for a category and its descendants. */
+    list,
+    /** GET /parties/merchants, every page (category_id re-sent with each cursor). */
+    iterate: (params: IterateParams<MerchantListParams>, opts?: CallOptions): AsyncGenerator<Merchant, void, undefined> =>
+      iterateItems(list, params, '/parties/merchants', opts),
+  };
+}
+
+export type MerchantsApi = ReturnType<typeof merchantsApi>;

@@ -1,0 +1,37 @@
+import { checkFullList } from './paging';
+import { callOptions, type CallOptions, type Transport } from './transport';
+import type { Category, Company, Department, FullList } from './types';
+
+// Accounting setup and the company singleton. GET /company is also how the client learns which
+// company its key belongs to, which the call meter needs to count per company.
+
+export function categoriesApi(transport: Transport) {
+  return {
+    /** GET /categories: every category (tiers 1-3), ordered by tier, position, name. */
+    list: async (opts?: CallOptions): Promise<FullList<Category>> =>
+      checkFullList((await transport.request<FullList<Category>>({ method: 'GET', path: '/categories', ...callOptions(opts) })).body, '/categories'),
+  };
+}
+
+export function departmentsApi(transport: Transport) {
+  return {
+    /** GET /departments: every department, in display order. */
+    list: async (opts?: CallOptions): Promise<FullList<Department>> =>
+      checkFullList((await transport.request<FullList<Department>>({ method: 'GET', path: '/departments', ...callOptions(opts) })).body, '/departments'),
+  };
+}
+
+export function companyApi(transport: Transport) {
+  return {
+    /** GET /company. Also attributes the meter's counts to this company. */
+    retrieve: async (opts?: CallOptions): Promise<Company> => {
+      const company = (await transport.request<Company>({ method: 'GET', path: '/company', ...callOptions(opts) })).body;
+      if (company && typeof company.id === 'string' && company.id !== '') await transport.meter.setCompanyId(company.id);
+      return company;
+    },
+  };
+}
+
+export type CategoriesApi = ReturnType<typeof categoriesApi>;
+export type DepartmentsApi = ReturnType<typeof departmentsApi>;
+export type CompanyApi = ReturnType<typeof companyApi>;

@@ -1,0 +1,121 @@
+import { RequestLimiter } from '../../src/api';
+import { startFakeApi, testClient, type FakeApi } from './helpers/fakeApi';
+
+/** Largest number of timestamps inside any half-open window [t, t + windowMs). */
+function maxInAnyWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while (sorted[hi] - sorted[lo] >= windowMs) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+describe('RequestLimiter', () => {
+  it('keeps at most 100 starts in any rolling second and at most 8 in flight', async () => {
+    // Fake timers: the recorded time is exactly the grant time, whatever the machine's load.
+    jest.useFakeTimers();
+    try {
+      const grants: number[] = [];
+      const limiter = new RequestLimiter({ maxConcurrent: 8, maxPerWindow: 100, windowMs: 1000, clock: () => Date.now() });
+      let active = 0;
+      let maxActive = 0;
+      const started = Date.now();
+      const all = Promise.all(
+        Array.from({ length: 250 }, () =>
+          limiter.run(async () => {
+            grants.push(Date.now());
+            active++;
+            maxActive = Math.max(maxActive, active);
+            await new Promise((r) => setTimeout(r, 2));
+            active--;
+          }),
+        ),
+      );
+      await jest.advanceTimersByTimeAsync(5000);
+      await all;
+      expect(grants).toHaveLength(250);
+      expect(maxActive).toBe(8);
+      expect(maxInAnyWindow(grants, 1000)).toBe(100);
+      // 250 starts at 100 per second: the 201st cannot start before two full windows have passed.
+      expect(grants[200] - started).toBeGreaterThanOrEqual(2000);
+      expect(limiter.active).toBe(0);
+      expect(limiter.queued).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('releases a slot once even if release is called twice, and drops aborted waiters', async () => {
+    const limiter = new RequestLimiter({ maxConcurrent: 1 });
+    const release = await limiter.acquire();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(limiter.queued).toBe(0);
+    release();
+    release();
+    expect(limiter.active).toBe(0);
+    const r1 = await limiter.acquire();
+    expect(limiter.active).toBe(1);
+    r1();
+  });
+
+  it('holds queued requests during a pause', async () => {
+    let open!: () => void;
+    const limiter = new RequestLimiter({ maxConcurrent: 4, sleep: () => new Promise<void>((r) => (open = r)) });
+    limiter.pause(1000);
+    let granted = false;
+    const p = limiter.acquire().then((release) => {
+      granted = true;
+      release();
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(granted).toBe(false);
+    open();
+    await p;
+    expect(granted).toBe(true);
+  });
+});
+
+describe('the client honours its limiter', () => {
+  let api: FakeApi;
+  beforeEach(async () => {
+    api = await startFakeApi(() => ({ delayMs: 30, status: 200, body: { object: 'list', url: '/api/v1/categories', data: [] } }));
+  });
+  afterEach(async () => {
+    await api.close();
+  });
+
+  it('never has more requests in flight at the server than maxConcurrent', async () => {
+    const { client } = testClient(api, { maxConcurrent: 4 });
+    await Promise.all(Array.from({ length: 40 }, () => client.categories.list()));
+    expect(api.requests).toHaveLength(40);
+    expect(api.maxInFlight).toBeLessThanOrEqual(4);
+    expect(api.maxInFlight).toBeGreaterThan(1);
+  });
+
+  it('spreads starts over the window', async () => {
+    const { client } = testClient(api, { maxConcurrent: 50, maxPerWindow: 10, windowMs: 200 });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 30 }, () => client.categories.list()));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(395);
+    // Arrivals trail starts by an unknown delay (a loaded machine can stall for many ms), so only bounds
+    // that hold whatever the delay are checked: request 11 cannot start, hence arrive, before one window.
+    const arrivals = api.requests.map((r) => r.at - started);
+    expect(arrivals.filter((t) => t < 200).length).toBeLessThanOrEqual(10);
+    expect(arrivals.filter((t) => t < 400).length).toBeLessThanOrEqual(20);
+  });
+
+  it('defaults to 8 in flight', async () => {
+    const { client } = testClient(api);
+    await Promise.all(Array.from({ length: 30 }, () => client.categories.list()));
+    expect(api.maxInFlight).toBeLessThanOrEqual(8);
+    expect(api.maxInFlight).toBeGreaterThan(4);
+    expect(client.limiter.maxPerWindow).toBe(100);
+    expect(client.limiter.windowMs).toBe(1000);
+  });
+});
