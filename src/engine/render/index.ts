@@ -1,0 +1,5 @@
+export * from './grid';
+export * from './money';
+export * from './reportShapes';
+export * from './statementGrid';
+export * from './statementLines';

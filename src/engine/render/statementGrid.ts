@@ -1,0 +1,467 @@
+// Statement -> grid: one or several reports of one kind, side by side, as a host-free Grid the workbook
+// gateway writes as it is. Layout, number formats, bold, indents and outline levels are decided here so
+// the gateway stays a dumb writer and this stays testable in Node.
+
+import { periodLabel } from '../periods';
+import { Cell, EMPTY, GENERAL_FORMAT, GridArea, TEXT_FORMAT, num, text } from './grid';
+import {
+  RenderError,
+  SCALE_DIVISOR,
+  Scale,
+  accountingFormat,
+  assertCents,
+  centsToDisplay,
+  displayDecimals,
+  unitsNote,
+} from './money';
+import { AlignedLine, LineValueField, alignSectionLines } from './statementLines';
+import type {
+  BalanceSheetReport,
+  CashFlowReport,
+  IncomeStatementReport,
+  ReportSection,
+  StatementKind,
+  StatementReport,
+} from './reportShapes';
+
+export type RowRole =
+  | 'title' // company name, statement name, period, refreshed, units
+  | 'blank'
+  | 'column-header' // the period labels
+  | 'section-heading'
+  | 'line' // one category (or grp_ group) of a section
+  | 'section-total'
+  | 'subtotal' // figures the API computes across sections: operating income, net income, change in cash...
+  | 'check'; // a difference that the spec promises to be zero
+
+export interface RowInfo {
+  readonly role: RowRole;
+  readonly bold: boolean;
+  /** Indent level of the label cell (Excel's indentLevel). */
+  readonly indent: number;
+  /**
+   * Excel row outline level: 0 outside sections, 1 + tree depth for lines, so a section folds to its
+   * heading and total. Parents sit above their children (they carry the subtotal as the API lists it),
+   * so the sheet's outline must put summary rows above detail, not Excel's default below.
+   */
+  readonly outlineLevel: number;
+  /** The report field of the section (`revenue`, `operating_activities`...) for section rows. */
+  readonly section?: string;
+  /** Lines only. */
+  readonly categoryId?: string;
+  readonly parentCategoryId?: string | null;
+  readonly depth?: number;
+  readonly hasChildren?: boolean;
+  /** A synthetic cash-flow group (`grp_`): not a category, not usable with /journal_entries. */
+  readonly isGroup?: boolean;
+  /** Subtotal and check rows: which figure (`net_income_cents`, `check_net_income`...). */
+  readonly figure?: string;
+}
+
+export interface PeriodColumn {
+  readonly column: number;
+  readonly label: string;
+  /** Periodic statements. */
+  readonly start?: string;
+  readonly end?: string;
+  /** Balance sheet. */
+  readonly date?: string;
+  /** The report's own refreshed_at (Unix seconds of its latest journal entry), or null. */
+  readonly dataRefreshedAt: number | null;
+}
+
+export interface StatementGrid {
+  readonly kind: StatementKind;
+  readonly currency: string;
+  readonly scale: Scale;
+  /** Rectangular: every row has columnCount cells. Column 0 holds labels, columns 1.. the periods. */
+  readonly rows: Cell[][];
+  readonly rowCount: number;
+  readonly columnCount: number;
+  /** Same shape as rows: `@` on every text cell, the accounting format in the number block. */
+  readonly numberFormats: string[][];
+  readonly rowInfo: RowInfo[];
+  /** Suggested widths in points (Office.js columnWidth units), one per column. */
+  readonly columnWidths: number[];
+  /** The block of period values, from the first body row to the last row. */
+  readonly values: GridArea;
+  readonly columnHeaderRow: number;
+  readonly columns: PeriodColumn[];
+}
+
+export type MissingValue = 'blank' | 'zero';
+
+export interface RenderStatementInput {
+  /** One report per column, in column order, all of one kind and one currency. */
+  readonly reports: readonly StatementReport[];
+  readonly companyName: string;
+  /** Column headers; derived from the reports' dates when omitted. */
+  readonly periodLabels?: readonly string[];
+  /** When the add-in fetched the reports (shown as "Refreshed <ISO time>"). */
+  readonly refreshedAt: Date;
+  readonly scale: Scale;
+  /** What a column shows for a line or section its report does not have; default blank. */
+  readonly missing?: MissingValue;
+  /** For the derived column labels (FY and fiscal quarters); default 1. */
+  readonly fiscalYearStartMonth?: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Layout per statement kind
+
+interface SectionBlock {
+  readonly type: 'section';
+  readonly key: string;
+  readonly heading: string;
+  readonly totalLabel: string;
+  /** Optional sections appear only when some period has them; a period without one has no activity there. */
+  readonly optional: boolean;
+}
+
+interface FigureBlock {
+  readonly type: 'figure';
+  readonly key: string;
+  readonly label: string;
+  readonly bold: boolean;
+  /** Shown only when some report has the field. */
+  readonly optional: boolean;
+}
+
+interface CheckBlock {
+  readonly type: 'check';
+  readonly key: string;
+  readonly label: string;
+  /** The difference in cents, or undefined when the report lacks a figure the check needs. */
+  readonly difference: (report: StatementReport) => number | undefined;
+  /** Shown only when some report can compute it. */
+  readonly optional: boolean;
+}
+
+type Block = SectionBlock | FigureBlock | CheckBlock | { readonly type: 'blank' };
+
+const BLANK = { type: 'blank' } as const;
+
+function field(report: StatementReport, key: string): unknown {
+  return (report as unknown as Record<string, unknown>)[key];
+}
+
+function sectionOf(report: StatementReport, key: string): ReportSection | undefined {
+  const s = field(report, key);
+  return s && typeof s === 'object' ? (s as ReportSection) : undefined;
+}
+
+function centsField(report: StatementReport, key: string): number | undefined {
+  const v = field(report, key);
+  if (v === undefined || v === null) return undefined;
+  assertCents(v, `${report.object}.${key}`);
+  return v;
+}
+
+function sectionTotal(report: StatementReport, key: string): number | undefined {
+  const s = sectionOf(report, key);
+  if (!s) return undefined;
+  assertCents(s.total_cents, `${report.object}.${key}.total_cents`);
+  return s.total_cents;
+}
+
+/** Sum of section totals, counting an absent section as no activity. */
+function sumOfSections(report: StatementReport, keys: readonly string[]): number {
+  return keys.reduce((acc, key) => acc + (sectionTotal(report, key) ?? 0), 0);
+}
+
+const INCOME_SECTIONS = ['revenue', 'uncategorized_income', 'expenses', 'uncategorized_expenses', 'non_operating_income', 'taxes'];
+const CASH_SECTIONS = ['operating_activities', 'investing_activities', 'financing_activities'];
+
+const section = (key: string, heading: string, totalLabel: string, optional = false): SectionBlock => ({
+  type: 'section', key, heading, totalLabel, optional,
+});
+
+const LAYOUTS: Readonly<Record<StatementKind, readonly Block[]>> = {
+  income_statement: [
+    section('revenue', 'Revenue', 'Total revenue'), BLANK,
+    section('uncategorized_income', 'Uncategorized income', 'Total uncategorized income', true), BLANK,
+    section('expenses', 'Expenses', 'Total expenses'), BLANK,
+    section('uncategorized_expenses', 'Uncategorized expenses', 'Total uncategorized expenses', true), BLANK,
+    { type: 'figure', key: 'operating_income_cents', label: 'Operating income', bold: true, optional: false }, BLANK,
+    section('non_operating_income', 'Non-operating income', 'Total non-operating income'), BLANK,
+    section('taxes', 'Taxes', 'Total taxes', true), BLANK,
+    { type: 'figure', key: 'net_income_cents', label: 'Net income', bold: true, optional: false }, BLANK,
+    {
+      type: 'check', key: 'check_net_income', label: 'Check: net income = sum of sections', optional: false,
+      difference: (r) => {
+        const net = centsField(r, 'net_income_cents');
+        return net === undefined ? undefined : net - sumOfSections(r, INCOME_SECTIONS);
+      },
+    },
+  ],
+  balance_sheet: [
+    section('assets', 'Assets', 'Total assets'), BLANK,
+    section('liabilities', 'Liabilities', 'Total liabilities'), BLANK,
+    section('equity', 'Equity', 'Total equity'), BLANK,
+    { type: 'figure', key: 'liabilities_and_equity_cents', label: 'Total liabilities and equity', bold: true, optional: false }, BLANK,
+    {
+      type: 'check', key: 'check_balance', label: 'Check: liabilities and equity = assets', optional: false,
+      difference: (r) => {
+        const le = centsField(r, 'liabilities_and_equity_cents');
+        const assets = sectionTotal(r, 'assets');
+        return le === undefined || assets === undefined ? undefined : le - assets;
+      },
+    },
+  ],
+  cash_flow: [
+    section('operating_activities', 'Operating activities', 'Net cash from operating activities'), BLANK,
+    section('investing_activities', 'Investing activities', 'Net cash from investing activities', true), BLANK,
+    section('financing_activities', 'Financing activities', 'Net cash from financing activities', true), BLANK,
+    { type: 'figure', key: 'change_in_cash_cents', label: 'Net change in cash', bold: true, optional: false },
+    { type: 'figure', key: 'beginning_cash_cents', label: 'Beginning cash', bold: false, optional: true },
+    { type: 'figure', key: 'ending_cash_cents', label: 'Ending cash', bold: true, optional: true }, BLANK,
+    {
+      type: 'check', key: 'check_change_in_cash', label: 'Check: change in cash = sum of activities', optional: false,
+      difference: (r) => {
+        const change = centsField(r, 'change_in_cash_cents');
+        return change === undefined ? undefined : change - sumOfSections(r, CASH_SECTIONS);
+      },
+    },
+    {
+      type: 'check', key: 'check_ending_cash', label: 'Check: ending cash = beginning cash + change', optional: true,
+      difference: (r) => {
+        const begin = centsField(r, 'beginning_cash_cents');
+        const end = centsField(r, 'ending_cash_cents');
+        const change = centsField(r, 'change_in_cash_cents');
+        return begin === undefined || end === undefined || change === undefined ? undefined : end - begin - change;
+      },
+    },
+  ],
+};
+
+const STATEMENT_NAMES: Readonly<Record<StatementKind, string>> = {
+  income_statement: 'Income statement',
+  balance_sheet: 'Balance sheet',
+  cash_flow: 'Cash flow statement',
+};
+
+const LINE_FIELD: Readonly<Record<StatementKind, LineValueField>> = {
+  income_statement: 'amount_cents',
+  balance_sheet: 'balance_cents',
+  cash_flow: 'amount_cents',
+};
+
+// Excel allows outline levels 1-8 with level 8 the innermost; deeper trees share the last level.
+const MAX_OUTLINE_LEVEL = 7;
+
+// ---------------------------------------------------------------------------------------------------
+// Rendering
+
+/** "2026-07-15T18:30:00Z": whole seconds, UTC, unambiguous for anyone reading the workbook later. */
+export function formatRefreshedAt(at: Date): string {
+  const ms = at.getTime();
+  if (!Number.isFinite(ms)) throw new RenderError('refreshedAt is not a valid time');
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function isBalanceSheet(r: StatementReport): r is BalanceSheetReport {
+  return r.object === 'balance_sheet';
+}
+
+function periodOf(r: StatementReport): { start?: string; end?: string; date?: string } {
+  if (isBalanceSheet(r)) return { date: r.date };
+  const p = r as IncomeStatementReport | CashFlowReport;
+  return { start: p.start_date, end: p.end_date };
+}
+
+function describePeriods(reports: readonly StatementReport[], labels: readonly string[]): string {
+  if (isBalanceSheet(reports[0])) {
+    const dates = reports.map((r) => (r as BalanceSheetReport).date);
+    return dates.length === 1 ? `As of ${dates[0]}` : `As of ${dates.length} dates: ${labels.join(', ')}`;
+  }
+  const periods = reports.map((r) => r as IncomeStatementReport | CashFlowReport);
+  if (periods.length === 1) return `For the period ${periods[0].start_date} to ${periods[0].end_date}`;
+  const start = periods.reduce((m, p) => (p.start_date < m ? p.start_date : m), periods[0].start_date);
+  const end = periods.reduce((m, p) => (p.end_date > m ? p.end_date : m), periods[0].end_date);
+  return `${periods.length} periods from ${start} to ${end}`;
+}
+
+function validate(input: RenderStatementInput): void {
+  const { reports } = input;
+  if (reports.length === 0) throw new RenderError('no report to render');
+  const kind = reports[0].object;
+  if (!(kind in LAYOUTS)) throw new RenderError(`unknown statement kind ${JSON.stringify(kind)}`);
+  for (const r of reports) {
+    if (r.object !== kind) throw new RenderError(`cannot put a ${r.object} report beside ${kind} reports`);
+    if (r.currency !== reports[0].currency) {
+      throw new RenderError(`reports in ${reports[0].currency} and ${r.currency} cannot share columns`);
+    }
+  }
+  if (input.periodLabels && input.periodLabels.length !== reports.length) {
+    throw new RenderError(`${input.periodLabels.length} period labels for ${reports.length} reports`);
+  }
+  if (!(input.scale in SCALE_DIVISOR)) throw new RenderError(`unknown scale ${String(input.scale)}`);
+}
+
+interface Builder {
+  readonly rows: Cell[][];
+  readonly info: RowInfo[];
+}
+
+const plain = (role: RowRole, bold = false): RowInfo => ({ role, bold, indent: 0, outlineLevel: 0 });
+
+export function renderStatement(input: RenderStatementInput): StatementGrid {
+  validate(input);
+  const { reports, scale } = input;
+  const kind = reports[0].object;
+  const currency = reports[0].currency;
+  const n = reports.length;
+  const width = 1 + n;
+  const missing = input.missing ?? 'blank';
+  const labels = input.periodLabels
+    ? [...input.periodLabels]
+    : reports.map((r) => {
+        const p = periodOf(r);
+        if (p.date !== undefined) return p.date;
+        try {
+          return periodLabel(p.start!, p.end!, { fiscalYearStartMonth: input.fiscalYearStartMonth ?? 1 });
+        } catch {
+          return `${p.start} to ${p.end}`; // dates the API should never send; show them rather than fail
+        }
+      });
+
+  const b: Builder = { rows: [], info: [] };
+  const push = (label: Cell, values: Cell[], info: RowInfo): void => {
+    b.rows.push([label, ...values]);
+    b.info.push(info);
+  };
+  const blanks = (): Cell[] => new Array<Cell>(n).fill(EMPTY);
+  const money = (cents: number | undefined): Cell =>
+    cents === undefined ? (missing === 'zero' ? num(0) : EMPTY) : num(centsToDisplay(cents, scale));
+
+  // Title block.
+  push(text(input.companyName), blanks(), plain('title', true));
+  push(text(STATEMENT_NAMES[kind]), blanks(), plain('title', true));
+  push(text(describePeriods(reports, labels)), blanks(), plain('title'));
+  push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt)}`), blanks(), plain('title'));
+  push(text(unitsNote(currency, scale)), blanks(), plain('title'));
+  push(EMPTY, blanks(), plain('blank'));
+  const columnHeaderRow = b.rows.length;
+  push(EMPTY, labels.map((l) => text(l)), plain('column-header', true));
+  const firstBodyRow = b.rows.length;
+
+  const layout = LAYOUTS[kind];
+  let lastWasBlank = true;
+  for (const block of layout) {
+    if (block.type === 'blank') {
+      if (!lastWasBlank) push(EMPTY, blanks(), plain('blank'));
+      lastWasBlank = true;
+      continue;
+    }
+    if (block.type === 'section') {
+      const sections = reports.map((r) => sectionOf(r, block.key));
+      if (sections.every((s) => s === undefined)) {
+        if (block.optional) continue;
+        throw new RenderError(`${kind} has no ${block.key} section`);
+      }
+      const lines: AlignedLine[] = alignSectionLines(sections, LINE_FIELD[kind], block.key);
+      push(text(block.heading), blanks(), { ...plain('section-heading', true), section: block.key });
+      for (const line of lines) {
+        push(text(line.name), line.cents.map(money), {
+          role: 'line',
+          bold: false,
+          indent: line.depth + 1,
+          outlineLevel: Math.min(line.depth + 1, MAX_OUTLINE_LEVEL),
+          section: block.key,
+          categoryId: line.categoryId,
+          parentCategoryId: line.parentCategoryId,
+          depth: line.depth,
+          hasChildren: line.hasChildren,
+          isGroup: line.categoryId.startsWith('grp_'),
+        });
+      }
+      push(text(block.totalLabel), reports.map((r) => money(sectionTotal(r, block.key))), {
+        ...plain('section-total', true),
+        section: block.key,
+      });
+    } else if (block.type === 'figure') {
+      const cents = reports.map((r) => centsField(r, block.key));
+      if (cents.every((c) => c === undefined)) {
+        if (block.optional) continue;
+        throw new RenderError(`${kind} has no ${block.key}`);
+      }
+      push(text(block.label), cents.map(money), { ...plain('subtotal', block.bold), figure: block.key });
+    } else {
+      const diffs = reports.map(block.difference);
+      if (block.optional && diffs.every((d) => d === undefined)) continue;
+      // A check that cannot be computed stays blank whatever `missing` says: a 0 there would claim a pass.
+      push(text(block.label), diffs.map((d) => (d === undefined ? EMPTY : num(centsToDisplay(d, scale)))), {
+        ...plain('check'),
+        figure: block.key,
+      });
+    }
+    lastWasBlank = false;
+  }
+  // A layout ends on a check row, never a blank; drop one anyway if the layout changes.
+  while (b.info.length > firstBodyRow && b.info[b.info.length - 1].role === 'blank') {
+    b.rows.pop();
+    b.info.pop();
+  }
+
+  const moneyFormat = accountingFormat(currency, scale);
+  const numberFormats = b.rows.map((row, r) =>
+    row.map((cell, c) => {
+      if (cell.kind === 'text') return TEXT_FORMAT;
+      return r >= firstBodyRow && c >= 1 ? moneyFormat : GENERAL_FORMAT;
+    }),
+  );
+
+  const columns: PeriodColumn[] = reports.map((r, i) => ({
+    column: i + 1,
+    label: labels[i],
+    ...periodOf(r),
+    dataRefreshedAt: typeof r.refreshed_at === 'number' ? r.refreshed_at : null,
+  }));
+
+  return {
+    kind,
+    currency,
+    scale,
+    rows: b.rows,
+    rowCount: b.rows.length,
+    columnCount: width,
+    numberFormats,
+    rowInfo: b.info,
+    columnWidths: suggestWidths(b.rows, b.info, firstBodyRow, scale),
+    values: { row: firstBodyRow, column: 1, rowCount: b.rows.length - firstBodyRow, columnCount: n },
+    columnHeaderRow,
+    columns,
+  };
+}
+
+// Rough Calibri 11 metrics: about 6 points per character plus padding; close enough for a first layout
+// the user will adjust, and deterministic, which a measured width would not be in Node.
+const POINTS_PER_CHAR = 6.5;
+const INDENT_POINTS = 9;
+
+function suggestWidths(rows: readonly Cell[][], info: readonly RowInfo[], firstBodyRow: number, scale: Scale): number[] {
+  const widths: number[] = [];
+  let labelWidth = 0;
+  rows.forEach((row, r) => {
+    const cell = row[0];
+    // Title rows may run across the empty cells beside them; they do not size the label column.
+    if (cell.kind !== 'text' || info[r].role === 'title') return;
+    labelWidth = Math.max(labelWidth, cell.value.length * POINTS_PER_CHAR + info[r].indent * INDENT_POINTS);
+  });
+  widths.push(Math.round(Math.min(Math.max(labelWidth + 12, 120), 360)));
+  const decimals = displayDecimals(scale);
+  for (let c = 1; c < rows[0].length; c++) {
+    let chars = 8;
+    rows.forEach((row, r) => {
+      const cell = row[c];
+      if (cell.kind === 'text') chars = Math.max(chars, cell.value.length);
+      if (cell.kind === 'number' && r >= firstBodyRow) {
+        const digits = Math.max(1, Math.floor(Math.log10(Math.max(1, Math.abs(cell.value)))) + 1);
+        // digits, thousands separators, decimals, and the symbol and parentheses of the accounting format
+        chars = Math.max(chars, digits + Math.floor((digits - 1) / 3) + (decimals ? decimals + 1 : 0) + 4);
+      }
+    });
+    widths.push(Math.round(Math.max(chars * POINTS_PER_CHAR + 12, 70)));
+  }
+  return widths;
+}
