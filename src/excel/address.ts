@@ -1,0 +1,131 @@
+/**
+ * A1 addresses, sheet and table names, computed locally: asking Excel for an address would cost a sync.
+ */
+import { GatewayError } from './gateway';
+
+/** A rectangle on a sheet, 0-based like Excel's getRangeByIndexes. */
+export interface Box {
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+export const MAX_ROWS = 1_048_576;
+export const MAX_COLS = 16_384;
+
+export function columnLetters(col: number): string {
+  let n = col + 1;
+  let s = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}
+
+export function columnIndex(letters: string): number {
+  let n = 0;
+  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
+const CELL = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})$/;
+
+export function parseCell(a1: string): { row: number; col: number } {
+  const m = CELL.exec(a1.trim());
+  if (!m) throw new GatewayError('InvalidInput', `Not a cell address: ${a1}`);
+  const col = columnIndex(m[1]);
+  const row = Number(m[2]) - 1;
+  if (col >= MAX_COLS || row < 0 || row >= MAX_ROWS) throw new GatewayError('InvalidInput', `Cell off the sheet: ${a1}`);
+  return { row, col };
+}
+
+/** "B2", "$B$2:D9" -> Box. */
+export function parseBox(a1: string): Box {
+  const [from, to = from] = a1.split(':');
+  const a = parseCell(from);
+  const b = parseCell(to);
+  const row = Math.min(a.row, b.row);
+  const col = Math.min(a.col, b.col);
+  return { row, col, rows: Math.abs(a.row - b.row) + 1, cols: Math.abs(a.col - b.col) + 1 };
+}
+
+export function cellA1(row: number, col: number, absolute = false): string {
+  const d = absolute ? '$' : '';
+  return `${d}${columnLetters(col)}${d}${row + 1}`;
+}
+
+export function boxA1(box: Box, absolute = false): string {
+  const first = cellA1(box.row, box.col, absolute);
+  if (box.rows === 1 && box.cols === 1) return first;
+  return `${first}:${cellA1(box.row + box.rows - 1, box.col + box.cols - 1, absolute)}`;
+}
+
+const PLAIN_SHEET = /^[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\u00C0-\uFFFF]*$/;
+const LOOKS_LIKE_REF = /^([A-Za-z]{1,3}\d+|[Rr]\d*[Cc]?\d*|[Cc]\d*)$/;
+
+/** Sheet name as Excel prints it in an address: quoted only when it has to be. */
+export function quoteSheet(name: string): string {
+  if (PLAIN_SHEET.test(name) && !LOOKS_LIKE_REF.test(name)) return name;
+  return `'${name.replace(/'/g, "''")}'`;
+}
+
+export function qualify(sheet: string, box: Box, absolute = false): string {
+  return `${quoteSheet(sheet)}!${boxA1(box, absolute)}`;
+}
+
+/** "'P&L ''26'!A1:B2" -> { sheet: "P&L '26", box }. */
+export function parseQualified(address: string): { sheet: string; box: Box } {
+  const bang = address.lastIndexOf('!');
+  if (bang < 1) throw new GatewayError('InvalidInput', `Address has no sheet: ${address}`);
+  let sheet = address.slice(0, bang);
+  if (sheet.startsWith("'")) {
+    if (!sheet.endsWith("'") || sheet.length < 3) throw new GatewayError('InvalidInput', `Bad sheet quoting: ${address}`);
+    sheet = sheet.slice(1, -1).replace(/''/g, "'");
+  }
+  return { sheet, box: parseBox(address.slice(bang + 1)) };
+}
+
+// Names ---------------------------------------------------------------------------------------------
+
+const SHEET_FORBIDDEN = /[:\\/?*[\]]/g;
+const SHEET_MAX = 31;
+
+/** A legal sheet name close to the requested one (Excel's rules: 31 chars, no : \ / ? * [ ], no edge quotes). */
+export function sanitizeSheetName(requested: string): string {
+  let s = requested.replace(SHEET_FORBIDDEN, ' ').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^'+|'+$/g, '').trim();
+  if (!s || s.toLowerCase() === 'history') s = s ? `${s} 1` : 'Sheet';
+  return s.slice(0, SHEET_MAX).trim();
+}
+
+/** Excel compares sheet names case-insensitively, so "Data" and "data" collide. */
+export function uniqueSheetName(requested: string, existing: Iterable<string>): string {
+  const taken = new Set([...existing].map((n) => n.toLowerCase()));
+  const base = sanitizeSheetName(requested);
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let i = 2; ; i++) {
+    const suffix = ` (${i})`;
+    const candidate = base.slice(0, SHEET_MAX - suffix.length).trimEnd() + suffix;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** Table names: a letter, _ or \ first, then letters, digits, _ or .; never something that reads as a cell. */
+export function sanitizeTableName(requested: string): string {
+  let s = requested.trim().replace(/[^A-Za-z0-9_.\\\u00C0-\uFFFF]+/g, '_');
+  if (!/^[A-Za-z_\\\u00C0-\uFFFF]/.test(s) || LOOKS_LIKE_REF.test(s)) s = `_${s}`;
+  return s.slice(0, 250);
+}
+
+export function uniqueTableName(requested: string, existing: Iterable<string>): string {
+  const taken = new Set([...existing].map((n) => n.toLowerCase()));
+  const base = sanitizeTableName(requested);
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let i = 2; ; i++) {
+    const candidate = `${base}${i}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}

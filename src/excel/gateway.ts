@@ -1,0 +1,216 @@
+/**
+ * The add-in's only view of a workbook. Everything here is host-free on purpose: the engine and the task pane
+ * talk to this interface, tests and the browser workbench use MemoryGateway, Excel uses OfficeGateway.
+ */
+
+/**
+ * A value the add-in writes. A string is always written as text: it can never become a formula or a number.
+ * Text longer than Excel's 32,767-character cell limit is cut to it.
+ */
+export type WriteValue = string | number | null;
+
+/** A value read back from a cell, as Excel reports it: '' for a blank, booleans if the user typed TRUE/FALSE. */
+export type ReadValue = string | number | boolean;
+
+/**
+ * A rendered block (a statement, a report). The engine's renderer maps its Grid onto this shape, so the
+ * gateway does not depend on the engine's types.
+ */
+export interface GridWrite {
+  /** Rows of cells; ragged rows are padded with blanks. string = text, number = number, null = blank. */
+  values: WriteValue[][];
+  /** Number format per column, for number and blank cells (text cells always get '@'). */
+  columnFormats?: (string | null | undefined)[];
+  /**
+   * Per-cell number formats for number and blank cells, over the column's; sparse rows are fine. The
+   * renderer's full format matrix can be passed as is: text cells get '@' whatever it says, and '@' on a
+   * blank cell is ignored, so a number typed there later is still a number.
+   */
+  cellFormats?: (string | null | undefined)[][];
+  /** Indexes (0-based, within the grid) of rows written bold. */
+  boldRows?: number[];
+  /** Indent level per row (0-based index), applied to the cell in `indentColumn`. */
+  indentLevels?: (number | null | undefined)[];
+  /** Column (0-based, within the grid) that carries the indent; default 0 (the label column). */
+  indentColumn?: number;
+  /** Outline level per row: 0 = not grouped, n = inside n nested row groups (max 8, Excel's limit). */
+  outlineLevels?: (number | null | undefined)[];
+  /** Column widths in points (Excel's unit for columnWidth); null keeps the current width. */
+  columnWidths?: (number | null | undefined)[];
+}
+
+/** Where a block goes: at a cell of an existing sheet, or on a new sheet named after `name` (made unique). */
+export type WriteTarget =
+  | { kind: 'anchor'; sheet: string; cell: string }
+  | { kind: 'newSheet'; name: string; activate?: boolean };
+
+export interface WriteGridOptions {
+  /**
+   * The block this one replaces (a refresh in place): its cells are cleared first, and its rows are
+   * ungrouped `outlineDepth` times, because Excel cannot report how deeply rows are grouped.
+   */
+  replace?: { address: string; outlineDepth?: number };
+}
+
+/** A written block. `address` is sheet-qualified, as Excel prints it ("'P&L 2026'!A1:M40"). */
+export interface WrittenRange {
+  sheet: string;
+  address: string;
+  rowCount: number;
+  columnCount: number;
+}
+
+export interface TableColumnSpec {
+  name: string;
+  /** text columns are formatted '@' before any value lands, so API strings stay text. */
+  kind: 'text' | 'number';
+  /** For number columns: accounting, date ('yyyy-mm-dd') and so on. Defaults to 'General'. */
+  numberFormat?: string;
+  /** Points. */
+  width?: number;
+}
+
+export interface TableSpec {
+  /** Requested table name; made unique in the workbook (Excel requires that). */
+  name: string;
+  columns: TableColumnSpec[];
+  rows: WriteValue[][];
+  target: WriteTarget;
+  /** An Excel table style such as 'TableStyleLight9'. */
+  style?: string;
+}
+
+export interface TableRef {
+  name: string;
+  sheet: string;
+  /** Sheet-qualified address of the whole table, header included. */
+  address: string;
+}
+
+export interface TableRead extends TableRef {
+  columns: string[];
+  /**
+   * Data rows in sheet order, raw values as the user left them (what Excel's `values` returns), so edited
+   * cells can be compared with the as-pulled columns stored in the same row.
+   */
+  rows: ReadValue[][];
+}
+
+export interface RowUpdate {
+  key: string | number;
+  /** Column name -> new value; columns not named are left alone. */
+  values: Record<string, WriteValue>;
+}
+
+export interface KeyedResult {
+  /** Rows touched. */
+  count: number;
+  /** Keys not found in the key column. */
+  missing: (string | number)[];
+}
+
+export interface RangeRead {
+  address: string;
+  values: ReadValue[][];
+  numberFormats: string[][];
+}
+
+export interface CellRef {
+  sheet: string;
+  /** A1 address on the sheet, no sheet prefix ("C5"). */
+  cell: string;
+  /** Sheet-qualified ("Sheet1!C5"). */
+  address: string;
+}
+
+export type DateSystem = 1900 | 1904;
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** A block the pane wrote, recorded in the workbook so Refresh all can rebuild it in place. */
+export interface BindingRecord {
+  id: string;
+  /** 'statement', 'transactions', ... (the engine owns the vocabulary). */
+  kind: string;
+  parameters: { [key: string]: Json };
+  company: string;
+  /** ISO 8601 timestamp of the last successful refresh. */
+  refreshedAt: string;
+  /** Sheet-qualified address of the block as last written. */
+  address: string;
+  /** Set when the block is an Excel table: the table name survives rows being inserted above it. */
+  table?: string;
+  /** Outline depth the block was written with, so a refresh can ungroup it (see WriteGridOptions). */
+  outlineDepth?: number;
+}
+
+/** What the last large operation cost in round trips and request size (for benches and diagnostics). */
+export interface WriteStats {
+  operation: string;
+  rows: number;
+  /** Every context.sync(), including failed attempts and the ones that only read. */
+  syncs: number;
+  chunks: number;
+  /** Most data rows sent in one request. */
+  rowsPerChunk: number;
+  /** Largest estimated request size sent in one sync (UTF-8 bytes of the JSON of values and formats). */
+  largestPayloadBytes: number;
+  /** Chunks retried at half size after a payload-limit error. */
+  retries: number;
+}
+
+export interface WorkbookGateway {
+  // Blocks ------------------------------------------------------------------------------------------
+  writeGrid(target: WriteTarget, grid: GridWrite, options?: WriteGridOptions): Promise<WrittenRange>;
+  /** Values and number formats of a sheet-qualified range ("Sheet1!A1:D9"), e.g. a bound block. */
+  readRange(address: string): Promise<RangeRead>;
+
+  // Tables ------------------------------------------------------------------------------------------
+  createTable(spec: TableSpec): Promise<TableRef>;
+  appendRows(table: string, rows: WriteValue[][]): Promise<TableRef>;
+  updateRowsByKey(table: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult>;
+  deleteRowsByKey(table: string, keyColumn: string, keys: (string | number)[]): Promise<KeyedResult>;
+  readTable(table: string): Promise<TableRead>;
+  /**
+   * A drop-down list on a table column. The items live on a hidden helper sheet and the rule points at
+   * them, because an inline list is limited to 255 characters. An empty list removes the validation.
+   */
+  setListValidation(table: string, column: string, items: string[], listName?: string): Promise<void>;
+
+  // Workbook ----------------------------------------------------------------------------------------
+  getDateSystem(): Promise<DateSystem>;
+  getSelectedCell(): Promise<CellRef>;
+  activateSheet(name: string): Promise<void>;
+
+  // Stored in the workbook (never secrets) ---------------------------------------------------------
+  readSetting(key: string): Promise<Json | undefined>;
+  writeSetting(key: string, value: Json): Promise<void>;
+  removeSetting(key: string): Promise<void>;
+  listBindings(): Promise<BindingRecord[]>;
+  saveBinding(binding: BindingRecord): Promise<void>;
+  removeBinding(id: string): Promise<void>;
+
+  /** Round trips and request sizes of the last block or table operation (reads included), for benches. */
+  readonly lastWriteStats: WriteStats | undefined;
+}
+
+/** Storage OUTSIDE the workbook, for the API key: a shared workbook must never carry it. */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
+
+/** One error type for both implementations, so callers do not learn Office's error codes. */
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+  constructor(
+    readonly code: GatewayErrorCode,
+    message: string,
+    readonly hostCode?: string,
+  ) {
+    super(message);
+  }
+}

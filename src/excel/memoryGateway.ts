@@ -1,0 +1,483 @@
+/**
+ * WorkbookGateway in memory: sheets of cells with formats, bold, indent, outline levels and widths, tables,
+ * validations, settings and bindings. Higher layers test against it and the browser workbench renders it.
+ * It keeps Excel's rules that callers can observe (unique names, text stays text, tables grow by inserting
+ * rows) and none of its transport (no syncs, no payload limit).
+ */
+import { cellA1, parseBox, parseCell, parseQualified, qualify, uniqueSheetName, uniqueTableName, type Box } from './address';
+import {
+  GatewayError,
+  type BindingRecord,
+  type CellRef,
+  type DateSystem,
+  type GridWrite,
+  type Json,
+  type KeyedResult,
+  type RangeRead,
+  type ReadValue,
+  type RowUpdate,
+  type SecretStore,
+  type TableRead,
+  type TableRef,
+  type TableSpec,
+  type WorkbookGateway,
+  type WriteGridOptions,
+  type WriteStats,
+  type WriteTarget,
+  type WriteValue,
+  type WrittenRange,
+} from './gateway';
+import { fitText, GENERAL_FORMAT, MAX_OUTLINE_LEVEL, planGrid, TEXT_FORMAT } from './gridPlan';
+
+export interface MemoryCell {
+  value: ReadValue;
+  numberFormat: string;
+  bold: boolean;
+  indent: number;
+}
+
+const BLANK: MemoryCell = Object.freeze({ value: '', numberFormat: GENERAL_FORMAT, bold: false, indent: 0 });
+
+class MemorySheet {
+  visibility: 'Visible' | 'Hidden' = 'Visible';
+  readonly cells = new Map<string, MemoryCell>();
+  readonly widths = new Map<number, number>();
+  readonly outline = new Map<number, number>();
+  constructor(public name: string) {}
+
+  get(r: number, c: number): MemoryCell {
+    return this.cells.get(`${r},${c}`) ?? BLANK;
+  }
+
+  set(r: number, c: number, patch: Partial<MemoryCell>): void {
+    this.cells.set(`${r},${c}`, { ...this.get(r, c), ...patch });
+  }
+
+  /** Removes sheet rows `gone` in columns [col, col+cols); the cells below close the gaps, in one pass. */
+  removeRows(gone: Set<number>, col: number, cols: number): void {
+    if (gone.size === 0) return;
+    const sorted = [...gone].sort((a, b) => a - b);
+    const above = (r: number) => {
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] < r) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const moved: [string, MemoryCell][] = [];
+    for (const [key, cell] of this.cells) {
+      const [r, c] = key.split(',').map(Number);
+      if (c < col || c >= col + cols || r < sorted[0]) continue;
+      this.cells.delete(key);
+      if (!gone.has(r)) moved.push([`${r - above(r)},${c}`, cell]);
+    }
+    for (const [key, cell] of moved) this.cells.set(key, cell);
+  }
+
+  /** Moves the cells of columns [col, col+cols) at or below `from` by `delta` rows, as Excel's insert/delete do. */
+  shiftRows(from: number, col: number, cols: number, delta: number): void {
+    const moved: [string, MemoryCell][] = [];
+    for (const [key, cell] of this.cells) {
+      const [r, c] = key.split(',').map(Number);
+      if (r >= from && c >= col && c < col + cols) {
+        this.cells.delete(key);
+        moved.push([`${r + delta},${c}`, cell]);
+      }
+    }
+    for (const [key, cell] of moved) this.cells.set(key, cell);
+  }
+}
+
+interface MemoryTable {
+  name: string;
+  sheet: MemorySheet;
+  /** Header row and first column. */
+  row: number;
+  col: number;
+  columns: string[];
+  formats: string[];
+  rows: number;
+  validations: Map<string, string>;
+}
+
+export const MEMORY_LISTS_SHEET = 'FinLists';
+
+function memoryStats(operation: string, rows: number): WriteStats {
+  return { operation, rows, syncs: 0, chunks: 1, rowsPerChunk: rows, largestPayloadBytes: 0, retries: 0 };
+}
+
+function keyOf(v: ReadValue | WriteValue): string {
+  return v === null ? '' : String(v);
+}
+
+export interface MemoryGatewayOptions {
+  dateSystem?: DateSystem;
+  /** Sheets to start with; the first is active. Default: one "Sheet1". */
+  sheets?: string[];
+}
+
+export class MemoryGateway implements WorkbookGateway {
+  private readonly sheets: MemorySheet[] = [];
+  private readonly tables: MemoryTable[] = [];
+  private readonly settings = new Map<string, string>();
+  private readonly bindings = new Map<string, string>();
+  private readonly dateSystem: DateSystem;
+  private active: MemorySheet;
+  private selection: { sheet: MemorySheet; row: number; col: number };
+  private stats: WriteStats | undefined;
+
+  constructor(options: MemoryGatewayOptions = {}) {
+    for (const name of options.sheets ?? ['Sheet1']) this.sheets.push(new MemorySheet(name));
+    this.active = this.sheets[0];
+    this.selection = { sheet: this.active, row: 0, col: 0 };
+    this.dateSystem = options.dateSystem ?? 1900;
+  }
+
+  get lastWriteStats(): WriteStats | undefined {
+    return this.stats;
+  }
+
+  // Inspection (tests and the workbench) ------------------------------------------------------------
+
+  sheetNames(): string[] {
+    return this.sheets.map((s) => s.name);
+  }
+
+  cell(sheet: string, a1: string): MemoryCell {
+    const { row, col } = parseCell(a1);
+    return { ...this.sheet(sheet).get(row, col) };
+  }
+
+  outlineLevel(sheet: string, row: number): number {
+    return this.sheet(sheet).outline.get(row) ?? 0;
+  }
+
+  columnWidth(sheet: string, col: number): number | undefined {
+    return this.sheet(sheet).widths.get(col);
+  }
+
+  visibility(sheet: string): 'Visible' | 'Hidden' {
+    return this.sheet(sheet).visibility;
+  }
+
+  activeSheetName(): string {
+    return this.active.name;
+  }
+
+  /** The list source of the validation on a cell, if a table column there has one. */
+  validationSource(sheet: string, a1: string): string | undefined {
+    const { row, col } = parseCell(a1);
+    const t = this.tables.find((t) => t.sheet.name === sheet && row > t.row && row <= t.row + Math.max(1, t.rows) && col >= t.col && col < t.col + t.columns.length);
+    return t?.validations.get(t.columns[col - t.col]);
+  }
+
+  select(sheet: string, a1: string): void {
+    this.selection = { sheet: this.sheet(sheet), ...parseCell(a1) };
+  }
+
+  // Blocks -----------------------------------------------------------------------------------------
+
+  private sheet(name: string): MemorySheet {
+    const s = this.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (!s) throw new GatewayError('NotFound', `No sheet named ${name}`);
+    return s;
+  }
+
+  private resolve(target: WriteTarget): { sheet: MemorySheet; row: number; col: number; isNew: boolean } {
+    if (target.kind === 'anchor') {
+      const cell = target.cell.includes('!') ? parseQualified(target.cell).box : parseBox(target.cell);
+      return { sheet: this.sheet(target.sheet), row: cell.row, col: cell.col, isNew: false };
+    }
+    const sheet = new MemorySheet(uniqueSheetName(target.name, this.sheetNames()));
+    this.sheets.push(sheet);
+    if (target.activate !== false) this.active = sheet;
+    return { sheet, row: 0, col: 0, isNew: true };
+  }
+
+  async writeGrid(target: WriteTarget, grid: GridWrite, options: WriteGridOptions = {}): Promise<WrittenRange> {
+    const plan = planGrid(grid);
+    if (options.replace) {
+      const old = parseQualified(options.replace.address);
+      const sheet = this.sheet(old.sheet);
+      for (let r = old.box.row; r < old.box.row + old.box.rows; r++) {
+        for (let c = old.box.col; c < old.box.col + old.box.cols; c++) sheet.cells.delete(`${r},${c}`);
+        const level = Math.max(0, (sheet.outline.get(r) ?? 0) - (options.replace.outlineDepth ?? 0));
+        if (level) sheet.outline.set(r, level);
+        else sheet.outline.delete(r);
+      }
+    }
+    const at = this.resolve(target);
+    const bold = new Set(plan.boldRuns.flatMap((run) => Array.from({ length: run.count }, (_, i) => run.start + i)));
+    const indent = new Map(plan.indentRuns.flatMap((run) => Array.from({ length: run.count }, (_, i) => [run.start + i, run.level] as const)));
+    for (let r = 0; r < plan.rows; r++) {
+      for (let c = 0; c < plan.cols; c++) {
+        at.sheet.set(at.row + r, at.col + c, {
+          value: plan.values[r][c],
+          numberFormat: plan.formats[r][c],
+          bold: bold.has(r),
+          indent: c === plan.indentColumn ? (indent.get(r) ?? 0) : at.sheet.get(at.row + r, at.col + c).indent,
+        });
+      }
+    }
+    plan.columnWidths.forEach((w, c) => {
+      if (w !== null) at.sheet.widths.set(at.col + c, w);
+    });
+    for (const run of plan.outlineRuns) {
+      for (let r = at.row + run.start; r < at.row + run.start + run.count; r++) {
+        at.sheet.outline.set(r, Math.min(MAX_OUTLINE_LEVEL, (at.sheet.outline.get(r) ?? 0) + 1));
+      }
+    }
+    this.stats = memoryStats('writeGrid', plan.rows);
+    const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+    return { sheet: at.sheet.name, address: qualify(at.sheet.name, box), rowCount: plan.rows, columnCount: plan.cols };
+  }
+
+  async readRange(address: string): Promise<RangeRead> {
+    const { sheet: name, box } = parseQualified(address);
+    const sheet = this.sheet(name);
+    const cells = (r: number) => Array.from({ length: box.cols }, (_, c) => sheet.get(box.row + r, box.col + c));
+    const rows = Array.from({ length: box.rows }, (_, r) => cells(r));
+    this.stats = memoryStats('readRange', box.rows);
+    return {
+      address: qualify(sheet.name, box),
+      values: rows.map((row) => row.map((c) => c.value)),
+      numberFormats: rows.map((row) => row.map((c) => c.numberFormat)),
+    };
+  }
+
+  // Tables -----------------------------------------------------------------------------------------
+
+  private table(name: string): MemoryTable {
+    const t = this.tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (!t) throw new GatewayError('NotFound', `No table named ${name}`);
+    return t;
+  }
+
+  private tableRef(t: MemoryTable): TableRef {
+    const box: Box = { row: t.row, col: t.col, rows: 1 + Math.max(1, t.rows), cols: t.columns.length };
+    return { name: t.name, sheet: t.sheet.name, address: qualify(t.sheet.name, box) };
+  }
+
+  private column(t: MemoryTable, name: string): number {
+    const c = t.columns.indexOf(name);
+    if (c < 0) throw new GatewayError('NotFound', `Table ${t.name} has no column ${name}`);
+    return c;
+  }
+
+  /** Same conversions as Excel gets from OfficeGateway: text columns hold text, numbers never become text. */
+  private convert(text: boolean, v: WriteValue | undefined, strict: boolean, where: string): ReadValue {
+    if (v === null || v === undefined) return '';
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new GatewayError('InvalidInput', `${where}: not a finite number`);
+      return text ? String(v) : v;
+    }
+    if (typeof v === 'string') {
+      if (strict && !text) throw new GatewayError('InvalidInput', `${where}: text in a number column`);
+      return fitText(v);
+    }
+    throw new GatewayError('InvalidInput', `${where}: unsupported value type ${typeof v}`);
+  }
+
+  private put(t: MemoryTable, r: number, c: number, value: ReadValue): void {
+    const numberFormat = typeof value === 'string' && value !== '' ? TEXT_FORMAT : t.formats[c];
+    t.sheet.set(t.row + 1 + r, t.col + c, { value, numberFormat });
+  }
+
+  async createTable(spec: TableSpec): Promise<TableRef> {
+    if (spec.columns.length === 0) throw new GatewayError('InvalidInput', 'A table needs at least one column');
+    const names = new Set<string>();
+    for (const col of spec.columns) {
+      const key = col.name.trim().toLowerCase();
+      if (!key || names.has(key)) throw new GatewayError('InvalidInput', `Blank or duplicate table column ${col.name}`);
+      names.add(key);
+    }
+    spec.rows.forEach((row, r) => {
+      if (row.length > spec.columns.length) throw new GatewayError('InvalidInput', `Row ${r} has ${row.length} cells for ${spec.columns.length} columns`);
+    });
+    const formats = spec.columns.map((c) => (c.kind === 'text' ? TEXT_FORMAT : c.numberFormat || GENERAL_FORMAT));
+    const values = spec.rows.map((row, r) => spec.columns.map((col, c) => this.convert(col.kind === 'text', row[c], true, `Row ${r}, column ${col.name}`)));
+    const at = this.resolve(spec.target);
+    const box = { row: at.row, col: at.col, rows: 1 + Math.max(1, spec.rows.length), cols: spec.columns.length };
+    const overlaps = this.tables.some(
+      (t) => t.sheet === at.sheet && t.row < box.row + box.rows && box.row < t.row + 1 + Math.max(1, t.rows) && t.col < box.col + box.cols && box.col < t.col + t.columns.length,
+    );
+    if (overlaps) throw new GatewayError('InvalidInput', 'A table cannot overlap another table');
+    const t: MemoryTable = {
+      name: uniqueTableName(spec.name, this.tables.map((x) => x.name)),
+      sheet: at.sheet,
+      row: at.row,
+      col: at.col,
+      columns: spec.columns.map((c) => c.name),
+      formats,
+      rows: spec.rows.length,
+      validations: new Map(),
+    };
+    spec.columns.forEach((col, c) => {
+      at.sheet.set(at.row, at.col + c, { value: col.name, numberFormat: TEXT_FORMAT });
+      if (col.width !== undefined) at.sheet.widths.set(at.col + c, col.width);
+    });
+    values.forEach((row, r) => row.forEach((v, c) => this.put(t, r, c, v)));
+    this.tables.push(t);
+    this.stats = memoryStats('createTable', spec.rows.length);
+    return this.tableRef(t);
+  }
+
+  async appendRows(table: string, rows: WriteValue[][]): Promise<TableRef> {
+    const t = this.table(table);
+    rows.forEach((row, r) => {
+      if (row.length > t.columns.length) throw new GatewayError('InvalidInput', `Row ${r} has ${row.length} cells for ${t.columns.length} columns`);
+    });
+    const values = rows.map((row, i) => t.columns.map((name, c) => this.convert(t.formats[c] === TEXT_FORMAT, row[c], false, `Row ${i}, column ${name}`)));
+    // Excel inserts table rows: whatever sat below the table in its columns moves down. An empty table
+    // already owns one blank row, which the first new row fills.
+    const grow = t.rows === 0 ? Math.max(0, rows.length - 1) : rows.length;
+    t.sheet.shiftRows(t.row + 1 + Math.max(1, t.rows), t.col, t.columns.length, grow);
+    values.forEach((row, i) => row.forEach((v, c) => this.put(t, t.rows + i, c, v)));
+    t.rows += rows.length;
+    this.stats = memoryStats('appendRows', rows.length);
+    return this.tableRef(t);
+  }
+
+  private keyIndex(t: MemoryTable, keyColumn: string): Map<string, number[]> {
+    const c = this.column(t, keyColumn);
+    const index = new Map<string, number[]>();
+    for (let r = 0; r < t.rows; r++) {
+      const k = keyOf(t.sheet.get(t.row + 1 + r, t.col + c).value);
+      index.set(k, [...(index.get(k) ?? []), r]);
+    }
+    return index;
+  }
+
+  async updateRowsByKey(table: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
+    const t = this.table(table);
+    const index = this.keyIndex(t, keyColumn);
+    const missing: (string | number)[] = [];
+    let count = 0;
+    for (const u of updates) {
+      const rows = index.get(keyOf(u.key));
+      if (!rows) {
+        missing.push(u.key);
+        continue;
+      }
+      const cells = Object.entries(u.values).map(([name, v]) => {
+        const c = this.column(t, name);
+        return [c, this.convert(t.formats[c] === TEXT_FORMAT, v, false, `Key ${u.key}, column ${name}`)] as const;
+      });
+      for (const r of rows) {
+        count++;
+        for (const [c, v] of cells) this.put(t, r, c, v);
+      }
+    }
+    this.stats = memoryStats('updateRowsByKey', count);
+    return { count, missing };
+  }
+
+  async deleteRowsByKey(table: string, keyColumn: string, keys: (string | number)[]): Promise<KeyedResult> {
+    const t = this.table(table);
+    const index = this.keyIndex(t, keyColumn);
+    const missing: (string | number)[] = [];
+    const rows = new Set<number>();
+    for (const k of keys) {
+      const found = index.get(keyOf(k));
+      if (!found) missing.push(k);
+      else found.forEach((r) => rows.add(r));
+    }
+    // Excel keeps one (emptied) body row when every row goes.
+    const all = rows.size === t.rows && t.rows > 0;
+    const gone = new Set([...rows].filter((r) => !(all && r === 0)).map((r) => t.row + 1 + r));
+    if (all) for (let c = 0; c < t.columns.length; c++) t.sheet.set(t.row + 1, t.col + c, { value: '' });
+    t.sheet.removeRows(gone, t.col, t.columns.length);
+    t.rows -= rows.size;
+    this.stats = memoryStats('deleteRowsByKey', rows.size);
+    return { count: rows.size, missing };
+  }
+
+  async readTable(table: string): Promise<TableRead> {
+    const t = this.table(table);
+    const rows = Array.from({ length: t.rows }, (_, r) => t.columns.map((_, c) => t.sheet.get(t.row + 1 + r, t.col + c).value));
+    this.stats = memoryStats('readTable', t.rows);
+    return { ...this.tableRef(t), columns: [...t.columns], rows };
+  }
+
+  async setListValidation(table: string, column: string, items: string[], listName = `${table}.${column}`): Promise<void> {
+    const t = this.table(table);
+    this.column(t, column);
+    let helper = this.sheets.find((s) => s.name === MEMORY_LISTS_SHEET);
+    if (!helper) {
+      helper = new MemorySheet(MEMORY_LISTS_SHEET);
+      helper.visibility = 'Hidden';
+      this.sheets.push(helper);
+    }
+    let col = 0;
+    while (helper.get(0, col).value !== '' && helper.get(0, col).value !== listName) col++;
+    for (const key of [...helper.cells.keys()]) if (key.endsWith(`,${col}`)) helper.cells.delete(key);
+    helper.set(0, col, { value: listName, numberFormat: TEXT_FORMAT });
+    items.forEach((item, i) => helper.set(1 + i, col, { value: fitText(item), numberFormat: TEXT_FORMAT }));
+    if (items.length === 0) t.validations.delete(column);
+    else t.validations.set(column, `=${qualify(MEMORY_LISTS_SHEET, { row: 1, col, rows: items.length, cols: 1 }, true)}`);
+    this.stats = memoryStats('setListValidation', items.length);
+  }
+
+  // Workbook ---------------------------------------------------------------------------------------
+
+  async getDateSystem(): Promise<DateSystem> {
+    return this.dateSystem;
+  }
+
+  async getSelectedCell(): Promise<CellRef> {
+    const { sheet, row, col } = this.selection;
+    const cell = cellA1(row, col);
+    return { sheet: sheet.name, cell, address: qualify(sheet.name, parseBox(cell)) };
+  }
+
+  async activateSheet(name: string): Promise<void> {
+    const sheet = this.sheet(name);
+    if (sheet.visibility !== 'Visible') throw new GatewayError('Host', `Sheet ${name} is hidden`);
+    this.active = sheet;
+  }
+
+  async readSetting(key: string): Promise<Json | undefined> {
+    const raw = this.settings.get(key);
+    return raw === undefined ? undefined : (JSON.parse(raw) as Json);
+  }
+
+  async writeSetting(key: string, value: Json): Promise<void> {
+    this.settings.set(key, JSON.stringify(value));
+  }
+
+  async removeSetting(key: string): Promise<void> {
+    this.settings.delete(key);
+  }
+
+  async listBindings(): Promise<BindingRecord[]> {
+    return [...this.bindings.values()].map((raw) => JSON.parse(raw) as BindingRecord).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async saveBinding(binding: BindingRecord): Promise<void> {
+    this.bindings.set(binding.id, JSON.stringify(binding));
+  }
+
+  async removeBinding(id: string): Promise<void> {
+    this.bindings.delete(id);
+  }
+}
+
+/** For tests and the workbench; a browser build uses OfficeRuntimeSecretStore instead. */
+export class MemorySecretStore implements SecretStore {
+  private readonly values = new Map<string, string>();
+
+  async get(key: string): Promise<string | undefined> {
+    return this.values.get(key);
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this.values.set(key, value);
+  }
+
+  async remove(key: string): Promise<void> {
+    this.values.delete(key);
+  }
+}

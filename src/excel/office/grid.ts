@@ -1,0 +1,100 @@
+/** Rendered blocks (statements, reports) written to and read from a sheet. */
+import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify, uniqueSheetName } from '../address';
+import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../gateway';
+import { planGrid, type Run } from '../gridPlan';
+import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
+import { queueFormats } from './ranges';
+import { readChunked, runChunked, type Session } from './session';
+
+/** Resolves the sheet a write goes to; a new sheet costs one sync to learn the names already taken. */
+export async function resolveTarget(
+  session: Session,
+  target: WriteTarget,
+): Promise<{ sheet: string; row: number; col: number; isNew: boolean }> {
+  if (target.kind === 'anchor') {
+    const cell = target.cell.includes('!') ? parseQualified(target.cell).box : { ...parseCell(target.cell.split(':')[0]) };
+    return { sheet: target.sheet, row: cell.row, col: cell.col, isNew: false };
+  }
+  const sheets = session.ctx.workbook.worksheets.load('items/name');
+  await session.sync();
+  return { sheet: uniqueSheetName(target.name, sheets.items.map((s) => s.name)), row: 0, col: 0, isNew: true };
+}
+
+function clip(run: Run, start: number, count: number): Run | undefined {
+  const s = Math.max(run.start, start);
+  const e = Math.min(run.start + run.count, start + count);
+  return e > s ? { start: s, count: e - s } : undefined;
+}
+
+export async function writeGrid(session: Session, target: WriteTarget, grid: GridWrite, options: WriteGridOptions = {}): Promise<WrittenRange> {
+  const plan = planGrid(grid);
+  session.stats.rows = plan.rows;
+  const at = await resolveTarget(session, target);
+  if (at.row + plan.rows > MAX_ROWS || at.col + plan.cols > MAX_COLS) {
+    throw new GatewayError('InvalidInput', `A ${plan.rows} x ${plan.cols} block does not fit on the sheet at row ${at.row + 1}`);
+  }
+  const replace = options.replace ? parseQualified(options.replace.address) : undefined;
+  const ungroups = options.replace?.outlineDepth ?? 0;
+  const canIndent = session.options.supports('ExcelApi', '1.9');
+  const canGroup = session.options.supports('ExcelApi', '1.10');
+
+  await runChunked(session, {
+    total: plan.rows,
+    rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES),
+    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups),
+    setup: (ctx) => {
+      if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
+      if (replace) {
+        const old = session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols);
+        for (let i = 0; i < ungroups && canGroup; i++) old.ungroup('ByRows');
+        old.clear('All');
+      }
+      const sheet = session.sheet(at.sheet);
+      plan.columnWidths.forEach((w, c) => {
+        if (w !== null) sheet.getRangeByIndexes(at.row, at.col + c, 1, 1).format.columnWidth = w;
+      });
+    },
+    chunk: (_ctx, start, count) => {
+      const sheet = session.sheet(at.sheet);
+      queueFormats(sheet, at.row, at.col, plan.formats, start, count, plan.cols);
+      const block = sheet.getRangeByIndexes(at.row + start, at.col, count, plan.cols);
+      block.values = plan.values.slice(start, start + count);
+      // Explicit false and 0 first: a block written over old content must not inherit its bold or indent.
+      block.format.font.bold = false;
+      for (const run of plan.boldRuns) {
+        const r = clip(run, start, count);
+        if (r) sheet.getRangeByIndexes(at.row + r.start, at.col, r.count, plan.cols).format.font.bold = true;
+      }
+      if (canIndent) {
+        sheet.getRangeByIndexes(at.row + start, at.col + plan.indentColumn, count, 1).format.indentLevel = 0;
+        for (const run of plan.indentRuns) {
+          const r = clip(run, start, count);
+          if (r) sheet.getRangeByIndexes(at.row + r.start, at.col + plan.indentColumn, r.count, 1).format.indentLevel = run.level;
+        }
+      }
+    },
+    finalize: () => {
+      const sheet = session.sheet(at.sheet);
+      // Outer levels first: grouping rows that are already grouped nests them one level deeper.
+      if (canGroup) for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
+      if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
+    },
+  });
+
+  const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+  return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols };
+}
+
+export async function readRange(session: Session, address: string): Promise<RangeRead> {
+  const { sheet, box } = parseQualified(address);
+  const chunks = await readChunked(session, box.rows, box.cols, (_ctx, start, count) => {
+    const range = session.sheet(sheet).getRangeByIndexes(box.row + start, box.col, count, box.cols).load('values, numberFormat');
+    return () => ({ values: range.values as RangeRead['values'], numberFormats: range.numberFormat as string[][] });
+  });
+  session.stats.rows = box.rows;
+  return {
+    address: qualify(sheet, box),
+    values: chunks.flatMap((c) => c.values),
+    numberFormats: chunks.flatMap((c) => c.numberFormats),
+  };
+}

@@ -1,0 +1,354 @@
+/**
+ * Excel tables: created by writing the range first and adding the table over it (Microsoft's advice for
+ * large tables: rows.add is slow in bulk), appended with rows.add, edited and read in place by key.
+ */
+import { boxA1, parseQualified, qualify, uniqueTableName, type Box } from '../address';
+import {
+  GatewayError,
+  type KeyedResult,
+  type ReadValue,
+  type RowUpdate,
+  type TableColumnSpec,
+  type TableRead,
+  type TableRef,
+  type TableSpec,
+  type WriteValue,
+} from '../gateway';
+import { fitText, GENERAL_FORMAT, TEXT_FORMAT } from '../gridPlan';
+import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
+import { resolveTarget } from './grid';
+import { setAll } from './ranges';
+import { readChunked, runChunked, type Session } from './session';
+
+interface TableInfo {
+  name: string;
+  sheet: string;
+  header: string[];
+  /** The data body on the sheet. */
+  body: Box;
+  /** Excel keeps one blank body row in a table with no data; it counts as no rows. */
+  placeholder: boolean;
+  /** Formats of the last body row: '@' marks a text column, the rest tell a new row its number format. */
+  formats: string[];
+}
+
+export function keyOf(v: ReadValue | WriteValue): string {
+  return v === null ? '' : String(v);
+}
+
+function columnIndex(info: TableInfo, column: string): number {
+  const c = info.header.indexOf(column);
+  if (c < 0) throw new GatewayError('NotFound', `Table ${info.name} has no column ${column}`);
+  return c;
+}
+
+/** Normalises one value for a cell: strings stay text, numbers in a text column become text too. */
+function cellValue(v: WriteValue | undefined, text: boolean, where: string): string | number {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new GatewayError('InvalidInput', `${where}: not a finite number`);
+    return text ? String(v) : v;
+  }
+  if (typeof v === 'string') {
+    if (!text) throw new GatewayError('InvalidInput', `${where}: text in a number column`);
+    return fitText(v);
+  }
+  throw new GatewayError('InvalidInput', `${where}: unsupported value type ${typeof v}`);
+}
+
+async function loadTableInfo(session: Session, name: string): Promise<TableInfo> {
+  const table = session.ctx.workbook.tables.getItem(name).load('name');
+  const sheet = table.worksheet.load('name');
+  const header = table.getHeaderRowRange().load('values');
+  const body = table.getDataBodyRange().load('address, rowCount');
+  const last = body.getLastRow().load('values, numberFormat');
+  await session.sync();
+  const box = parseQualified(body.address).box;
+  return {
+    name: table.name,
+    sheet: sheet.name,
+    header: (header.values[0] as ReadValue[]).map((h) => String(h)),
+    body: box,
+    placeholder: body.rowCount === 1 && (last.values[0] as ReadValue[]).every((v) => v === ''),
+    formats: (last.numberFormat[0] as string[]).map((f) => String(f)),
+  };
+}
+
+function tableRef(info: TableInfo, bodyRows: number): TableRef {
+  const box = { row: info.body.row - 1, col: info.body.col, rows: 1 + Math.max(1, bodyRows), cols: info.body.cols };
+  return { name: info.name, sheet: info.sheet, address: qualify(info.sheet, box) };
+}
+
+async function readColumn(session: Session, info: TableInfo, c: number): Promise<ReadValue[]> {
+  const rows = info.placeholder ? 0 : info.body.rows;
+  const chunks = await readChunked(session, rows, 1, (_ctx, start, count) => {
+    const range = session.sheet(info.sheet).getRangeByIndexes(info.body.row + start, info.body.col + c, count, 1).load('values');
+    return () => ({ values: range.values as ReadValue[][] });
+  });
+  return chunks.flatMap((ch) => ch.values.map((r) => r[0]));
+}
+
+/** Rows of the body holding each key. */
+async function indexKeys(session: Session, info: TableInfo, keyColumn: string): Promise<Map<string, number[]>> {
+  const keys = await readColumn(session, info, columnIndex(info, keyColumn));
+  const index = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    const list = index.get(keyOf(k));
+    if (list) list.push(i);
+    else index.set(keyOf(k), [i]);
+  });
+  return index;
+}
+
+function checkColumns(columns: TableColumnSpec[]): void {
+  if (columns.length === 0) throw new GatewayError('InvalidInput', 'A table needs at least one column');
+  const seen = new Set<string>();
+  for (const col of columns) {
+    const key = col.name.trim().toLowerCase();
+    if (!key) throw new GatewayError('InvalidInput', 'Table column names cannot be blank');
+    // Excel would silently rename a duplicate header ("Amount2"), and reads by name would then miss it.
+    if (seen.has(key)) throw new GatewayError('InvalidInput', `Duplicate table column ${col.name}`);
+    seen.add(key);
+  }
+}
+
+export async function createTable(session: Session, spec: TableSpec): Promise<TableRef> {
+  checkColumns(spec.columns);
+  const w = spec.columns.length;
+  const values = spec.rows.map((row, r) => {
+    if (row.length > w) throw new GatewayError('InvalidInput', `Row ${r} has ${row.length} cells for ${w} columns`);
+    return spec.columns.map((col, c) => cellValue(row[c], col.kind === 'text', `Row ${r}, column ${col.name}`));
+  });
+  session.stats.rows = values.length;
+  // Rides on resolveTarget's sync when the table goes on a new sheet; otherwise it takes its own.
+  const tables = session.ctx.workbook.tables.load('items/name');
+  const at = await resolveTarget(session, spec.target);
+  if (!at.isNew) await session.sync();
+  const name = uniqueTableName(spec.name, tables.items.map((t) => t.name));
+  const bodyRows = Math.max(1, values.length);
+  const box: Box = { row: at.row, col: at.col, rows: 1 + bodyRows, cols: w };
+  const headers = spec.columns.map((c) => c.name);
+
+  await runChunked(session, {
+    total: values.length,
+    rowBytes: values.map((v) => jsonBytes(v) + 1),
+    fixedBytes: OP_OVERHEAD_BYTES * (2 * w + 8) + jsonBytes(headers),
+    setup: (ctx) => {
+      if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
+      const sheet = session.sheet(at.sheet);
+      const header = sheet.getRangeByIndexes(at.row, at.col, 1, w);
+      setAll(header, 'numberFormat', TEXT_FORMAT);
+      header.values = [headers];
+      // Whole-column formats before any row arrives: a merchant named "=HYPERLINK(...)" lands in an '@' cell.
+      spec.columns.forEach((col, c) => {
+        const column = sheet.getRangeByIndexes(at.row + 1, at.col + c, bodyRows, 1);
+        setAll(column, 'numberFormat', col.kind === 'text' ? TEXT_FORMAT : col.numberFormat || GENERAL_FORMAT);
+        if (col.width !== undefined) column.format.columnWidth = col.width;
+      });
+    },
+    chunk: (_ctx, start, count) => {
+      session.sheet(at.sheet).getRangeByIndexes(at.row + 1 + start, at.col, count, w).values = values.slice(start, start + count);
+    },
+    finalize: () => {
+      const sheet = session.sheet(at.sheet);
+      const table = sheet.tables.add(boxA1(box), true);
+      table.name = name;
+      if (spec.style) table.style = spec.style;
+      if (at.isNew && (spec.target.kind !== 'newSheet' || spec.target.activate !== false)) sheet.activate();
+    },
+  });
+  return { name, sheet: at.sheet, address: qualify(at.sheet, box) };
+}
+
+/** Vertical runs of non-empty strings in column c over rows [start, start+count). */
+function textRuns(values: (string | number)[][], c: number, start: number, count: number): { start: number; cells: string[] }[] {
+  const runs: { start: number; cells: string[] }[] = [];
+  for (let i = start; i < start + count; i++) {
+    const v = values[i][c];
+    if (typeof v !== 'string' || v === '') continue;
+    const last = runs[runs.length - 1];
+    if (last && last.start + last.cells.length === i) last.cells.push(v);
+    else runs.push({ start: i, cells: [v] });
+  }
+  return runs;
+}
+
+export async function appendRows(session: Session, name: string, rows: WriteValue[][]): Promise<TableRef> {
+  const info = await loadTableInfo(session, name);
+  const w = info.header.length;
+  const text = info.formats.map((f) => f === TEXT_FORMAT);
+  const values = rows.map((row, r) => {
+    if (row.length > w) throw new GatewayError('InvalidInput', `Row ${r} has ${row.length} cells for ${w} columns`);
+    return info.header.map((h, c) => {
+      const v = row[c] ?? null;
+      // Append does not know column kinds; a string is text wherever it goes.
+      return typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Row ${r}, column ${h}`);
+    });
+  });
+  session.stats.rows = values.length;
+  const existing = info.placeholder ? 0 : info.body.rows;
+  const base = info.body.row + existing;
+  const blanked = (from: number, to: number) => values.slice(from, to).map((r) => r.map((v) => (typeof v === 'string' ? '' : v)));
+
+  await runChunked(session, {
+    total: values.length,
+    rowBytes: values.map((v) => jsonBytes(v) + OP_OVERHEAD_BYTES),
+    fixedBytes: OP_OVERHEAD_BYTES * 2 * w,
+    chunk: (ctx, start, count) => {
+      const sheet = session.sheet(info.sheet);
+      const intoPlaceholder = info.placeholder && start === 0 ? 1 : 0;
+      if (intoPlaceholder) sheet.getRangeByIndexes(base, info.body.col, 1, w).values = blanked(0, 1);
+      // Strings go in blank: rows.add parses what it is given, and the cells are not '@' yet.
+      if (count > intoPlaceholder) ctx.workbook.tables.getItem(name).rows.add(undefined, blanked(start + intoPlaceholder, start + count));
+      info.formats.forEach((f, c) => {
+        if (f !== TEXT_FORMAT) setAll(sheet.getRangeByIndexes(base + start, info.body.col + c, count, 1), 'numberFormat', f);
+      });
+      for (let c = 0; c < w; c++) {
+        for (const run of textRuns(values, c, start, count)) {
+          const cells = sheet.getRangeByIndexes(base + run.start, info.body.col + c, run.cells.length, 1);
+          setAll(cells, 'numberFormat', TEXT_FORMAT);
+          cells.values = run.cells.map((v) => [v]);
+        }
+      }
+    },
+  });
+  return tableRef(info, existing + values.length);
+}
+
+export async function updateRowsByKey(session: Session, name: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
+  const info = await loadTableInfo(session, name);
+  const index = await indexKeys(session, info, keyColumn);
+  const text = info.formats.map((f) => f === TEXT_FORMAT);
+  const missing: (string | number)[] = [];
+  /** One contiguous stretch of cells in one row. */
+  const writes: { row: number; col: number; cells: (string | number)[] }[] = [];
+  let count = 0;
+  for (const u of updates) {
+    const rows = index.get(keyOf(u.key));
+    if (!rows) {
+      missing.push(u.key);
+      continue;
+    }
+    const cells = Object.entries(u.values)
+      .map(([column, v]) => {
+        const c = columnIndex(info, column);
+        return { c, v: typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Key ${u.key}, column ${column}`) };
+      })
+      .sort((a, b) => a.c - b.c);
+    for (const row of rows) {
+      count++;
+      for (const cell of cells) {
+        const last = writes[writes.length - 1];
+        if (last && last.row === row && last.col + last.cells.length === cell.c) last.cells.push(cell.v);
+        else writes.push({ row, col: cell.c, cells: [cell.v] });
+      }
+    }
+  }
+  session.stats.rows = count;
+  await runChunked(session, {
+    total: writes.length,
+    rowBytes: writes.map((wr) => jsonBytes(wr.cells) + OP_OVERHEAD_BYTES * (1 + wr.cells.filter((v) => typeof v === 'string').length)),
+    chunk: (_ctx, start, n) => {
+      const sheet = session.sheet(info.sheet);
+      for (const wr of writes.slice(start, start + n)) {
+        wr.cells.forEach((v, k) => {
+          if (typeof v === 'string' && v !== '') setAll(sheet.getRangeByIndexes(info.body.row + wr.row, info.body.col + wr.col + k, 1, 1), 'numberFormat', TEXT_FORMAT);
+        });
+        sheet.getRangeByIndexes(info.body.row + wr.row, info.body.col + wr.col, 1, wr.cells.length).values = [wr.cells];
+      }
+    },
+  });
+  return { count, missing };
+}
+
+export async function deleteRowsByKey(session: Session, name: string, keyColumn: string, keys: (string | number)[]): Promise<KeyedResult> {
+  const info = await loadTableInfo(session, name);
+  const index = await indexKeys(session, info, keyColumn);
+  const missing: (string | number)[] = [];
+  const rows = new Set<number>();
+  for (const k of keys) {
+    const found = index.get(keyOf(k));
+    if (!found) missing.push(k);
+    else found.forEach((r) => rows.add(r));
+  }
+  // Bottom up, so the indexes of the rows still to delete do not move; contiguous rows are one run.
+  const order = [...rows].sort((a, b) => b - a);
+  const runs: { index: number; count: number }[] = [];
+  for (const r of order) {
+    const last = runs[runs.length - 1];
+    if (last && last.index === r + 1) {
+      last.index = r;
+      last.count++;
+    } else runs.push({ index: r, count: 1 });
+  }
+  // deleteRowsAt (ExcelApi 1.14) removes a run in one operation; older hosts delete row by row.
+  const byRun = session.options.supports('ExcelApi', '1.14');
+  const units = byRun ? runs : order.map((index) => ({ index, count: 1 }));
+  session.stats.rows = order.length;
+  if (units.length > 0) {
+    await runChunked(session, {
+      total: units.length,
+      rowBytes: units.map(() => 2 * OP_OVERHEAD_BYTES),
+      chunk: (ctx, start, n) => {
+        const table = ctx.workbook.tables.getItem(name);
+        for (const u of units.slice(start, start + n)) {
+          if (byRun) table.rows.deleteRowsAt(u.index, u.count);
+          else table.rows.getItemAt(u.index).delete();
+        }
+      },
+    });
+  }
+  return { count: order.length, missing };
+}
+
+export async function readTable(session: Session, name: string): Promise<TableRead> {
+  const info = await loadTableInfo(session, name);
+  const total = info.placeholder ? 0 : info.body.rows;
+  session.stats.rows = total;
+  const chunks = await readChunked(session, total, info.body.cols, (_ctx, start, count) => {
+    const range = session.sheet(info.sheet).getRangeByIndexes(info.body.row + start, info.body.col, count, info.body.cols).load('values');
+    return () => ({ values: range.values as ReadValue[][] });
+  });
+  return { ...tableRef(info, total), columns: info.header, rows: chunks.flatMap((c) => c.values) };
+}
+
+/** The hidden sheet holding validation lists, one column per list, the list's name in row 1. */
+export const LISTS_SHEET = 'FinLists';
+
+export async function setListValidation(session: Session, name: string, column: string, items: string[], listName: string): Promise<void> {
+  const { ctx } = session;
+  const helper = ctx.workbook.worksheets.getItemOrNullObject(LISTS_SHEET);
+  const used = helper.getUsedRangeOrNullObject(true).load('address, values');
+  const tableColumn = ctx.workbook.tables.getItem(name).columns.getItem(column).load('name');
+  await session.sync();
+
+  // Lists sit side by side from A1, name in row 1; the used range tells where each is and how long.
+  const grid = used.isNullObject ? [] : (used.values as ReadValue[][]);
+  const origin = used.isNullObject ? { row: 0, col: 0 } : parseQualified(used.address).box;
+  const width = grid.length ? origin.col + grid[0].length : 0;
+  const at = (r: number, c: number): ReadValue => grid[r - origin.row]?.[c - origin.col] ?? '';
+  let col = width;
+  for (let c = 0; c < width; c++) if (at(0, c) === listName) col = c;
+  let previous = 0;
+  for (let r = origin.row; r < origin.row + grid.length; r++) if (at(r, col) !== '') previous = r + 1;
+
+  if (helper.isNullObject) {
+    const sheet = ctx.workbook.worksheets.add(LISTS_SHEET);
+    sheet.visibility = 'Hidden';
+  }
+  const sheet = session.sheet(LISTS_SHEET);
+  if (previous > 0) sheet.getRangeByIndexes(0, col, previous, 1).clear('Contents');
+  const header = sheet.getRangeByIndexes(0, col, 1, 1);
+  setAll(header, 'numberFormat', TEXT_FORMAT);
+  header.values = [[listName]];
+  const target = ctx.workbook.tables.getItem(name).columns.getItem(tableColumn.name).getDataBodyRange();
+  target.dataValidation.clear();
+  if (items.length > 0) {
+    const list = sheet.getRangeByIndexes(1, col, items.length, 1);
+    setAll(list, 'numberFormat', TEXT_FORMAT);
+    list.values = items.map((i) => [fitText(i)]);
+    const source = `=${qualify(LISTS_SHEET, { row: 1, col, rows: items.length, cols: 1 }, true)}`;
+    target.dataValidation.rule = { list: { inCellDropDown: true, source } };
+  }
+  await session.sync();
+}

@@ -1,0 +1,183 @@
+/**
+ * WorkbookGateway over Office.js. Excel.run is injected so tests drive a fake object model; in the add-in the
+ * default runs the real one. Office globals are touched only when a method runs, so importing this file in
+ * Node is harmless.
+ */
+import { parseQualified, boxA1 } from './address';
+import {
+  GatewayError,
+  type BindingRecord,
+  type CellRef,
+  type DateSystem,
+  type GridWrite,
+  type Json,
+  type KeyedResult,
+  type RangeRead,
+  type RowUpdate,
+  type TableRead,
+  type TableRef,
+  type TableSpec,
+  type WorkbookGateway,
+  type WriteGridOptions,
+  type WriteStats,
+  type WriteTarget,
+  type WriteValue,
+  type WrittenRange,
+} from './gateway';
+import { readRange, writeGrid } from './office/grid';
+import { Session, type SessionOptions } from './office/session';
+import * as store from './office/store';
+import * as tables from './office/tables';
+import { DEFAULT_BUDGET_BYTES, isPayloadLimitError } from './payload';
+
+export type ExcelRunner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+
+export interface OfficeGatewayOptions {
+  /** Defaults to the global Excel.run. */
+  run?: ExcelRunner;
+  /** Estimated bytes per request; Excel on the web rejects requests over 5 MB. */
+  budgetBytes?: number;
+  /** Defaults to Office.context.requirements.isSetSupported, or "yes" outside Office. */
+  supports?: (set: string, version: string) => boolean;
+}
+
+function hostSupports(set: string, version: string): boolean {
+  if (typeof Office === 'undefined' || !Office.context?.requirements) return true;
+  return Office.context.requirements.isSetSupported(set, version);
+}
+
+/** DATE(2000,1,1) in each date system: 1904 counts from 1904-01-01, 1900 from 1899-12-31 (with 1900-02-29). */
+const Y2K_1900 = 36526;
+const Y2K_1904 = 35064;
+
+function hostError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const e = (error ?? {}) as { code?: string; message?: string };
+  const message = e.message ?? String(error);
+  if (isPayloadLimitError(error)) return new GatewayError('PayloadTooLarge', message, e.code);
+  if (e.code === 'ItemNotFound') return new GatewayError('NotFound', message, e.code);
+  if (e.code === 'InvalidArgument') return new GatewayError('InvalidInput', message, e.code);
+  return new GatewayError('Host', message, e.code);
+}
+
+function emptyStats(operation: string): WriteStats {
+  return { operation, rows: 0, syncs: 0, chunks: 0, rowsPerChunk: 0, largestPayloadBytes: 0, retries: 0 };
+}
+
+export class OfficeGateway implements WorkbookGateway {
+  private readonly run: ExcelRunner;
+  private readonly sessionOptions: SessionOptions;
+  private stats: WriteStats | undefined;
+
+  constructor(options: OfficeGatewayOptions = {}) {
+    this.run = options.run ?? ((batch) => Excel.run(batch));
+    this.sessionOptions = { budgetBytes: options.budgetBytes ?? DEFAULT_BUDGET_BYTES, supports: options.supports ?? hostSupports };
+  }
+
+  get lastWriteStats(): WriteStats | undefined {
+    return this.stats;
+  }
+
+  /** Runs a measured operation; its stats are kept even when it fails, since a failure's cost matters too. */
+  private async measured<T>(operation: string, fn: (s: Session) => Promise<T>): Promise<T> {
+    const stats = emptyStats(operation);
+    this.stats = stats;
+    try {
+      return await this.run((ctx) => fn(new Session(ctx, stats, this.sessionOptions)));
+    } catch (error) {
+      throw hostError(error);
+    }
+  }
+
+  private async plain<T>(fn: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> {
+    try {
+      return await this.run(fn);
+    } catch (error) {
+      throw hostError(error);
+    }
+  }
+
+  writeGrid(target: WriteTarget, grid: GridWrite, options?: WriteGridOptions): Promise<WrittenRange> {
+    return this.measured('writeGrid', (s) => writeGrid(s, target, grid, options));
+  }
+
+  readRange(address: string): Promise<RangeRead> {
+    return this.measured('readRange', (s) => readRange(s, address));
+  }
+
+  createTable(spec: TableSpec): Promise<TableRef> {
+    return this.measured('createTable', (s) => tables.createTable(s, spec));
+  }
+
+  appendRows(table: string, rows: WriteValue[][]): Promise<TableRef> {
+    return this.measured('appendRows', (s) => tables.appendRows(s, table, rows));
+  }
+
+  updateRowsByKey(table: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
+    return this.measured('updateRowsByKey', (s) => tables.updateRowsByKey(s, table, keyColumn, updates));
+  }
+
+  deleteRowsByKey(table: string, keyColumn: string, keys: (string | number)[]): Promise<KeyedResult> {
+    return this.measured('deleteRowsByKey', (s) => tables.deleteRowsByKey(s, table, keyColumn, keys));
+  }
+
+  readTable(table: string): Promise<TableRead> {
+    return this.measured('readTable', (s) => tables.readTable(s, table));
+  }
+
+  setListValidation(table: string, column: string, items: string[], listName?: string): Promise<void> {
+    return this.measured('setListValidation', (s) => tables.setListValidation(s, table, column, items, listName ?? `${table}.${column}`));
+  }
+
+  getDateSystem(): Promise<DateSystem> {
+    // No API reports the date system; DATE() evaluated by the workbook does, without touching a cell.
+    return this.plain(async (ctx) => {
+      const probe = ctx.workbook.functions.date(2000, 1, 1).load('value');
+      await ctx.sync();
+      if (probe.value === Y2K_1900) return 1900;
+      if (probe.value === Y2K_1904) return 1904;
+      throw new GatewayError('Host', `Unexpected DATE(2000,1,1) = ${String(probe.value)}`);
+    });
+  }
+
+  getSelectedCell(): Promise<CellRef> {
+    return this.plain(async (ctx) => {
+      const cell = ctx.workbook.getActiveCell().load('address');
+      await ctx.sync();
+      const { sheet, box } = parseQualified(cell.address);
+      const a1 = boxA1({ ...box, rows: 1, cols: 1 });
+      return { sheet, cell: a1, address: cell.address };
+    });
+  }
+
+  activateSheet(name: string): Promise<void> {
+    return this.plain(async (ctx) => {
+      ctx.workbook.worksheets.getItem(name).activate();
+      await ctx.sync();
+    });
+  }
+
+  readSetting(key: string): Promise<Json | undefined> {
+    return this.plain((ctx) => store.readSetting(ctx, key));
+  }
+
+  writeSetting(key: string, value: Json): Promise<void> {
+    return this.plain((ctx) => store.writeSetting(ctx, key, value));
+  }
+
+  removeSetting(key: string): Promise<void> {
+    return this.plain((ctx) => store.removeSetting(ctx, key));
+  }
+
+  listBindings(): Promise<BindingRecord[]> {
+    return this.plain((ctx) => store.listBindings(ctx));
+  }
+
+  saveBinding(binding: BindingRecord): Promise<void> {
+    return this.plain((ctx) => store.saveBinding(ctx, binding));
+  }
+
+  removeBinding(id: string): Promise<void> {
+    return this.plain((ctx) => store.removeBinding(ctx, id));
+  }
+}

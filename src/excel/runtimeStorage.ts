@@ -1,0 +1,106 @@
+/**
+ * The shared runtime's Office-side pieces for the FIN functions, the pane and the commands:
+ * - the engine's CacheStore and the client's MeterStore over OfficeRuntime.storage (add-in storage, shared
+ *   by every part of the shared runtime and kept across reopen; never the workbook, which travels),
+ * - "recalculate every FIN cell" for Refresh all (a full calculation),
+ * - the host bundle src/functions/runtime.ts builds its singletons from.
+ * Office globals are touched only when a method runs, so importing this file in Node is harmless.
+ */
+import type { MeterStore } from '../api/meter';
+import type { CacheStore } from '../engine/requestCache';
+import type { SecretStore } from './gateway';
+import { OfficeGateway } from './officeGateway';
+import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';
+
+/** The slice of OfficeRuntime.storage the cache needs besides get/set/remove of one item. */
+export interface BulkKeyValueStorage extends KeyValueStorage {
+  getKeys(): Promise<string[]>;
+  removeItems(keys: string[]): Promise<void>;
+}
+
+function officeStorage(): BulkKeyValueStorage {
+  return OfficeRuntime.storage;
+}
+
+/**
+ * CacheStore over OfficeRuntime.storage. Keys are the engine's own (`fin-cache:...`, `fin-state:...`), so
+ * keys() lists only those and never the secrets or meter counts kept in the same storage.
+ * OfficeRuntime.storage holds about 10 MB per add-in domain: a write past it rejects, and the RequestCache
+ * then keeps the answer in memory only (the next reopen pays one call for it).
+ */
+export class OfficeRuntimeCacheStore implements CacheStore {
+  constructor(
+    private readonly storage: BulkKeyValueStorage = officeStorage(),
+    private readonly prefixes: readonly string[] = ['fin-cache:', 'fin-state:'],
+  ) {}
+
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.storage.getItem(key);
+    return value ?? undefined;
+  }
+
+  set(key: string, value: string): Promise<void> {
+    return this.storage.setItem(key, value);
+  }
+
+  async remove(keys: string[]): Promise<void> {
+    if (keys.length > 0) await this.storage.removeItems(keys);
+  }
+
+  async keys(): Promise<string[]> {
+    return (await this.storage.getKeys()).filter((k) => this.prefixes.some((p) => k.startsWith(p)));
+  }
+}
+
+/** MeterStore over OfficeRuntime.storage: one integer per company-month (`api-calls:<company>:<month>`). */
+export class OfficeRuntimeMeterStore implements MeterStore {
+  constructor(private readonly storage: KeyValueStorage = officeStorage()) {}
+
+  async get(key: string): Promise<number | undefined> {
+    const text = await this.storage.getItem(key);
+    if (text === null || text === undefined) return undefined;
+    const n = Number(text);
+    return Number.isFinite(n) ? n : undefined;
+  }
+
+  set(key: string, value: number): Promise<void> {
+    return this.storage.setItem(key, String(value));
+  }
+}
+
+/**
+ * Recalculates every formula of every open workbook, which re-invokes every FIN function (Refresh all has
+ * just emptied their cache). CalculationType.full rather than recalculate: custom functions are not dirty,
+ * so only a full calculation reaches them.
+ */
+export async function recalculateAll(): Promise<void> {
+  await Excel.run(async (context) => {
+    context.workbook.application.calculate(Excel.CalculationType.full);
+    await context.sync();
+  });
+}
+
+/** Everything src/functions/runtime.ts needs from Office, in one bundle. */
+export interface OfficeRuntimeHost {
+  cacheStore: CacheStore;
+  meterStore: MeterStore;
+  secrets: SecretStore;
+  dateSystem(): Promise<1900 | 1904>;
+  recalculate(): Promise<void>;
+}
+
+export function createOfficeRuntimeHost(): OfficeRuntimeHost {
+  const gateway = new OfficeGateway();
+  return {
+    cacheStore: new OfficeRuntimeCacheStore(),
+    meterStore: new OfficeRuntimeMeterStore(),
+    secrets: new OfficeRuntimeSecretStore(),
+    dateSystem: () => gateway.getDateSystem(),
+    recalculate: recalculateAll,
+  };
+}
+
+/** True inside an Office host that has the shared runtime's storage. */
+export function hasOfficeRuntime(): boolean {
+  return typeof OfficeRuntime !== 'undefined' && !!OfficeRuntime.storage;
+}

@@ -1,0 +1,325 @@
+/**
+ * What every WorkbookGateway must do, observed through the interface and a small inspector of the workbook
+ * behind it. Run against OfficeGateway-on-the-fake and MemoryGateway, so the two cannot drift apart.
+ */
+import type { BindingRecord, GridWrite, WorkbookGateway } from '../../src/excel/gateway';
+import { GatewayError } from '../../src/excel/gateway';
+
+export interface InspectedCell {
+  value: string | number | boolean;
+  formula?: string;
+  numberFormat: string;
+  bold: boolean;
+  indent: number;
+}
+
+export interface Inspector {
+  sheetNames(): string[];
+  cell(sheet: string, a1: string): InspectedCell;
+  /** 0-based row. */
+  outlineLevel(sheet: string, row: number): number;
+  /** 0-based column. */
+  columnWidth(sheet: string, col: number): number | undefined;
+  visibility(sheet: string): string;
+  activeSheet(): string;
+  validationSource(sheet: string, a1: string): string | undefined;
+  select(sheet: string, a1: string): void;
+}
+
+export interface Harness {
+  gateway: WorkbookGateway;
+  inspect: Inspector;
+}
+
+export type MakeHarness = (options?: { date1904?: boolean }) => Harness;
+
+/** Strings that a careless write turns into formulas, numbers or booleans. */
+export const HOSTILE_TEXT = ['=HYPERLINK("http://evil.example","click")', '+44 20 7946 0000', '-ACME Ltd', '00123', 'TRUE', '=1+1', "'quoted"];
+
+const STATEMENT: GridWrite = {
+  values: [
+    ['Income statement', null, null],
+    [null, 'Jan 2026', 'Feb 2026'],
+    ['Revenue', 1200.5, 1300],
+    ['Product', 1000, 1100],
+    ['Services', 200.5, 200],
+    ['Expenses', -800, -850],
+    ['Net income', 400.5, 450],
+  ],
+  columnFormats: [null, '#,##0.00;(#,##0.00)', '#,##0.00;(#,##0.00)'],
+  cellFormats: [[], [], [], [], [], [], [null, '0.0%']],
+  boldRows: [0, 2, 6],
+  indentLevels: [0, 0, 0, 1, 1, 0, 0],
+  outlineLevels: [0, 0, 0, 1, 1, 0, 0],
+  columnWidths: [180, 90, 90],
+};
+
+/** Resolves "=FinLists!$A$2:$A$4" to the list items through the inspector. */
+export function listItems(inspect: Inspector, source: string): string[] {
+  const m = /^=(?:'((?:[^']|'')+)'|([^!]+))!\$?([A-Z]+)\$?(\d+):\$?([A-Z]+)\$?(\d+)$/.exec(source);
+  if (!m) throw new Error(`unexpected list source ${source}`);
+  const sheet = (m[1] ?? m[2]).replace(/''/g, "'");
+  const items: string[] = [];
+  for (let r = Number(m[4]); r <= Number(m[6]); r++) items.push(String(inspect.cell(sheet, `${m[3]}${r}`).value));
+  return items;
+}
+
+async function rejection(p: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(GatewayError);
+    return e as GatewayError;
+  }
+  throw new Error('expected a rejection');
+}
+
+const txColumns = [
+  { name: 'Id', kind: 'text' as const },
+  { name: 'Date', kind: 'number' as const, numberFormat: 'yyyy-mm-dd' },
+  { name: 'Amount', kind: 'number' as const, numberFormat: '#,##0.00' },
+  { name: 'Merchant', kind: 'text' as const, width: 150 },
+  { name: 'Department', kind: 'text' as const },
+];
+
+export function gatewayContract(label: string, make: MakeHarness): void {
+  describe(`WorkbookGateway contract: ${label}`, () => {
+    let gw: WorkbookGateway;
+    let inspect: Inspector;
+    beforeEach(() => {
+      ({ gateway: gw, inspect } = make());
+    });
+
+    test('writes a grid at an anchor: values, formats, bold, indent, outline, widths', async () => {
+      const out = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, STATEMENT);
+      expect(out).toEqual({ sheet: 'Sheet1', address: 'Sheet1!B2:D8', rowCount: 7, columnCount: 3 });
+      expect(inspect.cell('Sheet1', 'B2')).toMatchObject({ value: 'Income statement', numberFormat: '@', bold: true });
+      expect(inspect.cell('Sheet1', 'C3')).toMatchObject({ value: 'Jan 2026', numberFormat: '@', bold: false });
+      expect(inspect.cell('Sheet1', 'C4')).toMatchObject({ value: 1200.5, numberFormat: '#,##0.00;(#,##0.00)', bold: true });
+      expect(inspect.cell('Sheet1', 'C8')).toMatchObject({ value: 400.5, numberFormat: '0.0%' });
+      expect(inspect.cell('Sheet1', 'B3')).toMatchObject({ value: '', numberFormat: 'General' });
+      expect(inspect.cell('Sheet1', 'B5')).toMatchObject({ value: 'Product', indent: 1, bold: false });
+      expect(inspect.cell('Sheet1', 'B4').indent).toBe(0);
+      expect([3, 4, 5, 6].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 1, 1, 0]);
+      expect([1, 2, 3].map((c) => inspect.columnWidth('Sheet1', c))).toEqual([180, 90, 90]);
+    });
+
+    test('nested outline levels and ragged rows', async () => {
+      await gw.writeGrid(
+        { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
+        { values: [['a'], ['b', 1], ['c', 2, 3], ['d']], outlineLevels: [0, 1, 2, 1] },
+      );
+      expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 1, 2, 1]);
+      expect(inspect.cell('Sheet1', 'C1')).toMatchObject({ value: '' });
+      expect(inspect.cell('Sheet1', 'C3')).toMatchObject({ value: 3 });
+    });
+
+    test('text from the API stays text, wherever it is written', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: HOSTILE_TEXT.map((t) => [t, 1]) });
+      HOSTILE_TEXT.forEach((t, i) => {
+        const cell = inspect.cell('Sheet1', `A${i + 1}`);
+        expect(cell.formula).toBeUndefined();
+        expect(cell.value).toBe(t);
+      });
+      const t = await gw.createTable({
+        name: 'Tx',
+        columns: txColumns,
+        rows: HOSTILE_TEXT.map((m, i) => [`t${i}`, 46000, 1, m, m]),
+        target: { kind: 'anchor', sheet: 'Sheet1', cell: 'E1' },
+      });
+      await gw.appendRows(t.name, [['t-new', 46001, 2, HOSTILE_TEXT[0], HOSTILE_TEXT[2]]]);
+      await gw.updateRowsByKey(t.name, 'Id', [{ key: 't1', values: { Department: '=SUM(A:A)' } }]);
+      const back = await gw.readTable(t.name);
+      expect(back.rows.map((r) => r[3])).toEqual([...HOSTILE_TEXT, HOSTILE_TEXT[0]]);
+      expect(back.rows[1][4]).toBe('=SUM(A:A)');
+      expect(back.rows[HOSTILE_TEXT.length][4]).toBe('-ACME Ltd');
+      for (let r = 2; r <= HOSTILE_TEXT.length + 2; r++) expect(inspect.cell('Sheet1', `H${r}`).formula).toBeUndefined();
+    });
+
+    test('text longer than a cell holds is cut to 32,767 characters instead of failing the write', async () => {
+      const memo = 'm'.repeat(40_000);
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [[memo]] });
+      expect(String(inspect.cell('Sheet1', 'A1').value)).toHaveLength(32_767);
+      const t = await gw.createTable({ name: 'Tx', columns: txColumns, rows: [['t1', 1, 1, memo, '']], target: { kind: 'anchor', sheet: 'Sheet1', cell: 'C1' } });
+      await gw.appendRows(t.name, [['t2', 1, 1, memo, '']]);
+      await gw.updateRowsByKey(t.name, 'Id', [{ key: 't1', values: { Department: memo } }]);
+      const rows = (await gw.readTable(t.name)).rows;
+      expect(rows.map((r) => String(r[3]).length)).toEqual([32_767, 32_767]);
+      expect(String(rows[0][4])).toHaveLength(32_767);
+    });
+
+    test('new sheets get unique, legal names and are activated', async () => {
+      const a = await gw.writeGrid({ kind: 'newSheet', name: 'P&L 2026' }, { values: [['x']] });
+      const b = await gw.writeGrid({ kind: 'newSheet', name: 'p&l 2026' }, { values: [['y']] });
+      const c = await gw.writeGrid({ kind: 'newSheet', name: 'Balance sheet: Q1/Q2 [draft] with a very long name' }, { values: [['z']] });
+      expect(a.sheet).toBe('P&L 2026');
+      expect(b.sheet).toBe('p&l 2026 (2)');
+      expect(c.sheet.length).toBeLessThanOrEqual(31);
+      expect(c.sheet).not.toMatch(/[:\\/?*[\]]/);
+      expect(a.address).toBe("'P&L 2026'!A1");
+      expect(inspect.sheetNames()).toEqual(['Sheet1', a.sheet, b.sheet, c.sheet]);
+      expect(inspect.activeSheet()).toBe(c.sheet);
+      await gw.writeGrid({ kind: 'newSheet', name: 'Quiet', activate: false }, { values: [['q']] });
+      expect(inspect.activeSheet()).toBe(c.sheet);
+    });
+
+    test('a refresh in place clears the old block and its outline', async () => {
+      const first = await gw.writeGrid(
+        { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
+        { values: [['a', 1], ['b', 2], ['c', 3], ['d', 4]], outlineLevels: [0, 1, 2, 0], boldRows: [3] },
+      );
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['a2', 10], ['b2', 20]] }, { replace: { address: first.address, outlineDepth: 2 } });
+      expect(inspect.cell('Sheet1', 'A1').value).toBe('a2');
+      expect(inspect.cell('Sheet1', 'A4')).toMatchObject({ value: '', bold: false });
+      expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 0, 0, 0]);
+    });
+
+    test('readRange returns values and number formats', async () => {
+      const out = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, STATEMENT);
+      const read = await gw.readRange(out.address);
+      expect(read.address).toBe('Sheet1!B2:D8');
+      expect(read.values[2]).toEqual(['Revenue', 1200.5, 1300]);
+      expect(read.values[1][0]).toBe('');
+      expect(read.numberFormats[2]).toEqual(['@', '#,##0.00;(#,##0.00)', '#,##0.00;(#,##0.00)']);
+    });
+
+    test('tables: create, read back, unique names', async () => {
+      const rows = [
+        ['t1', 46023, 12.5, 'Acme', 'Sales'],
+        ['t2', 46024, -3, 'Globex', null],
+        ['t3', null, 0, '', 'Ops'],
+      ];
+      const t = await gw.createTable({ name: 'Transactions', columns: txColumns, rows, target: { kind: 'newSheet', name: 'Transactions' }, style: 'TableStyleLight9' });
+      expect(t).toEqual({ name: 'Transactions', sheet: 'Transactions', address: 'Transactions!A1:E4' });
+      const back = await gw.readTable('Transactions');
+      expect(back.columns).toEqual(['Id', 'Date', 'Amount', 'Merchant', 'Department']);
+      expect(back.rows).toEqual([
+        ['t1', 46023, 12.5, 'Acme', 'Sales'],
+        ['t2', 46024, -3, 'Globex', ''],
+        ['t3', '', 0, '', 'Ops'],
+      ]);
+      expect(inspect.cell('Transactions', 'B2').numberFormat).toBe('yyyy-mm-dd');
+      expect(inspect.cell('Transactions', 'A2').numberFormat).toBe('@');
+      expect(inspect.columnWidth('Transactions', 3)).toBe(150);
+      const again = await gw.createTable({ name: 'Transactions', columns: txColumns, rows: [], target: { kind: 'anchor', sheet: 'Transactions', cell: 'H1' } });
+      expect(again.name).toBe('Transactions2');
+      expect(again.address).toBe('Transactions!H1:L2');
+      expect((await gw.readTable(again.name)).rows).toEqual([]);
+    });
+
+    test('tables: append rows (also to an empty table), and what was below moves down', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A10' }, { values: [['below the table']] });
+      const t = await gw.createTable({ name: 'Tx', columns: txColumns, rows: [], target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      await gw.appendRows(t.name, [['t1', 46023, 1, 'A', 'X']]);
+      const out = await gw.appendRows(t.name, [
+        ['t2', 46024, 2, 'B', 'Y'],
+        ['t3', 46025, 3, 'C', null],
+      ]);
+      expect(out.address).toBe('Sheet1!A1:E4');
+      expect((await gw.readTable(t.name)).rows).toEqual([
+        ['t1', 46023, 1, 'A', 'X'],
+        ['t2', 46024, 2, 'B', 'Y'],
+        ['t3', 46025, 3, 'C', ''],
+      ]);
+      expect(inspect.cell('Sheet1', 'B4').numberFormat).toBe('yyyy-mm-dd');
+      expect(inspect.cell('Sheet1', 'A12').value).toBe('below the table');
+    });
+
+    test('tables: update and delete by key', async () => {
+      const rows = Array.from({ length: 6 }, (_, i) => [`t${i}`, 46000 + i, i, `M${i}`, 'Old']);
+      const t = await gw.createTable({ name: 'Tx', columns: txColumns, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'C3' } });
+      const up = await gw.updateRowsByKey(t.name, 'Id', [
+        { key: 't1', values: { Department: 'Sales', Amount: 99 } },
+        { key: 't4', values: { Merchant: 'New', Department: 'Ops' } },
+        { key: 'nope', values: { Department: 'x' } },
+      ]);
+      expect(up).toEqual({ count: 2, missing: ['nope'] });
+      const del = await gw.deleteRowsByKey(t.name, 'Id', ['t0', 't3', 'gone']);
+      expect(del).toEqual({ count: 2, missing: ['gone'] });
+      const back = await gw.readTable(t.name);
+      expect(back.rows).toEqual([
+        ['t1', 46001, 99, 'M1', 'Sales'],
+        ['t2', 46002, 2, 'M2', 'Old'],
+        ['t4', 46004, 4, 'New', 'Ops'],
+        ['t5', 46005, 5, 'M5', 'Old'],
+      ]);
+      expect(back.address).toBe('Sheet1!C3:G7');
+      expect((await gw.deleteRowsByKey(t.name, 'Id', ['t1', 't2', 't4', 't5'])).count).toBe(4);
+      expect((await gw.readTable(t.name)).rows).toEqual([]);
+    });
+
+    test('tables: bad input is refused before anything is written', async () => {
+      const textInNumber = gw.createTable({ name: 'T', columns: txColumns, rows: [['a', 'not a date', 1, 'm', 'd']], target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      expect((await rejection(textInNumber)).code).toBe('InvalidInput');
+      const dup = gw.createTable({ name: 'T', columns: [...txColumns, { name: 'id', kind: 'text' }], rows: [], target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      expect((await rejection(dup)).code).toBe('InvalidInput');
+      expect(inspect.cell('Sheet1', 'A1').value).toBe('');
+      expect((await rejection(gw.readTable('Missing'))).code).toBe('NotFound');
+      expect((await rejection(gw.writeGrid({ kind: 'anchor', sheet: 'Nope', cell: 'A1' }, { values: [[1]] }))).code).toBe('NotFound');
+    });
+
+    test('validation lists live on a hidden helper sheet, beyond the 255-character inline limit', async () => {
+      const t = await gw.createTable({ name: 'Tx', columns: txColumns, rows: [['t1', 1, 1, 'm', '']], target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      const departments = Array.from({ length: 80 }, (_, i) => `Department number ${i}`);
+      departments.push('=NOT A FORMULA');
+      await gw.setListValidation(t.name, 'Department', departments);
+      const helper = inspect.sheetNames().find((n) => n !== 'Sheet1')!;
+      expect(inspect.visibility(helper)).not.toBe('Visible');
+      const source = inspect.validationSource('Sheet1', 'E2')!;
+      expect(listItems(inspect, source)).toEqual(departments);
+      await gw.setListValidation(t.name, 'Merchant', ['Acme', 'Globex']);
+      await gw.setListValidation(t.name, 'Department', ['Sales', 'Ops']);
+      expect(listItems(inspect, inspect.validationSource('Sheet1', 'E2')!)).toEqual(['Sales', 'Ops']);
+      expect(listItems(inspect, inspect.validationSource('Sheet1', 'D2')!)).toEqual(['Acme', 'Globex']);
+      await gw.appendRows(t.name, [['t2', 2, 2, 'Acme', 'Sales']]);
+      expect(inspect.validationSource('Sheet1', 'E3')).toBe(inspect.validationSource('Sheet1', 'E2'));
+      await gw.setListValidation(t.name, 'Department', []);
+      expect(inspect.validationSource('Sheet1', 'E2')).toBeUndefined();
+    });
+
+    test('date system, selection, activation', async () => {
+      expect(await gw.getDateSystem()).toBe(1900);
+      expect(await make({ date1904: true }).gateway.getDateSystem()).toBe(1904);
+      await gw.writeGrid({ kind: 'newSheet', name: 'Other sheet', activate: false }, { values: [[1]] });
+      inspect.select('Other sheet', 'C5');
+      expect(await gw.getSelectedCell()).toEqual({ sheet: 'Other sheet', cell: 'C5', address: "'Other sheet'!C5" });
+      await gw.activateSheet('Other sheet');
+      expect(inspect.activeSheet()).toBe('Other sheet');
+      expect((await rejection(gw.activateSheet('Missing'))).code).toBe('NotFound');
+    });
+
+    test('settings round-trip as JSON', async () => {
+      expect(await gw.readSetting('scale')).toBeUndefined();
+      const value = { scale: 1000, companies: ['c1', 'c2'], nested: { on: true, at: '2026-01-31T00:00:00Z', none: null } };
+      await gw.writeSetting('display', value);
+      await gw.writeSetting('scale', 1000);
+      expect(await gw.readSetting('display')).toEqual(value);
+      await gw.writeSetting('scale', 1);
+      expect(await gw.readSetting('scale')).toBe(1);
+      await gw.removeSetting('scale');
+      await gw.removeSetting('never-set');
+      expect(await gw.readSetting('scale')).toBeUndefined();
+    });
+
+    test('bindings: save, update, list, remove; settings are not bindings', async () => {
+      const b1: BindingRecord = {
+        id: 'b1',
+        kind: 'statement',
+        parameters: { report: 'income_statement', periods: ['2026-01', '2026-02'], scale: 1000 },
+        company: 'cmp_1',
+        refreshedAt: '2026-03-01T10:00:00.000Z',
+        address: "'P&L'!A1:M40",
+        outlineDepth: 2,
+      };
+      const b2: BindingRecord = { id: 'b2', kind: 'transactions', parameters: {}, company: 'cmp_1', refreshedAt: '2026-03-01T10:00:00.000Z', address: 'Tx!A1:O5001', table: 'Transactions' };
+      await gw.writeSetting('b0', { id: 'b0', kind: 'x', address: 'y' });
+      await gw.saveBinding(b2);
+      await gw.saveBinding(b1);
+      expect(await gw.listBindings()).toEqual([b1, b2]);
+      await gw.saveBinding({ ...b1, refreshedAt: '2026-04-01T10:00:00.000Z' });
+      expect((await gw.listBindings())[0].refreshedAt).toBe('2026-04-01T10:00:00.000Z');
+      await gw.removeBinding('b2');
+      expect((await gw.listBindings()).map((b) => b.id)).toEqual(['b1']);
+    });
+  });
+}

@@ -1,0 +1,48 @@
+/** The two implementations, each with an inspector over the workbook behind it. */
+import { MemoryGateway } from '../../src/excel/memoryGateway';
+import { OfficeGateway, type OfficeGatewayOptions } from '../../src/excel/officeGateway';
+import type { Harness, Inspector } from './contract';
+import { FakeExcel, parseA1, type FakeExcelOptions } from './fakeExcel';
+
+export function fakeInspector(fake: FakeExcel): Inspector {
+  return {
+    sheetNames: () => fake.sheets.map((s) => s.name),
+    cell: (sheet, a1) => {
+      const c = fake.cell(sheet, a1);
+      return { value: c.value, formula: c.formula, numberFormat: c.numberFormat, bold: c.bold, indent: c.indent };
+    },
+    outlineLevel: (sheet, row) => fake.sheet(sheet).outline.get(row) ?? 0,
+    columnWidth: (sheet, col) => fake.sheet(sheet).widths.get(col),
+    visibility: (sheet) => fake.sheet(sheet).visibility,
+    activeSheet: () => fake.active.name,
+    validationSource: (sheet, a1) => (fake.cell(sheet, a1).validation as { list?: { source?: string } } | undefined)?.list?.source,
+    select: (sheet, a1) => {
+      const b = parseA1(a1);
+      fake.selection = { sheet: fake.sheet(sheet), row: b.row, col: b.col };
+    },
+  };
+}
+
+export function officeHarness(
+  fakeOptions: FakeExcelOptions = {},
+  gatewayOptions: Omit<OfficeGatewayOptions, 'run'> = {},
+): Harness & { fake: FakeExcel; office: OfficeGateway } {
+  const fake = new FakeExcel(fakeOptions);
+  const office = new OfficeGateway({ run: fake.run, ...gatewayOptions });
+  return { fake, office, gateway: office, inspect: fakeInspector(fake) };
+}
+
+export function memoryHarness(options: { date1904?: boolean } = {}): Harness & { memory: MemoryGateway } {
+  const memory = new MemoryGateway({ dateSystem: options.date1904 ? 1904 : 1900 });
+  const inspect: Inspector = {
+    sheetNames: () => memory.sheetNames(),
+    cell: (sheet, a1) => ({ ...memory.cell(sheet, a1), formula: undefined }),
+    outlineLevel: (sheet, row) => memory.outlineLevel(sheet, row),
+    columnWidth: (sheet, col) => memory.columnWidth(sheet, col),
+    visibility: (sheet) => memory.visibility(sheet),
+    activeSheet: () => memory.activeSheetName(),
+    validationSource: (sheet, a1) => memory.validationSource(sheet, a1),
+    select: (sheet, a1) => memory.select(sheet, a1),
+  };
+  return { memory, gateway: memory, inspect };
+}

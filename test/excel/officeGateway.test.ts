@@ -1,0 +1,238 @@
+/** What only the Office implementation has: round trips, request sizes, suspension, host capabilities. */
+import { GatewayError, type TableColumnSpec, type WriteValue } from '../../src/excel/gateway';
+import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
+import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
+import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
+import { officeHarness } from './harnesses';
+
+const COLUMNS: TableColumnSpec[] = [
+  { name: 'Id', kind: 'text' },
+  { name: 'Date', kind: 'number', numberFormat: 'yyyy-mm-dd' },
+  { name: 'Accounting date', kind: 'number', numberFormat: 'yyyy-mm-dd' },
+  { name: 'Amount', kind: 'number', numberFormat: '#,##0.00;(#,##0.00)' },
+  { name: 'Currency', kind: 'text' },
+  { name: 'Merchant', kind: 'text' },
+  { name: 'Description', kind: 'text' },
+  { name: 'Category', kind: 'text' },
+  { name: 'Department', kind: 'text' },
+  { name: 'Account', kind: 'text' },
+  { name: 'Status', kind: 'text' },
+  { name: 'Pulled department', kind: 'text' },
+  { name: 'Pulled accounting date', kind: 'number', numberFormat: 'yyyy-mm-dd' },
+  { name: 'Push status', kind: 'text' },
+  { name: 'Message', kind: 'text' },
+];
+
+const MERCHANTS = ['Amazon Web Services', 'Delta Air Lines', 'Café Olé', 'Staples', '=HYPERLINK("http://x","y")', 'Blue Bottle Coffee', 'Uber'];
+const DEPARTMENTS = ['Engineering > Platform > Core', 'Sales > EMEA', 'G&A > Finance', 'Marketing'];
+
+/** Transactions shaped like the API's, with the longer text fields real data has. */
+function transactions(n: number): WriteValue[][] {
+  return Array.from({ length: n }, (_, i) => {
+    const dept = DEPARTMENTS[i % DEPARTMENTS.length];
+    const date = 45658 + (i % 365);
+    return [
+      `txn_${(i * 2654435761 >>> 0).toString(16).padStart(8, '0')}${i.toString(36).padStart(8, '0')}`,
+      date,
+      date + (i % 3),
+      Math.round(((i * 7919) % 500000) - 250000) / 100,
+      'USD',
+      MERCHANTS[i % MERCHANTS.length],
+      `Card payment ${i} - ${MERCHANTS[(i + 3) % MERCHANTS.length]} receipt attached, memo line`,
+      'Software & Subscriptions',
+      dept,
+      'Operating account ••4821',
+      i % 50 === 0 ? 'pending' : 'approved',
+      dept,
+      date + (i % 3),
+      '',
+      '',
+    ];
+  });
+}
+
+describe('OfficeGateway against the fake Excel', () => {
+  test('a statement at an anchor is one sync; on a new sheet, two', async () => {
+    const h = officeHarness();
+    await h.office.writeGrid(
+      { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
+      {
+        values: Array.from({ length: 60 }, (_, r) => [`Line ${r}`, ...Array.from({ length: 12 }, (_, c) => r * 100 + c)]),
+        columnFormats: [null, ...Array(12).fill('#,##0;(#,##0)')],
+        boldRows: [0, 10, 20, 59],
+        indentLevels: Array.from({ length: 60 }, (_, r) => r % 3),
+        outlineLevels: Array.from({ length: 60 }, (_, r) => (r % 10 === 0 ? 0 : 1 + (r % 2))),
+        columnWidths: [200, ...Array(12).fill(70)],
+      },
+    );
+    expect(h.fake.syncCount).toBe(1);
+    expect(h.office.lastWriteStats).toMatchObject({ operation: 'writeGrid', syncs: 1, chunks: 1, rowsPerChunk: 60, retries: 0 });
+    h.fake.resetLog();
+    await h.office.writeGrid({ kind: 'newSheet', name: 'P&L' }, { values: [['x', 1]] });
+    expect(h.fake.syncCount).toBe(2);
+  });
+
+  test('per-cell formats that alternate go as one 2-D array, and still land on the right cells', async () => {
+    const h = officeHarness();
+    const rows = 40;
+    await h.office.writeGrid(
+      { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
+      {
+        values: Array.from({ length: rows }, (_, r) => [r, r, r]),
+        cellFormats: Array.from({ length: rows }, (_, r) => [r % 2 ? '0.0' : '0', r % 2 ? '0%' : '0.00', null]),
+      },
+    );
+    expect(h.fake.syncs[0].actions).toBeLessThan(12);
+    expect(h.inspect.cell('Sheet1', 'A2').numberFormat).toBe('0.0');
+    expect(h.inspect.cell('Sheet1', 'B3').numberFormat).toBe('0.00');
+    expect(h.inspect.cell('Sheet1', 'C3').numberFormat).toBe('General');
+  });
+
+  test('50,000 x 15 transactions: every request under 5 MB, few syncs, calculation suspended and resumed', async () => {
+    const h = officeHarness();
+    const rows = transactions(50_000);
+    const t = await h.office.createTable({ name: 'Transactions', columns: COLUMNS, rows, target: { kind: 'newSheet', name: 'Transactions' } });
+    const stats = h.office.lastWriteStats!;
+    const log = h.fake.syncs;
+    const measured = {
+      syncs: stats.syncs,
+      chunks: stats.chunks,
+      rowsPerChunk: stats.rowsPerChunk,
+      estimatedLargestBytes: stats.largestPayloadBytes,
+      fakeLargestRequestBytes: h.fake.largestRequestBytes,
+      fakeTotalRequestBytes: log.reduce((n, s) => n + s.requestBytes, 0),
+    };
+    console.log('createTable 50,000 x 15', JSON.stringify(measured));
+
+    expect(t.address).toBe('Transactions!A1:O50001');
+    expect(log.every((s) => s.requestBytes <= EXCEL_PAYLOAD_LIMIT_BYTES && !s.error)).toBe(true);
+    expect(stats.syncs).toBe(log.length);
+    expect(stats.syncs).toBeLessThanOrEqual(8);
+    expect(stats.retries).toBe(0);
+    expect(stats.largestPayloadBytes).toBeLessThanOrEqual(4_000_000);
+    // All but the last write batch ran with calculation suspended; the last recalculated; screen updating once.
+    const writes = log.slice(1);
+    expect(writes.slice(0, -1).every((s) => s.calcSuspended)).toBe(true);
+    expect(writes[writes.length - 1]).toMatchObject({ calcSuspended: false, recalcs: ['Recalculate'] });
+    expect(log.filter((s) => s.screenSuspended)).toHaveLength(1);
+    expect(h.fake.dirtyWhileSuspended).toBe(false);
+
+    expect(h.inspect.cell('Transactions', 'F6')).toMatchObject({ value: MERCHANTS[4], numberFormat: '@', formula: undefined });
+    expect(h.inspect.cell('Transactions', 'D50001').numberFormat).toBe('#,##0.00;(#,##0.00)');
+
+    h.fake.resetLog();
+    const back = await h.office.readTable('Transactions');
+    const readStats = h.office.lastWriteStats!;
+    console.log('readTable 50,000 x 15', JSON.stringify({ syncs: readStats.syncs, rowsPerChunk: readStats.rowsPerChunk, fakeLargestResponseBytes: Math.max(...h.fake.syncs.map((s) => s.responseBytes)) }));
+    expect(h.fake.syncs.every((s) => s.responseBytes <= FAKE_PAYLOAD_LIMIT && !s.error)).toBe(true);
+    expect(back.rows).toHaveLength(50_000);
+    expect(back.rows).toEqual(rows.map((r) => r.map((v) => v ?? '')));
+  });
+
+  test('a chunk Excel refuses as too large is halved and retried until it fits', async () => {
+    // The gateway believes 1 MB fits; this "Excel" accepts 200 kB: the estimate is wrong on purpose.
+    const h = officeHarness({ requestLimitBytes: 200_000 }, { budgetBytes: 1_000_000 });
+    const rows = transactions(3_000);
+    await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+    const stats = h.office.lastWriteStats!;
+    expect(stats.retries).toBeGreaterThan(0);
+    expect(h.fake.syncs.filter((s) => s.error === 'RequestPayloadSizeLimitExceeded')).toHaveLength(stats.retries);
+    expect(h.fake.syncs.filter((s) => !s.error).every((s) => s.requestBytes <= 200_000)).toBe(true);
+    const back = await h.office.readTable('Tx');
+    expect(back.rows).toEqual(rows.map((r) => r.map((v) => v ?? '')));
+  });
+
+  test('a read whose response is too large is halved too', async () => {
+    const h = officeHarness({ responseLimitBytes: 100_000 }, { budgetBytes: 1_000_000 });
+    const rows = transactions(2_000);
+    await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+    const back = await h.office.readTable('Tx');
+    expect(h.office.lastWriteStats!.retries).toBeGreaterThan(0);
+    expect(back.rows).toHaveLength(2_000);
+    expect(back.rows[1999]).toEqual(rows[1999].map((v) => v ?? ''));
+  });
+
+  test('one row larger than Excel takes is a PayloadTooLarge error, not a loop', async () => {
+    const h = officeHarness({ requestLimitBytes: 10_000 });
+    const huge = gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['x'.repeat(20_000)]] }));
+    expect((await huge).code).toBe('PayloadTooLarge');
+  });
+
+  test('many edits and deletes stay within bounded syncs', async () => {
+    const h = officeHarness();
+    const rows = transactions(20_000);
+    await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+    const updates = rows.slice(0, 5_000).map((r) => ({ key: r[0] as string, values: { 'Push status': 'done', Message: 'ok', Department: 'Sales > EMEA' } }));
+    const up = await h.office.updateRowsByKey('Tx', 'Id', updates);
+    expect(up).toEqual({ count: 5_000, missing: [] });
+    expect(h.office.lastWriteStats!.syncs).toBeLessThanOrEqual(4);
+    const del = await h.office.deleteRowsByKey('Tx', 'Id', rows.slice(100, 1_100).map((r) => r[0] as string));
+    expect(del.count).toBe(1_000);
+    expect(h.office.lastWriteStats!.syncs).toBeLessThanOrEqual(4);
+    const back = await h.office.readTable('Tx');
+    expect(back.rows).toHaveLength(19_000);
+    expect(back.rows[0].slice(13)).toEqual(['done', 'ok']);
+    expect(back.rows[100][0]).toBe(rows[1_100][0]);
+  });
+
+  test('manual calculation is respected: no recalculation is forced', async () => {
+    const h = officeHarness({ calculationMode: 'Manual' }, { budgetBytes: 100_000 });
+    await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(2_000), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+    expect(h.office.lastWriteStats!.chunks).toBeGreaterThan(1);
+    expect(h.fake.syncs.flatMap((s) => s.recalcs)).toEqual([]);
+  });
+
+  test('an older host (no ExcelApi 1.9 / 1.10) gets no calls it would reject', async () => {
+    const h = officeHarness({}, { budgetBytes: 50_000, supports: (_set, version) => Number(version.split('.')[1]) < 9 });
+    await h.office.writeGrid(
+      { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
+      { values: Array.from({ length: 2_000 }, (_, r) => [`row ${r}`, r]), indentLevels: [1, 2], outlineLevels: [0, 1, 1] },
+    );
+    expect(h.fake.syncs.some((s) => s.screenSuspended)).toBe(false);
+    expect(h.fake.syncs.some((s) => s.calcSuspended)).toBe(true);
+    expect(h.inspect.cell('Sheet1', 'A2').indent).toBe(0);
+    expect(h.inspect.outlineLevel('Sheet1', 1)).toBe(0);
+    expect(h.inspect.cell('Sheet1', 'A2000').value).toBe('row 1999');
+    // Row by row where deleteRowsAt (1.14) is missing.
+    const rows = transactions(10);
+    await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'D1' } });
+    await h.office.deleteRowsByKey('Tx', 'Id', [rows[2][0] as string, rows[3][0] as string, rows[7][0] as string]);
+    expect((await h.office.readTable('Tx')).rows.map((r) => r[0])).toEqual([0, 1, 4, 5, 6, 8, 9].map((i) => rows[i][0]));
+  });
+
+  test('settings and bindings live in the workbook as JSON text under our own keys', async () => {
+    const h = officeHarness();
+    await h.office.writeSetting('scale', 1000);
+    await h.office.saveBinding({ id: 'b1', kind: 'statement', parameters: {}, company: 'c', refreshedAt: '2026-01-01T00:00:00Z', address: 'A!A1' });
+    expect([...h.fake.settings.keys()]).toEqual(['fin.setting.scale', 'fin.binding.b1']);
+    expect(typeof h.fake.settings.get('fin.binding.b1')).toBe('string');
+    h.fake.settings.set('fin.binding.broken', '{not json');
+    expect((await h.office.listBindings()).map((b) => b.id)).toEqual(['b1']);
+  });
+
+  test('the API key goes to add-in storage, never into the workbook', async () => {
+    const h = officeHarness();
+    const storage = new Map<string, string>();
+    const secrets = new OfficeRuntimeSecretStore({
+      getItem: async (k) => storage.get(k) ?? null,
+      setItem: async (k, v) => void storage.set(k, v),
+      removeItem: async (k) => void storage.delete(k),
+    });
+    await secrets.set('apiKey', 'sk_live_secret');
+    expect(await secrets.get('apiKey')).toBe('sk_live_secret');
+    expect(h.fake.settings.size).toBe(0);
+    expect(h.fake.syncCount).toBe(0);
+    await secrets.remove('apiKey');
+    expect(await secrets.get('apiKey')).toBeUndefined();
+  });
+});
+
+async function gatewayError(p: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(GatewayError);
+    return e as GatewayError;
+  }
+  throw new Error('expected a GatewayError');
+}
