@@ -1,0 +1,153 @@
+// Builds the add-in's one shared page (shared runtime: task pane, custom functions and ribbon commands run
+// in the same page and the same JavaScript runtime).
+//
+//   npm run build                                        production build in dist/ (manifest still localhost)
+//   npm run build -- --env url=https://example.com/addin/    ... with dist/manifest.xml pointing there
+//   npm run build -- --env officejs=cdn                  reference office.js from Microsoft's CDN, don't copy it
+//   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it)
+const path = require('node:path');
+const webpack = require('webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const CopyWebpackPlugin = require('copy-webpack-plugin');
+const CustomFunctionsMetadataPlugin = require('custom-functions-metadata-plugin');
+const { normalizeBaseUrl, rewriteManifestUrls, stripXmlComments, DEV_BASE } = require('./scripts/manifest-url');
+const pkg = require('./package.json');
+
+const DEV_PORT = 3000;
+const DIST = path.resolve(__dirname, 'dist');
+const FUNCTIONS_SOURCE = path.resolve(__dirname, 'src/functions/functions.ts');
+// office.js and its siblings (see the comment in src/taskpane/taskpane.html for why they are served locally).
+const OFFICE_JS_DIR = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
+const OFFICE_JS_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
+
+/** Adds a warning to the build summary (shown by webpack with the other warnings). */
+class WarnPlugin {
+  constructor(message) {
+    this.message = message;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('WarnPlugin', (compilation) => {
+      compilation.warnings.push(new webpack.WebpackError(this.message));
+    });
+  }
+}
+
+module.exports = async (env = {}, argv = {}) => {
+  const mode = argv.mode || 'production';
+  const dev = mode === 'development';
+  const serving = Boolean(env.WEBPACK_SERVE);
+  const baseUrl = env.url ? normalizeBaseUrl(env.url) : null; // throws early on a bad URL
+  const officeJsFromCdn = env.officejs === 'cdn';
+  if (env.officejs && !['cdn', 'local'].includes(env.officejs)) {
+    throw new Error(`--env officejs=${env.officejs}: expected "local" (the default) or "cdn".`);
+  }
+
+  const copy = [
+    { from: 'assets', to: 'assets' },
+    { from: 'public', to: '.' },
+    {
+      from: 'manifest.xml',
+      to: 'manifest.xml',
+      transform: (content) =>
+        baseUrl ? rewriteManifestUrls(stripXmlComments(content.toString('utf8')), baseUrl) : content,
+    },
+  ];
+  // The dev server serves the folder in place (static below) instead of copying 280 files into memory.
+  if (!officeJsFromCdn && !serving) copy.push({ from: OFFICE_JS_DIR, to: 'office-js', info: { minimized: true } });
+
+  const plugins = [
+    new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
+    new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'functions.json' }),
+    new HtmlWebpackPlugin({
+      filename: 'taskpane.html',
+      template: './src/taskpane/taskpane.html',
+      // One page loads all three: the shared runtime.
+      chunks: ['functions', 'commands', 'taskpane'],
+      templateParameters: { officeJsSrc: officeJsFromCdn ? OFFICE_JS_CDN : 'office-js/office.js' },
+      // ?<hash> on the bundles: Office's webviews cache hard, a new deployment must not run stale code.
+      hash: !dev,
+    }),
+    new CopyWebpackPlugin({ patterns: copy }),
+  ];
+  if (!dev && !serving && !baseUrl) {
+    plugins.push(
+      new WarnPlugin(
+        `dist/manifest.xml still points at ${DEV_BASE}. For your team, build with ` +
+          '`npm run build -- --env url=https://<where dist/ is hosted>/`.',
+      ),
+    );
+  }
+
+  let server;
+  if (serving) {
+    const { getHttpsOptions } = require('./scripts/dev-certs');
+    const { cert, key, ca, source, caPath } = await getHttpsOptions();
+    console.log(`dev server certificate: ${source} (${caPath})`);
+    server = { type: 'https', options: { cert, key, ...(ca ? { ca } : {}) } };
+  }
+
+  return {
+    mode,
+    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    entry: {
+      functions: FUNCTIONS_SOURCE,
+      commands: './src/commands/commands.ts',
+      taskpane: './src/taskpane/index.tsx',
+    },
+    output: {
+      path: DIST,
+      filename: '[name].js',
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.ts', '.tsx', '.js', '.json'],
+    },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: 'ts-loader',
+            options: {
+              // Type-checking is `tsc --noEmit` (npm run typecheck): with it on, ts-loader reports false
+              // errors in watch mode because the metadata plugin's loader touches every file.
+              transpileOnly: true,
+              // ES modules for webpack (tree shaking); tsconfig's CommonJS stays for jest and ts-node.
+              compilerOptions: { module: 'es2020', sourceMap: true },
+            },
+          },
+        },
+      ],
+    },
+    optimization: {
+      // One webpack runtime for the three entries on the page, so a module they share (the engine's cache
+      // and call meter) is instantiated once, not once per entry.
+      runtimeChunk: 'single',
+      splitChunks: {
+        chunks: 'all',
+        cacheGroups: { vendor: { test: /[\\/]node_modules[\\/]/, name: 'vendor', chunks: 'all' } },
+      },
+    },
+    plugins,
+    performance: {
+      hints: dev ? false : 'warning',
+      maxAssetSize: 512 * 1024,
+      maxEntrypointSize: 768 * 1024,
+      assetFilter: (file) => file.endsWith('.js') && !file.startsWith('office-js/'),
+    },
+    stats: serving ? 'minimal' : { preset: 'normal', excludeAssets: [/^office-js\//, /^assets\//, /\.map$/] },
+    devServer: {
+      host: 'localhost',
+      port: DEV_PORT,
+      server,
+      headers: {
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+        'Access-Control-Allow-Headers': '*',
+      },
+      static: officeJsFromCdn ? false : [{ directory: OFFICE_JS_DIR, publicPath: '/office-js', watch: false }],
+      client: { overlay: { errors: true, warnings: false } },
+    },
+  };
+};
