@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSeeded, serveSandbox } from '../src/sandbox/server';
+import { listRoster } from '../src/sandbox/seed';
+import { median, timeRepeated } from './stats';
+
+export interface SandboxFigures {
+  transactions: number;
+  seedMs: number;
+  page500Ms: number;
+  deepPage500Ms: number;
+  incomeStatementYearMs: number;
+  balanceSheetMs: number;
+}
+
+const REPEATS = 15;
+
+/** Seeds a fresh database per size, serves it on a free port and times the requests that matter most. */
+export async function sandboxBench(sizes: number[]): Promise<SandboxFigures[]> {
+  const out: SandboxFigures[] = [];
+  for (const transactions of sizes) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-bench-'));
+    try {
+      const { db, seedMs } = openSeeded(path.join(dir, 'bench.db'), { transactions });
+      const key = listRoster(db).find((r) => r.label === 'growth-admin')!.key;
+      const sb = await serveSandbox(db, { port: 0 });
+      const get = async (p: string) => {
+        const res = await fetch(`${sb.baseUrl}${p}`, { headers: { authorization: `Bearer ${key}` } });
+        if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
+        return res.json() as Promise<{ next_cursor?: string | null }>;
+      };
+      const lastYear = new Date().getUTCFullYear() - 1;
+      // A cursor 40 pages deep: keyset paging should cost the same there as on page one.
+      let cursor: string | null | undefined;
+      for (let i = 0; i < 40; i++) cursor = (await get(`/transactions?limit=500${cursor ? `&starting_after=${cursor}` : ''}`)).next_cursor;
+      out.push({
+        transactions,
+        seedMs,
+        page500Ms: median(await timeRepeated(REPEATS, () => get('/transactions?limit=500'))),
+        deepPage500Ms: cursor ? median(await timeRepeated(REPEATS, () => get(`/transactions?limit=500&starting_after=${cursor}`))) : NaN,
+        incomeStatementYearMs: median(
+          await timeRepeated(REPEATS, () => get(`/reports/income_statement?start_date=${lastYear}-01-01&end_date=${lastYear}-12-31`)),
+        ),
+        balanceSheetMs: median(await timeRepeated(REPEATS, () => get(`/reports/balance_sheet?date=${lastYear}-12-31`))),
+      });
+      await sb.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
