@@ -109,6 +109,15 @@ describe('credentials, permissions and envelopes', () => {
     expect((await call(sb, key, 'GET', '/company')).status).toBe(200);
   });
 
+  it('revokes the keys for good when API access is removed: restoring the permission does not revive them', async () => {
+    const key = sb.keys['growth-reports'];
+    expect((await call(sb, key, 'GET', '/reports/balance_sheet')).status).toBe(200);
+    await sb.control('members', { key, permissions: { api_access: 'none' } });
+    expectError(await call(sb, key, 'GET', '/reports/balance_sheet'), 401, 'authentication_error', 'invalid_api_key');
+    await sb.control('members', { key, permissions: { api_access: 'manage' } });
+    expectError(await call(sb, key, 'GET', '/reports/balance_sheet'), 401, 'authentication_error', 'invalid_api_key');
+  });
+
   it('sends the burst-window headers on success', async () => {
     const res = await call(sb, sb.keys['growth-admin'], 'GET', '/company');
     expect(res.status).toBe(200);
