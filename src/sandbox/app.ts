@@ -49,6 +49,8 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
     logger: false,
     bodyLimit: 8 * 1024 * 1024,
     return503OnClosing: false,
+    // Closing must not wait for sockets a client opened and abandoned (an aborted fetch leaves one).
+    forceCloseConnections: true,
     // A URL that cannot be decoded (bad percent-encoding) never reaches the router or the hooks: give it
     // the same credential check, counting and error envelope as any other request.
     frameworkErrors: (_err, req, reply) => {
@@ -69,6 +71,22 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
   app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
     done(null, undefined);
+  });
+
+  // Browsers: the add-in's pages (https://localhost:3000, the workbench, the browser tests' static server)
+  // call the sandbox from another loopback origin. A preflight is answered here, before the gate: it
+  // carries no key and must not be counted.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return;
+    const origin = corsOrigin(req.headers.origin);
+    if (!origin) return;
+    reply
+      .header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS')
+      .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key')
+      .header('Access-Control-Max-Age', '600');
+    if (req.headers['access-control-request-private-network'] === 'true') reply.header('Access-Control-Allow-Private-Network', 'true');
+    await reply.code(204).send();
+    return reply;
   });
 
   app.addHook('onRequest', gate);
@@ -120,6 +138,13 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
   }
 
   app.addHook('onSend', async (req, reply, payload) => {
+    const origin = corsOrigin(req.headers.origin);
+    if (origin) {
+      reply
+        .header('Access-Control-Allow-Origin', origin)
+        .header('Vary', 'Origin')
+        .header('Access-Control-Expose-Headers', 'Retry-After, Location, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
+    }
     // A dropped response: the request was handled (and committed), then the connection is cut, as when a
     // network fails on the way back.
     if (req.dropAfterHandling) reply.raw.socket?.destroy();
@@ -149,6 +174,25 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
       await app.close();
     },
   };
+}
+
+/**
+ * The Origin a browser may read answers from: pages served from this computer only (localhost, 127.0.0.0/8,
+ * [::1], any port, http or https), such as the add-in's dev server and the workbench. Anything else gets
+ * no CORS headers, so a web page elsewhere cannot read the sandbox's keys or data.
+ */
+export function corsOrigin(origin: string | undefined): string | null {
+  if (!origin) return null;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const host = url.hostname;
+  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return loopback && url.origin === origin ? origin : null;
 }
 
 function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
