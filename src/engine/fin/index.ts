@@ -1,0 +1,5 @@
+export * from './args';
+export * from './errors';
+export * from './lines';
+export * from './resolve';
+export * from './service';

@@ -1,0 +1,248 @@
+// Custom functions (namespace FIN, set in manifest.xml). Each function is a JSDoc-tagged top-level function:
+// custom-functions-metadata-plugin reads the tags to write functions.json and appends the
+// CustomFunctions.associate(...) calls to this file at build time. Keep them thin: parse arguments ->
+// engine -> cells or errors (see design.md). Everything else (dates, names, the cache, the call budget,
+// the monthly cap, cents -> units) is src/engine/fin's FinService, reached through ./runtime.
+//
+// Every function settles: whatever goes wrong becomes a CustomFunctions.Error (#VALUE! for a wrong
+// argument, #N/A for data that is not available), and a time limit stops anything that would leave
+// #BUSY! behind.
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata maps keyword types only, so a
+   spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
+import { FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
+import { getFinService, onDataChange, refreshedText } from './runtime';
+
+/** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
+declare const __ADDIN_VERSION__: string | undefined;
+
+/** Longer than the FinService's own API time limit (120 s), so that one normally speaks first. */
+export const FUNCTION_TIMEOUT_MS = 180_000;
+
+/** A FinError (or anything else thrown) as the error a cell shows. */
+export function toCellError(error: unknown): CustomFunctions.Error {
+  const fin = isFinError(error)
+    ? error
+    : new FinError('na', `Unexpected error: ${error instanceof Error ? error.message : String(error)}`, 'internal');
+  const code = fin.kind === 'value' ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
+  return new CustomFunctions.Error(code, fin.message);
+}
+
+/** Runs one evaluation: connected service, preview flag, time limit, errors as cell errors. */
+async function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new FinError('na', `No answer within ${FUNCTION_TIMEOUT_MS / 1000} s; recalculate to try again`, 'timeout')),
+      FUNCTION_TIMEOUT_MS,
+    );
+  });
+  try {
+    const run = (async () => {
+      const fin = await getFinService();
+      if (!fin) throw finErrors.notConnected();
+      return work(fin, { preview: invocation?.isInValuePreview === true });
+    })();
+    return await Promise.race([run, limit]);
+  } catch (error) {
+    throw toCellError(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Returns the version of the Financial Reporting add-in, for example "0.1.0".
+ * @customfunction VERSION
+ * @returns The add-in version.
+ */
+export function version(): string {
+  return typeof __ADDIN_VERSION__ === 'string' ? __ADDIN_VERSION__ : 'dev';
+}
+
+/**
+ * Total of a category and its subcategories, in currency units. Income and expense categories add up
+ * whole months from start to end; balance categories (such as Cash) are read at the end of the month of start.
+ * @customfunction TOTAL
+ * @param category Category name, path ("Operating Expenses > Rent") or id (cat_...).
+ * @param start A date, a month ("2026-07"), a quarter ("2026-Q3"), "FY2026" or "YTD".
+ * @param [end] Last month (default: the end of start's period). Leave empty for balance categories.
+ * @param [merchant] Only this merchant (exact, case-sensitive name).
+ * @param invocation Invocation of the function.
+ * @returns The total in currency units.
+ */
+export function total(
+  category: string,
+  start: number | string,
+  end?: number | string,
+  merchant?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number> {
+  return evaluate(invocation, (fin, ctx) => fin.total({ category, start, end, merchant }, ctx));
+}
+
+/**
+ * One line of the income statement for a period, in currency units: a category, "Net Income" or "Operating Income".
+ * @customfunction PNL
+ * @param category Category name, path or id, or "Net Income" / "Operating Income".
+ * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
+ * @param [end] The last day or period (default: the end of start's period).
+ * @param invocation Invocation of the function.
+ * @returns The line's amount in currency units.
+ */
+export function pnl(category: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
+  return evaluate(invocation, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx));
+}
+
+/**
+ * One line of the balance sheet at a date, in currency units.
+ * @customfunction BALANCE
+ * @param category Category name, path or id (an asset, liability or equity category).
+ * @param date A date, or a period whose last day is meant ("2026-Q3" is 2026-09-30).
+ * @param invocation Invocation of the function.
+ * @returns The balance in currency units.
+ */
+export function balance(category: string, date: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
+  return evaluate(invocation, (fin, ctx) => fin.balance({ category, date }, ctx));
+}
+
+/**
+ * One line of the cash flow statement for a period, in currency units.
+ * @customfunction CASHFLOW
+ * @param line A balance-sheet category, a group ("Changes in Working Capital", "Non-Cash Expenses"), "Net Income" or "Change in Cash".
+ * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
+ * @param [end] The last day or period (default: the end of start's period).
+ * @param invocation Invocation of the function.
+ * @returns The line's amount in currency units.
+ */
+export function cashFlowLine(line: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
+  return evaluate(invocation, (fin, ctx) => fin.cashflow({ line, start, end }, ctx));
+}
+
+/**
+ * The income statement for a period, spilled: names and amounts.
+ * @customfunction INCOME_STATEMENT
+ * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
+ * @param [end] The last day or period (default: the end of start's period).
+ * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
+ * @param invocation Invocation of the function.
+ * @returns The statement as rows.
+ */
+export function incomeStatement(
+  start: number | string,
+  end?: number | string,
+  scale?: number | string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.incomeStatement({ start, end, scale }, ctx));
+}
+
+/**
+ * The balance sheet at a date, spilled: names and balances.
+ * @customfunction BALANCE_SHEET
+ * @param date A date, or a period whose last day is meant.
+ * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
+ * @param invocation Invocation of the function.
+ * @returns The statement as rows.
+ */
+export function balanceSheet(date: number | string, scale?: number | string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx));
+}
+
+/**
+ * The cash flow statement for a period, spilled: names and amounts.
+ * @customfunction CASH_FLOW
+ * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
+ * @param [end] The last day or period (default: the end of start's period).
+ * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
+ * @param invocation Invocation of the function.
+ * @returns The statement as rows.
+ */
+export function cashFlowStatement(
+  start: number | string,
+  end?: number | string,
+  scale?: number | string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.cashFlowStatement({ start, end, scale }, ctx));
+}
+
+/**
+ * Transactions dated from start to end (newest first), spilled with a header row.
+ * @customfunction TRANSACTIONS
+ * @param start First day or period.
+ * @param [end] Last day or period (default: the end of start's period).
+ * @param [category] Only this category (exactly this one, not its subcategories).
+ * @param [status] "approved" or "pending" (default: both).
+ * @param [max_rows] At most this many rows (default 1000, at most 10000).
+ * @param invocation Invocation of the function.
+ * @returns Date, accounting date, amount, currency, merchant, description, category, department, status, id.
+ */
+export function transactions(
+  start: number | string,
+  end?: number | string,
+  category?: string,
+  status?: string,
+  max_rows?: number,
+  invocation?: CustomFunctions.Invocation,
+): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx));
+}
+
+/**
+ * Every category with its full path, id, account type and whether it is a balance (point in time).
+ * @customfunction CATEGORIES
+ * @param invocation Invocation of the function.
+ * @returns One row per category, with a header row.
+ */
+export function categories(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.categories(ctx));
+}
+
+/**
+ * Every department with its full path, id and whether transactions can be assigned to it.
+ * @customfunction DEPARTMENTS
+ * @param invocation Invocation of the function.
+ * @returns One row per department, with a header row.
+ */
+export function departments(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.departments(ctx));
+}
+
+/**
+ * Merchant names recorded for a category and its subcategories, over all months.
+ * @customfunction MERCHANTS
+ * @param category Category name, path or id.
+ * @param invocation Invocation of the function.
+ * @returns One merchant per row, with a header row.
+ */
+export function merchants(category: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx));
+}
+
+/**
+ * When the data the FIN formulas show was fetched from the API, such as "2026-11-21 14:03 UTC". Spends no call.
+ * @customfunction REFRESHED
+ * @param invocation Streaming invocation: the cell follows refreshes.
+ */
+export function refreshed(invocation: CustomFunctions.StreamingInvocation<string>): void {
+  let closed = false;
+  let latest = 0;
+  const push = (): void => {
+    const seq = ++latest;
+    refreshedText().then(
+      (text) => {
+        if (!closed && seq === latest) invocation.setResult(text);
+      },
+      (error: unknown) => {
+        if (!closed && seq === latest) invocation.setResult(toCellError(error));
+      },
+    );
+  };
+  const unsubscribe = onDataChange(push);
+  invocation.onCanceled = () => {
+    closed = true;
+    unsubscribe();
+  };
+  push();
+}

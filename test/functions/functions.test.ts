@@ -1,0 +1,267 @@
+// The real FIN wrappers of src/functions/functions.ts, exercised the way Excel calls them: a
+// CustomFunctions global (defined here, standing in for Excel's runtime), null for omitted optional
+// arguments, an invocation object, and the shared runtime (src/functions/runtime.ts) configured with
+// memory stores and a real sandbox.
+import { MemoryMeterStore } from '../../src/api';
+import { MemoryCacheStore } from '../../src/engine/requestCache';
+import type { SecretStore } from '../../src/excel/gateway';
+import * as fin from '../../src/functions/functions';
+import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/functions/runtime';
+import { startSandbox, type TestSandbox } from '../support/sandbox';
+import { lastFullYear, serial } from '../engine/fin/finHarness';
+
+// --- a stand-in for Excel's CustomFunctions runtime -------------------------------------------------
+class FakeCustomFunctionsError {
+  constructor(
+    readonly code: string,
+    readonly message?: string,
+  ) {}
+}
+const ErrorCode = {
+  invalidValue: '#VALUE!',
+  notAvailable: '#N/A',
+  divisionByZero: '#DIV/0!',
+  invalidNumber: '#NUM!',
+  nullReference: '#NULL!',
+  invalidName: '#NAME?',
+  invalidReference: '#REF!',
+};
+(globalThis as any).CustomFunctions = { Error: FakeCustomFunctionsError, ErrorCode };
+
+const cell = { isInValuePreview: false } as CustomFunctions.Invocation;
+const preview = { isInValuePreview: true } as CustomFunctions.Invocation;
+
+function memorySecrets(): SecretStore & { values: Map<string, string> } {
+  const values = new Map<string, string>();
+  return {
+    values,
+    get: async (k) => values.get(k),
+    set: async (k, v) => {
+      values.set(k, v);
+    },
+    remove: async (k) => {
+      values.delete(k);
+    },
+  };
+}
+
+interface TestHost extends RuntimeHost {
+  sent(): number;
+  recalculations: number;
+  onRecalculate?: () => void;
+}
+
+function testHost(): TestHost {
+  let sent = 0;
+  const host: TestHost = {
+    cacheStore: new MemoryCacheStore(),
+    meterStore: new MemoryMeterStore(),
+    secrets: memorySecrets(),
+    dateSystem: async () => 1900,
+    recalculations: 0,
+    recalculate: async () => {
+      host.recalculations += 1;
+      setTimeout(() => host.onRecalculate?.(), 10);
+    },
+    fetch: (input, init) => {
+      sent += 1;
+      return fetch(input, init);
+    },
+    sent: () => sent,
+    clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 },
+  };
+  return host;
+}
+
+async function cellError(promise: Promise<unknown>): Promise<FakeCustomFunctionsError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a cell error, got ${JSON.stringify(outcome.value)}`);
+  expect(outcome.error).toBeInstanceOf(FakeCustomFunctionsError);
+  return outcome.error as FakeCustomFunctionsError;
+}
+
+let sb: TestSandbox;
+const year = lastFullYear();
+const month = `${year}-07`;
+
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  configureRuntime(null);
+  await sb.close();
+});
+
+describe('not connected', () => {
+  it('every function answers #N/A "Not connected" and spends nothing', async () => {
+    const host = testHost();
+    configureRuntime(host);
+    const calls: Promise<unknown>[] = [
+      fin.total('Rent', month, null as any, null as any, cell),
+      fin.pnl('Rent', month, null as any, cell),
+      fin.balance('Cash', month, cell),
+      fin.cashFlowLine('Net Income', month, null as any, cell),
+      fin.incomeStatement(month, null as any, null as any, cell),
+      fin.balanceSheet(month, null as any, cell),
+      fin.cashFlowStatement(month, null as any, null as any, cell),
+      fin.transactions(month, null as any, null as any, null as any, null as any, cell),
+      fin.categories(cell),
+      fin.departments(cell),
+      fin.merchants('Rent', cell),
+    ];
+    for (const p of calls) {
+      expect(await cellError(p)).toEqual(new FakeCustomFunctionsError('#N/A', 'Not connected: open Financial Reporting and connect'));
+    }
+    const results: unknown[] = [];
+    const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;
+    fin.refreshed(stream);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results).toEqual([new FakeCustomFunctionsError('#N/A', 'Not connected: open Financial Reporting and connect')]);
+    stream.onCanceled();
+    expect((await refreshAll()).message).toBe('Refresh all: nothing refreshed. Not connected: open Financial Reporting and connect');
+    expect(host.sent()).toBe(0);
+    expect(fin.version()).toBe('dev');
+  });
+});
+
+describe('connected to the Growth demo company', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = testHost();
+    configureRuntime(host);
+    // Connecting without the company id learns it with one GET /company, stored with the key.
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'] });
+    expect(host.sent()).toBe(1);
+    expect(JSON.parse(await host.secrets.get('connection').then(String))).toEqual({ baseUrl: sb.baseUrl, companyId: sb.companies['growth-admin'] });
+  });
+
+  it('single values: TOTAL, PNL, BALANCE, CASHFLOW (omitted optionals arrive as null)', async () => {
+    const rent = await fin.total('Rent', month, null as any, null as any, cell);
+    expect(rent).toBeLessThan(0);
+    expect(await fin.pnl('Rent', month, null as any, cell)).toBe(rent);
+    expect(await fin.total('Cash', `${year}-12`, null as any, null as any, cell)).toBe(await fin.balance('Cash', `${year}-12-31`, cell));
+    const net = await fin.pnl('Net Income', `${year}-Q2`, null as any, cell);
+    expect(await fin.cashFlowLine('Net Income', `${year}-Q2`, null as any, cell)).toBe(net);
+    // A date cell arrives as a serial number (1900 system).
+    expect(await fin.pnl('Rent', serial(`${year}-07-01`), serial(`${year}-07-31`), cell)).toBe(rent);
+  });
+
+  it('spilled statements and lists', async () => {
+    const is = await fin.incomeStatement(month, null as any, 'thousands', cell);
+    expect(is[0]).toEqual(['Income statement (USD, thousands)', `Jul ${year}`]);
+    const bs = await fin.balanceSheet(`${year}-Q4`, null as any, cell);
+    expect(bs[0]).toEqual(['Balance sheet (USD)', `${year}-12-31`]);
+    const cf = await fin.cashFlowStatement(`${year}-Q1`, `${year}-Q2`, 1000, cell);
+    expect(cf[0][0]).toBe('Cash flow statement (USD, thousands)');
+    const txns = await fin.transactions(month, null as any, 'Rent', 'approved', 5, cell);
+    expect(txns[0][0]).toBe('Date');
+    expect(txns.slice(1).every((r) => r[6] === 'Rent' && r[8] === 'approved')).toBe(true);
+    expect((await fin.categories(cell))[0]).toEqual(['Category', 'Id', 'Account type', 'Point in time']);
+    expect((await fin.departments(cell))[0]).toEqual(['Department', 'Id', 'Assignable']);
+    expect((await fin.merchants('Software Subscriptions', cell))[0]).toEqual(['Merchant']);
+  });
+
+  it('argument errors are #VALUE! with what is wrong', async () => {
+    expect(await cellError(fin.total('Sofware Subscriptions', month, null as any, null as any, cell))).toEqual(
+      new FakeCustomFunctionsError('#VALUE!', 'Unknown category "Sofware Subscriptions": did you mean "Software Subscriptions"? FIN.CATEGORIES() lists them'),
+    );
+    const bad = await cellError(fin.balance('Cash', `${year}-13`, cell));
+    expect(bad.code).toBe('#VALUE!');
+    expect(bad.message).toMatch(new RegExp(`^Bad date "${year}-13": month 13 does not exist`));
+    expect((await cellError(fin.transactions(month, null as any, null as any, 'posted', null as any, cell))).code).toBe('#VALUE!');
+    expect((await cellError(fin.transactions(month, null as any, null as any, null as any, 20000, cell))).message).toBe(
+      'Bad max_rows 20000: use a whole number from 1 to 10000',
+    );
+  });
+
+  it('value preview spends nothing: the cached answer, or #N/A "Preview: press Enter to fetch"', async () => {
+    const sentBefore = host.sent();
+    expect(await fin.total('Rent', month, null as any, null as any, preview)).toBe(await fin.total('Rent', month, null as any, null as any, cell));
+    expect(await cellError(fin.total('Rent', `${year - 1}-12`, null as any, null as any, preview))).toEqual(
+      new FakeCustomFunctionsError('#N/A', 'Preview: press Enter to fetch'),
+    );
+    expect(host.sent()).toBe(sentBefore);
+  });
+
+  it('FIN.REFRESHED streams the data-as-of time; Refresh all recalculates and reports its cost', async () => {
+    const results: unknown[] = [];
+    const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;
+    fin.refreshed(stream);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(String(results[results.length - 1])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+
+    // The "workbook": three cells; Excel re-runs them after the full calculation.
+    const sheet = () =>
+      Promise.all([
+        fin.pnl('Rent', month, null as any, cell),
+        fin.pnl('Travel', month, null as any, cell),
+        fin.balance('Cash', month, cell),
+      ]);
+    const values = await sheet();
+    let recalculated: Promise<unknown> | undefined;
+    host.onRecalculate = () => {
+      recalculated = sheet();
+    };
+    const sentBefore = host.sent();
+    const report = await refreshAll({ quietMs: 100 });
+    // categories + July income statement + July balance sheet.
+    expect(report).toMatchObject({ spent: 3, settled: true, limited: false, message: 'Refresh all spent 3 calls' });
+    expect(host.sent() - sentBefore).toBe(3);
+    expect(host.recalculations).toBe(1);
+    expect(await recalculated).toEqual(values);
+    expect(results).toContain('Not fetched yet'); // shown while the refresh was under way
+    expect(String(results[results.length - 1])).toMatch(/UTC$/);
+    stream.onCanceled();
+  });
+
+  it("a different key of the same company is never served the first key's cached answers", async () => {
+    const before = host.sent();
+    expect(await fin.pnl('Rent', month, null as any, cell)).toBeLessThan(0);
+    // The same key again: the cache survives reconnecting.
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+    await fin.pnl('Rent', month, null as any, cell);
+    expect(host.sent()).toBe(before);
+    // growth-reports lacks Accounting setup: View, so it must not get the admin's category list from the cache.
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-reports'], companyId: sb.companies['growth-reports'] });
+    expect((await cellError(fin.pnl('Rent', month, null as any, cell))).message).toMatch(/^Permission missing/);
+    expect(host.sent()).toBeGreaterThan(before);
+    expect([...(host.secrets as ReturnType<typeof memorySecrets>).values.values()].join()).not.toContain(sb.keys['growth-admin'].slice(4));
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+  });
+
+  it('a permission the key lacks is #N/A naming it', async () => {
+    configureRuntime(testHost());
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-reports'], companyId: sb.companies['growth-reports'] });
+    // growth-reports has Reports: View but not Accounting setup: View, which category names need.
+    const e = await cellError(fin.pnl('Rent', month, null as any, cell));
+    expect(e.code).toBe('#N/A');
+    expect(e.message).toMatch(/^Permission missing: the key's user needs Accounting setup: View \(API said: /);
+    // Statements themselves are readable with that key.
+    expect((await fin.incomeStatement(month, null as any, null as any, cell))[0][0]).toBe('Income statement (USD)');
+  });
+});
+
+describe('the monthly cap through the functions', () => {
+  it('#N/A with the reset date, for every function, without calls once known', async () => {
+    const host = testHost();
+    configureRuntime(host);
+    const company = sb.companies['formation-admin'];
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['formation-admin'], companyId: company });
+    await sb.control('usage', { company_id: company, count: 10 });
+    const first = await cellError(fin.total('Rent', month, null as any, null as any, cell));
+    expect(first.code).toBe('#N/A');
+    expect(first.message).toMatch(/^Monthly API limit of 10 calls reached; resets \d{4}-\d{2}-01 \(Pacific time\)$/);
+    const sent = host.sent();
+    for (const p of [fin.categories(cell), fin.pnl('Rent', month, null as any, cell), fin.transactions(month, null as any, null as any, null as any, null as any, cell)]) {
+      expect(await cellError(p)).toEqual(first);
+    }
+    expect(host.sent()).toBe(sent);
+    expect((await refreshAll()).message).toBe(`Refresh all: nothing refreshed. ${first.message}`);
+    await disconnect();
+    expect(await getFinService()).toBeNull();
+    expect((await cellError(fin.categories(cell))).message).toBe('Not connected: open Financial Reporting and connect');
+  });
+});
