@@ -1,0 +1,435 @@
+// The reference board pack (docs: /work/shared/design.md "The reference board pack") built through the
+// production code over a fresh sandbox with 50 ms of added latency per request:
+//   - the shared runtime as src/functions/runtime.ts wires it: one client, one RequestCache over a persistent
+//     store, one FinService; the pane's statement blocks (src/taskpane/statements.ts) use the same client
+//     and cache, the transactions engine the same client;
+//   - the workbook is the gateway's in-memory implementation (MemoryGateway).
+// Counts are exact: the sandbox's own monthly counter (GET /__sandbox/usage) read before and after each
+// step, cross-checked with the HTTP requests the runtime's fetch sent. Timed figures are medians.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient, MemoryMeterStore, type Client, type Category, type MeterStore } from '../src/api';
+import { calendarDateAt, isoToSerial } from '../src/engine/dates';
+import { FinService } from '../src/engine/fin';
+import { MemoryCacheStore, RequestCache } from '../src/engine/requestCache';
+import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
+import type { WriteValue } from '../src/excel/gateway';
+import { MemoryGateway } from '../src/excel/memoryGateway';
+import { openSeeded, serveSandbox, type RunningSandbox } from '../src/sandbox/server';
+import { listRoster } from '../src/sandbox/seed';
+import { columnsFor, estimateCost, insertStatement, refreshStatement, type BlockDeps, type StatementSpec } from '../src/taskpane/statements';
+import type { BindingRecord } from '../src/excel/gateway';
+import { median } from './stats';
+
+export const LATENCY_MS = 50;
+/** Cold refreshes timed (each from an empty cache and a new workbook); the median is reported. */
+const WALL_REPEATS = 5;
+const TXN_PAGE = 500;
+
+export interface PackCalls {
+  /** Calls the sandbox counted (exact). */
+  calls: number;
+  /** HTTP requests the runtime sent (should equal calls). */
+  sent: number;
+  /** One call per formula cell per recalculation, per statement column, plus the table's pages. */
+  naive: number;
+}
+
+export interface BoardPackFigures {
+  transactionsSeeded: number;
+  year: number;
+  latencyMs: number;
+  maxConcurrent: number;
+  maxPerSecond: number;
+  pack: {
+    statementColumns: number;
+    formulas: number;
+    formulasWithMerchant: number;
+    categories: string[];
+    merchants: string[];
+    tableRows: number;
+    tablePages: number;
+  };
+  /** Distinct requests the pack needs (the floor of a cold refresh). */
+  floor: number;
+  floorParts: Record<string, number>;
+  coldRefresh: PackCalls;
+  recalculation: PackCalls;
+  reopen: PackCalls;
+  secondRefresh: PackCalls;
+  edits25: { push: number; refresh: number; pushParts: Record<string, number>; refreshUpdated: number };
+  wall: {
+    coldRefreshMs: number[];
+    coldRefreshMedianMs: number;
+    /** max(ceil(R / C), 1 + pages) x latency: every request in flight as early as the limits allow. */
+    criticalPathMs: number;
+    /** (ceil((R - pages) / C) + pages) x latency: the other requests first, then the paging chain. */
+    sequentialBoundMs: number;
+    requests: number;
+    /** The table pull alone (2 reference calls, then the pages one after another), median. */
+    pullAloneMedianMs: number;
+  };
+}
+
+export interface WriteBackFigures {
+  edits: number;
+  groups: number[];
+  calls: number;
+  parts: Record<string, number>;
+  jobs: number;
+  pushMs: number;
+}
+
+interface Runtime {
+  client: Client;
+  cache: RequestCache;
+  service: FinService;
+  store: MemoryCacheStore;
+  meterStore: MeterStore;
+  sent(): number;
+}
+
+interface Sandbox {
+  running: RunningSandbox;
+  key: string;
+  companyId: string;
+  usage(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function startBenchSandbox(transactions: number): Promise<Sandbox> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-bench-pack-'));
+  const { db } = openSeeded(path.join(dir, 'bench.db'), { transactions });
+  const growth = listRoster(db).find((r) => r.label === 'growth-admin')!;
+  const running = await serveSandbox(db, { port: 0 });
+  const res = await fetch(`${running.controlUrl}/control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ latency_ms: LATENCY_MS }),
+  });
+  if (!res.ok) throw new Error(`control: HTTP ${res.status}`);
+  return {
+    running,
+    key: growth.key,
+    companyId: growth.company_id,
+    async usage() {
+      const r = await fetch(`${running.controlUrl}/usage?company_id=${encodeURIComponent(growth.company_id)}`);
+      return ((await r.json()) as { count: number }).count;
+    },
+    async close() {
+      await running.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new runtime (client, cache, FIN service) over the given persistent stores, as the add-in builds it. */
+function runtime(sb: Sandbox, stores: { store?: MemoryCacheStore; meterStore?: MeterStore } = {}): Runtime {
+  let sent = 0;
+  const counting: typeof fetch = (input, init) => {
+    sent += 1;
+    return fetch(input, init);
+  };
+  const store = stores.store ?? new MemoryCacheStore();
+  const meterStore = stores.meterStore ?? new MemoryMeterStore();
+  const client = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId, meterStore, fetch: counting });
+  const cache = new RequestCache(store);
+  const service = new FinService({ client, cache, today: () => calendarDateAt(Date.now()), dateSystem: 1900, stateStore: store });
+  return { client, cache, service, store, meterStore, sent: () => sent };
+}
+
+interface Formula {
+  category: string;
+  start: string;
+  merchant?: string;
+}
+
+interface PackDefinition {
+  year: number;
+  specs: StatementSpec[];
+  formulas: Formula[];
+  companyName: string;
+  categories: string[];
+  merchants: string[];
+  departments: string[];
+}
+
+/**
+ * Setup, not counted in the pack: the 10 categories (expense/revenue leaves with merchants), a real merchant
+ * for 4 of them (via the merchants list), two assignable departments for the edits, the company name.
+ */
+async function definePack(sb: Sandbox): Promise<PackDefinition> {
+  const setup = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId });
+  const year = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;
+  const [{ data: cats }, company, { data: depts }] = await Promise.all([setup.categories.list(), setup.company.retrieve(), setup.departments.list()]);
+  const parents = new Set(cats.map((c) => c.parent_id));
+  const leaves = cats.filter((c: Category) => !c.point_in_time && !parents.has(c.id) && ['expense', 'revenue'].includes(String(c.account_type)));
+  const chosen: { name: string; merchant?: string }[] = [];
+  for (const c of leaves) {
+    if (chosen.length >= 10) break;
+    const page = await setup.merchants.list({ category_id: c.id, limit: 5 });
+    if (page.data.length === 0) continue;
+    chosen.push({ name: c.name, merchant: String(page.data[0].name) });
+  }
+  if (chosen.length < 10) throw new Error(`only ${chosen.length} categories with merchants`);
+  const formulas: Formula[] = [];
+  chosen.forEach((c, i) => {
+    for (let q = 1; q <= 4; q++) {
+      // 4 of the 40 carry a merchant: categories 0..3, each in a different quarter.
+      formulas.push({ category: c.name, start: `${year}-Q${q}`, merchant: i < 4 && q === i + 1 ? c.merchant : undefined });
+    }
+  });
+  const byId = new Map(depts.map((d) => [d.id, d]));
+  const pathOf = (id: string): string => (byId.get(id)!.parent_id ? `${pathOf(byId.get(id)!.parent_id!)} > ${byId.get(id)!.name}` : byId.get(id)!.name);
+  const deptParents = new Set(depts.map((d) => d.parent_id));
+  const departments = depts.filter((d) => d.assignable && !deptParents.has(d.id)).map((d) => pathOf(d.id));
+  const base = { period: 'custom' as const, start: `${year}-01-01`, end: `${year}-12-31`, scale: 'units' as const, fiscalYearStartMonth: 1 };
+  return {
+    year,
+    companyName: company.name,
+    specs: [
+      { ...base, statement: 'income_statement', layout: 'months' },
+      { ...base, statement: 'balance_sheet', layout: 'quarters' },
+      { ...base, statement: 'cash_flow', layout: 'single' },
+    ],
+    formulas,
+    categories: chosen.map((c) => c.name),
+    merchants: formulas.filter((f) => f.merchant).map((f) => f.merchant!),
+    departments,
+  };
+}
+
+/** Excel's recalculation: every FIN.TOTAL cell evaluated at once, none waiting for another. */
+function evaluateFormulas(rt: Runtime, def: PackDefinition): Promise<number[]> {
+  return Promise.all(def.formulas.map((f) => rt.service.total({ category: f.category, start: f.start, merchant: f.merchant })));
+}
+
+interface BuiltPack {
+  rt: Runtime;
+  gateway: MemoryGateway;
+  engine: TransactionsEngine;
+  blocks: BindingRecord[];
+  bindingId: string;
+  table: string;
+  rows: number;
+  pages: number;
+  values: number[];
+}
+
+function blockDeps(rt: Runtime, gateway: MemoryGateway, def: PackDefinition, companyId: string): BlockDeps {
+  return { gateway, client: rt.client, cache: rt.cache, companyId, companyName: def.companyName, now: Date.now };
+}
+
+/** Cold refresh: statements, formulas and the transactions table, all started at once from an empty cache. */
+async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
+  const rt = runtime(sb);
+  const gateway = new MemoryGateway();
+  const engine = createTransactionsEngine({ client: rt.client, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+  const deps = blockDeps(rt, gateway, def, sb.companyId);
+  const [blocks, values, pulled] = await Promise.all([
+    Promise.all(def.specs.map((spec) => insertStatement(deps, spec, 'newSheet').then((r) => r.binding))),
+    evaluateFormulas(rt, def),
+    engine.pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` }),
+  ]);
+  return { rt, gateway, engine, blocks, bindingId: pulled.bindingId, table: pulled.table, rows: pulled.rows, pages: pulled.pages, values };
+}
+
+async function measure<T>(sb: Sandbox, rt: Runtime, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
+  const before = await sb.usage();
+  const sentBefore = rt.sent();
+  const value = await fn();
+  return { value, calls: (await sb.usage()) - before, sent: rt.sent() - sentBefore };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function serialOf(iso: string): number {
+  const r = isoToSerial(iso, '1900');
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+async function tableRows(gateway: MemoryGateway, table: string): Promise<Record<string, string | number | boolean>[]> {
+  const t = await gateway.readTable(table);
+  return t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i]])));
+}
+
+/** Edits typed into the table: `groups[i]` rows get the i-th change (department A, department B, accounting date). */
+async function typeEdits(gateway: MemoryGateway, table: string, def: PackDefinition, groups: number[], skip: Set<string>): Promise<string[]> {
+  const rows = (await tableRows(gateway, table)).filter((r) => r[COL.type] === 'standard' && !skip.has(String(r[COL.id])));
+  const date = serialOf(`${def.year}-12-15`);
+  const changes: ((r: Record<string, string | number | boolean>) => Record<string, WriteValue> | null)[] = [
+    (r) => (r[COL.pulledDepartment] !== def.departments[0] ? { [COL.department]: def.departments[0] } : null),
+    (r) => (r[COL.pulledDepartment] !== def.departments[1] ? { [COL.department]: def.departments[1] } : null),
+    (r) => (r[COL.pulledAccountingDate] !== date ? { [COL.accountingDate]: date } : null),
+  ];
+  const edits: { key: string; values: Record<string, WriteValue> }[] = [];
+  let next = 0;
+  groups.forEach((n, g) => {
+    let taken = 0;
+    while (taken < n && next < rows.length) {
+      const values = changes[g](rows[next]);
+      if (values) {
+        edits.push({ key: String(rows[next][COL.id]), values });
+        taken++;
+      }
+      next++;
+    }
+    if (taken < n) throw new Error(`not enough rows for ${n} edits of kind ${g}`);
+  });
+  const r = await gateway.updateRowsByKey(table, COL.id, edits);
+  if (r.missing.length) throw new Error(`rows not in the table: ${r.missing.length}`);
+  return edits.map((e) => e.key);
+}
+
+/** A push's calls split as the engine reports them: upstream check pages, patches, job submissions, read-back pages; polls are the rest. */
+function pushParts(res: Awaited<ReturnType<TransactionsEngine['push']>>, calls: number): Record<string, number> {
+  const check = res.check?.pages ?? 0;
+  const patches = res.patches.length;
+  const submissions = res.jobs.length;
+  const reread = res.reread?.pages ?? 0;
+  return { check, patches, submissions, polls: calls - check - patches - submissions - reread, reread };
+}
+
+export async function boardPackBench(
+  transactions = 20_000,
+): Promise<{ boardPack: BoardPackFigures; writeBack: WriteBackFigures[]; sampleRows: WriteValue[][] }> {
+  const sb = await startBenchSandbox(transactions);
+  try {
+    const def = await definePack(sb);
+
+    // Cold refresh, counted.
+    const cold = await measure(sb, { sent: () => 0 } as Runtime, () => buildPack(sb, def));
+    const pack = cold.value;
+    const rt = pack.rt;
+    const coldSent = rt.sent();
+    // The pulled rows as written (15 columns), for the Excel write benchmark.
+    const sampleRows = (await pack.gateway.readTable(pack.table)).rows.map((r) => [...r] as WriteValue[]);
+
+    // Recalculation: every formula again, and the statements' cost as the pane estimates it (peek only).
+    const recalc = await measure(sb, rt, async () => {
+      const again = await evaluateFormulas(rt, def);
+      if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('recalculation changed values');
+      for (const spec of def.specs) if ((await estimateCost(rt.cache, sb.companyId, columnsFor(spec))).calls !== 0) throw new Error('statement not cached');
+    });
+
+    // Reopen: new client, cache and service over the same persistent stores; the workbook is unchanged.
+    const reopened = runtime(sb, { store: rt.store, meterStore: rt.meterStore });
+    const reopen = await measure(sb, reopened, async () => {
+      const again = await evaluateFormulas(reopened, def);
+      if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('reopen changed values');
+      for (const spec of def.specs) if ((await estimateCost(reopened.cache, sb.companyId, columnsFor(spec))).calls !== 0) throw new Error('statement not cached after reopen');
+    });
+
+    // Second refresh with no change: Refresh all (cache cleared, formulas recalculated, statement blocks
+    // rebuilt through the cache) and the table refreshed incrementally.
+    const engine2 = createTransactionsEngine({ client: reopened.client, gateway: pack.gateway });
+    const deps2 = blockDeps(reopened, pack.gateway, def, sb.companyId);
+    const second = await measure(sb, reopened, async () => {
+      let rebuilt: Promise<unknown> | undefined;
+      const report = await reopened.service.refreshAll({
+        recalculate: async () => {
+          rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => refreshStatement(deps2, b, { fresh: false }))]);
+        },
+        quietMs: 100,
+      });
+      await rebuilt;
+      const table = await engine2.refresh(pack.bindingId);
+      if (table.counts.updated + table.counts.added + table.counts.removed !== 0) throw new Error('refresh with no change changed rows');
+      return report;
+    });
+
+    // 25 edits: pushed by the engine, then the table refreshed incrementally (reported separately).
+    const engine3 = createTransactionsEngine({ client: reopened.client, gateway: pack.gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+    const edited25 = await typeEdits(pack.gateway, pack.table, def, [10, 10, 5], new Set());
+    const push25 = await measure(sb, reopened, () => engine3.push(pack.bindingId));
+    if (push25.value.updated !== 25) throw new Error(`25 edits: ${push25.value.updated} updated`);
+    await sleep(1100); // past the watermark's second, as a user's later refresh would be
+    const refresh25 = await measure(sb, reopened, () => engine3.refresh(pack.bindingId));
+
+    // Write-back of 5,000 edits in 3 groups on the same table.
+    const writeBack: WriteBackFigures[] = [
+      { edits: 25, groups: [10, 10, 5], calls: push25.calls, parts: pushParts(push25.value, push25.calls), jobs: push25.value.jobs.length, pushMs: NaN },
+    ];
+    const groups = [2500, 1500, 1000];
+    await typeEdits(pack.gateway, pack.table, def, groups, new Set(edited25));
+    const t0 = performance.now();
+    const push5k = await measure(sb, reopened, () => engine3.push(pack.bindingId));
+    const push5kMs = performance.now() - t0;
+    if (push5k.value.updated !== 5000) throw new Error(`5,000 edits: ${push5k.value.updated} updated`);
+    writeBack.push({ edits: 5000, groups, calls: push5k.calls, parts: pushParts(push5k.value, push5k.calls), jobs: push5k.value.jobs.length, pushMs: push5kMs });
+
+    // Wall time of a cold refresh: a new runtime and workbook each time (empty cache).
+    const wallMs: number[] = [];
+    for (let i = 0; i < WALL_REPEATS; i++) {
+      const t = performance.now();
+      await buildPack(sb, def);
+      wallMs.push(performance.now() - t);
+    }
+
+    // The paging chain alone (the table pull into a new workbook, nothing else running): the part of the
+    // cold refresh that no concurrency can shorten.
+    const pullMs: number[] = [];
+    for (let i = 0; i < WALL_REPEATS; i++) {
+      const solo = runtime(sb);
+      const t = performance.now();
+      await createTransactionsEngine({ client: solo.client, gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
+      pullMs.push(performance.now() - t);
+    }
+
+    const floorParts = {
+      'income statements': 12,
+      'balance sheets': 4,
+      'cash flow': 1,
+      'categories list': 1,
+      'aggregation totals': new Set(def.formulas.map((f) => JSON.stringify(f))).size,
+      'departments + company': 2,
+      'transaction pages': Math.max(1, Math.ceil(pack.rows / TXN_PAGE)),
+    };
+    const floor = Object.values(floorParts).reduce((a, b) => a + b, 0);
+    const statementColumns = def.specs.reduce((n, s) => n + columnsFor(s).length, 0);
+    const tableCalls = 2 + pack.pages;
+    const naiveRefresh = def.formulas.length + statementColumns + tableCalls;
+    const C = rt.client.limiter.maxConcurrent;
+    const R = cold.calls;
+    const criticalPathMs = Math.max(Math.ceil(R / C), 1 + pack.pages) * LATENCY_MS;
+    const sequentialBoundMs = (Math.ceil((R - pack.pages) / C) + pack.pages) * LATENCY_MS;
+
+    return {
+      boardPack: {
+        transactionsSeeded: transactions,
+        year: def.year,
+        latencyMs: LATENCY_MS,
+        maxConcurrent: C,
+        maxPerSecond: Math.round((rt.client.limiter.maxPerWindow * 1000) / rt.client.limiter.windowMs),
+        pack: {
+          statementColumns,
+          formulas: def.formulas.length,
+          formulasWithMerchant: def.merchants.length,
+          categories: def.categories,
+          merchants: def.merchants,
+          tableRows: pack.rows,
+          tablePages: pack.pages,
+        },
+        floor,
+        floorParts,
+        coldRefresh: { calls: cold.calls, sent: coldSent, naive: naiveRefresh },
+        recalculation: { calls: recalc.calls, sent: recalc.sent, naive: def.formulas.length },
+        reopen: { calls: reopen.calls, sent: reopen.sent, naive: def.formulas.length },
+        secondRefresh: { calls: second.calls, sent: second.sent, naive: naiveRefresh },
+        edits25: {
+          push: push25.calls,
+          refresh: refresh25.calls,
+          pushParts: pushParts(push25.value, push25.calls),
+          refreshUpdated: refresh25.value.counts.updated,
+        },
+        wall: { coldRefreshMs: wallMs, coldRefreshMedianMs: median(wallMs), criticalPathMs, sequentialBoundMs, requests: R, pullAloneMedianMs: median(pullMs) },
+      },
+      writeBack,
+      sampleRows,
+    };
+  } finally {
+    await sb.close();
+  }
+}
