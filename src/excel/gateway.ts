@@ -181,6 +181,12 @@ export interface WorkbookGateway {
   getDateSystem(): Promise<DateSystem>;
   getSelectedCell(): Promise<CellRef>;
   activateSheet(name: string): Promise<void>;
+  /**
+   * Puts a formula (text starting with '=') in one cell: a CellRef, or a sheet-qualified address
+   * ("'P&L'!B4"). A text-formatted ('@') cell gets the General format first, or Excel would keep the
+   * formula as text; any other number format the user chose stays. The pane's formula helper only.
+   */
+  writeFormula(cell: CellRef | string, formula: string): Promise<void>;
 
   // Stored in the workbook (never secrets) ---------------------------------------------------------
   readSetting(key: string): Promise<Json | undefined>;
@@ -213,4 +219,12 @@ export class GatewayError extends Error {
   ) {
     super(message);
   }
+}
+
+/** writeFormula's argument check, shared by both implementations: a formula, and one Excel can hold. */
+export function checkFormula(formula: string): void {
+  if (typeof formula !== 'string' || !formula.startsWith('=') || formula.trim().length < 2) {
+    throw new GatewayError('InvalidInput', 'A formula must start with =');
+  }
+  if (formula.length > 8192) throw new GatewayError('InvalidInput', 'A formula is limited to 8,192 characters');
 }

@@ -6,6 +6,7 @@
  */
 import { cellA1, parseBox, parseCell, parseQualified, qualify, uniqueSheetName, uniqueTableName, type Box } from './address';
 import {
+  checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
@@ -31,6 +32,8 @@ import { fitText, GENERAL_FORMAT, MAX_OUTLINE_LEVEL, planGrid, TEXT_FORMAT } fro
 
 export interface MemoryCell {
   value: ReadValue;
+  /** Set by writeFormula only (the memory workbook does not calculate: value stays ''). */
+  formula?: string;
   numberFormat: string;
   bold: boolean;
   indent: number;
@@ -50,7 +53,10 @@ class MemorySheet {
   }
 
   set(r: number, c: number, patch: Partial<MemoryCell>): void {
-    this.cells.set(`${r},${c}`, { ...this.get(r, c), ...patch });
+    const next: MemoryCell = { ...this.get(r, c), ...patch };
+    // A value written over a formula replaces it, as in Excel.
+    if ('value' in patch && !('formula' in patch)) delete next.formula;
+    this.cells.set(`${r},${c}`, next);
   }
 
   /** Removes sheet rows `gone` in columns [col, col+cols); the cells below close the gaps, in one pass. */
@@ -431,6 +437,19 @@ export class MemoryGateway implements WorkbookGateway {
     const { sheet, row, col } = this.selection;
     const cell = cellA1(row, col);
     return { sheet: sheet.name, cell, address: qualify(sheet.name, parseBox(cell)) };
+  }
+
+  async writeFormula(cell: CellRef | string, formula: string): Promise<void> {
+    checkFormula(formula);
+    const { sheet: name, box } = parseQualified(typeof cell === 'string' ? cell : cell.address);
+    const sheet = this.sheet(name);
+    const current = sheet.get(box.row, box.col);
+    sheet.set(box.row, box.col, {
+      value: '',
+      formula,
+      numberFormat: current.numberFormat === TEXT_FORMAT ? GENERAL_FORMAT : current.numberFormat,
+    });
+    this.stats = memoryStats('writeFormula', 1);
   }
 
   async activateSheet(name: string): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import { parseQualified, boxA1 } from './address';
 import {
+  checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
@@ -24,7 +25,7 @@ import {
   type WriteValue,
   type WrittenRange,
 } from './gateway';
-import { readRange, writeGrid } from './office/grid';
+import { readRange, writeFormula, writeGrid } from './office/grid';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';
 import * as tables from './office/tables';
@@ -148,6 +149,11 @@ export class OfficeGateway implements WorkbookGateway {
       const a1 = boxA1({ ...box, rows: 1, cols: 1 });
       return { sheet, cell: a1, address: cell.address };
     });
+  }
+
+  async writeFormula(cell: CellRef | string, formula: string): Promise<void> {
+    checkFormula(formula);
+    return this.measured('writeFormula', (s) => writeFormula(s, typeof cell === 'string' ? cell : cell.address, formula));
   }
 
   activateSheet(name: string): Promise<void> {

@@ -288,6 +288,25 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect((await rejection(gw.activateSheet('Missing'))).code).toBe('NotFound');
     });
 
+    test('writeFormula: a formula in one cell, also in a text-formatted one; other formats stay', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['label', 5]], cellFormats: [['@', '#,##0.00']] });
+      await gw.writeFormula({ sheet: 'Sheet1', cell: 'B1', address: 'Sheet1!B1' }, '=FIN.TOTAL("Operating Expenses > Software","2026-Q3")');
+      expect(inspect.cell('Sheet1', 'B1')).toMatchObject({ formula: '=FIN.TOTAL("Operating Expenses > Software","2026-Q3")', numberFormat: '#,##0.00' });
+      await gw.writeFormula('Sheet1!A1', '=1+1');
+      expect(inspect.cell('Sheet1', 'A1')).toMatchObject({ formula: '=1+1', numberFormat: 'General' });
+      await gw.writeGrid({ kind: 'newSheet', name: "P&L '26", activate: false }, { values: [['x']] });
+      await gw.writeFormula("'P&L ''26'!C3", '=FIN.VERSION()');
+      expect(inspect.cell("P&L '26", 'C3').formula).toBe('=FIN.VERSION()');
+      // A value written later replaces the formula.
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['text']] });
+      expect(inspect.cell('Sheet1', 'A1').value).toBe('text');
+      expect(inspect.cell('Sheet1', 'A1').formula).toBeUndefined();
+      expect((await rejection(gw.writeFormula('Sheet1!D4', 'not a formula'))).code).toBe('InvalidInput');
+      expect(inspect.cell('Sheet1', 'D4').value).toBe('');
+      expect(inspect.cell('Sheet1', 'D4').formula).toBeUndefined();
+      expect((await rejection(gw.writeFormula('Missing!A1', '=1'))).code).toBe('NotFound');
+    });
+
     test('settings round-trip as JSON', async () => {
       expect(await gw.readSetting('scale')).toBeUndefined();
       const value = { scale: 1000, companies: ['c1', 'c2'], nested: { on: true, at: '2026-01-31T00:00:00Z', none: null } };

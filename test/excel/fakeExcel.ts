@@ -609,6 +609,23 @@ export class FakeRange extends NullableObject<RangeTarget> {
     });
   }
 
+  /** Like values: each string is entered as typed, so "=..." becomes a formula unless the cell is '@'. */
+  get formulas(): CellValue[][] {
+    return this.read('formulas');
+  }
+  set formulas(input: CellValue[][]) {
+    this.on('set', { formulas: input }, ({ sheet, box }) => {
+      const at = rectangular(input, box.rows, box.cols);
+      for (let r = 0; r < box.rows; r++) {
+        for (let c = 0; c < box.cols; c++) {
+          const v = at(r, c);
+          if (v === null) continue;
+          enter(sheet.ensure(box.row + r, box.col + c), checkValue(v));
+        }
+      }
+    });
+  }
+
   get numberFormat(): string[][] {
     return this.read('numberFormat');
   }

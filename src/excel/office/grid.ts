@@ -98,3 +98,19 @@ export async function readRange(session: Session, address: string): Promise<Rang
     numberFormats: chunks.flatMap((c) => c.numberFormats),
   };
 }
+
+/**
+ * One formula in one cell: two syncs, because a text-formatted cell would keep the formula as text, and
+ * only a read tells whether it is one (the user's own number format, say a currency, is left alone).
+ */
+export async function writeFormula(session: Session, address: string, formula: string): Promise<void> {
+  const { sheet, box } = parseQualified(address);
+  const cell = session.sheet(sheet).getRangeByIndexes(box.row, box.col, 1, 1).load('numberFormat');
+  await session.sync();
+  if (cell.numberFormat?.[0]?.[0] === '@') cell.numberFormat = [['General']];
+  cell.formulas = [[formula]];
+  session.stats.rows = 1;
+  session.stats.chunks = 1;
+  session.stats.rowsPerChunk = 1;
+  await session.sync();
+}
