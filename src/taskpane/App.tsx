@@ -1,6 +1,17 @@
-import { FluentProvider, Text, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
+import { Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
+import { useEffect, useRef, useState } from 'react';
+import { ConnectScreen } from './ConnectScreen';
+import { FormulaHelper } from './FormulaHelper';
+import { useSession } from './hooks';
+import { RefreshPanel } from './RefreshPanel';
+import { ReportsScreen } from './ReportsScreen';
+import type { PaneServices } from './services';
+import { planLabel, type ConnectedState } from './session';
+import { TransactionsScreen } from './transactions/TransactionsScreen';
+import { UsagePanel } from './UsagePanel';
 
-// Placeholder pane: the real one (connect, insert statements and tables, push edits) is its own issue.
+// The pane: Connect until there is a connection, then one tab per job. Office.js stays in index.tsx; every
+// screen gets the services (gateway, runtime, storage) as props.
 
 const useStyles = makeStyles({
   root: {
@@ -11,22 +22,121 @@ const useStyles = makeStyles({
     minHeight: '100vh',
     boxSizing: 'border-box',
   },
+  header: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalXS,
+  },
+  tabs: {
+    flexWrap: 'wrap',
+  },
+  panel: {
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalM,
+  },
+  panelHeading: {
+    margin: 0,
+    fontSize: tokens.fontSizeBase500,
+    fontWeight: tokens.fontWeightSemibold,
+    ':focus': { outline: 'none' },
+  },
 });
 
 export const PRODUCT_NAME = 'Financial Reporting';
 
+const TABS = [
+  { key: 'reports', label: 'Reports', heading: 'Insert a statement' },
+  { key: 'formulas', label: 'Formulas', heading: 'Insert a formula' },
+  { key: 'transactions', label: 'Transactions', heading: 'Transactions' },
+  { key: 'refresh', label: 'Refresh', heading: 'Refresh' },
+  { key: 'usage', label: 'Usage', heading: 'Usage' },
+  { key: 'connection', label: 'Connection', heading: 'Connection' },
+] as const;
+
+type TabKey = (typeof TABS)[number]['key'];
+
 export interface AppProps {
   theme: Theme;
+  services: PaneServices;
 }
 
-export function App({ theme }: AppProps) {
-  const styles = useStyles();
+export function App({ theme, services }: AppProps) {
   return (
     <FluentProvider theme={theme}>
-      <main className={styles.root}>
-        <Title2 as="h1">{PRODUCT_NAME}</Title2>
-        <Text>Connect: link this workbook to your company&apos;s financial data. (Coming soon.)</Text>
-      </main>
+      <Pane services={services} />
     </FluentProvider>
+  );
+}
+
+function Pane({ services }: { services: PaneServices }) {
+  const styles = useStyles();
+  const state = useSession(services);
+  const previous = useRef(state.status);
+  const [focusKey, setFocusKey] = useState(false);
+  const [focusPanel, setFocusPanel] = useState(false);
+
+  useEffect(() => {
+    void services.session.restore();
+  }, [services]);
+
+  // Focus follows what the user did: after connecting, the first tab's heading; after disconnecting, the key.
+  useEffect(() => {
+    if (previous.current === 'disconnected' && state.status === 'connected') setFocusPanel(true);
+    if (previous.current === 'connected' && state.status === 'disconnected') setFocusKey(true);
+    previous.current = state.status;
+  }, [state.status]);
+
+  return (
+    <main className={styles.root}>
+      <header className={styles.header}>
+        <Title2 as="h1">{PRODUCT_NAME}</Title2>
+        {state.status === 'connected' && (
+          <Caption1>
+            {state.companyName} · {planLabel(state.plan)} plan
+          </Caption1>
+        )}
+      </header>
+      {state.status === 'loading' && <ProgressBar aria-label="Loading" />}
+      {state.status === 'disconnected' && <ConnectScreen services={services} focusKey={focusKey} />}
+      {state.status === 'connected' && <Tabs services={services} connection={state} focusPanel={focusPanel} onFocused={() => setFocusPanel(false)} />}
+    </main>
+  );
+}
+
+function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneServices; connection: ConnectedState; focusPanel: boolean; onFocused: () => void }) {
+  const styles = useStyles();
+  const [tab, setTab] = useState<TabKey>('reports');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const current = TABS.find((t) => t.key === tab)!;
+
+  useEffect(() => {
+    if (focusPanel) {
+      heading.current?.focus();
+      onFocused();
+    }
+  }, [focusPanel, onFocused]);
+
+  return (
+    <>
+      <TabList className={styles.tabs} size="small" selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabKey)} aria-label="Sections">
+        {TABS.map((t) => (
+          <Tab key={t.key} id={`tab-${t.key}`} value={t.key} aria-controls="pane-panel">
+            {t.label}
+          </Tab>
+        ))}
+      </TabList>
+      <div role="tabpanel" id="pane-panel" aria-labelledby={`tab-${tab}`} className={styles.panel}>
+        <h2 ref={heading} tabIndex={-1} className={styles.panelHeading}>
+          {current.heading}
+        </h2>
+        {tab === 'reports' && <ReportsScreen services={services} connection={connection} />}
+        {tab === 'formulas' && <FormulaHelper services={services} connection={connection} />}
+        {tab === 'transactions' && <TransactionsScreen services={services} />}
+        {tab === 'refresh' && <RefreshPanel services={services} connection={connection} />}
+        {tab === 'usage' && <UsagePanel services={services} connection={connection} />}
+        {tab === 'connection' && <ConnectScreen services={services} />}
+      </div>
+    </>
   );
 }

@@ -1,9 +1,14 @@
 import { webDarkTheme, webLightTheme, type Theme } from '@fluentui/react-components';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
+import { OfficeGateway } from '../excel/officeGateway';
+import { OfficeRuntimeSecretStore } from '../excel/secretStore';
+import * as runtime from '../functions/runtime';
 import { App } from './App';
+import { createPaneServices, type PaneServices } from './services';
 
 // Entry of the shared page (taskpane.html), which also loads the functions and commands bundles: one
-// runtime for the pane, the custom functions and the ribbon commands.
+// runtime for the pane, the custom functions and the ribbon commands. The only file of the pane that
+// touches Office: the theme, the Office gateway and add-in storage are made here and passed down.
 
 /** Relative luminance of a #rrggbb colour, 0 (black) to 1 (white); NaN when unreadable. */
 function luminance(hex: string | undefined): number {
@@ -28,15 +33,38 @@ function currentOfficeTheme(): Office.OfficeTheme | undefined {
   }
 }
 
-function render(theme: Theme): void {
+function createServices(): PaneServices | null {
+  if (!runtime.getRuntimeHost()) return null; // outside Excel: no add-in storage, no workbook
+  return createPaneServices({
+    gateway: new OfficeGateway(),
+    runtime,
+    // The pane's own settings (plan, company name, action log) next to the key, in add-in storage.
+    storage: new OfficeRuntimeSecretStore(OfficeRuntime.storage, 'fin.pane.'),
+  });
+}
+
+let root: Root | null = null;
+
+function render(theme: Theme, services: PaneServices | null): void {
   const container = document.getElementById('root');
   if (!container) throw new Error('taskpane.html has no #root element');
-  createRoot(container).render(<App theme={theme} />);
+  root ??= createRoot(container);
+  root.render(
+    services ? (
+      <App theme={theme} services={services} />
+    ) : (
+      <p style={{ fontFamily: 'Segoe UI, sans-serif', padding: 16 }}>Open this add-in in Excel to use it.</p>
+    ),
+  );
 }
 
 if (typeof Office !== 'undefined') {
-  Office.onReady(() => render(pickTheme(currentOfficeTheme())));
+  Office.onReady(() => {
+    // Excel has no theme-changed event for add-ins (OfficeThemeChanged is Outlook's): the theme is read
+    // when the pane opens, which is when Office applies a changed theme to it anyway.
+    render(pickTheme(currentOfficeTheme()), createServices());
+  });
 } else {
-  // office.js did not load (opened outside Office without it): still show the pane.
-  render(webLightTheme);
+  // office.js did not load (opened outside Office without it): say so instead of a blank page.
+  render(webLightTheme, null);
 }

@@ -1,0 +1,203 @@
+import {
+  Body1,
+  Button,
+  Field,
+  Input,
+  ProgressBar,
+  Select,
+  Text,
+} from '@fluentui/react-components';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../api';
+import { ErrorMessage } from './ErrorMessage';
+import { useSession } from './hooks';
+import type { PaneServices } from './services';
+import { PLANS, planLabel, type ConnectedState } from './session';
+import { useScreenStyles } from './styles';
+
+// Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo
+// company of the local sandbox. Connected: which company, the plan (the user's choice: the API does not
+// report it), and Disconnect. The key stays in this form only until it is stored (or refused).
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+function planOption(plan: { key: Plan; label: string }): string {
+  return `${plan.label} (${PLAN_CAPS[plan.key].toLocaleString('en-US')} calls a month)`;
+}
+
+function isKeyProblem(error: unknown): boolean {
+  return (error instanceof ApiError && error.code === 'invalid_api_key') || (error instanceof ConfigError && error.field === 'apiKey');
+}
+
+export interface ConnectScreenProps {
+  services: PaneServices;
+  /** Move focus to the API key field when shown (after a disconnect). */
+  focusKey?: boolean;
+}
+
+export function ConnectScreen({ services, focusKey }: ConnectScreenProps) {
+  const state = useSession(services);
+  if (state.status === 'connected') return <ConnectionDetails services={services} state={state} />;
+  return <ConnectForm services={services} focusKey={focusKey} />;
+}
+
+function ConnectForm({ services, focusKey }: ConnectScreenProps) {
+  const styles = useScreenStyles();
+  const [apiKey, setApiKey] = useState('');
+  const [plan, setPlan] = useState<Plan>('growth');
+  const [baseUrl, setBaseUrl] = useState(services.defaultBaseUrl);
+  const [fiscalStart, setFiscalStart] = useState(1);
+  const [advanced, setAdvanced] = useState(false);
+  const advancedId = useId();
+  const [busy, setBusy] = useState<null | 'key' | 'demo'>(null);
+  const [error, setError] = useState<unknown>(null);
+  const keyRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (focusKey) keyRef.current?.focus();
+  }, [focusKey]);
+
+  const run = async (kind: 'key' | 'demo') => {
+    setBusy(kind);
+    setError(null);
+    try {
+      if (kind === 'key') await services.session.connect({ baseUrl, apiKey, plan, fiscalYearStartMonth: fiscalStart });
+      else await services.session.connectDemo(baseUrl);
+      setApiKey('');
+    } catch (e) {
+      setError(e);
+      // A key the API refused is of no further use: clear it, ready for the new one.
+      if (isKeyProblem(e)) setApiKey('');
+      if (kind === 'key') keyRef.current?.focus();
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy === null) void run('key');
+  };
+
+  return (
+    <section className={styles.screen} aria-labelledby="connect-heading">
+      <h2 id="connect-heading">Connect</h2>
+      <Body1>
+        Link this workbook to your company&apos;s financial data with an API key (Settings &gt; API Keys in the web app), or try the
+        demo company on the local sandbox.
+      </Body1>
+      <form className={styles.screen} onSubmit={onSubmit} aria-busy={busy !== null}>
+        <Field label="API key" hint="Stored in this add-in's storage on this computer, never in the workbook.">
+          <Input
+            ref={keyRef}
+            type="password"
+            value={apiKey}
+            onChange={(_, d) => setApiKey(d.value)}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="svc_..."
+          />
+        </Field>
+        <Field label="Plan" hint="The API does not report the plan: it sets the monthly cap shown under Usage.">
+          <Select value={plan} onChange={(_, d) => setPlan(d.value as Plan)}>
+            {PLANS.map((p) => (
+              <option key={p.key} value={p.key}>
+                {planOption(p)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        {/* A disclosure (button + region) rather than Fluent's Accordion: same behaviour for keyboard and
+            screen readers, without the accordion's animation code in the bundle. */}
+        <h3 className={styles.disclosureHeading}>
+          <Button
+            type="button"
+            appearance="transparent"
+            aria-expanded={advanced}
+            aria-controls={advancedId}
+            onClick={() => setAdvanced((v) => !v)}
+            className={styles.disclosure}
+          >
+            <span aria-hidden="true">{advanced ? '▾' : '▸'}</span>&nbsp;Advanced
+          </Button>
+        </h3>
+        {advanced && (
+          <div id={advancedId} role="region" aria-label="Advanced" className={styles.screen}>
+            <Field label="Base URL" hint="Ends in /api/v1. https, or http on this computer for the sandbox.">
+              <Input type="url" value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} spellCheck={false} />
+            </Field>
+            <Field label="Fiscal year starts in" hint="For quarters, years and year to date.">
+              <Select value={String(fiscalStart)} onChange={(_, d) => setFiscalStart(Number(d.value))}>
+                {MONTHS.map((m, i) => (
+                  <option key={m} value={String(i + 1)}>
+                    {m}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </div>
+        )}
+        <div className={styles.row}>
+          <Button type="submit" appearance="primary" disabledFocusable={busy !== null}>
+            Connect
+          </Button>
+          <Button type="button" disabledFocusable={busy !== null} onClick={() => void run('demo')}>
+            Try the demo company
+          </Button>
+        </div>
+      </form>
+      <div aria-live="polite">
+        {busy && (
+          <Field label={busy === 'demo' ? 'Connecting to the demo company…' : 'Checking the key…'}>
+            <ProgressBar />
+          </Field>
+        )}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl, plan }} />
+    </section>
+  );
+}
+
+function ConnectionDetails({ services, state }: { services: PaneServices; state: ConnectedState }) {
+  const styles = useScreenStyles();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const disconnect = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await services.session.disconnect();
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className={styles.screen} aria-label="Connection">
+      <Text>
+        Connected to <strong>{state.companyName}</strong> ({state.companyId}) at {state.baseUrl}.
+      </Text>
+      <Field label="Plan" hint="The API does not report the plan: it sets the monthly cap shown under Usage.">
+        <Select value={state.plan} onChange={(_, d) => void services.session.setPlan(d.value as Plan).catch(setError)}>
+          {PLANS.map((p) => (
+            <option key={p.key} value={p.key}>
+              {planOption(p)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Text className={styles.note}>
+        {planLabel(state.plan)} plan. Fiscal year starts in {MONTHS[state.fiscalYearStartMonth - 1]}. Disconnecting removes the key from this
+        computer; figures already in the workbook stay.
+      </Text>
+      <div className={styles.row}>
+        <Button onClick={() => void disconnect()} disabled={busy}>
+          Disconnect
+        </Button>
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: state.baseUrl, plan: state.plan }} />
+    </section>
+  );
+}

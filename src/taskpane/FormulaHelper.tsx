@@ -1,0 +1,154 @@
+import { Button, Field, Input, Listbox, Option, Text } from '@fluentui/react-components';
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Category, FullList } from '../api/types';
+import { buildTree, type Tree } from '../engine/fin';
+import { ErrorMessage } from './ErrorMessage';
+import { checkPeriod, filterCategories, lastQuarterText, totalFormula } from './formula';
+import { useToday } from './hooks';
+import type { ScreenProps } from './ReportsScreen';
+import { useScreenStyles } from './styles';
+
+// The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
+// the matching FIN.TOTAL formula into the selected cell. The categories come through the shared cache, so
+// they cost one call once (and nothing when the FIN functions already fetched them).
+
+const CATEGORIES_REQUEST = { path: '/categories' };
+
+export function FormulaHelper({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const today = useToday(services);
+  const listLabel = useId();
+  const [tree, setTree] = useState<Tree<Category> | null>(null);
+  const [checked, setChecked] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [periodText, setPeriodText] = useState(() => lastQuarterText(today));
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const cache = services.runtime.getSharedCache();
+
+  // Cached already? Then show the tree at no cost; otherwise offer to load it (one call).
+  useEffect(() => {
+    let live = true;
+    void cache
+      .peek<FullList<Category>>(connection.companyId, CATEGORIES_REQUEST)
+      .then((hit) => {
+        if (!live) return;
+        if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
+        setChecked(true);
+      })
+      .catch(() => setChecked(true));
+    return () => {
+      live = false;
+    };
+  }, [cache, connection.companyId]);
+
+  const load = async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      const answer = await services.actions.track('Load categories', () =>
+        cache.get<FullList<Category>>(connection.companyId, CATEGORIES_REQUEST, () => connection.client.categories.list()),
+      );
+      setTree(buildTree(answer.value.data ?? [], 'category'));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const shown = useMemo(() => (tree ? filterCategories(tree, filter) : []), [tree, filter]);
+  const selected = tree && selectedId ? (tree.byId.get(selectedId) ?? null) : null;
+  const period = checkPeriod(periodText, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
+  const formula = tree && selected && period.ok ? totalFormula(tree, selected, periodText) : '';
+  const periodHint = period.ok
+    ? period.value.kind === 'period'
+      ? `${period.value.period.start} to ${period.value.period.end}`
+      : period.value.date
+    : undefined;
+
+  const insert = async () => {
+    setError(null);
+    setResult('');
+    try {
+      const cell = await services.actions.track('Insert formula', async () => {
+        const at = await services.gateway.getSelectedCell();
+        await services.gateway.writeFormula(at, formula);
+        return at;
+      });
+      setResult(`Inserted ${formula} in ${cell.address}.`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <div className={styles.screen}>
+      <Text>Put a FIN.TOTAL formula for a category into the selected cell. It recalculates from the cache and refreshes with Refresh all.</Text>
+      {!tree && checked && (
+        <div className={styles.row}>
+          <Button onClick={() => void load()} disabled={loading}>
+            Load categories
+          </Button>
+          <Text className={styles.note}>Costs 1 call</Text>
+        </div>
+      )}
+      {tree && (
+        <>
+          <Field label="Filter categories">
+            <Input type="search" value={filter} onChange={(_, d) => setFilter(d.value)} spellCheck={false} />
+          </Field>
+          <Text id={listLabel}>Categories</Text>
+          <Text role="status" aria-live="polite" className={styles.note}>
+            {filter ? `${shown.length} of ${tree.ordered.length} categories match` : `${tree.ordered.length} categories`}
+          </Text>
+          {/* Keyed by the filter: a new list starts with its first (or the selected) option active, so
+              Enter picks it right after Tab from the filter box. */}
+          <Listbox
+            key={filter}
+            aria-labelledby={listLabel}
+            selectedOptions={selectedId ? [selectedId] : []}
+            onOptionSelect={(_, d) => setSelectedId(d.optionValue ?? null)}
+            style={{ maxHeight: '240px', overflowY: 'auto' }}
+          >
+            {shown.map((node) => (
+              <Option key={node.id} value={node.id} text={node.path}>
+                <span aria-hidden="true" style={{ paddingLeft: `${node.depth * 12}px` }}>
+                  {filter ? node.path : node.name}
+                </span>
+                <span className={styles.visuallyHidden}>{node.path}</span>
+              </Option>
+            ))}
+          </Listbox>
+          {selected?.item.point_in_time && (
+            <Text>
+              <span className={`${styles.tag} ${styles.tagNeutral}`}>Balance</span> {selected.name} is a balance: it is read at the end of the period.
+            </Text>
+          )}
+          <Field
+            label="Formula period"
+            hint={periodHint ?? 'A month (2026-07), quarter (2026-Q3), year (FY2026), YTD, TTM or a date.'}
+            validationState={period.ok ? 'none' : 'error'}
+            validationMessage={period.ok ? undefined : period.error}
+          >
+            <Input value={periodText} onChange={(_, d) => setPeriodText(d.value)} spellCheck={false} />
+          </Field>
+          <Field label="Formula">
+            <Input readOnly value={formula} placeholder="Pick a category" />
+          </Field>
+          <div className={styles.row}>
+            <Button appearance="primary" onClick={() => void insert()} disabled={!formula}>
+              Insert formula
+            </Button>
+          </div>
+        </>
+      )}
+      <div role="status" aria-live="polite">
+        {result}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+    </div>
+  );
+}

@@ -1,0 +1,248 @@
+import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { BindingRecord } from '../excel/gateway';
+import { PaneError } from './errors';
+import { ErrorMessage } from './ErrorMessage';
+import {
+  blockCostText,
+  formatAge,
+  isStale,
+  planRefresh,
+  refreshAll,
+  refreshAllCostText,
+  refreshBlock,
+  type RefreshBlock,
+  type RefreshPlan,
+} from './refresh';
+import type { ScreenProps } from './ReportsScreen';
+import { describeSpec } from './statements';
+import { useScreenStyles } from './styles';
+
+// Refresh: every block the pane wrote, when it was refreshed and whether that is stale; Refresh all (blocks
+// and FIN formulas) and Refresh this block, each showing what it will spend before it spends it.
+
+type Pending = { kind: 'all'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
+
+export function RefreshPanel({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const [plan, setPlan] = useState<RefreshPlan | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const refreshAllRef = useRef<HTMLButtonElement>(null);
+  const blocksHeadingRef = useRef<HTMLHeadingElement>(null);
+  /** The button that asked for the pending refresh: focus goes back there on Cancel. */
+  const openerRef = useRef<HTMLElement | null>(null);
+  const now = services.now();
+
+  const cachedKeys = useCallback(async () => {
+    const store = services.runtime.getRuntimeHost()?.cacheStore;
+    return store ? store.keys() : [];
+  }, [services]);
+
+  const reload = useCallback(async () => {
+    try {
+      setPlan(await planRefresh(services.gateway, connection.companyId, cachedKeys));
+    } catch (e) {
+      setError(e);
+    }
+  }, [services, connection.companyId, cachedKeys]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  useEffect(() => {
+    if (pending) confirmRef.current?.focus();
+  }, [pending]);
+
+  const deps = {
+    gateway: services.gateway,
+    client: connection.client,
+    cache: services.runtime.getSharedCache(),
+    companyId: connection.companyId,
+    companyName: connection.companyName,
+    now: services.now,
+  };
+
+  /** The cap already refused a call this month: refreshing would only empty the cache. */
+  const refuseAtCap = (): boolean => {
+    const limit = connection.client.meter.monthlyLimit;
+    if (!limit) return false;
+    setError(
+      new PaneError(
+        'Monthly API limit reached',
+        `Nothing can be fetched until the limit resets on ${limit.resetDate} at 00:00 Pacific Time, so nothing was refreshed. The figures in the workbook stay as they are.`,
+        'monthly_limit_exceeded',
+      ),
+    );
+    return true;
+  };
+
+  const askAll = async (opener: HTMLElement) => {
+    openerRef.current = opener;
+    setError(null);
+    setResult('');
+    if (refuseAtCap()) return;
+    const fresh = await planRefresh(services.gateway, connection.companyId, cachedKeys).catch((e: unknown) => {
+      setError(e);
+      return null;
+    });
+    if (!fresh) return;
+    setPlan(fresh);
+    setPending({ kind: 'all', text: refreshAllCostText(fresh) });
+  };
+
+  const askBlock = (block: RefreshBlock, opener: HTMLElement) => {
+    openerRef.current = opener;
+    setError(null);
+    setResult('');
+    if (refuseAtCap()) return;
+    setPending({ kind: 'block', block, text: blockCostText(block) });
+  };
+
+  const confirm = async () => {
+    if (!pending || !plan) return;
+    const job = pending;
+    setPending(null);
+    // The confirmation disappears: keep focus on a control that stays (focusable while busy).
+    refreshAllRef.current?.focus();
+    setProgress({ done: 0, total: 0 });
+    const spentText = () => {
+      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+      return `Spent ${spent} call${spent === 1 ? '' : 's'}.`;
+    };
+    try {
+      if (job.kind === 'all') {
+        const outcome = await services.actions.track('Refresh all', () =>
+          refreshAll(deps, plan, {
+            refreshFormulas: () => services.runtime.refreshAll(),
+            onProgress: (done, total) => setProgress({ done, total }),
+          }),
+        );
+        const n = outcome.refreshed.length;
+        const failed = outcome.failed.length;
+        setResult(
+          failed === 0
+            ? `Refreshed ${n} block${n === 1 ? '' : 's'} and the FIN formulas. ${spentText()}`
+            : `Refreshed ${n} of ${n + failed} blocks; ${failed} kept ${failed === 1 ? 'its' : 'their'} previous figures. ${spentText()}`,
+        );
+        // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
+        if (failed > 0) setError(outcome.failed[0].error);
+      } else {
+        await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
+          refreshBlock(deps, job.block, (done, total) => setProgress({ done, total })),
+        );
+        setResult(`Refreshed the block at ${job.block.binding.address}. ${spentText()}`);
+      }
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+      await reload();
+    }
+  };
+
+  const forget = async (binding: BindingRecord) => {
+    setError(null);
+    try {
+      await services.gateway.removeBinding(binding.id);
+      setResult(`Stopped tracking the block at ${binding.address}; its cells stay as they are.`);
+      await reload();
+      blocksHeadingRef.current?.focus();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const busy = progress !== null;
+
+  return (
+    <div className={styles.screen}>
+      <div className={styles.row}>
+        <Button ref={refreshAllRef} appearance="primary" onClick={(e) => void askAll(e.currentTarget)} disabledFocusable={busy || pending !== null}>
+          Refresh all
+        </Button>
+        <Text className={styles.note}>Rebuilds every block below and recalculates the FIN formulas.</Text>
+      </div>
+      {pending && (
+        <div role="group" aria-label="Confirm refresh" className={styles.screen}>
+          <Text>{pending.text}</Text>
+          <div className={styles.row}>
+            <Button ref={confirmRef} appearance="primary" onClick={() => void confirm()}>
+              Refresh
+            </Button>
+            <Button
+              onClick={() => {
+                setPending(null);
+                openerRef.current?.focus();
+              }}
+            >
+              Cancel
+            </Button>
+          </div>
+        </div>
+      )}
+      {progress && (
+        <Field label="Refreshing" validationMessage={`${progress.done} of ${progress.total} reports fetched`} validationState="none">
+          <ProgressBar value={progress.total > 0 ? progress.done : undefined} max={Math.max(1, progress.total)} />
+        </Field>
+      )}
+      <div role="status" aria-live="polite">
+        {result}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <h3 ref={blocksHeadingRef} tabIndex={-1}>
+        Blocks in this workbook
+      </h3>
+      {plan && plan.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
+      {plan && plan.blocks.length > 0 && (
+        <ul aria-label="Blocks" style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', rowGap: '12px' }}>
+          {plan.blocks.map((block) => {
+            const at = Date.parse(block.binding.refreshedAt);
+            const stale = isStale(block.binding, now);
+            const titleId = `block-${block.binding.id}`;
+            return (
+              <li key={block.binding.id} aria-labelledby={titleId}>
+                <Text id={titleId} weight="semibold" block>
+                  {describeSpec(block.spec)}
+                </Text>
+                <Text block className={styles.note}>
+                  {block.binding.address}
+                </Text>
+                <Text block>
+                  Refreshed {formatAge(at, now)}{' '}
+                  {stale ? (
+                    <span className={`${styles.tag} ${styles.tagWarning}`}>Stale</span>
+                  ) : (
+                    <span className={`${styles.tag} ${styles.tagSuccess}`}>Current</span>
+                  )}
+                </Text>
+                <div className={styles.row}>
+                  <Button
+                    size="small"
+                    aria-describedby={titleId}
+                    onClick={(e) => askBlock(block, e.currentTarget)}
+                    disabledFocusable={busy || pending !== null}
+                  >
+                    Refresh this block
+                  </Button>
+                  <Button size="small" appearance="subtle" aria-describedby={titleId} onClick={() => void forget(block.binding)} disabledFocusable={busy}>
+                    Forget
+                  </Button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {plan && plan.others.length > 0 && (
+        <Text className={styles.note}>
+          {plan.others.length} other block{plan.others.length === 1 ? '' : 's'} (transactions tables or another company) refresh from their own tab.
+        </Text>
+      )}
+    </div>
+  );
+}

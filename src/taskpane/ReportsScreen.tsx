@@ -1,0 +1,206 @@
+import { Button, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
+import { useEffect, useMemo, useState } from 'react';
+import { planCap } from '../api';
+import { PERIOD_CHOICES } from '../engine/periods';
+import type { Scale } from '../engine/render';
+import { ErrorMessage } from './ErrorMessage';
+import { useToday } from './hooks';
+import type { PaneServices } from './services';
+import { planLabel, type ConnectedState } from './session';
+import {
+  LAYOUTS,
+  SCALES,
+  STATEMENTS,
+  columnsFor,
+  costText,
+  describeSpec,
+  estimateCost,
+  insertStatement,
+  resolvePeriod,
+  statementLabel,
+  type Cost,
+  type LayoutKey,
+  type PeriodChoice,
+  type StatementKind,
+  type StatementSpec,
+} from './statements';
+import { useScreenStyles } from './styles';
+
+// Reports: pick a statement, a period, a layout and units; see what it will cost (periods already cached
+// are free); insert it on a new sheet or at the selected cell, with progress. The block is recorded so
+// Refresh can rebuild it.
+
+interface Progress {
+  done: number;
+  total: number;
+}
+
+export interface ScreenProps {
+  services: PaneServices;
+  connection: ConnectedState;
+}
+
+export function ReportsScreen({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const today = useToday(services);
+  const [statement, setStatement] = useState<StatementKind>('income_statement');
+  const [periodChoice, setPeriodChoice] = useState<PeriodChoice>('last_month');
+  const [customStart, setCustomStart] = useState('');
+  const [customEnd, setCustomEnd] = useState('');
+  const [layout, setLayout] = useState<LayoutKey>('single');
+  const [scale, setScale] = useState<Scale>('units');
+  const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
+  const [cost, setCost] = useState<(Cost & { remaining?: number }) | null>(null);
+  const [costVersion, setCostVersion] = useState(0);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+
+  const period = useMemo(
+    () => resolvePeriod(periodChoice, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth, customStart, customEnd }),
+    [periodChoice, today, connection.fiscalYearStartMonth, customStart, customEnd],
+  );
+  const spec: StatementSpec | null = useMemo(
+    () =>
+      period.ok
+        ? { statement, period: periodChoice, start: period.value.start, end: period.value.end, layout, scale, fiscalYearStartMonth: connection.fiscalYearStartMonth }
+        : null,
+    [period, statement, periodChoice, layout, scale, connection.fiscalYearStartMonth],
+  );
+
+  useEffect(() => {
+    if (!spec) {
+      setCost(null);
+      return;
+    }
+    let live = true;
+    const cache = services.runtime.getSharedCache();
+    void (async () => {
+      const c = await estimateCost(cache, connection.companyId, columnsFor(spec));
+      const cap = planCap(connection.plan);
+      const used = await connection.client.meter.count().catch(() => undefined);
+      const remaining = cap !== undefined && used !== undefined ? Math.max(0, cap - used) : undefined;
+      if (live) setCost({ ...c, remaining });
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [spec, services, connection, costVersion]);
+
+  const busy = progress !== null;
+
+  const insert = async () => {
+    if (!spec) return;
+    setError(null);
+    setResult('');
+    setProgress({ done: 0, total: cost?.requests ?? 0 });
+    const action = `Insert ${describeSpec(spec)}`;
+    try {
+      const { written } = await services.actions.track(action, () =>
+        insertStatement(
+          {
+            gateway: services.gateway,
+            client: connection.client,
+            cache: services.runtime.getSharedCache(),
+            companyId: connection.companyId,
+            companyName: connection.companyName,
+            now: services.now,
+          },
+          spec,
+          where,
+          (done, total) => setProgress({ done, total }),
+        ),
+      );
+      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+      setResult(`Inserted the ${statementLabel(spec.statement).toLowerCase()} at ${written.address}. Spent ${spent} call${spent === 1 ? '' : 's'}.`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+      setCostVersion((v) => v + 1);
+    }
+  };
+
+  const shortOf = cost && cost.remaining !== undefined && cost.calls > cost.remaining;
+
+  return (
+    <div className={styles.screen}>
+      <Field label="Statement">
+        <Select value={statement} onChange={(_, d) => setStatement(d.value as StatementKind)} disabled={busy}>
+          {STATEMENTS.map((s) => (
+            <option key={s.key} value={s.key}>
+              {s.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field
+        label="Period"
+        hint={period.ok ? `${period.value.start} to ${period.value.end}` : undefined}
+        validationState={!period.ok && periodChoice === 'custom' && customStart && customEnd ? 'error' : 'none'}
+        validationMessage={!period.ok && periodChoice === 'custom' && customStart && customEnd ? period.error : undefined}
+      >
+        <Select value={periodChoice} onChange={(_, d) => setPeriodChoice(d.value as PeriodChoice)} disabled={busy}>
+          {PERIOD_CHOICES.map((p) => (
+            <option key={p.key} value={p.key}>
+              {p.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {periodChoice === 'custom' && (
+        <div className={styles.twoColumns}>
+          <Field label="Start date">
+            <Input type="date" value={customStart} onChange={(_, d) => setCustomStart(d.value)} disabled={busy} />
+          </Field>
+          <Field label="End date">
+            <Input type="date" value={customEnd} onChange={(_, d) => setCustomEnd(d.value)} disabled={busy} />
+          </Field>
+        </div>
+      )}
+      <Field label="Layout" hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : undefined}>
+        <Select value={layout} onChange={(_, d) => setLayout(d.value as LayoutKey)} disabled={busy}>
+          {LAYOUTS.map((l) => (
+            <option key={l.key} value={l.key}>
+              {l.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Units">
+        <Select value={scale} onChange={(_, d) => setScale(d.value as Scale)} disabled={busy}>
+          {SCALES.map((s) => (
+            <option key={s.key} value={s.key}>
+              {s.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Insert at">
+        <RadioGroup value={where} onChange={(_, d) => setWhere(d.value as 'newSheet' | 'selection')} disabled={busy} layout="horizontal">
+          <Radio value="newSheet" label="New sheet" />
+          <Radio value="selection" label="Selected cell" />
+        </RadioGroup>
+      </Field>
+      <Text role="status" aria-live="polite" aria-atomic="true">
+        {cost ? costText(cost) : spec ? '' : 'Choose a valid period to see the cost.'}
+        {shortOf ? ` Only ${cost.remaining} left this month on the ${planLabel(connection.plan)} plan.` : ''}
+      </Text>
+      <div className={styles.row}>
+        {/* Focusable while busy, so keyboard focus stays here rather than falling to the page. */}
+        <Button appearance="primary" onClick={() => void insert()} disabled={!spec} disabledFocusable={busy}>
+          Insert
+        </Button>
+      </div>
+      {progress && (
+        <Field label="Fetching periods" validationMessage={`${progress.done} of ${progress.total} fetched`} validationState="none">
+          <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
+        </Field>
+      )}
+      <div role="status" aria-live="polite">
+        {result}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+    </div>
+  );
+}

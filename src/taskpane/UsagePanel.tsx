@@ -1,0 +1,109 @@
+import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { planCap } from '../api';
+import { useActions, useMeterCount } from './hooks';
+import { formatAge } from './refresh';
+import type { ScreenProps } from './ReportsScreen';
+import { planLabel } from './session';
+import { useScreenStyles } from './styles';
+
+// Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
+// counts), the plan's cap, the next reset (midnight Pacific on the 1st) and the last actions with their cost.
+
+// A plain table styled with Fluent's tokens: the log is read, not sorted or selected, so Fluent's Table
+// (and its weight in the bundle) would add nothing.
+const useTableStyles = makeStyles({
+  table: {
+    width: '100%',
+    borderCollapse: 'collapse',
+    fontSize: tokens.fontSizeBase200,
+  },
+  cell: {
+    textAlign: 'left',
+    verticalAlign: 'top',
+    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalXS}`,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  number: {
+    textAlign: 'right',
+  },
+  head: {
+    fontWeight: tokens.fontWeightSemibold,
+  },
+});
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+export function UsagePanel({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const table = useTableStyles();
+  const count = useMeterCount(connection.client);
+  const actions = useActions(services, connection.companyId);
+  const cap = planCap(connection.plan);
+  const reset = connection.client.meter.nextReset();
+  const limit = connection.client.meter.monthlyLimit;
+  const now = services.now();
+
+  return (
+    <div className={styles.screen}>
+      <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '12px', rowGap: '4px' }}>
+        <dt>Calls this month</dt>
+        <dd style={{ margin: 0 }} data-testid="usage-count">
+          {count === null ? '…' : n(count)}
+        </dd>
+        <dt>Monthly cap</dt>
+        <dd style={{ margin: 0 }}>{cap === undefined ? 'unknown' : `${n(cap)} (${planLabel(connection.plan)} plan)`}</dd>
+        <dt>Next reset</dt>
+        <dd style={{ margin: 0 }}>{reset.date} at 00:00 Pacific Time</dd>
+      </dl>
+      {cap !== undefined && count !== null && (
+        <Field label="Share of the monthly cap used" validationMessage={`${n(count)} of ${n(cap)} calls`} validationState="none">
+          <ProgressBar value={Math.min(count, cap)} max={cap} color={count >= cap ? 'error' : count >= cap * 0.8 ? 'warning' : 'brand'} />
+        </Field>
+      )}
+      {limit && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>The API refused a call for the monthly cap. Nothing more can be fetched until {limit.resetDate} at 00:00 Pacific Time.</MessageBarBody>
+        </MessageBar>
+      )}
+      <Text className={styles.note}>
+        Counted by this add-in for this company, the way the API counts. Other tools using the company&apos;s keys spend from the same cap.
+      </Text>
+      <h3>Recent actions</h3>
+      {actions.length === 0 ? (
+        <Text>No actions yet.</Text>
+      ) : (
+        <table className={table.table} aria-label="Recent actions">
+          <thead>
+            <tr>
+              <th scope="col" className={`${table.cell} ${table.head}`}>
+                Action
+              </th>
+              <th scope="col" className={`${table.cell} ${table.head} ${table.number}`}>
+                Calls
+              </th>
+              <th scope="col" className={`${table.cell} ${table.head}`}>
+                When
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {actions.map((a, i) => (
+              <tr key={`${a.at}-${i}`}>
+                <td className={table.cell}>
+                  {a.action}
+                  {a.failed ? ' (failed)' : ''}
+                </td>
+                <td className={`${table.cell} ${table.number}`}>{n(a.calls)}</td>
+                <td className={table.cell}>
+                  <time dateTime={new Date(a.at).toISOString()}>{formatAge(a.at, now)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

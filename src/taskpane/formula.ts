@@ -1,0 +1,48 @@
+// The formula helper's text: a FIN.TOTAL formula for a category and a period, with the category written as
+// its path ("Operating Expenses > Software") so the sheet stays readable, or as its id when the path
+// would not name exactly that category (a name containing '>', or two identical paths).
+
+import type { Category } from '../api/types';
+import { parseDateArgument, type DateArgument, type Result } from '../engine/dates';
+import { resolveInTree, type Tree, type TreeNode } from '../engine/fin';
+
+/** An Excel string literal: quotes doubled. */
+export function excelString(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** The path when it resolves back to this very category, else the id. */
+export function categoryReference(tree: Tree<Category>, node: TreeNode<Category>): string {
+  const byPath = resolveInTree(tree, node.path, 'cat_');
+  return byPath.ok && byPath.node.id === node.id ? node.path : node.id;
+}
+
+export function totalFormula(tree: Tree<Category>, node: TreeNode<Category>, period: string): string {
+  return `=FIN.TOTAL(${excelString(categoryReference(tree, node))},${excelString(period.trim())})`;
+}
+
+/** The period text as the FIN functions will read it (same parser), for the hint under the field. */
+export function checkPeriod(text: string, options: { today: string; fiscalYearStartMonth: number }): Result<DateArgument> {
+  return parseDateArgument(text, { today: options.today, fiscalYearStartMonth: options.fiscalYearStartMonth });
+}
+
+/** The last full calendar quarter before today, as FIN period text ("2026-Q3"). */
+export function lastQuarterText(today: string): string {
+  const year = Number(today.slice(0, 4));
+  const quarter = Math.floor((Number(today.slice(5, 7)) - 1) / 3) + 1;
+  return quarter === 1 ? `${year - 1}-Q4` : `${year}-Q${quarter - 1}`;
+}
+
+/**
+ * Categories whose path has a word starting with each word typed (case-insensitive), so "rent" finds Rent
+ * and not Current Assets, and "soft sub" finds Software Subscriptions; all of them for an empty filter.
+ */
+export function filterCategories(tree: Tree<Category>, filter: string): TreeNode<Category>[] {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...tree.ordered];
+  const patterns = words.map((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u'));
+  return tree.ordered.filter((n) => {
+    const path = n.path.toLowerCase();
+    return patterns.every((p) => p.test(path));
+  });
+}

@@ -1,0 +1,51 @@
+// Small React bindings over the pane's services: the session, the call meter, the action log, today.
+
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { Client } from '../api';
+import { calendarDateAt } from '../engine/dates';
+import type { ActionEntry } from './actionLog';
+import type { PaneServices } from './services';
+import type { SessionState } from './session';
+
+export function useSession(services: PaneServices): SessionState {
+  return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);
+}
+
+/** Calls counted this Pacific month for the client's company, kept current. */
+export function useMeterCount(client: Client): number | null {
+  const [count, setCount] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    const read = () => {
+      void client.meter.count().then(
+        (n) => {
+          if (live) setCount(n);
+        },
+        () => undefined,
+      );
+    };
+    read();
+    const stop = client.meter.subscribe(read);
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [client]);
+  return count;
+}
+
+export function useActions(services: PaneServices, companyId: string): readonly ActionEntry[] {
+  const [entries, setEntries] = useState<readonly ActionEntry[]>(() => services.actions.entries(companyId));
+  useEffect(() => {
+    const update = () => setEntries(services.actions.entries(companyId));
+    const stop = services.actions.subscribe(update);
+    void services.actions.load(companyId).then(update);
+    return stop;
+  }, [services, companyId]);
+  return entries;
+}
+
+/** The company's calendar date (America/Los_Angeles), the "today" of named periods. */
+export function useToday(services: PaneServices): string {
+  return calendarDateAt(services.now());
+}

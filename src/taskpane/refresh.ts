@@ -1,0 +1,173 @@
+// Refresh, host-free: what rebuilding the recorded blocks will cost, and doing it. Refresh all first lets
+// the shared runtime clear the company's cached answers and recalculate the FIN cells (its own refresh
+// all), then rebuilds every statement block through the cache, so a report that a block and a formula
+// both need is one call. Refresh this block fetches the block's reports again, bypassing the cache; the
+// RequestCache has no per-request invalidation, so its older answers stay for FIN cells and later inserts
+// until the next Refresh all.
+
+import type { Client } from '../api';
+import type { RefreshReport } from '../engine/fin';
+import { canonicalKey, type RequestCache } from '../engine/requestCache';
+import type { BindingRecord, WorkbookGateway } from '../excel/gateway';
+import { PaneError } from './errors';
+import { columnsFor, distinctRequests, refreshStatement, specFromBinding, STALE_AFTER_MS, type StatementSpec } from './statements';
+
+export interface RefreshBlock {
+  binding: BindingRecord;
+  spec: StatementSpec;
+  /** Canonical keys of the block's distinct requests. */
+  keys: string[];
+}
+
+export interface RefreshPlan {
+  /** The company's statement blocks, in the order they are rebuilt. */
+  blocks: RefreshBlock[];
+  /** Blocks this pane does not rebuild (transactions tables, other companies). */
+  others: BindingRecord[];
+  /** Distinct requests across the blocks: what rebuilding them spends. */
+  blockCalls: number;
+  /** Answers cached for the company beyond the blocks': at most what the FIN formulas fetch again. */
+  formulaCalls: number;
+}
+
+export function blockOf(binding: BindingRecord, companyId: string): RefreshBlock | null {
+  const spec = specFromBinding(binding);
+  if (!spec || binding.company !== companyId) return null;
+  return { binding, spec, keys: [...distinctRequests(companyId, columnsFor(spec)).keys()] };
+}
+
+export async function planRefresh(
+  gateway: WorkbookGateway,
+  companyId: string,
+  cachedKeys: () => Promise<string[]>,
+): Promise<RefreshPlan> {
+  const bindings = await gateway.listBindings();
+  const blocks: RefreshBlock[] = [];
+  const others: BindingRecord[] = [];
+  for (const b of bindings) {
+    const block = blockOf(b, companyId);
+    if (block) blocks.push(block);
+    else others.push(b);
+  }
+  const blockKeys = new Set(blocks.flatMap((b) => b.keys));
+  const prefix = canonicalKey(companyId, { path: '' });
+  let cached: string[] = [];
+  try {
+    cached = (await cachedKeys()).filter((k) => k.startsWith(prefix));
+  } catch {
+    cached = [];
+  }
+  const formulaCalls = new Set(cached.filter((k) => !blockKeys.has(k))).size;
+  return { blocks, others, blockCalls: blockKeys.size, formulaCalls };
+}
+
+export function refreshAllCostText(plan: RefreshPlan): string {
+  const n = plan.blockCalls + plan.formulaCalls;
+  const blocks = `${plan.blocks.length} block${plan.blocks.length === 1 ? '' : 's'}`;
+  const calls = (c: number) => `${c} call${c === 1 ? '' : 's'}`;
+  if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
+  return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
+}
+
+export function blockCostText(block: RefreshBlock): string {
+  const n = block.keys.length;
+  return `This will spend ${n} call${n === 1 ? '' : 's'} to rebuild this block.`;
+}
+
+export interface RefreshDeps {
+  gateway: WorkbookGateway;
+  client: Client;
+  cache: RequestCache;
+  companyId: string;
+  companyName: string;
+  now: () => number;
+}
+
+export interface BlockFailure {
+  binding: BindingRecord;
+  error: unknown;
+}
+
+export interface RefreshOutcome {
+  refreshed: BindingRecord[];
+  failed: BlockFailure[];
+  /** The runtime's report on the FIN formulas, when it ran. */
+  formulas?: RefreshReport;
+}
+
+function isMonthlyLimit(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 'monthly_limit_exceeded';
+}
+
+/**
+ * Refresh all. `refreshFormulas` is the runtime's refresh all (clears the cache, recalculates FIN cells);
+ * without one, the cache is cleared here. A monthly-limit stop ends the run: nothing more can be fetched.
+ */
+export async function refreshAll(
+  deps: RefreshDeps,
+  plan: RefreshPlan,
+  options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: (done: number, total: number) => void },
+): Promise<RefreshOutcome> {
+  let formulas: RefreshReport | undefined;
+  if (options.refreshFormulas) {
+    formulas = await options.refreshFormulas();
+    if (formulas.limited) {
+      const limit = deps.client.meter.monthlyLimit;
+      throw new PaneError(
+        'Monthly API limit reached',
+        limit
+          ? `Nothing was refreshed: this company has used its API calls for this month. The limit resets on ${limit.resetDate} at 00:00 Pacific Time.`
+          : `Nothing was refreshed. ${formulas.message}`,
+        'monthly_limit_exceeded',
+      );
+    }
+  } else {
+    await deps.cache.clear(deps.companyId);
+  }
+  const total = plan.blocks.reduce((n, b) => n + b.keys.length, 0);
+  let before = 0;
+  options.onProgress?.(0, total);
+  const outcome: RefreshOutcome = { refreshed: [], failed: [], formulas };
+  for (const block of plan.blocks) {
+    try {
+      const { binding } = await refreshStatement(deps, block.binding, {
+        fresh: false,
+        onProgress: (done) => options.onProgress?.(before + done, total),
+      });
+      outcome.refreshed.push(binding);
+    } catch (error) {
+      outcome.failed.push({ binding: block.binding, error });
+      if (isMonthlyLimit(error)) break;
+    }
+    before += block.keys.length;
+    options.onProgress?.(before, total);
+  }
+  return outcome;
+}
+
+/** Refresh this block: its reports fetched again (not from the cache), rewritten in place. */
+export async function refreshBlock(
+  deps: RefreshDeps,
+  block: RefreshBlock,
+  onProgress?: (done: number, total: number) => void,
+): Promise<BindingRecord> {
+  return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
+}
+
+export function isStale(binding: BindingRecord, now: number): boolean {
+  const at = Date.parse(binding.refreshedAt);
+  return !Number.isFinite(at) || now - at > STALE_AFTER_MS;
+}
+
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+export function formatAge(thenMs: number, now: number): string {
+  if (!Number.isFinite(thenMs)) return 'at an unknown time';
+  const s = Math.max(0, Math.round((now - thenMs) / 1000));
+  if (s < 60) return 'just now';
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'} ago`;
+  const m = Math.round(s / 60);
+  if (m < 60) return unit(m, 'minute');
+  const h = Math.round(m / 60);
+  if (h < 48) return unit(h, 'hour');
+  return unit(Math.round(h / 24), 'day');
+}

@@ -1,0 +1,79 @@
+// What the task pane's screens get from outside: the workbook, the shared runtime (client, cache, meter,
+// FIN service), add-in storage and a clock. The entry file (index.tsx) builds the Office versions; tests
+// build the same shape over a MemoryGateway, memory stores and a real sandbox. Screens never touch Office.js:
+// every workbook operation goes through `gateway`, every API call through the runtime's client and cache.
+
+import type { CallMeter, Client } from '../api';
+import type { FinService, RefreshReport } from '../engine/fin';
+import type { RequestCache } from '../engine/requestCache';
+import type { SecretStore, WorkbookGateway } from '../excel/gateway';
+import type { ConnectParams, RuntimeHost, StoredConnection } from '../functions/runtime';
+import { ActionLog } from './actionLog';
+import { PaneSession } from './session';
+
+/**
+ * The slice of the shared runtime (src/functions/runtime.ts) the pane uses. The module itself satisfies it
+ * (`import * as runtime from '../functions/runtime'`), so pane, functions and commands share one client,
+ * one cache and one call meter.
+ */
+export interface PaneRuntime {
+  getRuntimeHost(): RuntimeHost | null;
+  getSharedCache(): RequestCache;
+  getSharedMeter(): CallMeter;
+  getClient(): Promise<Client | null>;
+  getConnection(): Promise<StoredConnection | null>;
+  getFinService(): Promise<FinService | null>;
+  connect(params: ConnectParams): Promise<StoredConnection>;
+  disconnect(): Promise<void>;
+  refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  onDataChange(listener: () => void): () => void;
+}
+
+export interface PaneServices {
+  /** The only door to the workbook (OfficeGateway in Excel, MemoryGateway in tests). */
+  readonly gateway: WorkbookGateway;
+  /** The shared runtime: client of the stored key, request cache, call meter, FIN service. */
+  readonly runtime: PaneRuntime;
+  /** Add-in storage for the pane's own settings (plan, company name, action log). Never the workbook. */
+  readonly storage: SecretStore;
+  /** The connection as the screens see it (company, plan, client), with connect / demo / disconnect. */
+  readonly session: PaneSession;
+  /** The last actions and what each cost in API calls. */
+  readonly actions: ActionLog;
+  /** Wall clock in ms. */
+  readonly now: () => number;
+  /** For the demo company's key list on the local sandbox (GET {origin}/__sandbox/keys). */
+  readonly fetch: typeof fetch;
+  /** Base URL offered when connecting: the local sandbox by default. */
+  readonly defaultBaseUrl: string;
+}
+
+export interface PaneServicesOptions {
+  gateway: WorkbookGateway;
+  runtime: PaneRuntime;
+  /** Default: the runtime host's add-in storage. */
+  storage?: SecretStore;
+  now?: () => number;
+  fetch?: typeof fetch;
+  defaultBaseUrl?: string;
+}
+
+export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010/api/v1';
+
+/** Builds the services object once per page (index.tsx) or per test. */
+export function createPaneServices(options: PaneServicesOptions): PaneServices {
+  const storage = options.storage ?? options.runtime.getRuntimeHost()?.secrets;
+  if (!storage) throw new Error('No add-in storage: open the pane inside Excel (or give createPaneServices a storage).');
+  const now = options.now ?? options.runtime.getRuntimeHost()?.now ?? Date.now;
+  const fetchImpl = options.fetch ?? options.runtime.getRuntimeHost()?.fetch ?? globalThis.fetch.bind(globalThis);
+  const defaultBaseUrl = options.defaultBaseUrl ?? SANDBOX_BASE_URL;
+  const session: PaneSession = new PaneSession({
+    runtime: options.runtime,
+    storage,
+    fetch: fetchImpl,
+    defaultBaseUrl,
+    onConnected: (companyId, calls) => actions.record(companyId, { action: 'Connect', calls, at: now() }),
+  });
+  const actions: ActionLog = new ActionLog({ storage, now, current: () => session.connected() });
+  return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, fetch: fetchImpl, defaultBaseUrl };
+}

@@ -1,0 +1,127 @@
+// Shared set-up of the pane's component tests: a real sandbox, the real shared runtime configured with
+// memory stores (as test/functions does), a MemoryGateway, and the App rendered with React Testing Library.
+import timers from 'node:timers';
+// jsdom's timers return numbers, and the sandbox (running in this process) calls timer.unref(): give the
+// environment Node's timers, which React and Testing Library use just as well.
+Object.assign(globalThis, {
+  setTimeout: timers.setTimeout,
+  clearTimeout: timers.clearTimeout,
+  setInterval: timers.setInterval,
+  clearInterval: timers.clearInterval,
+  setImmediate: timers.setImmediate,
+  clearImmediate: timers.clearImmediate,
+});
+
+// Two browser features jsdom lacks and Fluent's listbox keyboard support uses: ARIA reflection (it finds
+// options by `element.role`) and Element.scrollTo (it keeps the active option in view).
+if (typeof Element !== 'undefined') {
+  if (!('role' in Element.prototype)) {
+    Object.defineProperty(Element.prototype, 'role', {
+      configurable: true,
+      get(this: Element) {
+        return this.getAttribute('role');
+      },
+      set(this: Element, value: string | null) {
+        if (value === null) this.removeAttribute('role');
+        else this.setAttribute('role', value);
+      },
+    });
+  }
+  if (!Element.prototype.scrollTo) Element.prototype.scrollTo = function scrollTo() {};
+}
+
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { webLightTheme } from '@fluentui/react-components';
+import { MemoryMeterStore } from '../../src/api';
+import { MemoryCacheStore } from '../../src/engine/requestCache';
+import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
+import * as runtime from '../../src/functions/runtime';
+import { App } from '../../src/taskpane/App';
+import { createPaneServices, type PaneServices } from '../../src/taskpane/services';
+import { startSandbox, type TestSandbox } from '../support/sandbox';
+
+export { startSandbox, type TestSandbox };
+
+export interface PaneHarness {
+  services: PaneServices;
+  gateway: MemoryGateway;
+  secrets: MemorySecretStore;
+  paneStorage: MemorySecretStore;
+  cacheStore: MemoryCacheStore;
+  recalculations: () => number;
+  user: ReturnType<typeof userEvent.setup>;
+  unmount: () => void;
+}
+
+export interface Stores {
+  secrets: MemorySecretStore;
+  paneStorage: MemorySecretStore;
+  cacheStore: MemoryCacheStore;
+  meterStore: MemoryMeterStore;
+  gateway: MemoryGateway;
+}
+
+/**
+ * A fresh runtime and pane against the sandbox. Pass the stores of an earlier harness to reopen the pane
+ * on the same add-in storage and workbook (nothing connected otherwise).
+ */
+export function renderPane(sb: TestSandbox, options: { now?: () => number; stores?: Stores } = {}): PaneHarness & { stores: Stores } {
+  const secrets = options.stores?.secrets ?? new MemorySecretStore();
+  const paneStorage = options.stores?.paneStorage ?? new MemorySecretStore();
+  const cacheStore = options.stores?.cacheStore ?? new MemoryCacheStore();
+  const meterStore = options.stores?.meterStore ?? new MemoryMeterStore();
+  const gateway = options.stores?.gateway ?? new MemoryGateway();
+  let recalculations = 0;
+  runtime.configureRuntime({
+    cacheStore,
+    meterStore,
+    secrets,
+    dateSystem: async () => 1900,
+    recalculate: async () => {
+      recalculations += 1;
+    },
+    clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 },
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now });
+  const user = userEvent.setup();
+  const view = render(<App theme={webLightTheme} services={services} />);
+  return {
+    services,
+    gateway,
+    secrets,
+    paneStorage,
+    cacheStore,
+    recalculations: () => recalculations,
+    user,
+    unmount: view.unmount,
+    stores: { secrets, paneStorage, cacheStore, meterStore, gateway },
+  };
+}
+
+/** Connects through the form with a roster key. */
+export async function connectWith(h: PaneHarness, sb: TestSandbox, label: string, plan = 'growth'): Promise<void> {
+  const key = await screen.findByLabelText('API key');
+  await h.user.type(key, sb.keys[label]);
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Plan' }), plan);
+  await h.user.click(screen.getByRole('button', { name: 'Connect' }));
+}
+
+/** Connects and waits for the tabs. */
+export async function connected(h: PaneHarness, sb: TestSandbox, label = 'growth-admin', plan = 'growth'): Promise<void> {
+  await connectWith(h, sb, label, plan);
+  await screen.findByRole('tab', { name: 'Reports' }, { timeout: 15000 });
+}
+
+export async function openTab(h: PaneHarness, name: string): Promise<void> {
+  await h.user.click(screen.getByRole('tab', { name }));
+}
+
+/** The text of the alert (the error message) once it appears. */
+export async function alertText(): Promise<string> {
+  const alert = await screen.findByRole('alert', {}, { timeout: 15000 });
+  return alert.textContent ?? '';
+}
+
+export { screen, waitFor, within };

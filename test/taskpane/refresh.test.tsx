@@ -1,0 +1,161 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+import { calendarDateAt } from '../../src/engine/dates';
+import { namedPeriod, splitPeriod } from '../../src/engine/periods';
+import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
+import { blockAt, expectBlockMatchesApi } from './sheet';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const company = () => sb.companies['growth-admin'];
+
+async function choose(h: PaneHarness, name: string, option: string): Promise<void> {
+  await h.user.selectOptions(screen.getByRole('combobox', { name }), screen.getByRole('option', { name: option }));
+}
+
+async function insert(h: PaneHarness, statement: string, period: string, layout: string): Promise<void> {
+  await choose(h, 'Statement', statement);
+  await choose(h, 'Period', period);
+  await choose(h, 'Layout', layout);
+  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  // Everything it needed is cached now: wait for the cost line to say so (it updates after the insert).
+  await screen.findByText(/^Costs 0 calls/);
+}
+
+function lastQuarterMonths() {
+  const base = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+  return { base, months: splitPeriod(base, 'month').map((p) => ({ start: p.start, end: p.end })) };
+}
+
+describe('Refresh', () => {
+  test('Refresh all: the cost first, then every block rebuilt in place and the FIN formulas recalculated', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await insert(h, 'Balance sheet', 'Last quarter', 'One period');
+    const [first, second] = await h.gateway.listBindings();
+    const income = [first, second].find((b) => b.parameters.statement === 'income_statement')!;
+    const balance = [first, second].find((b) => b.parameters.statement === 'balance_sheet')!;
+
+    // Someone types over the statement; an old refresh time is recorded.
+    const block = blockAt(h.gateway, income.address);
+    const netRow = block.rowOf('Net income');
+    await h.gateway.writeGrid({ kind: 'anchor', sheet: block.sheet, cell: `B${netRow + 1}` }, { values: [[12345]] });
+    await h.gateway.saveBinding({ ...income, refreshedAt: '2020-01-01T00:00:00.000Z' });
+
+    await openTab(h, 'Refresh');
+    const list = await screen.findByRole('list', { name: 'Blocks' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const staleItem = items.find((i) => i.textContent!.includes('Income statement'))!;
+    expect(staleItem.textContent).toMatch(/Stale/);
+    expect(staleItem.textContent).toContain(income.address);
+    expect(items.find((i) => i.textContent!.includes('Balance sheet'))!.textContent).toMatch(/Refreshed just now/);
+
+    const before = await sb.usage(company());
+    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
+    // The cost, before anything is spent; focus on the confirming button.
+    expect(await screen.findByText('This will spend 4 calls to rebuild 2 blocks.')).toBeTruthy();
+    const confirm = screen.getByRole('button', { name: 'Refresh' });
+    await waitFor(() => expect(document.activeElement).toBe(confirm));
+    expect(await sb.usage(company())).toBe(before);
+
+    await h.user.click(confirm);
+    const result = await screen.findByText(/^Refreshed 2 blocks/, {}, { timeout: 30000 });
+    expect(result.textContent).toContain('Spent 4 calls.');
+    expect(await sb.usage(company())).toBe(before + 4);
+    expect(h.recalculations()).toBe(1);
+
+    const after = await h.gateway.listBindings();
+    const rebuilt = after.find((b) => b.id === income.id)!;
+    expect(rebuilt.address).toBe(income.address);
+    expect(Date.now() - Date.parse(rebuilt.refreshedAt)).toBeLessThan(60_000);
+    expect(blockAt(h.gateway, income.address).cell(netRow, 1).value).not.toBe(12345);
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, rebuilt, lastQuarterMonths().months);
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, after.find((b) => b.id === balance.id)!, [{ date: lastQuarterMonths().base.end }]);
+    await waitFor(() => expect(screen.queryByText(/Stale/)).toBeNull());
+    h.unmount();
+  });
+
+  test('Refresh this block: its own cost, fetched again even though cached, the other block untouched', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Cash flow', 'Last quarter', 'Against the prior period');
+    await insert(h, 'Income statement', 'Last month', 'One period');
+    const bindings = await h.gateway.listBindings();
+    const cash = bindings.find((b) => b.parameters.statement === 'cash_flow')!;
+    const income = bindings.find((b) => b.parameters.statement === 'income_statement')!;
+    await h.gateway.saveBinding({ ...income, refreshedAt: '2020-01-01T00:00:00.000Z' });
+
+    await openTab(h, 'Refresh');
+    const list = await screen.findByRole('list', { name: 'Blocks' });
+    const item = within(list)
+      .getAllByRole('listitem')
+      .find((i) => i.textContent!.includes('Cash flow'))!;
+    const before = await sb.usage(company());
+    await h.user.click(within(item).getByRole('button', { name: 'Refresh this block' }));
+    expect(await screen.findByText('This will spend 2 calls to rebuild this block.')).toBeTruthy();
+    expect(await sb.usage(company())).toBe(before);
+    await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    const result = await screen.findByText(/^Refreshed the block at /, {}, { timeout: 30000 });
+    expect(result.textContent).toContain(cash.address);
+    expect(result.textContent).toContain('Spent 2 calls.');
+    expect(await sb.usage(company())).toBe(before + 2);
+    const after = await h.gateway.listBindings();
+    expect(after.find((b) => b.id === income.id)!.refreshedAt).toBe('2020-01-01T00:00:00.000Z');
+    expect(Date.now() - Date.parse(after.find((b) => b.id === cash.id)!.refreshedAt)).toBeLessThan(60_000);
+    h.unmount();
+  });
+
+  test('Cancel spends nothing; Forget stops tracking a block and leaves its cells', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Income statement', 'Last month', 'One period');
+    const [binding] = await h.gateway.listBindings();
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    const before = await sb.usage(company());
+    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
+    await screen.findByText(/^This will spend/);
+    await h.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByText(/^This will spend/)).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refresh all' }));
+    await h.user.click(screen.getByRole('button', { name: 'Forget' }));
+    await screen.findByText(/^Stopped tracking/);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Blocks in this workbook' })));
+    expect(await h.gateway.listBindings()).toEqual([]);
+    expect(blockAt(h.gateway, binding.address).cell(0, 0).value).toBe('Northwind Analytics');
+    expect(await screen.findByText(/No statements inserted yet/)).toBeTruthy();
+    expect(await sb.usage(company())).toBe(before);
+    h.unmount();
+  });
+
+  test('Refresh all at the monthly cap: no block rewritten, the reset date shown; then refused up front', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb, 'formation-admin', 'formation');
+    await insert(h, 'Income statement', 'Last month', 'One period');
+    const [binding] = await h.gateway.listBindings();
+    // Another tool spends the rest of the cap.
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 10 });
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
+    await h.user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    const alert = await screen.findByRole('alert', {}, { timeout: 30000 });
+    expect(alert.textContent).toMatch(/Monthly API limit reached/);
+    expect(alert.textContent).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
+    expect((await h.gateway.listBindings())[0].refreshedAt).toBe(binding.refreshedAt);
+    expect(screen.getByText(/^Refreshed 0 of 1 blocks; 1 kept its previous figures. Spent 0 calls./)).toBeTruthy();
+    // The client now knows the cap is spent: the next attempt is refused before anything is cleared.
+    await h.user.click(screen.getByRole('button', { name: 'Refresh this block' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/Nothing can be fetched until the limit resets on \d{4}-\d{2}-01/));
+    expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
+    h.unmount();
+  });
+});

@@ -1,0 +1,201 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+import { act } from 'react';
+import { calendarDateAt } from '../../src/engine/dates';
+import { namedPeriod, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/periods';
+import { alertText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
+import { blockAt, expectBlockMatchesApi } from './sheet';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const STATEMENT_LABEL = { income_statement: 'Income statement', balance_sheet: 'Balance sheet', cash_flow: 'Cash flow' } as const;
+const LAYOUT_LABEL = {
+  single: 'One period',
+  months: 'Months side by side',
+  quarters: 'Quarters side by side',
+  prior_period: 'Against the prior period',
+  prior_year: 'Against the same period last year',
+} as const;
+const PERIOD_LABEL: Record<NamedPeriodKey, string> = {
+  this_month: 'This month',
+  last_month: 'Last month',
+  this_quarter: 'This quarter',
+  last_quarter: 'Last quarter',
+  year_to_date: 'Year to date',
+  last_year: 'Last year',
+  trailing_twelve_months: 'Trailing twelve months',
+};
+
+type Kind = keyof typeof STATEMENT_LABEL;
+type Layout = keyof typeof LAYOUT_LABEL;
+
+/** The columns a layout should produce, computed here from the period algebra. */
+function expectedColumns(kind: Kind, layout: Layout, periodKey: NamedPeriodKey) {
+  const today = calendarDateAt(Date.now());
+  const base = namedPeriod(periodKey, { today });
+  const periods =
+    layout === 'months'
+      ? splitPeriod(base, 'month')
+      : layout === 'quarters'
+        ? splitPeriod(base, 'quarter')
+        : layout === 'prior_period'
+          ? [base, priorPeriod(base)]
+          : layout === 'prior_year'
+            ? [base, samePeriodLastYear(base)]
+            : [base];
+  return periods.map((p) => (kind === 'balance_sheet' ? { date: p.end } : { start: p.start, end: p.end }));
+}
+
+async function choose(h: PaneHarness, name: string, option: string): Promise<void> {
+  await h.user.selectOptions(screen.getByRole('combobox', { name }), screen.getByRole('option', { name: option }));
+}
+
+async function insertAndWait(h: PaneHarness): Promise<string> {
+  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+  const done = await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  return done.textContent ?? '';
+}
+
+// Each statement in each layout, with the period that makes the layout meaningful and a mix of units.
+const CASES: { layout: Layout; period: NamedPeriodKey; scale: 'Units' | 'Thousands' | 'Millions'; columns: number }[] = [
+  { layout: 'single', period: 'last_month', scale: 'Units', columns: 1 },
+  { layout: 'months', period: 'last_quarter', scale: 'Thousands', columns: 3 },
+  { layout: 'quarters', period: 'last_year', scale: 'Thousands', columns: 4 },
+  { layout: 'prior_period', period: 'last_quarter', scale: 'Millions', columns: 2 },
+  { layout: 'prior_year', period: 'last_quarter', scale: 'Units', columns: 2 },
+];
+
+describe.each(Object.keys(STATEMENT_LABEL) as Kind[])('Reports: %s', (kind) => {
+  test('inserted in every layout on new sheets; numbers equal the API, text stays text; a binding per block', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await choose(h, 'Statement', STATEMENT_LABEL[kind]);
+    for (const c of CASES) {
+      await choose(h, 'Period', PERIOD_LABEL[c.period]);
+      await choose(h, 'Layout', LAYOUT_LABEL[c.layout]);
+      await choose(h, 'Units', c.scale);
+      // The cost is shown before anything is spent.
+      await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
+      const costLine = screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/).textContent!;
+      const [, calls, cached] = /^Costs (\d+) calls? \((\d+) cached\)/.exec(costLine)!.map(Number);
+      expect(calls + cached).toBe(c.columns);
+      const before = await sb.usage(sb.companies['growth-admin']);
+      const message = await insertAndWait(h);
+      // The same block again costs nothing.
+      await waitFor(() => expect(screen.getByText(`Costs 0 calls (${c.columns} cached)`)).toBeTruthy());
+      expect(await sb.usage(sb.companies['growth-admin'])).toBe(before + calls);
+      expect(message).toContain(`Spent ${calls} call`);
+
+      const bindings = await h.gateway.listBindings();
+      const binding = bindings.find((b) => message.includes(b.address))!;
+      expect(binding).toBeDefined();
+      expect(binding).toMatchObject({ kind: 'statement', company: sb.companies['growth-admin'] });
+      expect(binding.parameters).toMatchObject({ statement: kind, layout: c.layout, scale: c.scale.toLowerCase(), period: c.period });
+      expect(Date.now() - Date.parse(binding.refreshedAt)).toBeLessThan(60_000);
+      await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, binding, expectedColumns(kind, c.layout, c.period));
+    }
+    expect((await h.gateway.listBindings()).length).toBe(CASES.length);
+    h.unmount();
+  });
+});
+
+describe('Reports: where, custom periods, progress and failures', () => {
+  test('at the selected cell, with a custom period from two date fields', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    act(() => h.gateway.select('Sheet1', 'C5'));
+    await choose(h, 'Period', 'Custom');
+    await h.user.type(screen.getByLabelText('Start date'), '2025-01-01');
+    await h.user.type(screen.getByLabelText('End date'), '2025-06-30');
+    await choose(h, 'Layout', 'Months side by side');
+    await h.user.click(screen.getByRole('radio', { name: 'Selected cell' }));
+    expect(await screen.findByText('Costs 6 calls (0 cached)')).toBeTruthy();
+    const message = await insertAndWait(h);
+    await screen.findByText('Costs 0 calls (6 cached)');
+    expect(message).toContain('Sheet1!C5:');
+    const [binding] = await h.gateway.listBindings();
+    expect(binding.address.startsWith('Sheet1!C5:')).toBe(true);
+    expect(binding.parameters).toMatchObject({ period: 'custom', start: '2025-01-01', end: '2025-06-30' });
+    const columns = ['01', '02', '03', '04', '05', '06'].map((m) => ({ start: `2025-${m}-01`, end: `2025-${m}-${new Date(Date.UTC(2025, Number(m), 0)).getUTCDate()}` }));
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, binding, columns);
+    expect(blockAt(h.gateway, binding.address).cell(6, 1).value).toBe('Jan 2025');
+    h.unmount();
+  });
+
+  test('a custom period with the end before the start is refused in place, nothing to insert', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await choose(h, 'Period', 'Custom');
+    await h.user.type(screen.getByLabelText('Start date'), '2025-06-01');
+    await h.user.type(screen.getByLabelText('End date'), '2025-01-31');
+    expect(await screen.findByText(/is after the end/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Insert' }) as HTMLButtonElement).disabled).toBe(true);
+    h.unmount();
+  });
+
+  test('a determinate progress bar while the periods are fetched', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await choose(h, 'Period', 'Last year');
+    await choose(h, 'Layout', 'Months side by side');
+    await sb.control('control', { latency_ms: 150 });
+    try {
+      await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+      const bar = await screen.findByRole('progressbar');
+      expect(bar.getAttribute('aria-valuemax')).toBe('12');
+      await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+      await screen.findByText('Costs 0 calls (12 cached)');
+      expect(screen.queryByRole('progressbar')).toBeNull();
+    } finally {
+      await sb.control('control', { latency_ms: 0 });
+    }
+    h.unmount();
+  });
+
+  test('the monthly cap: the message names the cap and the reset date, nothing is written', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb, 'formation-admin', 'formation');
+    await choose(h, 'Period', 'Last year');
+    await choose(h, 'Layout', 'Months side by side');
+    // 1 call spent connecting; 12 needed, 9 left.
+    expect(await screen.findByText(/Costs 12 calls \(0 cached\)\s*Only 9 left this month on the Formation plan/)).toBeTruthy();
+    await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+    const text = await alertText();
+    expect(text).toMatch(/Monthly API limit reached/);
+    expect(text).toMatch(/10 API calls/);
+    expect(text).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
+    // What was fetched before the cap stays cached: trying again after the reset costs only the rest.
+    expect(await screen.findByText(/^Costs 3 calls \(9 cached\)/)).toBeTruthy();
+    expect(await h.gateway.listBindings()).toEqual([]);
+    expect(h.gateway.sheetNames()).toEqual(['Sheet1']);
+    expect(await sb.usage(sb.companies['formation-admin'])).toBe(10);
+    h.unmount();
+  });
+
+  test('a key revoked after connecting: the next insert says so', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb, 'startup-admin', 'startup');
+    await sb.control('members', { key: sb.keys['startup-admin'], permissions: { api_access: 'none' } });
+    await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+    const text = await alertText();
+    expect(text).toMatch(/API key not accepted/);
+    expect(text).toMatch(/revoked or mistyped/);
+    h.unmount();
+  });
+
+  test('a permission removed after connecting: the message names it', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb, 'growth-readonly');
+    await sb.control('members', { key: sb.keys['growth-readonly'], permissions: { reports: 'none' } });
+    await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+    const text = await alertText();
+    expect(text).toMatch(/Permission missing/);
+    expect(text).toMatch(/Reports: View/);
+    h.unmount();
+  });
+});

@@ -1,0 +1,243 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+// The pane's host-free pieces, without a sandbox: messages, formula text, block plans, the action log.
+import { ApiError, ConfigError, MonthlyLimitError } from '../../src/api';
+import type { Category } from '../../src/api/types';
+import { buildTree } from '../../src/engine/fin';
+import { MemoryCacheStore, RequestCache } from '../../src/engine/requestCache';
+import { GatewayError } from '../../src/excel/gateway';
+import { MemorySecretStore } from '../../src/excel/memoryGateway';
+import { ActionLog } from '../../src/taskpane/actionLog';
+import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
+import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
+import { formatAge, isStale, refreshAllCostText } from '../../src/taskpane/refresh';
+import { columnsFor, costText, estimateCost, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/taskpane/statements';
+import { renderStatement } from '../../src/engine/render';
+
+const request = { method: 'GET', path: '/reports/income_statement', query: '' };
+const apiError = (status: number | null, type: string, code: string | null, message: string, path = '/reports/income_statement') =>
+  new ApiError({ status, type, code, message, request: { ...request, path } });
+
+describe('describeError: every failure says what to do, never the key', () => {
+  test('401', () => {
+    const m = describeError(apiError(401, 'authentication_error', 'invalid_api_key', 'Invalid API key provided.'));
+    expect(m.title).toBe('API key not accepted');
+    expect(m.body).toMatch(/revoked or mistyped.*Settings > API Keys/);
+  });
+
+  test.each([
+    ['user_inactive', /deactivated/],
+    ['user_removed_from_company', /no longer a member/],
+    ['company_closed', /closed/],
+    ['subscription_required', /no active subscription/],
+  ])('403 %s', (code, pattern) => {
+    expect(describeError(apiError(403, 'permission_error', code, 'x')).body).toMatch(pattern);
+  });
+
+  test('403 insufficient_permission names the permission from the message, else from the endpoint', () => {
+    expect(describeError(apiError(403, 'permission_error', 'insufficient_permission', 'The owner of this API key lacks the API access: Manage permission.')).body).toMatch(
+      /lacks the API access: Manage permission/,
+    );
+    expect(describeError(apiError(403, 'permission_error', 'insufficient_permission', 'This request needs the Reports: View permission.')).body).toMatch(
+      /Reports: View/,
+    );
+    expect(describeError(apiError(403, 'permission_error', 'insufficient_permission', 'Forbidden.', '/categories')).body).toMatch(/Accounting setup: View/);
+  });
+
+  test('429 monthly: the cap and the reset date; burst: wait', () => {
+    const monthly = new MonthlyLimitError(
+      {
+        status: 429,
+        type: 'limit_error',
+        code: 'monthly_limit_exceeded',
+        message: 'Monthly API call limit of 300 reached for this company. The limit resets on 2026-12-01 at 00:00 Pacific Time.',
+        request,
+      },
+      Date.UTC(2026, 10, 20),
+    );
+    const m = describeError(monthly);
+    expect(m.title).toBe('Monthly API limit reached');
+    expect(m.body).toContain('its 300 API calls for this month');
+    expect(m.body).toContain('The limit resets on 2026-12-01 at 00:00 Pacific Time');
+    const noNumber = new MonthlyLimitError({ status: 429, type: 'limit_error', code: 'monthly_limit_exceeded', message: 'Limit reached.', request }, Date.UTC(2026, 10, 20));
+    expect(describeError(noNumber, { plan: 'formation' }).body).toContain('its 10 API calls');
+    expect(describeError(apiError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Slow down')).body).toMatch(/Wait a minute/);
+  });
+
+  test('connection errors point at the base URL and the sandbox; 5xx says try again', () => {
+    const m = describeError(apiError(null, 'connection_error', 'ECONNREFUSED', 'fetch failed'), { baseUrl: 'http://127.0.0.1:4010/api/v1' });
+    expect(m.body).toMatch(/at http:\/\/127\.0\.0\.1:4010\/api\/v1.*base URL.*npm start/);
+    expect(describeError(apiError(503, 'api_error', 'internal_error', 'x')).body).toMatch(/503.*try again/);
+  });
+
+  test('configuration, workbook and pane errors', () => {
+    expect(describeError(new ConfigError('apiKey must be a secret key starting with svc_.', 'apiKey')).body).toMatch(/start with svc_/);
+    expect(describeError(new ConfigError('baseUrl must use https.', 'baseUrl')).title).toBe('Check the base URL');
+    expect(describeError(new GatewayError('NotFound', 'No sheet named P&L')).body).toMatch(/renamed or deleted/);
+    expect(describeError(new PaneError('T', 'B')).body).toBe('B');
+  });
+
+  test('anything shaped like a key is masked', () => {
+    expect(maskKeys('bad svc_abc123_DEF key')).toBe('bad svc_•••• key');
+    expect(describeError(new Error('oops svc_live_secret_1')).body).not.toContain('svc_live_secret_1');
+    expect(describeError(apiError(400, 'invalid_request_error', 'invalid_request', 'Bad svc_zzz')).body).toBe('Bad svc_••••');
+  });
+});
+
+function category(id: string, name: string, parent: string | null, position = 0): Category {
+  return { id, object: 'category', name, account_type: 'expense', point_in_time: false, tier: 1, position, parent_id: parent, created: 0 };
+}
+
+describe('formula text', () => {
+  const tree = buildTree(
+    [
+      category('cat_opex', 'Operating Expenses', null, 1),
+      category('cat_ga', 'General & Administrative', 'cat_opex', 1),
+      category('cat_soft', 'Software "SaaS"', 'cat_ga', 1),
+      category('cat_ops1', 'Operations', 'cat_opex', 2),
+      category('cat_ops2', 'Operations', 'cat_opex', 3),
+      category('cat_arrow', 'A > B', 'cat_opex', 4),
+      category('cat_cur', 'Current Assets', null, 2),
+    ],
+    'category',
+  );
+
+  test('the path when it names exactly that category, else the id; quotes doubled', () => {
+    expect(totalFormula(tree, tree.byId.get('cat_soft')!, ' 2026-Q3 ')).toBe('=FIN.TOTAL("Operating Expenses > General & Administrative > Software ""SaaS""","2026-Q3")');
+    expect(categoryReference(tree, tree.byId.get('cat_ops1')!)).toBe('cat_ops1');
+    expect(categoryReference(tree, tree.byId.get('cat_arrow')!)).toBe('cat_arrow');
+    expect(excelString('a"b')).toBe('"a""b"');
+  });
+
+  test('filtering matches word starts of the path', () => {
+    expect(filterCategories(tree, 'rent').map((n) => n.id)).toEqual([]);
+    expect(filterCategories(tree, 'cur').map((n) => n.id)).toEqual(['cat_cur']);
+    expect(filterCategories(tree, 'gen soft').map((n) => n.id)).toEqual(['cat_soft']);
+    expect(filterCategories(tree, '').length).toBe(7);
+  });
+
+  test('default period: the last full calendar quarter', () => {
+    expect(lastQuarterText('2026-11-21')).toBe('2026-Q3');
+    expect(lastQuarterText('2026-02-01')).toBe('2025-Q4');
+  });
+});
+
+describe('statement blocks', () => {
+  const spec: StatementSpec = {
+    statement: 'income_statement',
+    period: 'last_year',
+    start: '2025-01-01',
+    end: '2025-12-31',
+    layout: 'quarters',
+    scale: 'thousands',
+    fiscalYearStartMonth: 1,
+  };
+
+  test('columns per layout; balance sheets at period ends', () => {
+    expect(columnsFor(spec).map((c) => [c.start, c.end])).toEqual([
+      ['2025-01-01', '2025-03-31'],
+      ['2025-04-01', '2025-06-30'],
+      ['2025-07-01', '2025-09-30'],
+      ['2025-10-01', '2025-12-31'],
+    ]);
+    expect(columnsFor({ ...spec, statement: 'balance_sheet', layout: 'prior_year' }).map((c) => c.request)).toEqual([
+      { path: '/reports/balance_sheet', query: { date: '2025-12-31' } },
+      { path: '/reports/balance_sheet', query: { date: '2024-12-31' } },
+    ]);
+    expect(columnsFor({ ...spec, layout: 'prior_period', start: '2025-07-01', end: '2025-09-30' }).map((c) => c.start)).toEqual(['2025-07-01', '2025-04-01']);
+  });
+
+  test('the cost counts cached answers as free', async () => {
+    const cache = new RequestCache(new MemoryCacheStore());
+    const columns = columnsFor(spec);
+    await cache.get('comp_1', columns[0].request, async () => ({}));
+    const cost = await estimateCost(cache, 'comp_1', columns);
+    expect(cost).toEqual({ requests: 4, cached: 1, calls: 3 });
+    expect(costText(cost)).toBe('Costs 3 calls (1 cached)');
+    expect(costText({ requests: 1, cached: 0, calls: 1 })).toBe('Costs 1 call (0 cached)');
+  });
+
+  test('a binding round-trips its spec; foreign or broken bindings are not statements', () => {
+    const binding = { id: 'b', kind: 'statement', parameters: specToParameters(spec), company: 'c', refreshedAt: '', address: 'A!A1' };
+    expect(specFromBinding(binding)).toEqual(spec);
+    expect(specFromBinding({ ...binding, kind: 'transactions' })).toBeNull();
+    expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, start: '2026-01-01' } })).toBeNull();
+    expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, layout: 'sideways' } })).toBeNull();
+  });
+
+  test('the grid maps to the gateway: text as strings, numbers as numbers, formats, bold, indents, outline', () => {
+    const section = (cents: number) => ({ total_cents: cents, categories: [{ category_id: 'cat_1', name: '=HYPERLINK("x")', position: 1, parent_category_id: null, amount_cents: cents }] });
+    const grid = renderStatement({
+      reports: [
+        {
+          object: 'income_statement',
+          start_date: '2025-01-01',
+          end_date: '2025-03-31',
+          currency: 'USD',
+          refreshed_at: null,
+          revenue: section(123456),
+          expenses: section(-23456),
+          operating_income_cents: 100000,
+          non_operating_income: section(0),
+          net_income_cents: 100000,
+        },
+      ],
+      companyName: 'Acme',
+      refreshedAt: new Date(0),
+      scale: 'thousands',
+    });
+    const write = toGridWrite(grid);
+    expect(write.values[0][0]).toBe('Acme');
+    const line = write.values.findIndex((r) => r[0] === '=HYPERLINK("x")');
+    expect(write.values[line][1]).toBeCloseTo(1.23456, 12);
+    expect(write.cellFormats![line][0]).toBe('@');
+    expect(write.indentLevels![line]).toBe(1);
+    expect(write.outlineLevels![line]).toBe(1);
+    expect(write.boldRows).toContain(0);
+    expect(write.values[5]).toEqual([null, null]);
+  });
+});
+
+describe('refresh and the action log', () => {
+  test('ages and staleness', () => {
+    const now = Date.UTC(2026, 0, 10, 12);
+    expect(formatAge(now - 20_000, now)).toBe('just now');
+    expect(formatAge(now - 5 * 60_000, now)).toBe('5 minutes ago');
+    expect(formatAge(now - 3 * 3600_000, now)).toBe('3 hours ago');
+    expect(formatAge(now - 3 * 86400_000, now)).toBe('3 days ago');
+    const binding = { id: 'b', kind: 'statement', parameters: {}, company: 'c', address: 'A!A1' };
+    expect(isStale({ ...binding, refreshedAt: new Date(now - 25 * 3600_000).toISOString() }, now)).toBe(true);
+    expect(isStale({ ...binding, refreshedAt: new Date(now - 23 * 3600_000).toISOString() }, now)).toBe(false);
+    expect(isStale({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
+  });
+
+  test('cost text of Refresh all', () => {
+    const plan = { blocks: [{}, {}] as never[], others: [], blockCalls: 13, formulaCalls: 0 };
+    expect(refreshAllCostText(plan)).toBe('This will spend 13 calls to rebuild 2 blocks.');
+    expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
+  });
+
+  test('entries per company, newest first, capped, persisted, also for failed work', async () => {
+    const storage = new MemorySecretStore();
+    let count = 0;
+    const client = { meter: { count: async () => count } } as never;
+    const log = new ActionLog({ storage, now: () => 1000, current: () => ({ client, companyId: 'c1' }), max: 3 });
+    await log.track('a', async () => {
+      count += 2;
+    });
+    await expect(
+      log.track('b', async () => {
+        count += 1;
+        throw new Error('x');
+      }),
+    ).rejects.toThrow('x');
+    for (const name of ['c', 'd']) await log.track(name, async () => undefined);
+    expect(log.entries('c1').map((e) => [e.action, e.calls, e.failed ?? false])).toEqual([
+      ['d', 0, false],
+      ['c', 0, false],
+      ['b', 1, true],
+    ]);
+    const reopened = new ActionLog({ storage, now: () => 0, current: () => null });
+    expect((await reopened.load('c1')).map((e) => e.action)).toEqual(['d', 'c', 'b']);
+    expect(await reopened.load('c2')).toEqual([]);
+  });
+});
