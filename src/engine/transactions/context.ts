@@ -1,0 +1,143 @@
+// What every transactions operation works with: the client, the gateway, the clock, and an opened table
+// (its binding, state, department directory and date system).
+
+import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
+import type { Client, Company, Department } from '../../api';
+import { calendarDateAt } from '../dates';
+import { COL, TableView, type WorkbookDateSystem } from './columns';
+import { DepartmentDirectory, departmentRefs } from './departments';
+import type { EditContext } from './edits';
+import { stateOf, TableStore, type Reference, type TableState } from './state';
+
+export interface Progress {
+  phase: 'reference' | 'resuming' | 'fetching' | 'writing' | 'checking' | 'sending' | 'waiting' | 'rereading' | 'done';
+  message: string;
+  /** Rows fetched so far (fetching), or rows concerned. */
+  rows?: number;
+  pages?: number;
+}
+
+export type ProgressFn = (p: Progress) => void;
+
+export interface PollOptions {
+  /** First poll after this delay (default 500 ms), then doubling with jitter up to maxDelayMs. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  maxPolls?: number;
+}
+
+export interface EngineOptions {
+  client: Client;
+  gateway: WorkbookGateway;
+  /** Wall clock, ms (default Date.now): today's date in the company zone, journal timestamps. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  poll?: PollOptions;
+  /**
+   * Wait before the incremental sync that re-reads pushed rows. The API pins a run's watermark at
+   * "now - 1 s" (docs/api-decisions.md), so a change committed in the current second lands in the next
+   * run; waiting a little over a second after the last job finished makes this run see it.
+   */
+  settleMs?: number;
+  /** Sync from the watermark before sending, to catch upstream changes and deletions (default true). */
+  checkUpstream?: boolean;
+  /** At most this many ids per job (default and maximum 5,000; tests may lower it). */
+  maxJobIds?: number;
+}
+
+export interface Deps {
+  client: Client;
+  gateway: WorkbookGateway;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  poll: Required<PollOptions>;
+  settleMs: number;
+  checkUpstream: boolean;
+  maxJobIds: number;
+}
+
+export function resolveDeps(o: EngineOptions): Deps {
+  return {
+    client: o.client,
+    gateway: o.gateway,
+    now: o.now ?? Date.now,
+    sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    poll: { initialDelayMs: o.poll?.initialDelayMs ?? 500, maxDelayMs: o.poll?.maxDelayMs ?? 8000, maxPolls: o.poll?.maxPolls ?? 60 },
+    settleMs: o.settleMs ?? 1100,
+    checkUpstream: o.checkUpstream ?? true,
+    maxJobIds: Math.max(1, Math.min(5000, o.maxJobIds ?? 5000)),
+  };
+}
+
+export interface OpenTable {
+  store: TableStore;
+  binding: BindingRecord;
+  state: TableState;
+  dir: DepartmentDirectory;
+  system: WorkbookDateSystem;
+  /** The Excel table's name. */
+  table: string;
+}
+
+export async function openTable(deps: Deps, bindingId: string): Promise<OpenTable> {
+  const store = new TableStore(deps.gateway, bindingId);
+  const binding = await store.binding();
+  const state = stateOf(binding);
+  const system = await deps.gateway.getDateSystem();
+  if (!binding.table) throw new Error(`The binding ${bindingId} names no table.`);
+  return { store, binding, state, dir: new DepartmentDirectory(state.reference.departments), system, table: binding.table };
+}
+
+export async function readView(deps: Deps, t: OpenTable): Promise<TableView> {
+  return new TableView(await deps.gateway.readTable(t.table));
+}
+
+export function today(deps: Deps): string {
+  return calendarDateAt(deps.now());
+}
+
+export function editContext(deps: Deps, t: OpenTable): EditContext {
+  return { dir: t.dir, system: t.system, today: today(deps), incorporationDate: t.state.reference.incorporationDate };
+}
+
+/** GET /departments and GET /company: 2 calls. */
+export async function fetchReference(client: Client, nowMs: number): Promise<Reference> {
+  const [departments, company] = await Promise.all([client.departments.list(), client.company.retrieve()]);
+  return referenceFrom(departments.data, company, nowMs);
+}
+
+export function referenceFrom(departments: Department[], company: Pick<Company, 'incorporation'> | null, nowMs: number): Reference {
+  return {
+    departments: departmentRefs(departments),
+    incorporationDate: company?.incorporation?.date ?? null,
+    fetchedAt: new Date(nowMs).toISOString(),
+  };
+}
+
+/** GET /departments only (1 call), when a sync meets a department the stored list does not know. */
+export async function refreshDepartments(deps: Deps, t: OpenTable): Promise<void> {
+  const { data } = await deps.client.departments.list();
+  t.state.reference = { ...t.state.reference, departments: departmentRefs(data), fetchedAt: new Date(deps.now()).toISOString() };
+  t.dir = new DepartmentDirectory(t.state.reference.departments);
+  await deps.gateway.setListValidation(t.table, COL.department, t.dir.assignablePaths());
+}
+
+// Calls ---------------------------------------------------------------------------------------------
+
+export interface MeterSnapshot {
+  company: string | null;
+  count: number;
+}
+
+export async function meterSnapshot(client: Client): Promise<MeterSnapshot> {
+  return { company: client.companyId, count: await client.meter.count() };
+}
+
+/**
+ * Calls counted on the client's meter since the snapshot. The meter is shared by the runtime, so a
+ * formula recalculating at the same time is included. null when the company became known meanwhile.
+ */
+export async function callsSince(client: Client, snap: MeterSnapshot): Promise<number | null> {
+  if (client.companyId !== snap.company) return null;
+  return (await client.meter.count()) - snap.count;
+}

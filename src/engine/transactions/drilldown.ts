@@ -1,0 +1,151 @@
+// Drill-down: the entries behind a statement line or a FIN total, on a new sheet.
+//
+// Source: GET /journal_entries, not GET /transactions. Statements and /aggregations/total are built
+// from the ledger, and only journal entries reproduce them:
+//  - /journal_entries?category_id matches the category AND its descendants (a statement line is a
+//    subtree subtotal); /transactions?category_id matches that one category only (the sandbox filters
+//    `t.category_id = ?`), so a parent line would show nothing or a fraction;
+//  - journal entries are dated by the effective accounting date, which reports use; the /transactions
+//    date filter is on the transaction date;
+//  - pending transactions post nothing, split parts post per part, transfers post between accounts,
+//    spreads post monthly, and depreciation / accruals / opening entries have no transaction at all.
+// So the sheet lists every journal line of the subtree in the period, with its transaction id (when it
+// came from one) and memo (the merchant), and its signed amount sums to the number drilled into
+// (/aggregations/total's sign rule: assets debit minus credit, all other categories credit minus debit).
+// For a point-in-time (balance-sheet) category the sheet lists the period's activity (the change in the
+// balance), not the entries since the beginning of time.
+
+import type { JournalEntry, Category } from '../../api';
+import { centsToDisplay } from '../render/money';
+import { isIsoDate } from '../dates';
+import type { TableColumnSpec, WriteValue } from '../../excel/gateway';
+import { isoToCell, DATE_FORMAT, AMOUNT_FORMAT } from './columns';
+import { callsSince, meterSnapshot, type Deps, type ProgressFn } from './context';
+import { DepartmentDirectory, departmentRefs } from './departments';
+
+export interface DrillDownRequest {
+  categoryId: string;
+  /** Inclusive, YYYY-MM-DD. */
+  start: string;
+  end: string;
+  sheetName?: string;
+}
+
+export interface DrillDownResult {
+  sheet: string;
+  table: string;
+  categoryName: string;
+  pointInTime: boolean;
+  /** Journal lines listed (lines of the category's subtree). */
+  rows: number;
+  entries: number;
+  /** Signed by the aggregation rule; equals /aggregations/total for whole months. */
+  totalCents: number;
+  note: string;
+  calls: number | null;
+}
+
+export const DRILLDOWN_COLUMNS: TableColumnSpec[] = [
+  { name: 'Date', kind: 'number', numberFormat: DATE_FORMAT, width: 70 },
+  { name: 'Kind', kind: 'text', width: 70 },
+  { name: 'Memo', kind: 'text', width: 180 },
+  { name: 'Category', kind: 'text', width: 160 },
+  { name: 'Department', kind: 'text', width: 240 },
+  { name: 'Debit', kind: 'number', numberFormat: AMOUNT_FORMAT, width: 80 },
+  { name: 'Credit', kind: 'number', numberFormat: AMOUNT_FORMAT, width: 80 },
+  { name: 'Amount', kind: 'number', numberFormat: AMOUNT_FORMAT, width: 90 },
+  { name: 'Transaction id', kind: 'text', width: 150 },
+  { name: 'Journal entry id', kind: 'text', width: 150 },
+];
+
+/** The category and its descendants. */
+export function subtreeIds(categories: Category[], rootId: string): Set<string> {
+  const children = new Map<string, string[]>();
+  for (const c of categories) if (c.parent_id) children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id]);
+  const out = new Set<string>();
+  const stack = [rootId];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (out.has(id)) continue;
+    out.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return out;
+}
+
+/** Assets: debit minus credit; every other account type: credit minus debit. */
+export function signedCents(accountType: string, debit: number, credit: number): number {
+  return accountType === 'asset' ? debit - credit : credit - debit;
+}
+
+export async function drillDown(deps: Deps, req: DrillDownRequest, onProgress?: ProgressFn): Promise<DrillDownResult> {
+  if (!/^cat_[A-Za-z0-9_]+$/.test(req.categoryId)) throw new Error('Drill-down needs a category id (cat_...).');
+  if (!isIsoDate(req.start) || !isIsoDate(req.end)) throw new Error('Drill-down needs a period with dates like 2026-01-31.');
+  if (req.start > req.end) throw new Error('The period starts after it ends.');
+  const snap = await meterSnapshot(deps.client);
+  onProgress?.({ phase: 'reference', message: 'Reading the chart of accounts and departments…' });
+  const [categories, departments] = await Promise.all([deps.client.categories.list(), deps.client.departments.list()]);
+  const root = categories.data.find((c) => c.id === req.categoryId);
+  if (!root) throw new Error(`No category ${req.categoryId} in this company.`);
+  const inTree = subtreeIds(categories.data, root.id);
+  const names = new Map(categories.data.map((c) => [c.id, c.name]));
+  const dir = new DepartmentDirectory(departmentRefs(departments.data));
+  const system = await deps.gateway.getDateSystem();
+
+  const rows: WriteValue[][] = [];
+  let entries = 0;
+  let totalCents = 0;
+  for await (const entry of deps.client.journalEntries.iterate({ category_id: root.id, start_date: req.start, end_date: req.end }) as AsyncIterable<JournalEntry>) {
+    entries++;
+    for (const line of entry.lines) {
+        if (!inTree.has(line.category_id)) continue;
+        const cents = signedCents(root.account_type, line.debit_cents, line.credit_cents);
+        totalCents += cents;
+        rows.push([
+          isoToCell(entry.date, system),
+          entry.kind,
+          entry.memo,
+          names.get(line.category_id) ?? line.category_id,
+          line.department_id ? (dir.pathOf(line.department_id) ?? line.department_id) : null,
+          line.debit_cents ? centsToDisplay(line.debit_cents, 'units') : null,
+          line.credit_cents ? centsToDisplay(line.credit_cents, 'units') : null,
+          centsToDisplay(cents, 'units'),
+          entry.transaction_id,
+          entry.id,
+        ]);
+    }
+    if (entries % 500 === 0) onProgress?.({ phase: 'fetching', message: `${entries.toLocaleString('en-US')} entries so far`, rows: rows.length, pages: entries / 500 });
+  }
+
+  onProgress?.({ phase: 'writing', message: `Writing ${rows.length} lines…` });
+  const ref = await deps.gateway.createTable({
+    name: 'DrillDown',
+    columns: DRILLDOWN_COLUMNS,
+    rows,
+    target: { kind: 'newSheet', name: req.sheetName ?? `${root.name} ${req.start.slice(0, 7)}`.slice(0, 31) },
+    style: 'TableStyleLight1',
+  });
+  await deps.gateway.saveBinding({
+    id: `drilldown-${ref.name}`,
+    kind: 'drilldown',
+    parameters: { category_id: root.id, start_date: req.start, end_date: req.end, source: 'journal_entries' },
+    company: deps.client.companyId ?? '',
+    refreshedAt: new Date(deps.now()).toISOString(),
+    address: ref.address,
+    table: ref.name,
+  });
+  const note = root.point_in_time
+    ? `${root.name} is a balance-sheet category: these are its entries in the period (the change in its balance), not the balance itself.`
+    : `Journal lines of ${root.name} and its subcategories dated ${req.start} to ${req.end}; they add up to the statement line for whole months.`;
+  return {
+    sheet: ref.sheet,
+    table: ref.name,
+    categoryName: root.name,
+    pointInTime: root.point_in_time,
+    rows: rows.length,
+    entries,
+    totalCents,
+    note,
+    calls: await callsSince(deps.client, snap),
+  };
+}

@@ -1,0 +1,65 @@
+// The transactions feature as one object for the task pane (and tests): pull into a table, refresh,
+// review and push edits, shift accounting dates, resume interrupted pushes, drill down. Host-free: it
+// talks to the API through the client and to the workbook through the WorkbookGateway.
+
+import { BINDING_KIND, stateOf, TableStore, type JournalEntry, type TableState } from './state';
+import { resolveDeps, type EngineOptions, type ProgressFn } from './context';
+import { pull, refresh, type PullOptions, type PullResult, type RefreshResult } from './pull';
+import { push, resume, review, shiftAccountingDates, unfinishedJobs, type PushOptions, type PushResult, type ResumeResult, type ReviewPlan, type ShiftResult } from './push';
+import { drillDown, type DrillDownRequest, type DrillDownResult } from './drilldown';
+import type { TransactionFilters } from './filters';
+import type { SyncOutcome } from './pull';
+import type { BindingRecord } from '../../excel/gateway';
+
+export interface TransactionsTableInfo {
+  bindingId: string;
+  table: string;
+  address: string;
+  refreshedAt: string;
+  state: TableState;
+}
+
+export interface TransactionsEngine {
+  /** Transactions tables of this workbook (from their bindings; no call). */
+  tables(): Promise<TransactionsTableInfo[]>;
+  pull(filters: Partial<Record<keyof TransactionFilters, unknown>>, options?: PullOptions): Promise<PullResult>;
+  refresh(bindingId: string, onProgress?: ProgressFn): Promise<RefreshResult>;
+  /** What a push would send and cost; marks invalid rows. No call. */
+  review(bindingId: string): Promise<ReviewPlan>;
+  push(bindingId: string, options?: PushOptions): Promise<PushResult>;
+  shiftAccountingDates(bindingId: string, ids: string[], months: number, options?: PushOptions): Promise<ShiftResult>;
+  /** Bulk jobs of an interrupted push stored in the workbook (no call). */
+  unfinishedJobs(bindingId: string): Promise<JournalEntry[]>;
+  resume(bindingId: string, onProgress?: ProgressFn): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] }>;
+  drillDown(request: DrillDownRequest, onProgress?: ProgressFn): Promise<DrillDownResult>;
+  /** Forgets a table's binding, flags and journal (when the user deleted the table). */
+  forget(bindingId: string): Promise<void>;
+}
+
+export function createTransactionsEngine(options: EngineOptions): TransactionsEngine {
+  const deps = resolveDeps(options);
+  return {
+    async tables() {
+      const bindings: BindingRecord[] = await deps.gateway.listBindings();
+      const out: TransactionsTableInfo[] = [];
+      for (const b of bindings) {
+        if (b.kind !== BINDING_KIND || !b.table) continue;
+        try {
+          out.push({ bindingId: b.id, table: b.table, address: b.address, refreshedAt: b.refreshedAt, state: stateOf(b) });
+        } catch {
+          // A binding of an older or damaged shape is skipped, not fatal.
+        }
+      }
+      return out;
+    },
+    pull: (filters, o) => pull(deps, filters, o),
+    refresh: (id, p) => refresh(deps, id, p),
+    review: (id) => review(deps, id),
+    push: (id, o) => push(deps, id, o),
+    shiftAccountingDates: (id, ids, months, o) => shiftAccountingDates(deps, id, ids, months, o),
+    unfinishedJobs: (id) => unfinishedJobs(deps, id),
+    resume: (id, p) => resume(deps, id, p),
+    drillDown: (req, p) => drillDown(deps, req, p),
+    forget: (id) => new TableStore(deps.gateway, id).forget(),
+  };
+}

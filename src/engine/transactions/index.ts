@@ -1,0 +1,12 @@
+export { createTransactionsEngine, type TransactionsEngine, type TransactionsTableInfo } from './engine';
+export type { EngineOptions, Progress, ProgressFn, PollOptions } from './context';
+export type { PullOptions, PullResult, RefreshResult, SyncOutcome } from './pull';
+export type { GroupSummary, JobReport, PushOptions, PushResult, ResumeResult, ReviewPlan, ShiftResult } from './push';
+export type { DrillDownRequest, DrillDownResult } from './drilldown';
+export { subtreeIds, signedCents, DRILLDOWN_COLUMNS } from './drilldown';
+export { COL, TABLE_COLUMNS, COLUMN_NAMES, transactionRow, TableView, normPath } from './columns';
+export { DepartmentDirectory, departmentRefs, type DepartmentRef } from './departments';
+export { allowsIncrementalRefresh, describeFilters, IMMUTABLE_FILTERS, mutableFilterNames, normalizeFilters, type TransactionFilters } from './filters';
+export { accountingWindow, canonicalUpdate, detectEdit, estimateCost, groupEdits, MAX_JOB_IDS, type CostEstimate, type UpdateGroup } from './edits';
+export { MSG } from './messages';
+export { BINDING_KIND, journalKey, journalEntryKey, flagsKey, type JournalEntry, type TableState } from './state';

@@ -1,0 +1,216 @@
+// Pulling transactions into a new table, and refreshing it.
+//
+// The pull is an incremental-mode run from updated_after=0 with the table's filters (pages of 500 through
+// the client's sync iterator). It costs the same pages as a classic listing, returns the same current
+// rows (rule 4: updated_after=0 matches every transaction; filters match current state), and gives the
+// run's pinned watermark, which is what a later incremental refresh starts from. A classic listing gives
+// no watermark, and taking one from a separate call would leave a gap. Rows are collected in memory and
+// written once through the gateway (which chunks the table write by request size), so 50,000 rows are a
+// handful of Excel syncs, not one per page or row.
+
+import type { TransactionTombstone, Transaction } from '../../api';
+import { generateIdempotencyKey } from '../../api';
+import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView } from './columns';
+import {
+  callsSince,
+  fetchReference,
+  meterSnapshot,
+  openTable,
+  refreshDepartments,
+  type Deps,
+  type OpenTable,
+  type ProgressFn,
+} from './context';
+import { DepartmentDirectory } from './departments';
+import { allowsIncrementalRefresh, describeFilters, mutableFilterNames, normalizeFilters, toListParams, type TransactionFilters } from './filters';
+import { reconcile, type ReconcileMode, type ReconcileOutput } from './reconcile';
+import { BINDING_KIND, type TableState } from './state';
+
+export interface PullOptions {
+  /** Name of the new sheet (made unique); default "Transactions". */
+  sheetName?: string;
+  onProgress?: ProgressFn;
+}
+
+export interface PullResult {
+  bindingId: string;
+  table: string;
+  sheet: string;
+  rows: number;
+  pages: number;
+  /** Refresh will be incremental (only immutable filters) or a re-pull. */
+  incremental: boolean;
+  /** Filters that force a re-pull on refresh (empty when incremental). */
+  mutableFilters: string[];
+  watermark: number;
+  calls: number | null;
+}
+
+interface Collected {
+  upserts: Transaction[];
+  tombstones: TransactionTombstone[];
+  pages: number;
+  watermark: number;
+}
+
+/** One sync run, buffered. The watermark is returned, not stored: the caller stores it after writing. */
+async function collectRun(deps: Deps, filters: TransactionFilters | null, watermark: number, onProgress: ProgressFn | undefined, label: string): Promise<Collected> {
+  const upserts: Transaction[] = [];
+  const tombstones: TransactionTombstone[] = [];
+  let pages = 0;
+  const result = await deps.client.transactions.sync({
+    watermark,
+    filters: filters ? toListParams(filters) : undefined,
+    onPage: (page) => {
+      upserts.push(...page.upserts);
+      tombstones.push(...page.tombstones);
+      pages++;
+      onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${pages} page${pages === 1 ? '' : 's'})`, rows: upserts.length, pages });
+    },
+  });
+  return { upserts, tombstones, pages, watermark: result.watermark };
+}
+
+/**
+ * The run's rows, once each: a restarted run delivers rows again (the higher `updated` wins), and a
+ * tombstone removes a row it outdates. Tombstones of transactions deleted before the pull are skipped.
+ */
+function latestRows(run: Collected): Transaction[] {
+  const byId = new Map<string, Transaction>();
+  for (const t of run.upserts) {
+    const prev = byId.get(t.id);
+    if (!prev || (prev.updated ?? 0) <= (t.updated ?? 0)) byId.set(t.id, t);
+  }
+  for (const d of run.tombstones) {
+    const prev = byId.get(d.id);
+    if (prev && (prev.updated ?? 0) <= (d.updated ?? 0)) byId.delete(d.id);
+  }
+  return [...byId.values()];
+}
+
+export async function pull(deps: Deps, filtersInput: Partial<Record<keyof TransactionFilters, unknown>>, options: PullOptions = {}): Promise<PullResult> {
+  const checked = normalizeFilters(filtersInput);
+  if (!checked.ok) throw new Error(checked.error);
+  const filters = checked.value;
+  const onProgress = options.onProgress;
+  const snap = await meterSnapshot(deps.client);
+
+  onProgress?.({ phase: 'reference', message: 'Reading departments and the company profile…' });
+  const reference = await fetchReference(deps.client, deps.now());
+  const dir = new DepartmentDirectory(reference.departments);
+  const system = await deps.gateway.getDateSystem();
+
+  const run = await collectRun(deps, filters, 0, onProgress, 'Pulling');
+  const rows = latestRows(run).sort(compareForTable).map((t) => transactionRow(t, dir, system));
+
+  onProgress?.({ phase: 'writing', message: `Writing ${rows.length.toLocaleString('en-US')} rows to the workbook…`, rows: rows.length });
+  const ref = await deps.gateway.createTable({
+    name: 'Transactions',
+    columns: [...TABLE_COLUMNS],
+    rows,
+    target: { kind: 'newSheet', name: options.sheetName ?? 'Transactions' },
+    style: 'TableStyleLight9',
+  });
+  await deps.gateway.setListValidation(ref.name, COL.department, dir.assignablePaths());
+
+  const incremental = allowsIncrementalRefresh(filters);
+  const state: TableState = { version: 1, filters, incremental, watermark: run.watermark, reference };
+  const bindingId = `transactions-${generateIdempotencyKey().slice(0, 8)}`;
+  await deps.gateway.saveBinding({
+    id: bindingId,
+    kind: BINDING_KIND,
+    parameters: state as unknown as Record<string, never>,
+    company: deps.client.companyId ?? '',
+    refreshedAt: new Date(deps.now()).toISOString(),
+    address: ref.address,
+    table: ref.name,
+  });
+  const calls = await callsSince(deps.client, snap);
+  onProgress?.({ phase: 'done', message: `Pulled ${rows.length.toLocaleString('en-US')} transactions (${describeFilters(filters)}).`, rows: rows.length, pages: run.pages });
+  return {
+    bindingId,
+    table: ref.name,
+    sheet: ref.sheet,
+    rows: rows.length,
+    pages: run.pages,
+    incremental,
+    mutableFilters: mutableFilterNames(filters),
+    watermark: run.watermark,
+    calls,
+  };
+}
+
+export interface SyncOutcome {
+  mode: ReconcileMode;
+  pages: number;
+  upserts: number;
+  tombstones: number;
+  counts: ReconcileOutput['counts'];
+  newlyUpstream: Set<string>;
+  watermark: number;
+}
+
+/**
+ * One sync run applied to the table: updates in place by id, new rows appended, tombstones applied,
+ * edits kept (see reconcile.ts), then the watermark committed with the binding, only after every write
+ * succeeded. `restricted` runs without filters and touches only rows the table holds (tables with mutable
+ * filters use it around a push; their refresh is a `full` re-pull).
+ */
+export async function syncTable(deps: Deps, t: OpenTable, mode: ReconcileMode, onProgress?: ProgressFn, label = 'Refreshing'): Promise<SyncOutcome> {
+  const filters = mode === 'restricted' ? null : t.state.filters;
+  const from = mode === 'full' ? 0 : (t.state.watermark ?? 0);
+  const run = await collectRun(deps, filters, from, onProgress, label);
+
+  if (run.upserts.some((x) => typeof x.department_id === 'string' && !t.dir.has(x.department_id))) {
+    // A department created since the pull: its path (and the dropdown) need the current tree.
+    await refreshDepartments(deps, t);
+  }
+
+  const view = new TableView(await deps.gateway.readTable(t.table));
+  const flags = await t.store.flags();
+  const out = reconcile({ view, upserts: run.upserts, tombstones: run.tombstones, mode, dir: t.dir, system: t.system, flags });
+
+  if (out.updates.length || out.deletes.length || out.appends.length) {
+    onProgress?.({ phase: 'writing', message: `Writing ${out.counts.updated + out.counts.added + out.counts.removed} changed rows…` });
+  }
+  if (out.updates.length) await deps.gateway.updateRowsByKey(t.table, COL.id, out.updates);
+  if (out.deletes.length) await deps.gateway.deleteRowsByKey(t.table, COL.id, out.deletes);
+  let address = t.binding.address;
+  if (out.appends.length) address = (await deps.gateway.appendRows(t.table, out.appends)).address;
+  if (out.flagsChanged) await t.store.writeFlags(out.flags);
+
+  t.state = { ...t.state, watermark: run.watermark };
+  t.binding = await t.store.save({ ...t.binding, refreshedAt: new Date(deps.now()).toISOString() }, t.state, address);
+  return {
+    mode,
+    pages: run.pages,
+    upserts: run.upserts.length,
+    tombstones: run.tombstones.length,
+    counts: out.counts,
+    newlyUpstream: out.newlyUpstream,
+    watermark: run.watermark,
+  };
+}
+
+export interface RefreshResult extends SyncOutcome {
+  /** Why a re-pull was needed, for the pane to say. */
+  note: string;
+  calls: number | null;
+}
+
+/** Refresh: incremental for immutable filters, else a full re-pull (spec, incremental mode rule 6). */
+export async function refresh(deps: Deps, bindingId: string, onProgress?: ProgressFn): Promise<RefreshResult> {
+  const snap = await meterSnapshot(deps.client);
+  const t = await openTable(deps, bindingId);
+  const mode: ReconcileMode = t.state.incremental ? 'incremental' : 'full';
+  const note = t.state.incremental
+    ? 'Incremental refresh: only rows changed since the last sync were fetched.'
+    : `Full re-pull: the filter${mutableFilterNames(t.state.filters).length > 1 ? 's' : ''} ${mutableFilterNames(t.state.filters).join(', ')} can change on a transaction, and an incremental sync would miss rows that stop matching.`;
+  const outcome = await syncTable(deps, t, mode, onProgress, mode === 'full' ? 'Re-pulling' : 'Refreshing');
+  const calls = await callsSince(deps.client, snap);
+  onProgress?.({
+    phase: 'done',
+    message: `${mode === 'full' ? 'Re-pulled' : 'Refreshed'}: ${outcome.counts.updated} updated, ${outcome.counts.added} added, ${outcome.counts.removed} removed${outcome.counts.flagged ? `, ${outcome.counts.flagged} flagged for review` : ''}.`,
+  });
+  return { ...outcome, note, calls };
+}
