@@ -4,7 +4,13 @@
 //   npm run build                                        production build in dist/ (manifest still localhost)
 //   npm run build -- --env url=https://example.com/addin/    ... with dist/manifest.xml pointing there
 //   npm run build -- --env officejs=cdn                  reference office.js from Microsoft's CDN, don't copy it
-//   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it)
+//   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),
+//                                                        with the workbench at /workbench.html
+//   webpack --mode development --env workbench           the add-in and the workbench in dist/
+//
+// The workbench (src/workbench: the real task pane and FIN functions on an in-memory workbook, for machines
+// without Excel and for the browser tests) is a second, separate compilation, so the add-in's own bundles,
+// chunks and runtime stay exactly what they are without it. `npm run build` does not include it.
 const path = require('node:path');
 const webpack = require('webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
@@ -32,12 +38,62 @@ class WarnPlugin {
   }
 }
 
+/** TypeScript through ts-loader, shared by the add-in and the workbench compilations. */
+const tsRule = {
+  test: /\.tsx?$/,
+  exclude: /node_modules/,
+  use: {
+    loader: 'ts-loader',
+    options: {
+      // Type-checking is `tsc --noEmit` (npm run typecheck): with it on, ts-loader reports false
+      // errors in watch mode because the metadata plugin's loader touches every file.
+      transpileOnly: true,
+      // ES modules for webpack (tree shaking); tsconfig's CommonJS stays for jest and ts-node.
+      compilerOptions: { module: 'es2020', sourceMap: true },
+    },
+  },
+};
+
+/**
+ * The workbench page: workbench.html at the root, its bundle and functions.json under workbench/ (so
+ * nothing collides with the add-in's files in the same output folder). `outputPath` lets the browser
+ * tests build it on its own into a folder of their own.
+ */
+function workbenchConfig({ mode, dev, outputPath = DIST }) {
+  return {
+    name: 'workbench',
+    mode,
+    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    entry: { workbench: './src/workbench/index.tsx' },
+    output: {
+      path: outputPath,
+      filename: 'workbench/[name].js',
+      chunkFilename: 'workbench/[name].js',
+      // Never clean: the add-in's compilation owns the folder (and keeps workbench files, see `clean` there).
+      clean: false,
+    },
+    resolve: { extensions: ['.ts', '.tsx', '.js', '.json'] },
+    module: { rules: [tsRule] },
+    plugins: [
+      new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
+      // The same CustomFunctions.associate calls Excel gets, appended to functions.ts; the workbench's
+      // evaluator reads them, and functions.json for the parameter lists.
+      new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'workbench/functions.json' }),
+      new HtmlWebpackPlugin({ filename: 'workbench.html', template: './src/workbench/workbench.html', chunks: ['workbench'] }),
+    ],
+    performance: { hints: false },
+    stats: 'minimal',
+  };
+}
+
 module.exports = async (env = {}, argv = {}) => {
   const mode = argv.mode || 'production';
   const dev = mode === 'development';
   const serving = Boolean(env.WEBPACK_SERVE);
   const baseUrl = env.url ? normalizeBaseUrl(env.url) : null; // throws early on a bad URL
   const officeJsFromCdn = env.officejs === 'cdn';
+  // The workbench comes with the dev server, or with --env workbench; never in a plain build.
+  const withWorkbench = serving || Boolean(env.workbench);
   if (env.officejs && !['cdn', 'local'].includes(env.officejs)) {
     throw new Error(`--env officejs=${env.officejs}: expected "local" (the default) or "cdn".`);
   }
@@ -86,7 +142,7 @@ module.exports = async (env = {}, argv = {}) => {
     server = { type: 'https', options: { cert, key, ...(ca ? { ca } : {}) } };
   }
 
-  return {
+  const addin = {
     mode,
     devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
     entry: {
@@ -97,28 +153,14 @@ module.exports = async (env = {}, argv = {}) => {
     output: {
       path: DIST,
       filename: '[name].js',
-      clean: true,
+      // With the workbench built alongside, its files in the same folder are not the add-in's to remove.
+      clean: withWorkbench ? { keep: /^workbench(\/|\.html$)/ } : true,
     },
     resolve: {
       extensions: ['.ts', '.tsx', '.js', '.json'],
     },
     module: {
-      rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /node_modules/,
-          use: {
-            loader: 'ts-loader',
-            options: {
-              // Type-checking is `tsc --noEmit` (npm run typecheck): with it on, ts-loader reports false
-              // errors in watch mode because the metadata plugin's loader touches every file.
-              transpileOnly: true,
-              // ES modules for webpack (tree shaking); tsconfig's CommonJS stays for jest and ts-node.
-              compilerOptions: { module: 'es2020', sourceMap: true },
-            },
-          },
-        },
-      ],
+      rules: [tsRule],
     },
     optimization: {
       // One webpack runtime for the three entries on the page, so a module they share (the engine's cache
@@ -150,4 +192,9 @@ module.exports = async (env = {}, argv = {}) => {
       client: { overlay: { errors: true, warnings: false } },
     },
   };
+  if (!withWorkbench) return addin;
+  // Two compilations; the dev server (configured on the first) serves both.
+  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev })];
 };
+
+module.exports.workbenchConfig = workbenchConfig;

@@ -3,7 +3,8 @@
 //   1. the sandbox API (seeding the demo companies on first run) on http://127.0.0.1:4010;
 //   2. the add-in's webpack dev server on https://localhost:3000 (taskpane.html, functions, commands);
 //   3. where Excel desktop exists (Windows, macOS), sideloads manifest.xml into it with office-addin-debugging;
-//      elsewhere (Linux) prints how to sideload it into Excel on the web.
+//      elsewhere (Linux) points to the workbench (https://localhost:3000/workbench.html: the real task pane and
+//      FIN functions on an in-memory workbook, no Excel needed) and prints how to sideload into Excel on the web.
 // It stays in the foreground; `npm stop` (or Ctrl+C) stops what it started. `npm start -- --no-sideload` skips 3.
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,6 +16,8 @@ const runFile = path.join(root, '.sandbox', 'run.json');
 const port = Number(process.env.SANDBOX_PORT || 4010);
 const base = `http://127.0.0.1:${port}`;
 const devPage = 'https://localhost:3000/taskpane.html';
+// The workbench talks to this sandbox; the default address needs no parameter.
+const workbenchPage = `https://localhost:3000/workbench.html${port === 4010 ? '' : `?sandbox=${encodeURIComponent(`${base}/api/v1`)}`}`;
 const manifest = 'manifest.xml';
 const sideloadWanted = !process.argv.includes('--no-sideload');
 const DESKTOP_EXCEL = ['win32', 'darwin'];
@@ -114,6 +117,11 @@ function sideload() {
   if (!DESKTOP_EXCEL.includes(process.platform)) {
     return `This is ${process.platform}: Excel desktop does not run here, so nothing was sideloaded
 (office-addin-debugging sideloads into Excel on Windows and macOS only).
+Try the add-in right here instead, in the workbench (no Excel, no sign-in, no internet):
+  ${workbenchPage}
+  The real task pane and FIN functions on an in-memory workbook, against this sandbox: press
+  "Try the demo company", insert statements, type =FIN.TOTAL("Revenue","YTD") in the formula box,
+  pull transactions and edit them in the grid. Accept the certificate warning the first time.
 ${webSideloadSteps()}`;
   }
   console.log(`start: sideloading ${manifest} into Excel (office-addin-debugging start ${manifest} desktop)...`);
@@ -161,6 +169,7 @@ The sandbox API is up: ${base}/api/v1
   Try it:                 curl -H "Authorization: Bearer <growth-admin key>" ${base}/api/v1/company
 The add-in is served at ${devPage}
   Manifest:               ${path.join(root, manifest)}
+  Workbench (no Excel):   ${workbenchPage}
 ${sideloadResult}
 Stop with Ctrl+C or \`npm stop\`.`);
 }

@@ -1,0 +1,118 @@
+// Excel's formula bar, for the workbench: the Name Box (the selected cell; type an address to go there) and
+// the formula box (the selected cell's formula or value; type a constant or a =FIN.…(…) formula with
+// literal arguments and press Enter), with the selected cell's result, error message or spill beneath.
+
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { cellA1, parseQualified } from '../excel/address';
+import type { WorkbenchBook } from './book';
+import type { FormulaEngine } from './calc';
+import { resultText } from './display';
+
+export interface FormulaBarProps {
+  book: WorkbenchBook;
+  engine: FormulaEngine;
+  version: number;
+}
+
+export function FormulaBar({ book, engine, version }: FormulaBarProps) {
+  const sel = book.currentCell();
+  const address = cellA1(sel.row, sel.col);
+  const [name, setName] = useState(address);
+  const [text, setText] = useState(() => book.inputText(sel));
+  const [dirty, setDirty] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    setName(address);
+    setDirty(false);
+    setMessage(null);
+  }, [address, sel.sheet]);
+
+  useEffect(() => {
+    if (!dirty) setText(book.inputText(sel));
+    // Follows the book's version and the selection (a typed, not yet entered text stays).
+  }, [version, address, sel.sheet, dirty]);
+
+  const go = (e: FormEvent) => {
+    e.preventDefault();
+    const typed = name.trim();
+    try {
+      if (typed.includes('!')) {
+        const { sheet, box } = parseQualified(typed);
+        const target = book.visibleSheets().find((s) => s.toLowerCase() === sheet.toLowerCase());
+        if (!target) throw new Error(`No sheet named ${sheet}`);
+        void book.activateSheet(target).then(() => book.select(target, cellA1(box.row, box.col)));
+      } else {
+        const { box } = parseQualified(`'${sel.sheet.replace(/'/g, "''")}'!${typed}`);
+        book.select(sel.sheet, cellA1(box.row, box.col));
+      }
+      setMessage(null);
+    } catch {
+      setMessage(`"${typed}" is not a cell address (for example B4, or 'P&L FY2025'!B4).`);
+      setName(address);
+    }
+  };
+
+  // Enter keeps the selection on the cell (Excel's ✓ button does; its Enter key moves down), so the line
+  // below shows the result of what was just entered.
+  const enter = async () => {
+    const outcome = await book.enter(sel, text);
+    if (!outcome.ok) {
+      setMessage(outcome.message);
+      return;
+    }
+    setDirty(false);
+    setMessage(null);
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      void enter();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      setDirty(false);
+      setText(book.inputText(sel));
+    }
+  };
+
+  const cell = book.cellAt(sel.sheet, sel.row, sel.col);
+  const result = cell.formula ? resultText(engine.resultAt(sel)) : null;
+
+  return (
+    <div className="wb-formula-bar">
+      <form onSubmit={go} className="wb-namebox-form">
+        <input className="wb-namebox" aria-label="Name Box" value={name} onChange={(e) => setName(e.target.value)} spellCheck={false} />
+      </form>
+      <button type="button" className="wb-fx-button" aria-label="Cancel" disabled={!dirty} onClick={() => (setDirty(false), setText(book.inputText(sel)))}>
+        ✕
+      </button>
+      <button type="button" className="wb-fx-button" aria-label="Enter" disabled={!dirty} onClick={() => void enter()}>
+        ✓
+      </button>
+      <span className="wb-fx" aria-hidden="true">
+        fx
+      </span>
+      <input
+        className="wb-formula-input"
+        aria-label="Formula"
+        aria-describedby="wb-formula-hint"
+        value={text}
+        placeholder='A value, or =FIN.TOTAL("Revenue","2025-Q1")'
+        spellCheck={false}
+        onChange={(e) => {
+          setText(e.target.value);
+          setDirty(true);
+          setMessage(null);
+        }}
+        onKeyDown={onKey}
+      />
+      <div className="wb-result" role="status" aria-live="polite" aria-label="Selected cell">
+        <span className="wb-result-address">{address}</span> {message ?? result ?? ''}
+      </div>
+      <span id="wb-formula-hint" className="wb-hidden">
+        Enter a number, text, or one FIN function with literal arguments: text in quotes, numbers, or nothing for an omitted argument.
+      </span>
+    </div>
+  );
+}

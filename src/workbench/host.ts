@@ -1,0 +1,67 @@
+// Wires the add-in's real pieces together outside Excel: the shared runtime (src/functions/runtime.ts)
+// configured with a RuntimeHost whose storage is the browser's and whose "recalculate" is the workbench's
+// formula engine, and the pane's services over the workbench's MemoryGateway. The same wiring the
+// add-in's index.tsx does with Office's pieces.
+
+import type { RuntimeHost } from '../functions/runtime';
+import * as runtime from '../functions/runtime';
+import { createPaneServices, SANDBOX_BASE_URL, type PaneServices } from '../taskpane/services';
+import { WorkbenchBook } from './book';
+import { FormulaEngine, parseFunctionsJson, type FunctionInfo } from './calc';
+import { registry } from './customFunctionsStub';
+import { MemoryKeyValue, WorkbenchCacheStore, WorkbenchMeterStore, WorkbenchSecretStore, WorkbenchStorage, type KeyValue } from './stores';
+
+export interface WorkbenchOptions {
+  /** The API base URL offered by the pane (the demo company's sandbox); default the local sandbox. */
+  baseUrl?: string;
+  /** Where add-in storage lives: the browser's localStorage (default) or memory (gone on reload). */
+  keyValue?: KeyValue;
+  /** functions.json (parameter lists, streaming); default fetched next to the page. */
+  metadata?: Promise<Map<string, FunctionInfo>>;
+  fetch?: typeof fetch;
+}
+
+export interface WorkbenchWorld {
+  book: WorkbenchBook;
+  engine: FormulaEngine;
+  services: PaneServices;
+  storage: WorkbenchStorage;
+  host: RuntimeHost;
+}
+
+export function loadFunctionMetadata(url: string, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<Map<string, FunctionInfo>> {
+  return fetchImpl(url)
+    .then((r) => {
+      if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+      return r.json() as Promise<unknown>;
+    })
+    .then(parseFunctionsJson);
+}
+
+export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld {
+  const storage = new WorkbenchStorage(options.keyValue ?? new MemoryKeyValue());
+  const book = new WorkbenchBook();
+  const engine = new FormulaEngine({
+    book,
+    functions: registry,
+    metadata: options.metadata ?? Promise.resolve(new Map()),
+  });
+  const host: RuntimeHost = {
+    cacheStore: new WorkbenchCacheStore(storage),
+    meterStore: new WorkbenchMeterStore(storage),
+    secrets: new WorkbenchSecretStore(storage, 'secret:'),
+    dateSystem: () => book.getDateSystem(),
+    recalculate: () => engine.recalculateAll(),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+  runtime.configureRuntime(host);
+  const services = createPaneServices({
+    gateway: book,
+    runtime,
+    // The pane's own settings next to the key, as index.tsx does with OfficeRuntime.storage.
+    storage: new WorkbenchSecretStore(storage, 'pane:'),
+    defaultBaseUrl: options.baseUrl ?? SANDBOX_BASE_URL,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return { book, engine, services, storage, host };
+}

@@ -1,0 +1,451 @@
+// The browser journeys: what an accountant does with the add-in, in the workbench, against a fresh sandbox.
+// Each journey starts on a new, empty workbook with nothing in add-in storage. Figures on screen are
+// checked against the API's own answers (fetched here with the growth-admin key), divided by 100.
+
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { Journey } from './harness';
+import {
+  centsAt,
+  chooseStatement,
+  connectDemo,
+  connectWithKey,
+  enterFormula,
+  enterValue,
+  goToCell,
+  insertStatement,
+  LONG,
+  openPaneTab,
+  pane,
+  parseAmount,
+  readGrid,
+  sheetGrid,
+  workbook,
+} from './pageObjects';
+import type { Sandbox } from './servers';
+
+export interface World {
+  origin: string;
+  sandbox: Sandbox;
+  /** The sandbox's today (company time). */
+  today: string;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const SECTIONS = ['revenue', 'uncategorized_income', 'expenses', 'uncategorized_expenses', 'non_operating_income', 'taxes'] as const;
+
+interface ReportCategory {
+  category_id: string;
+  name: string;
+  amount_cents: number;
+}
+interface IncomeStatement {
+  [section: string]: unknown;
+  operating_income_cents: number;
+  net_income_cents: number;
+}
+
+async function api<T>(world: World, label: string, pathAndQuery: string): Promise<T> {
+  const res = await fetch(`${world.sandbox.baseUrl}${pathAndQuery}`, { headers: { authorization: `Bearer ${world.sandbox.keys[label]}` } });
+  const body = (await res.json()) as T;
+  if (!res.ok) throw new Error(`GET ${pathAndQuery} with ${label}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The sandbox's count of calls this month for a company (what the API bills). */
+async function usage(world: World, label: string): Promise<number> {
+  const res = await fetch(`${world.sandbox.controlUrl}/usage?company_id=${encodeURIComponent(world.sandbox.companies[label])}`);
+  return ((await res.json()) as { count: number }).count;
+}
+
+/** 0 -> A, 25 -> Z, 26 -> AA: the grid's column letters. */
+function columnLetters(index: number): string {
+  let n = index + 1;
+  let s = '';
+  while (n > 0) {
+    s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}
+
+function lastYear(world: World): number {
+  return Number(world.today.slice(0, 4)) - 1;
+}
+
+function monthRange(year: number, month: number): { start: string; end: string } {
+  const mm = String(month).padStart(2, '0');
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return { start: `${year}-${mm}-01`, end: `${year}-${mm}-${last}` };
+}
+
+async function monthlyIncomeStatements(world: World, year: number): Promise<IncomeStatement[]> {
+  return Promise.all(
+    Array.from({ length: 12 }, (_, i) => {
+      const { start, end } = monthRange(year, i + 1);
+      return api<IncomeStatement>(world, 'growth-admin', `/reports/income_statement?start_date=${start}&end_date=${end}`);
+    }),
+  );
+}
+
+/** "Inserted the income statement at 'P&L FY2025 (2)'!A1:M70. Spent 0 calls." -> the sheet's name. */
+function sheetOf(insertedLine: string): string {
+  const m = /at (?:'((?:[^']|'')+)'|([^!\s]+))!/.exec(insertedLine);
+  assert.ok(m, `no address in "${insertedLine}"`);
+  return m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2];
+}
+
+/**
+ * Compares a statement grid (months side by side) with the API's monthly reports: every category line,
+ * operating income and net income, all twelve months, at the block's scale.
+ */
+async function checkStatement(page: Page, sheet: string, year: number, reports: IncomeStatement[], scale: 'units' | 'thousands'): Promise<number> {
+  const rows = await readGrid(sheetGrid(page, sheet));
+  const headerRow = rows.find((r) => r.cells[1] === `Jan ${year}`);
+  assert.ok(headerRow, `no "Jan ${year}" column header on ${sheet}`);
+  assert.deepEqual(
+    headerRow.cells.slice(1, 13),
+    MONTHS.map((m) => `${m} ${year}`),
+    'the twelve month columns',
+  );
+  // A blank cell is a month whose report has no such line (an optional section the API left out).
+  const lines = new Map<string, (number | null)[][]>();
+  for (const r of rows) {
+    const label = r.cells[0];
+    const values = r.cells.slice(1, 13).map((t) => (t === '' ? null : parseAmount(t)));
+    if (!label || values.some((v) => Number.isNaN(v)) || values.every((v) => v === null)) continue;
+    lines.set(label, [...(lines.get(label) ?? []), values]);
+  }
+  const mismatches: string[] = [];
+  let checked = 0;
+  const expectLine = (label: string, cents: (number | undefined)[]) => {
+    const expected = cents.map((c) => (c === undefined ? null : centsAt(c, scale)));
+    const candidates = lines.get(label) ?? [];
+    const same = (v: number | null, e: number | null) => (e === null ? v === null || v === 0 : v !== null && Math.abs(v - e) < 0.005);
+    if (candidates.some((values) => values.every((v, i) => same(v, expected[i])))) checked += 1;
+    else mismatches.push(`${label}: expected ${JSON.stringify(expected)}, grid has ${candidates.length ? JSON.stringify(candidates) : 'no such line'}`);
+  };
+  for (const section of SECTIONS) {
+    // Every category any month reports (an optional section can be missing from some months).
+    const categories = new Map<string, ReportCategory>();
+    for (const r of reports) {
+      for (const c of (r[section] as { categories?: ReportCategory[] } | undefined)?.categories ?? []) if (!categories.has(c.category_id)) categories.set(c.category_id, c);
+    }
+    for (const category of categories.values()) {
+      const cents = reports.map((r) => ((r[section] as { categories?: ReportCategory[] } | undefined)?.categories ?? []).find((c) => c.category_id === category.category_id)?.amount_cents);
+      expectLine(category.name, cents);
+    }
+  }
+  expectLine('Operating income', reports.map((r) => r.operating_income_cents));
+  expectLine('Net income', reports.map((r) => r.net_income_cents));
+  if (process.env.E2E_DEBUG) console.log(JSON.stringify(rows.map((r) => r.cells.slice(0, 4)), null, 0));
+  assert.deepEqual(mismatches, [], `lines that differ from the API on ${sheet}`);
+  assert.ok(checked >= 10, `only ${checked} lines checked on ${sheet}`);
+  return checked;
+}
+
+export function journeys(world: World): Journey[] {
+  return [
+    {
+      name: 'Try the demo company',
+      run: async ({ page, shot, step, log }) => {
+        step('connecting to the demo company');
+        await connectDemo(page);
+        await pane(page).getByText(/Northwind Analytics · Growth plan/).waitFor();
+        step('checking the Connection tab');
+        await openPaneTab(page, 'Connection');
+        await pane(page).getByText(/^Connected to Northwind Analytics/).waitFor();
+        const key = world.sandbox.keys['growth-admin'];
+        assert.ok(!(await page.content()).includes(key), 'the API key must not appear anywhere on the page');
+        log('connected; the key is nowhere on the page');
+        await openPaneTab(page, 'Reports');
+        await shot('01-demo-company-connected');
+      },
+    },
+    {
+      name: 'Income statement by month for last year, in units then in thousands',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        step('fetching the API figures');
+        const reports = await monthlyIncomeStatements(world, year);
+        step('connecting');
+        await connectDemo(page);
+        step('choosing the statement');
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
+        await pane(page).getByRole('status').filter({ hasText: 'Costs 12 calls (0 cached)' }).waitFor();
+        step('inserting it');
+        const inserted = await insertStatement(page);
+        assert.match(inserted, /Spent 12 calls\./);
+        const sheet = sheetOf(inserted);
+        assert.equal(sheet, `P&L FY${year}`);
+        step('checking the figures in units');
+        await sheetGrid(page, sheet).waitFor();
+        const lines = await checkStatement(page, sheet, year, reports, 'units');
+        log(`${lines} lines × 12 months match the API in units`);
+        await shot('02-income-statement-by-month');
+
+        step('collapsing and expanding an outline group');
+        const grid = sheetGrid(page, sheet);
+        const rowsShown = async () => (await readGrid(grid)).length;
+        const all = await rowsShown();
+        const collapse = grid.getByRole('button', { name: /^Collapse rows \d+ to \d+$/ }).first();
+        const label = (await collapse.getAttribute('aria-label'))!;
+        const [, from, to] = /rows (\d+) to (\d+)/.exec(label)!.map(Number);
+        await collapse.click();
+        const expand = grid.getByRole('button', { name: `Expand rows ${from} to ${to}`, exact: true });
+        await expand.waitFor();
+        assert.equal(await expand.getAttribute('aria-expanded'), 'false');
+        assert.equal(await grid.getByRole('rowheader', { name: String(from), exact: true }).count(), 0, `row ${from} hidden`);
+        assert.equal(await rowsShown(), all - (to - from + 1));
+        await expand.click();
+        await grid.getByRole('rowheader', { name: String(from), exact: true }).waitFor();
+
+        step('switching to thousands');
+        await chooseStatement(page, { units: 'Thousands' });
+        await pane(page).getByRole('status').filter({ hasText: 'Costs 0 calls (12 cached)' }).waitFor();
+        const again = await insertStatement(page);
+        assert.match(again, /Spent 0 calls\./, 'the same months again come from the cache');
+        const thousands = sheetOf(again);
+        assert.notEqual(thousands, sheet);
+        step('checking the figures in thousands');
+        await sheetGrid(page, thousands).getByRole('gridcell', { name: 'USD, thousands', exact: true }).waitFor();
+        const lines2 = await checkStatement(page, thousands, year, reports, 'thousands');
+        log(`${lines2} lines × 12 months match the API in thousands`);
+        await shot('03-income-statement-in-thousands');
+      },
+    },
+    {
+      name: 'FIN formulas in the formula box, then Refresh all',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        step('finding the Revenue category and its Q1 total in the API');
+        const categories = await api<{ data: { id: string; name: string }[] }>(world, 'growth-admin', '/categories');
+        const revenue = categories.data.find((c) => c.name === 'Revenue');
+        assert.ok(revenue, 'a Revenue category');
+        const q1 = await api<{ total_cents: number }>(world, 'growth-admin', `/aggregations/total?category_id=${revenue.id}&start_date=${year}-01-01&end_date=${year}-03-31`);
+
+        step('connecting and inserting a statement (a block for Refresh all)');
+        await connectDemo(page);
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
+        const inserted = await insertStatement(page);
+        const sheet = sheetOf(inserted);
+
+        // Below the block (A1:M70): labels in column A, formulas in column B, as a user would lay them out.
+        step('entering =FIN.TOTAL in the formula box');
+        await goToCell(page, 'A72');
+        await enterValue(page, `Revenue, ${year}-Q1`);
+        await goToCell(page, 'B72');
+        const total = await enterFormula(page, `=FIN.TOTAL("Revenue","${year}-Q1")`);
+        const shown = /= (-?[\d.]+(?:E[+-]\d+)?)/.exec(total);
+        assert.ok(shown, `a number in "${total}"`);
+        assert.ok(Math.abs(Number(shown[1]) - q1.total_cents / 100) < 0.005, `FIN.TOTAL shows ${shown[1]}, the API says ${q1.total_cents / 100}`);
+        log(`FIN.TOTAL("Revenue","${year}-Q1") = ${shown[1]} (API: ${q1.total_cents} cents)`);
+
+        step('an error with its message');
+        await goToCell(page, 'A73');
+        await enterValue(page, 'Unknown category');
+        await goToCell(page, 'B73');
+        const error = await enterFormula(page, `=FIN.TOTAL("No such category","${year}-Q1")`);
+        assert.match(error, /^B73 #(N\/A|VALUE!) \S+/, `an error code and a message: "${error}"`);
+        await sheetGrid(page, sheet).getByRole('gridcell', { name: /^#(N\/A|VALUE!)$/ }).first().waitFor();
+        log(`error shown: ${error.slice(4)}`);
+
+        step('a missing argument (functions.json says which parameters are required)');
+        await goToCell(page, 'A75');
+        await enterValue(page, 'Missing argument');
+        await goToCell(page, 'B75');
+        const missing = await enterFormula(page, '=FIN.TOTAL()');
+        assert.equal(missing, 'B75 #VALUE! FIN.TOTAL needs its category argument');
+
+        step('an omitted argument');
+        await goToCell(page, 'A74');
+        await enterValue(page, `Net income, FY${year}`);
+        await goToCell(page, 'B74');
+        const pnl = await enterFormula(page, `=FIN.PNL("Net Income","FY${year}",)`);
+        assert.match(pnl, /^B74 = -?[\d.]+/, `a number: "${pnl}"`);
+
+        step('a spilled statement');
+        await goToCell(page, 'A76');
+        const spill = await enterFormula(page, `=FIN.INCOME_STATEMENT("${year}-Q1",,"thousands")`);
+        assert.match(spill, /^A76 Spilled \d+ rows × \d+ columns/, `a spill: "${spill}"`);
+        // Scroll so the rows from 71 down are in view: far below first, then back up.
+        await goToCell(page, 'B130');
+        await goToCell(page, 'A71');
+        await goToCell(page, 'B72');
+        await shot('04-fin-formulas');
+
+        step('Refresh all: the cost shown before spending');
+        await openPaneTab(page, 'Refresh');
+        await pane(page).getByRole('button', { name: 'Refresh all' }).click();
+        const confirm = pane(page).getByRole('group', { name: 'Confirm refresh' });
+        await confirm.waitFor();
+        const costText = (await confirm.textContent()) ?? '';
+        const estimate = /This will spend (?:up to )?(\d+) calls?/.exec(costText);
+        assert.ok(estimate, `a cost before refreshing: "${costText}"`);
+        log(`shown before: ${costText.replace(/RefreshCancel$/, '').trim()}`);
+        const before = await usage(world, 'growth-admin');
+
+        step('Refresh all: refreshing');
+        await confirm.getByRole('button', { name: 'Refresh', exact: true }).click();
+        const done = pane(page).getByRole('status').filter({ hasText: /^Refreshed \d+ blocks? and the FIN formulas\. Spent \d+ calls?\./ });
+        await done.or(pane(page).getByRole('alert')).first().waitFor({ timeout: LONG });
+        if (!(await done.isVisible())) throw new Error(`Refresh all failed: ${await pane(page).getByRole('alert').first().textContent()}`);
+        const doneText = ((await done.textContent()) ?? '').trim();
+        const spent = Number(/Spent (\d+) call/.exec(doneText)?.[1]);
+        const after = await usage(world, 'growth-admin');
+        log(`shown after: ${doneText}; the sandbox counted ${after - before}`);
+        assert.equal(spent, after - before, 'the pane reports exactly what the API counted');
+        assert.ok(spent <= Number(estimate[1]), `spent ${spent}, at most the ${estimate[1]} announced`);
+        assert.ok(spent >= 12, 'the block (12 months) was fetched again');
+
+        step('the formulas were recalculated');
+        await goToCell(page, 'B72');
+        await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: `= ${shown[1]}` }).waitFor({ timeout: LONG });
+        await shot('05-refresh-all');
+      },
+    },
+    {
+      name: 'Transactions: pull, change departments in the grid, push',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        const from = `${year}-12-01`;
+        const to = `${year}-12-07`;
+        step('connecting');
+        await connectDemo(page);
+        await openPaneTab(page, 'Transactions');
+        const p = pane(page);
+
+        step('pulling a week of approved, standard transactions');
+        await p.getByLabel('From date', { exact: true }).fill(from);
+        await p.getByLabel('To date', { exact: true }).fill(to);
+        await p.getByLabel('Status', { exact: true }).selectOption({ label: 'Approved' });
+        await p.getByLabel('Type', { exact: true }).selectOption({ label: 'Standard' });
+        await p.getByRole('button', { name: 'Pull', exact: true }).click();
+        const pulled = p.getByRole('status').filter({ hasText: /^Pulled [\d,]+ transactions? into / });
+        await pulled.or(p.getByRole('alert')).first().waitFor({ timeout: LONG });
+        if (!(await pulled.isVisible())) throw new Error(`the pull failed: ${await p.getByRole('alert').first().textContent()}`);
+        const pulledText = ((await pulled.textContent()) ?? '').trim();
+        log(pulledText);
+        const sheet = /into (.+?) \(\d+ calls?\)/.exec(pulledText)?.[1] ?? /into (.+?)\./.exec(pulledText)![1];
+        const grid = sheetGrid(page, sheet);
+        await grid.waitFor();
+
+        step('reading the table');
+        const rows = await readGrid(grid);
+        const header = rows.find((r) => r.cells.includes('Department') && r.cells.includes('Push status'));
+        assert.ok(header, 'the table header row');
+        const col = (name: string) => header.cells.indexOf(name);
+        const [deptCol, idCol, statusCol] = [col('Department'), col('Id'), col('Push status')];
+        const body = rows.filter((r) => r.row > header.row && r.cells[idCol]?.startsWith('txn_')).slice(0, 3);
+        assert.equal(body.length, 3, 'three transactions to edit');
+
+        step('changing the department of three rows in the grid');
+        const departments = await api<{ data: { id: string; name: string; parent_id: string | null }[] }>(world, 'growth-admin', '/departments');
+        const byId = new Map(departments.data.map((d) => [d.id, d]));
+        const pathOf = (id: string): string => {
+          const names: string[] = [];
+          for (let d = byId.get(id); d; d = d.parent_id ? byId.get(d.parent_id) : undefined) names.unshift(d.name);
+          return names.join(' > ');
+        };
+        const chosen: { id: string; row: number; path: string }[] = [];
+        for (const [i, r] of body.entries()) {
+          const cell = grid
+            .getByRole('row')
+            .filter({ has: page.getByRole('rowheader', { name: String(r.row), exact: true }) })
+            .getByRole('gridcell')
+            .nth(deptCol);
+          await cell.dblclick();
+          const editor = grid.getByRole('combobox', { name: /^Edit cell / });
+          await editor.waitFor();
+          // The drop-down list the user picks from (the table column's validation list).
+          const options = await editor.evaluate((el) => [...((el as HTMLInputElement).list?.options ?? [])].map((o) => o.value));
+          assert.ok(options.length > 1, 'the Department column offers its list');
+          const current = r.cells[deptCol];
+          const pick = options.filter((o) => o !== current)[(i * 7) % (options.length - 1)];
+          await editor.fill(pick);
+          await editor.press('Enter');
+          await editor.waitFor({ state: 'detached' });
+          await cell.filter({ hasText: pick }).waitFor();
+          chosen.push({ id: r.cells[idCol], row: r.row, path: pick });
+          log(`${r.cells[idCol]}: ${current || '(none)'} -> ${pick}`);
+        }
+
+        step('a value that is not on the list is refused');
+        const wrong = grid
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: String(body[0].row + 10), exact: true }) })
+          .getByRole('gridcell')
+          .nth(deptCol);
+        await wrong.dblclick();
+        const editor = grid.getByRole('combobox', { name: /^Edit cell / });
+        await editor.fill('Nowhere > Nobody');
+        await editor.press('Enter');
+        await grid.getByRole('alert').filter({ hasText: /not on this cell's drop-down list/ }).waitFor();
+        await editor.press('Escape');
+        await editor.waitFor({ state: 'detached' });
+
+        step('reviewing and pushing');
+        await p.getByRole('button', { name: 'Review changes' }).click();
+        await p.getByRole('status').filter({ hasText: '3 edited rows found.' }).waitFor({ timeout: LONG });
+        await goToCell(page, `${columnLetters(deptCol)}${body[0].row}`);
+        await p.getByRole('region', { name: 'Changes to push' }).scrollIntoViewIfNeeded();
+        await shot('06-transactions-edited');
+        await p.getByRole('button', { name: 'Push', exact: true }).click();
+        const pushed = p.getByRole('status').filter({ hasText: /^Pushed: / });
+        await pushed.or(p.getByRole('alert')).first().waitFor({ timeout: LONG });
+        if (!(await pushed.isVisible())) throw new Error(`the push failed: ${await p.getByRole('alert').first().textContent()}`);
+        const pushedText = ((await pushed.textContent()) ?? '').trim();
+        assert.match(pushedText, /^Pushed: 3 rows updated, 0 pending, 0 not sent/, `push result: "${pushedText}"`);
+        log(pushedText);
+
+        step("each row's Push status");
+        for (const c of chosen) {
+          const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: String(c.row), exact: true }) });
+          await row.getByRole('gridcell').nth(statusCol).filter({ hasText: /^Updated/ }).waitFor({ timeout: LONG });
+        }
+        await goToCell(page, `${columnLetters(statusCol)}${body[0].row}`);
+        await pushed.scrollIntoViewIfNeeded();
+        await shot('07-transactions-pushed');
+
+        step("the sandbox's data changed");
+        for (const c of chosen) {
+          const t = await api<{ department_id: string | null }>(world, 'growth-admin', `/transactions/${c.id}`);
+          assert.ok(t.department_id, `${c.id} has a department`);
+          assert.equal(pathOf(t.department_id), c.path, `${c.id}'s department in the sandbox`);
+        }
+        log('the sandbox has the three new departments');
+      },
+    },
+    {
+      name: 'Formation plan: reach the monthly cap',
+      run: async ({ page, shot, step, log }) => {
+        step('connecting with the Formation key');
+        await connectWithKey(page, world.sandbox.keys['formation-admin'], 'Formation');
+        const limit = pane(page).getByRole('alert').filter({ hasText: 'Monthly API limit reached' });
+        const reports = pane(page).getByRole('tab', { name: 'Reports', exact: true });
+        await reports.or(limit).first().waitFor({ timeout: 60_000 });
+        if (await reports.isVisible()) {
+          step('asking for 12 months on a 10-call plan');
+          await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units' });
+          const warning = pane(page).getByRole('status').filter({ hasText: /Costs 12 calls \(0 cached\)\s*Only \d+ left this month on the Formation plan\./ });
+          await warning.waitFor();
+          log(`shown before: ${(await warning.textContent())?.trim()}`);
+          await pane(page).getByRole('button', { name: 'Insert', exact: true }).click();
+        }
+        step('the monthly cap message');
+        await limit.waitFor({ timeout: LONG });
+        const text = (await limit.textContent()) ?? '';
+        assert.match(text, /This company has used its 10 API calls for this month\./);
+        assert.match(text, /The limit resets on \d{4}-\d{2}-01 at 00:00 Pacific Time\./);
+        log(`message: ${text.trim()}`);
+        assert.equal(await usage(world, 'formation-admin'), 10, 'the sandbox counted exactly the cap');
+        await shot('08-monthly-cap-reached');
+        if (await reports.isVisible()) {
+          step('the Usage tab');
+          await openPaneTab(page, 'Usage');
+          await pane(page).getByText(/The API refused a call for the monthly cap/).waitFor();
+        }
+      },
+    },
+  ];
+}

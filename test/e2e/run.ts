@@ -1,0 +1,112 @@
+// Browser tests: the whole add-in (its real task pane and FIN functions, in the workbench) driven in
+// headless Chromium as a user would, against a fresh sandbox.
+//
+//   npx ts-node --transpile-only test/e2e/run.ts          (npm run test:e2e)
+//
+// Steps: build the workbench with webpack into a temporary folder; start a fresh sandbox (new database,
+// seeded) and a static http server for the page, each on a free loopback port; launch Debian's Chromium
+// through playwright-core; run the journeys (test/e2e/journeys.ts); print a summary; exit 1 on a failure.
+//
+// Environment: CHROMIUM (default /usr/bin/chromium), E2E_MODE=production (default development: a faster
+// build), E2E_GREP=<text> (only journeys whose name contains it), E2E_KEEP=1 (keep the built page and
+// print where), E2E_HEADED=1 (show the browser, where a display exists).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { runJourneys } from './harness';
+import { journeys, type World } from './journeys';
+import { waitForPane } from './pageObjects';
+import { buildWorkbench, serveStatic, startSandbox, type Sandbox, type StaticServer } from './servers';
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// The flags that work as root on these machines (toolchain notes, "Browsers").
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  if (!fs.existsSync(CHROMIUM)) {
+    console.error(`e2e: no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM=/path/to/chrome.`);
+    return 2;
+  }
+  const mode = process.env.E2E_MODE === 'production' ? 'production' : 'development';
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-workbench-'));
+  let sandbox: Sandbox | null = null;
+  let site: StaticServer | null = null;
+  let browser: Browser | null = null;
+  const cleanup = async () => {
+    await browser?.close().catch(() => undefined);
+    await site?.close().catch(() => undefined);
+    await sandbox?.close().catch(() => undefined);
+    if (process.env.E2E_KEEP) console.log(`e2e: the built workbench stays in ${outDir}`);
+    else fs.rmSync(outDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    void cleanup().then(() => process.exit(130));
+  });
+
+  try {
+    console.log(`e2e: building the workbench (webpack, ${mode})…`);
+    const [build, sb] = await Promise.all([buildWorkbench({ outDir, mode }), startSandbox()]);
+    sandbox = sb;
+    console.log(`e2e: built in ${seconds(build.ms)}; sandbox seeded in ${seconds(sb.seedMs)} at ${sb.baseUrl}`);
+    site = await serveStatic(outDir);
+    const control = (await (await fetch(`${sb.controlUrl}/control`)).json()) as { today: string };
+    const world: World = { origin: site.origin, sandbox: sb, today: control.today };
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: !process.env.E2E_HEADED,
+      // Playwright starts Chromium on a fresh temporary profile (the fresh --user-data-dir) and adds --headless.
+      args: CHROMIUM_ARGS,
+    });
+    console.log(`e2e: Chromium ${browser.version()}; page ${site.origin}/workbench.html; sandbox today ${world.today}`);
+
+    const page = `${site.origin}/workbench.html?sandbox=${encodeURIComponent(sb.baseUrl)}`;
+    const results = await runJourneys(journeys(world), {
+      browser,
+      open: async (p) => {
+        await p.goto(page);
+        await waitForPane(p);
+      },
+      attempts: 2,
+      timeoutMs: 240_000,
+      grep: process.env.E2E_GREP,
+    });
+
+    const passed = results.filter((r) => r.status === 'passed');
+    const failed = results.filter((r) => r.status === 'failed');
+    const skipped = results.filter((r) => r.status === 'skipped');
+    const journeysMs = results.reduce((n, r) => n + r.ms, 0);
+    console.log(
+      `\ne2e: ${passed.length} passed, ${failed.length} failed, ${skipped.length} skipped; journeys ${seconds(journeysMs)}, everything ${seconds(Date.now() - started)}`,
+    );
+    for (const s of skipped) console.log(`  skipped: ${s.name} — ${s.reason}`);
+    for (const f of failed) console.log(`  FAILED: ${f.name} at "${f.step}" (screenshot ${f.screenshot})`);
+    return failed.length > 0 || results.length === 0 ? 1 : 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`e2e: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
