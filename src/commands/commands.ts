@@ -1,11 +1,22 @@
 // Ribbon commands (manifest.xml: the "Refresh all" button's ExecuteFunction refreshAll). They run in the
 // shared runtime, in the same page as the task pane and the custom functions.
+import { requestPane } from '../functions/runtime';
 
-/** "Refresh all" on the Home tab. */
-export function refreshAll(event: Office.AddinCommands.Event): void {
-  // Placeholder: the real refresh (rebuild every recorded binding after showing its call cost) is wired
-  // by the engine issue. Always complete the event, or Office shows the command as still running.
-  event.completed();
+/**
+ * "Refresh all" on the Home tab. Every refresh shows its cost before it spends it, and a ribbon button has
+ * nowhere to ask, so it opens the task pane at Refresh with the cost of refreshing everything shown and
+ * one button to go ahead.
+ */
+export async function refreshAll(event: Office.AddinCommands.Event): Promise<void> {
+  try {
+    requestPane('refresh-all');
+    await Office.addin.showAsTaskpane();
+  } catch (error) {
+    console.error('Refresh all: could not open the task pane', error instanceof Error ? error.message : String(error));
+  } finally {
+    // Always complete the event, or Office shows the command as still running.
+    event.completed();
+  }
 }
 
 // Associate at load time, as Office expects, so a click that starts the runtime finds its handler. Outside

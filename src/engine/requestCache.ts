@@ -103,6 +103,21 @@ export class RequestCache {
     }
   }
 
+  /**
+   * Fetches `req` again whatever is cached and keeps the new answer in place of the old one ("Refresh this
+   * block"), so every later reader of the same request -- FIN cells included -- sees the same figures.
+   */
+  async refresh<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>): Promise<CachedAnswer<T>> {
+    const key = canonicalKey(companyId, req);
+    const generation = this.generation;
+    const answer: CachedAnswer<T> = { value: await fetch(), fetchedAt: this.now() };
+    if (generation === this.generation) {
+      this.memory.set(key, answer);
+      await this.store.set(key, JSON.stringify(answer)).catch(() => undefined);
+    }
+    return answer;
+  }
+
   /** Forgets every answer of the company (Refresh all): the next get of each request calls the API again. */
   async clear(companyId: string): Promise<number> {
     this.generation += 1;

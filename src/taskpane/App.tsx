@@ -107,8 +107,20 @@ function Pane({ services }: { services: PaneServices }) {
 function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneServices; connection: ConnectedState; focusPanel: boolean; onFocused: () => void }) {
   const styles = useStyles();
   const [tab, setTab] = useState<TabKey>('reports');
+  /** Bumped when the ribbon's Refresh all asks: the Refresh panel then shows the cost and asks to go ahead. */
+  const [refreshAsked, setRefreshAsked] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const current = TABS.find((t) => t.key === tab)!;
+
+  useEffect(
+    () =>
+      services.runtime.onPaneRequest((request) => {
+        if (request !== 'refresh-all') return;
+        setTab('refresh');
+        setRefreshAsked((n) => n + 1);
+      }),
+    [services],
+  );
 
   useEffect(() => {
     if (focusPanel) {
@@ -133,7 +145,7 @@ function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneS
         {tab === 'reports' && <ReportsScreen services={services} connection={connection} />}
         {tab === 'formulas' && <FormulaHelper services={services} connection={connection} />}
         {tab === 'transactions' && <TransactionsScreen services={services} />}
-        {tab === 'refresh' && <RefreshPanel services={services} connection={connection} />}
+        {tab === 'refresh' && <RefreshPanel services={services} connection={connection} askAllSignal={refreshAsked} />}
         {tab === 'usage' && <UsagePanel services={services} connection={connection} />}
         {tab === 'connection' && <ConnectScreen services={services} />}
       </div>

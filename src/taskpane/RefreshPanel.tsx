@@ -23,7 +23,12 @@ import { useScreenStyles } from './styles';
 
 type Pending = { kind: 'all'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
-export function RefreshPanel({ services, connection }: ScreenProps) {
+export interface RefreshPanelProps extends ScreenProps {
+  /** Changes when the ribbon's Refresh all asks: show the cost of refreshing everything and ask. */
+  askAllSignal?: number;
+}
+
+export function RefreshPanel({ services, connection, askAllSignal = 0 }: RefreshPanelProps) {
   const styles = useScreenStyles();
   const [plan, setPlan] = useState<RefreshPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -57,6 +62,11 @@ export function RefreshPanel({ services, connection }: ScreenProps) {
   useEffect(() => {
     if (pending) confirmRef.current?.focus();
   }, [pending]);
+
+  useEffect(() => {
+    if (askAllSignal > 0 && refreshAllRef.current) void askAll(refreshAllRef.current);
+    // Only a new signal asks again (askAll is a new function on every render).
+  }, [askAllSignal]);
 
   const deps = {
     gateway: services.gateway,

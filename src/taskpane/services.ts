@@ -7,7 +7,7 @@ import type { CallMeter, Client } from '../api';
 import type { FinService, RefreshReport } from '../engine/fin';
 import type { RequestCache } from '../engine/requestCache';
 import type { SecretStore, WorkbookGateway } from '../excel/gateway';
-import type { ConnectParams, RuntimeHost, StoredConnection } from '../functions/runtime';
+import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../functions/runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -27,6 +27,8 @@ export interface PaneRuntime {
   disconnect(): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
+  /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
+  onPaneRequest(listener: (request: PaneRequest) => void): () => void;
 }
 
 export interface PaneServices {

@@ -178,11 +178,10 @@ export interface FetchOptions {
   client: Client;
   cache: RequestCache;
   companyId: string;
-  /** Bypass the cache (Refresh this block): every request is one call. */
+  /** Fetch again whatever is cached, and keep the new answers (Refresh this block): one call per request. */
   fresh?: boolean;
   /** Called as requests settle: done of total distinct requests. */
   onProgress?: (done: number, total: number) => void;
-  now?: () => number;
 }
 
 export interface Fetched {
@@ -207,7 +206,7 @@ export async function fetchColumns(columns: readonly StatementColumn[], options:
   const settled = await Promise.allSettled(
     [...distinct.entries()].map(async ([key, request]) => {
       const answer = options.fresh
-        ? { value: await callReport(client, request), fetchedAt: (options.now ?? Date.now)() }
+        ? await cache.refresh<StatementReport>(companyId, request, () => callReport(client, request))
         : await cache.get<StatementReport>(companyId, request, () => callReport(client, request));
       answers.set(key, answer);
       done += 1;
@@ -262,6 +261,19 @@ export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
     layout: spec.layout,
     scale: spec.scale,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
+  };
+}
+
+/**
+ * What a drill-down from a cell of the block needs, stored next to the spec: the category of each row of
+ * the block (null for headings, totals, subtotals and cash-flow groups, which have no journal lines of
+ * their own) and the period of each number column (block columns 1..n; a balance-sheet column is its
+ * date, start = end). Rewritten on every refresh, since the rows follow the data.
+ */
+export function drillParameters(grid: StatementGrid): { rowCategoryIds: (string | null)[]; columnPeriods: { start: string; end: string }[] } {
+  return {
+    rowCategoryIds: grid.rowInfo.map((info) => (info.role === 'line' && info.categoryId && !info.isGroup ? info.categoryId : null)),
+    columnPeriods: grid.columns.map((c) => ({ start: c.start ?? c.date ?? '', end: c.end ?? c.date ?? '' })),
   };
 }
 
@@ -341,7 +353,7 @@ export async function insertStatement(
   const binding: BindingRecord = {
     id: newBindingId(deps.now()),
     kind: STATEMENT_BINDING_KIND,
-    parameters: specToParameters(spec),
+    parameters: { ...specToParameters(spec), ...drillParameters(grid) },
     company: deps.companyId,
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
     address: written.address,
@@ -369,7 +381,6 @@ export async function refreshStatement(
     companyId: deps.companyId,
     fresh: options.fresh,
     onProgress: options.onProgress,
-    now: deps.now,
   });
   const grid = renderSpec(spec, fetched, deps.companyName);
   const { sheet, box } = parseQualified(binding.address);
@@ -378,6 +389,7 @@ export async function refreshStatement(
   });
   const next: BindingRecord = {
     ...binding,
+    parameters: { ...binding.parameters, ...drillParameters(grid) },
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
     address: written.address,
     outlineDepth: outlineDepth(grid),

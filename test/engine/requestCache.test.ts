@@ -71,4 +71,16 @@ describe('RequestCache', () => {
     await expect(slow).resolves.toMatchObject({ value: 'old' });
     expect(await cache.peek('comp_1', req)).toBeUndefined();
   });
+
+  it('refresh fetches again and keeps the new answer for every later reader', async () => {
+    const store = new MemoryCacheStore();
+    const cache = new RequestCache(store);
+    let calls = 0;
+    const fetch = async () => ++calls;
+    await cache.get('comp_1', req, fetch);
+    expect((await cache.refresh('comp_1', req, fetch)).value).toBe(2);
+    expect((await cache.get('comp_1', req, fetch)).value).toBe(2);
+    expect((await new RequestCache(store).peek('comp_1', req))?.value).toBe(2);
+    expect(calls).toBe(2);
+  });
 });

@@ -3,6 +3,7 @@ import { calendarDateAt } from '../../src/engine/dates';
 import { namedPeriod, splitPeriod } from '../../src/engine/periods';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
+import { refreshAll as ribbonRefreshAll } from '../../src/commands/commands';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -80,6 +81,30 @@ describe('Refresh', () => {
     await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, rebuilt, lastQuarterMonths().months);
     await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, after.find((b) => b.id === balance.id)!, [{ date: lastQuarterMonths().base.end }]);
     await waitFor(() => expect(screen.queryByText(/Stale/)).toBeNull());
+    h.unmount();
+  });
+
+  test('the ribbon Refresh all opens the pane at Refresh with the cost shown, spending nothing until confirmed', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Income statement', 'Last month', 'One period');
+    const before = await sb.usage(company());
+    const showAsTaskpane = jest.fn(async () => undefined);
+    (globalThis as any).Office = { addin: { showAsTaskpane } };
+    const event = { completed: jest.fn() };
+    try {
+      await ribbonRefreshAll(event as unknown as Office.AddinCommands.Event);
+    } finally {
+      delete (globalThis as any).Office;
+    }
+    expect(showAsTaskpane).toHaveBeenCalled();
+    expect(event.completed).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('This will spend 1 call to rebuild 1 block.')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Refresh' }).getAttribute('aria-selected')).toBe('true');
+    expect(await sb.usage(company())).toBe(before);
+    await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Refreshed 1 block/, {}, { timeout: 30000 })).textContent).toContain('Spent 1 call.');
+    expect(await sb.usage(company())).toBe(before + 1);
     h.unmount();
   });
 
