@@ -123,6 +123,17 @@ export interface CellRef {
   address: string;
 }
 
+/** The selected range and what its top-left cell holds. */
+export interface SelectionRead {
+  sheet: string;
+  /** Sheet-qualified ("Sheet1!B2:D9", or "Sheet1!B2" for one cell). */
+  address: string;
+  rowCount: number;
+  columnCount: number;
+  /** The top-left cell: its formula (null when it holds a plain value) and its value. */
+  topLeft: { formula: string | null; value: ReadValue };
+}
+
 export type DateSystem = 1900 | 1904;
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -180,6 +191,8 @@ export interface WorkbookGateway {
   // Workbook ----------------------------------------------------------------------------------------
   getDateSystem(): Promise<DateSystem>;
   getSelectedCell(): Promise<CellRef>;
+  /** The selected range (not just the active cell), in one round trip. */
+  getSelection(): Promise<SelectionRead>;
   activateSheet(name: string): Promise<void>;
   /**
    * Puts a formula (text starting with '=') in one cell: a CellRef, or a sheet-qualified address

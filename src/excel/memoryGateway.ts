@@ -18,6 +18,7 @@ import {
   type ReadValue,
   type RowUpdate,
   type SecretStore,
+  type SelectionRead,
   type TableRead,
   type TableRef,
   type TableSpec,
@@ -132,13 +133,13 @@ export class MemoryGateway implements WorkbookGateway {
   private readonly bindings = new Map<string, string>();
   private readonly dateSystem: DateSystem;
   private active: MemorySheet;
-  private selection: { sheet: MemorySheet; row: number; col: number };
+  private selection: { sheet: MemorySheet } & Box;
   private stats: WriteStats | undefined;
 
   constructor(options: MemoryGatewayOptions = {}) {
     for (const name of options.sheets ?? ['Sheet1']) this.sheets.push(new MemorySheet(name));
     this.active = this.sheets[0];
-    this.selection = { sheet: this.active, row: 0, col: 0 };
+    this.selection = { sheet: this.active, row: 0, col: 0, rows: 1, cols: 1 };
     this.dateSystem = options.dateSystem ?? 1900;
   }
 
@@ -180,8 +181,9 @@ export class MemoryGateway implements WorkbookGateway {
     return t?.validations.get(t.columns[col - t.col]);
   }
 
+  /** Selects a cell ("C5") or a range ("B2:D9"); the active cell is its top-left one. */
   select(sheet: string, a1: string): void {
-    this.selection = { sheet: this.sheet(sheet), ...parseCell(a1) };
+    this.selection = { sheet: this.sheet(sheet), ...parseBox(a1) };
   }
 
   // Blocks -----------------------------------------------------------------------------------------
@@ -437,6 +439,18 @@ export class MemoryGateway implements WorkbookGateway {
     const { sheet, row, col } = this.selection;
     const cell = cellA1(row, col);
     return { sheet: sheet.name, cell, address: qualify(sheet.name, parseBox(cell)) };
+  }
+
+  async getSelection(): Promise<SelectionRead> {
+    const { sheet, ...box } = this.selection;
+    const top = sheet.get(box.row, box.col);
+    return {
+      sheet: sheet.name,
+      address: qualify(sheet.name, box),
+      rowCount: box.rows,
+      columnCount: box.cols,
+      topLeft: { formula: top.formula ?? null, value: top.value },
+    };
   }
 
   async writeFormula(cell: CellRef | string, formula: string): Promise<void> {

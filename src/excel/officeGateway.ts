@@ -15,6 +15,7 @@ import {
   type KeyedResult,
   type RangeRead,
   type RowUpdate,
+  type SelectionRead,
   type TableRead,
   type TableRef,
   type TableSpec,
@@ -148,6 +149,24 @@ export class OfficeGateway implements WorkbookGateway {
       const { sheet, box } = parseQualified(cell.address);
       const a1 = boxA1({ ...box, rows: 1, cols: 1 });
       return { sheet, cell: a1, address: cell.address };
+    });
+  }
+
+  getSelection(): Promise<SelectionRead> {
+    return this.plain(async (ctx) => {
+      const range = ctx.workbook.getSelectedRange().load('address,rowCount,columnCount');
+      const top = range.getCell(0, 0).load('formulas,values');
+      await ctx.sync();
+      const formula = top.formulas[0]?.[0];
+      const value = top.values[0]?.[0] as SelectionRead['topLeft']['value'] | undefined;
+      return {
+        sheet: parseQualified(range.address).sheet,
+        address: range.address,
+        rowCount: range.rowCount,
+        columnCount: range.columnCount,
+        // formulas holds the value itself for a cell without a formula.
+        topLeft: { formula: typeof formula === 'string' && formula.startsWith('=') ? formula : null, value: value ?? '' },
+      };
     });
   }
 

@@ -14,10 +14,19 @@ export const useScreenStyles = makeStyles({
     rowGap: tokens.spacingVerticalS,
     alignItems: 'center',
   },
+  /**
+   * Two fields side by side when they fit, stacked when they do not (the task pane can be 320 px wide):
+   * each field may shrink below its input's natural width (minWidth 0) down to a floor, then wraps.
+   */
   twoColumns: {
-    display: 'grid',
-    gridTemplateColumns: '1fr 1fr',
+    display: 'flex',
+    flexWrap: 'wrap',
     columnGap: tokens.spacingHorizontalS,
+    rowGap: tokens.spacingVerticalS,
+    '& > *': {
+      flex: '1 1 140px',
+      minWidth: 0,
+    },
   },
   disclosureHeading: {
     margin: 0,

@@ -3,7 +3,7 @@
 // tables are, which cells hold formulas, Excel's per-sheet selection, and typing into a cell. Everything is
 // layered over the gateway's public methods, so the pane sees exactly the MemoryGateway the tests use.
 
-import { cellA1, parseCell, parseQualified, qualify } from '../excel/address';
+import { cellA1, parseBox, parseQualified, qualify } from '../excel/address';
 import type {
   CellRef,
   GridWrite,
@@ -154,7 +154,8 @@ export class WorkbenchBook extends MemoryGateway {
 
   override select(sheet: string, a1: string): void {
     super.select(sheet, a1);
-    const { row, col } = parseCell(a1);
+    // A range selection ("B2:D9") keeps its top-left cell as the current one, as Excel's active cell.
+    const { row, col } = parseBox(a1);
     const name = this.sheetNames().find((s) => s.toLowerCase() === sheet.toLowerCase()) ?? sheet;
     this.selected = { sheet: name, row, col };
     this.selections.set(name.toLowerCase(), a1);

@@ -23,6 +23,7 @@ export interface Inspector {
   visibility(sheet: string): string;
   activeSheet(): string;
   validationSource(sheet: string, a1: string): string | undefined;
+  /** A cell ("C5") or a range ("B2:D9"). */
   select(sheet: string, a1: string): void;
 }
 
@@ -286,6 +287,31 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       await gw.activateSheet('Other sheet');
       expect(inspect.activeSheet()).toBe('Other sheet');
       expect((await rejection(gw.activateSheet('Missing'))).code).toBe('NotFound');
+    });
+
+    test('getSelection: the selected range and its top-left formula or value', async () => {
+      await gw.writeGrid({ kind: 'newSheet', name: 'My sheet', activate: false }, { values: [['Id', 'Amount'], ['t1', 5], ['t2', 7]] });
+      inspect.select('My sheet', 'A2:B3');
+      expect(await gw.getSelection()).toEqual({
+        sheet: 'My sheet',
+        address: "'My sheet'!A2:B3",
+        rowCount: 2,
+        columnCount: 2,
+        topLeft: { formula: null, value: 't1' },
+      });
+      inspect.select('My sheet', 'B3');
+      expect(await gw.getSelection()).toMatchObject({ address: "'My sheet'!B3", rowCount: 1, columnCount: 1, topLeft: { formula: null, value: 7 } });
+      // The active cell of a range selection is its top-left cell.
+      inspect.select('My sheet', 'B2:B3');
+      expect(await gw.getSelectedCell()).toEqual({ sheet: 'My sheet', cell: 'B2', address: "'My sheet'!B2" });
+      await gw.writeFormula("'My sheet'!C1", '=FIN.TOTAL("Operating Expenses > Rent","2025-Q3")');
+      inspect.select('Sheet1', 'A1');
+      inspect.select('My sheet', 'C1:D4');
+      const sel = await gw.getSelection();
+      expect(sel).toMatchObject({ sheet: 'My sheet', rowCount: 4, columnCount: 2, topLeft: { formula: '=FIN.TOTAL("Operating Expenses > Rent","2025-Q3")' } });
+      // A blank cell: no formula, an empty value.
+      inspect.select('Sheet1', 'Z100');
+      expect((await gw.getSelection()).topLeft).toEqual({ formula: null, value: '' });
     });
 
     test('writeFormula: a formula in one cell, also in a text-formatted one; other formats stay', async () => {

@@ -218,7 +218,8 @@ export class FakeExcel {
   readonly settings = new Map<string, unknown>();
   readonly syncs: SyncRecord[] = [];
   active: SheetState;
-  selection: { sheet: SheetState; row: number; col: number };
+  /** The selected range; the active cell is its top-left cell. rows/cols default to 1. */
+  selection: { sheet: SheetState; row: number; col: number; rows?: number; cols?: number };
   date1904: boolean;
   calculationMode: string;
   /** Cells were written while calculation was suspended and nothing has recalculated since. */
@@ -659,6 +660,13 @@ export class FakeRange extends NullableObject<RangeTarget> {
 
   get dataValidation(): FakeDataValidation {
     return new FakeDataValidation(this.ctx, `${this.path}.dataValidation`, this.locate);
+  }
+
+  getCell(row: number, col: number): FakeRange {
+    return new FakeRange(this.ctx, `${this.path}.cell(${row},${col})`, () => {
+      const t = this.locate();
+      return t && { sheet: t.sheet, box: { row: t.box.row + row, col: t.box.col + col, rows: 1, cols: 1 } };
+    });
   }
 
   getLastRow(): FakeRange {
@@ -1288,6 +1296,13 @@ class FakeWorkbook {
     return new FakeRange(this.ctx, 'activeCell', () => {
       const s = this.ctx.excel.selection;
       return { sheet: s.sheet, box: { row: s.row, col: s.col, rows: 1, cols: 1 } };
+    });
+  }
+
+  getSelectedRange(): FakeRange {
+    return new FakeRange(this.ctx, 'selectedRange', () => {
+      const s = this.ctx.excel.selection;
+      return { sheet: s.sheet, box: { row: s.row, col: s.col, rows: s.rows ?? 1, cols: s.cols ?? 1 } };
     });
   }
 }

@@ -18,7 +18,7 @@ export function fakeInspector(fake: FakeExcel): Inspector {
     validationSource: (sheet, a1) => (fake.cell(sheet, a1).validation as { list?: { source?: string } } | undefined)?.list?.source,
     select: (sheet, a1) => {
       const b = parseA1(a1);
-      fake.selection = { sheet: fake.sheet(sheet), row: b.row, col: b.col };
+      fake.selection = { sheet: fake.sheet(sheet), row: b.row, col: b.col, rows: b.rows, cols: b.cols };
     },
   };
 }

@@ -52,6 +52,16 @@ function transactions(n: number): WriteValue[][] {
 }
 
 describe('OfficeGateway against the fake Excel', () => {
+  test('getSelection: the range and its top-left formula in one sync', async () => {
+    const h = officeHarness();
+    await h.gateway.writeFormula('Sheet1!B2', '=FIN.BALANCE("Cash","2025-12")');
+    h.inspect.select('Sheet1', 'B2:C9');
+    h.fake.resetLog();
+    const sel = await h.gateway.getSelection();
+    expect(sel).toEqual({ sheet: 'Sheet1', address: 'Sheet1!B2:C9', rowCount: 8, columnCount: 2, topLeft: { formula: '=FIN.BALANCE("Cash","2025-12")', value: '#NAME?' } });
+    expect(h.fake.syncCount).toBe(1);
+  });
+
   test('a statement at an anchor is one sync; on a new sheet, two', async () => {
     const h = officeHarness();
     await h.office.writeGrid(

@@ -5,6 +5,7 @@
 
 import { addMonths } from '../../src/engine/dates';
 import { COL, MSG } from '../../src/engine/transactions';
+import { cellA1, parseQualified } from '../../src/excel/address';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from '../taskpane/harness';
 
 jest.setTimeout(120_000);
@@ -64,5 +65,19 @@ test('pull with a filter, edit a department, review (1 group and its cost), push
     expect(r[col(COL.pushStatus)]).toBe(MSG.updated);
     expect(r[col(COL.pulledDepartment)]).toBe(target);
   });
+
+  // Shift accounting dates: several rows selected at once give their ids (any columns of them).
+  const { sheet: tableSheet, box } = parseQualified(table.address);
+  h.gateway.select(tableSheet, `${cellA1(box.row + 2, box.col + 3)}:${cellA1(box.row + 4, box.col + 5)}`);
+  await h.user.click(screen.getByRole('button', { name: 'Use selected rows' }));
+  const ids = table.rows.slice(1, 4).map((x) => String(x[col(COL.id)]));
+  await waitFor(() => expect((screen.getByRole('textbox', { name: 'Transaction ids' }) as HTMLInputElement).value).toBe(ids.join(', ')));
+
+  // Drill-down from a FIN formula in the selected cell.
+  await h.gateway.writeFormula('Sheet1!B2', `=FIN.TOTAL("Cost of Revenue","${from.slice(0, 7)}")`);
+  h.gateway.select('Sheet1', 'B2');
+  await h.user.click(screen.getByRole('button', { name: "Show what's behind this cell" }));
+  const drilled = await screen.findByText(/^[\d,]+ journal lines? of Cost of Revenue, .* \(from =FIN\.TOTAL/, {}, { timeout: 30_000 });
+  expect(drilled.textContent).toMatch(/\(3 calls\)/);
   h.unmount();
 });

@@ -3,7 +3,11 @@
 
 import { collect } from '../../src/api';
 import { addMonths, endOfMonth, startOfMonth } from '../../src/engine/dates';
-import { DRILLDOWN_COLUMNS } from '../../src/engine/transactions';
+import { DRILLDOWN_COLUMNS, parseFinFormula, SELECT_A_NUMBER, statementCellTarget } from '../../src/engine/transactions';
+import { buildTree } from '../../src/engine/fin/resolve';
+import { MemoryCacheStore, RequestCache } from '../../src/engine/requestCache';
+import { cellA1, parseQualified } from '../../src/excel/address';
+import { insertStatement, type StatementSpec } from '../../src/taskpane/statements';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { newWorkbook, note, report, rig, sandboxToday, usageDelta, type Rig } from './support';
@@ -71,4 +75,131 @@ test('a balance-sheet category lists the period activity and says so', async () 
 test('bad requests fail before any call', async () => {
   await expect(r.engine.drillDown({ categoryId: 'grp_net_income', start: '2026-01-01', end: '2026-01-31' })).rejects.toThrow(/category id/);
   await expect(r.engine.drillDown({ categoryId: 'cat_x', start: '2026-02-01', end: '2026-01-31' })).rejects.toThrow(/starts after/);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// "Show what's behind this cell": the category and period come from the selected cell.
+
+describe('drill-down from the selected cell', () => {
+  let categories: Awaited<ReturnType<typeof r.client.categories.list>>['data'];
+  let parent: (typeof categories)[number];
+  let today: string;
+  let start: string;
+  let end: string;
+
+  beforeAll(async () => {
+    categories = (await r.client.categories.list()).data;
+    const parents = new Set(categories.map((c) => c.parent_id));
+    parent = categories.find((c) => c.account_type === 'expense' && c.tier === 1 && parents.has(c.id))!;
+    today = sandboxToday(sb);
+    start = startOfMonth(addMonths(today, -4));
+    end = endOfMonth(addMonths(today, -2));
+  });
+
+  test('a number of a statement block: the row category and the column month, from the binding (no call to find them)', async () => {
+    const spec: StatementSpec = { statement: 'income_statement', period: 'custom', start, end, layout: 'months', scale: 'units', fiscalYearStartMonth: 1 };
+    const deps = { gateway: wb, client: r.client, cache: new RequestCache(new MemoryCacheStore()), companyId: r.companyId, companyName: 'Growth', now: Date.now };
+    const { written, binding } = await insertStatement(deps, spec, 'newSheet');
+    const rows = binding.parameters.rowCategoryIds as (string | null)[];
+    const columns = binding.parameters.columnPeriods as { start: string; end: string }[];
+    expect(rows).toHaveLength(written.rowCount);
+    expect(columns).toHaveLength(3);
+    expect(columns[1]).toEqual({ start: startOfMonth(addMonths(today, -3)), end: endOfMonth(addMonths(today, -3)) });
+    const r0 = rows.indexOf(parent.id);
+    expect(r0).toBeGreaterThan(0);
+    // The second month's number of the parent line (a range selection: its top-left cell counts).
+    const { sheet, box } = parseQualified(written.address);
+    wb.select(sheet, `${cellA1(box.row + r0, box.col + 2)}:${cellA1(box.row + r0 + 1, box.col + 3)}`);
+
+    const { value: res, calls } = await usageDelta(sb, r.companyId, () => r.engine.drillDownFromSelection({ today }));
+    expect(res.target).toMatchObject({ categoryId: parent.id, start: columns[1].start, end: columns[1].end });
+    const total = await r.client.aggregations.total({ category_id: parent.id, start_date: columns[1].start, end_date: columns[1].end });
+    expect(res.totalCents).toBe(total.total_cents);
+    const shown = wb.cell(sheet, cellA1(box.row + r0, box.col + 2)).value as number;
+    expect(Math.abs(Math.round(shown * 100))).toBe(Math.abs(total.total_cents));
+    // categories + departments + one page per 500 entries: the cell itself costs nothing.
+    expect(calls).toBe(2 + Math.max(1, Math.ceil(res.entries / 500)));
+    expect(wb.activeSheetName()).toBe(res.sheet);
+    note(`drill-down from statement cell ${res.target.source} (${parent.name} ${columns[1].start}..${columns[1].end}): ${res.rows} lines, ${calls} calls`);
+
+    // A heading or total row has no entries of its own; say what to select, spending nothing.
+    const heading = rows.findIndex((id, i) => i > 0 && id === null);
+    wb.select(sheet, cellA1(box.row + heading, box.col + 1));
+    const before = await sb.usage(r.companyId);
+    await expect(r.engine.drillDownFromSelection({ today })).rejects.toThrow(/heading, a total or a group/);
+    // The label of a line in a block of several months: which month is not said.
+    wb.select(sheet, cellA1(box.row + r0, box.col));
+    await expect(r.engine.drillDownFromSelection({ today })).rejects.toThrow(/not its label/);
+    expect(await sb.usage(r.companyId)).toBe(before);
+  });
+
+  test('a FIN.TOTAL formula with literal arguments: the category path resolved as FIN does, the months parsed', async () => {
+    const child = categories.find((c) => c.parent_id === parent.id)!;
+    const path = buildTree(categories, 'category').byId.get(child.id)!.path;
+    expect(path).toContain(' > ');
+    await wb.writeFormula('Sheet1!B2', `=FIN.TOTAL("${path}","${start.slice(0, 7)}","${end.slice(0, 7)}")`);
+    wb.select('Sheet1', 'B2');
+    const { value: res, calls } = await usageDelta(sb, r.companyId, () => r.engine.drillDownFromSelection({ today }));
+    expect(res.target).toMatchObject({ categoryId: child.id, start, end });
+    const total = await r.client.aggregations.total({ category_id: child.id, start_date: start, end_date: end });
+    expect(res.totalCents).toBe(total.total_cents);
+    // The category list read to resolve the path is the one the drill-down uses: no extra call.
+    expect(calls).toBe(2 + Math.max(1, Math.ceil(res.entries / 500)));
+    note(`drill-down from =FIN.TOTAL("${path}",…) ${start}..${end}: ${res.rows} lines, ${calls} calls`);
+  });
+
+  test('a FIN.BALANCE formula: the fiscal year to date ending at its date, and the message says so', async () => {
+    const cash = categories.find((c) => c.name === 'Cash' && c.point_in_time)!;
+    const month = addMonths(today, -1);
+    await wb.writeFormula('Sheet1!C2', `=FIN.BALANCE("Cash", "${month.slice(0, 7)}")`);
+    wb.select('Sheet1', 'C2');
+    const res = await r.engine.drillDownFromSelection({ today, fiscalYearStartMonth: 1 });
+    const fyStart = `${endOfMonth(month).slice(0, 4)}-01-01`;
+    expect(res.target).toMatchObject({ categoryId: cash.id, start: fyStart, end: endOfMonth(month) });
+    expect(res.note).toMatch(/start of the fiscal year/);
+    const before = await r.client.aggregations.total({ category_id: cash.id, date: endOfMonth(addMonths(fyStart, -1)) });
+    const after = await r.client.aggregations.total({ category_id: cash.id, date: endOfMonth(month) });
+    expect(res.totalCents).toBe(after.total_cents - before.total_cents);
+  });
+
+  test('anything else says what to select, before any call', async () => {
+    const before = await sb.usage(r.companyId);
+    wb.select('Sheet1', 'H40');
+    await expect(r.engine.drillDownFromSelection({ today })).rejects.toThrow(SELECT_A_NUMBER);
+    await wb.writeFormula('Sheet1!D2', '=FIN.TOTAL(A1,"2025-Q3")');
+    wb.select('Sheet1', 'D2');
+    await expect(r.engine.drillDownFromSelection({ today })).rejects.toThrow(/A1 is not typed in it/);
+    await wb.writeFormula('Sheet1!E2', '=SUM(1,2)');
+    wb.select('Sheet1', 'E2');
+    await expect(r.engine.drillDownFromSelection({ today })).rejects.toThrow(SELECT_A_NUMBER);
+    expect(await sb.usage(r.companyId)).toBe(before);
+  });
+});
+
+test('parseFinFormula: literal text and numbers, omitted arguments, doubled quotes', () => {
+  expect(parseFinFormula('=FIN.TOTAL("Operating Expenses > Rent","2025-Q3")')).toEqual({ ok: true, value: { name: 'TOTAL', args: ['Operating Expenses > Rent', '2025-Q3'] } });
+  expect(parseFinFormula('= fin.pnl( "Say ""hi""" , 45900 , )')).toEqual({ ok: true, value: { name: 'PNL', args: ['Say "hi"', 45900, null] } });
+  expect(parseFinFormula('=FIN.BALANCE("Cash",B2)')).toMatchObject({ ok: false });
+  expect(parseFinFormula('=FIN.CASHFLOW("Net Income","2025")')).toBeNull();
+  expect(parseFinFormula(null)).toBeNull();
+});
+
+test('statementCellTarget: a balance-sheet column is drilled as the fiscal year to date; an old block asks for a refresh', () => {
+  const sel = (address: string) => ({ sheet: 'BS', address, rowCount: 1, columnCount: 1, topLeft: { formula: null, value: 1 } });
+  const binding = {
+    id: 'b',
+    kind: 'statement',
+    company: 'c',
+    refreshedAt: '',
+    address: 'BS!B2:C4',
+    parameters: { statement: 'balance_sheet', fiscalYearStartMonth: 4, rowCategoryIds: [null, 'cat_cash', null], columnPeriods: [{ start: '2026-06-30', end: '2026-06-30' }] },
+  };
+  const hit = statementCellTarget(sel('BS!C3'), [binding]);
+  expect(hit).toMatchObject({ ok: true, target: { categoryId: 'cat_cash', start: '2026-04-01', end: '2026-06-30', source: 'BS!C3' } });
+  expect(hit?.ok && hit.target.note).toMatch(/start of the fiscal year \(2026-04-01\)/);
+  // One period column: the label cell means it too.
+  expect(statementCellTarget(sel('BS!B3'), [binding])).toMatchObject({ ok: true, target: { categoryId: 'cat_cash' } });
+  expect(statementCellTarget(sel('BS!D3'), [binding])).toBeNull();
+  expect(statementCellTarget(sel('Other!C3'), [binding])).toBeNull();
+  expect(statementCellTarget(sel('BS!C3'), [{ ...binding, parameters: { statement: 'balance_sheet' } }])).toMatchObject({ ok: false, message: expect.stringMatching(/refresh it/) });
 });

@@ -20,7 +20,8 @@ import { centsToDisplay } from '../render/money';
 import { isIsoDate } from '../dates';
 import type { TableColumnSpec, WriteValue } from '../../excel/gateway';
 import { isoToCell, DATE_FORMAT, AMOUNT_FORMAT } from './columns';
-import { callsSince, meterSnapshot, type Deps, type ProgressFn } from './context';
+import { callsSince, meterSnapshot, type Deps, type MeterSnapshot, type ProgressFn } from './context';
+import { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 import { DepartmentDirectory, departmentRefs } from './departments';
 
 export interface DrillDownRequest {
@@ -78,13 +79,22 @@ export function signedCents(accountType: string, debit: number, credit: number):
   return accountType === 'asset' ? debit - credit : credit - debit;
 }
 
-export async function drillDown(deps: Deps, req: DrillDownRequest, onProgress?: ProgressFn): Promise<DrillDownResult> {
+export async function drillDown(
+  deps: Deps,
+  req: DrillDownRequest,
+  onProgress?: ProgressFn,
+  /** From drillDownFromSelection: the category list it already read, and its meter reading. */
+  prefetched?: { categories?: Category[]; snap?: MeterSnapshot },
+): Promise<DrillDownResult> {
   if (!/^cat_[A-Za-z0-9_]+$/.test(req.categoryId)) throw new Error('Drill-down needs a category id (cat_...).');
   if (!isIsoDate(req.start) || !isIsoDate(req.end)) throw new Error('Drill-down needs a period with dates like 2026-01-31.');
   if (req.start > req.end) throw new Error('The period starts after it ends.');
-  const snap = await meterSnapshot(deps.client);
+  const snap = prefetched?.snap ?? (await meterSnapshot(deps.client));
   onProgress?.({ phase: 'reference', message: 'Reading the chart of accounts and departments…' });
-  const [categories, departments] = await Promise.all([deps.client.categories.list(), deps.client.departments.list()]);
+  const [categories, departments] = await Promise.all([
+    prefetched?.categories ? { data: prefetched.categories } : deps.client.categories.list(),
+    deps.client.departments.list(),
+  ]);
   const root = categories.data.find((c) => c.id === req.categoryId);
   if (!root) throw new Error(`No category ${req.categoryId} in this company.`);
   const inTree = subtreeIds(categories.data, root.id);
@@ -148,4 +158,55 @@ export async function drillDown(deps: Deps, req: DrillDownRequest, onProgress?: 
     note,
     calls: await callsSince(deps.client, snap),
   };
+}
+
+export interface CellDrillOptions {
+  /** The company's calendar date (YTD and TTM in a formula). */
+  today: string;
+  /** 1-12, default 1: fiscal years of YTD, FY and of a balance drilled into. */
+  fiscalYearStartMonth?: number;
+  onProgress?: ProgressFn;
+}
+
+export interface CellDrillResult extends DrillDownResult {
+  /** What was drilled into: the category, the period and where they were read. */
+  target: CellTarget;
+}
+
+/**
+ * "Show what's behind this cell": the top-left selected cell is a number of a statement block (its
+ * binding says the row's category and the column's period; no call to find them), or a FIN.TOTAL /
+ * FIN.PNL / FIN.BALANCE formula with literal arguments (its category is resolved against the category
+ * list, which the drill-down reuses: no extra call). Anything else fails with what to select.
+ */
+export async function drillDownFromSelection(deps: Deps, options: CellDrillOptions): Promise<CellDrillResult> {
+  const [selection, bindings] = await Promise.all([deps.gateway.getSelection(), deps.gateway.listBindings()]);
+  const fromBlock = statementCellTarget(selection, bindings, { fiscalYearStartMonth: options.fiscalYearStartMonth });
+  let target: CellTarget;
+  let prefetched: { categories?: Category[]; snap?: MeterSnapshot } | undefined;
+  if (fromBlock) {
+    if (!fromBlock.ok) throw new Error(fromBlock.message);
+    target = fromBlock.target;
+  } else {
+    const formula = parseFinFormula(selection.topLeft.formula);
+    if (!formula) throw new Error(SELECT_A_NUMBER);
+    if (!formula.ok) throw new Error(formula.message);
+    const needsSystem = formula.value.args.some((a) => typeof a === 'number');
+    const dateSystem = needsSystem ? ((await deps.gateway.getDateSystem()) === 1904 ? '1904' : '1900') : undefined;
+    const snap = await meterSnapshot(deps.client);
+    options.onProgress?.({ phase: 'reference', message: 'Reading the chart of accounts…' });
+    const categories = (await deps.client.categories.list()).data;
+    const found = formulaTarget(formula.value, selection.topLeft.formula!, categories, {
+      today: options.today,
+      fiscalYearStartMonth: options.fiscalYearStartMonth,
+      dateSystem,
+    });
+    if (!found.ok) throw new Error(found.message);
+    target = found.target;
+    prefetched = { categories, snap };
+  }
+  const res = await drillDown(deps, { categoryId: target.categoryId, start: target.start, end: target.end }, options.onProgress, prefetched);
+  // A balance drilled into as its year's activity: that note replaces the engine's period-activity one.
+  const note = target.note && res.pointInTime ? target.note : [res.note, target.note].filter(Boolean).join(' ');
+  return { ...res, note, target };
 }

@@ -6,7 +6,7 @@ import { BINDING_KIND, stateOf, TableStore, type JournalEntry, type TableState }
 import { resolveDeps, type EngineOptions, type ProgressFn } from './context';
 import { pull, refresh, type PullOptions, type PullResult, type RefreshResult } from './pull';
 import { push, resume, review, shiftAccountingDates, unfinishedJobs, type PushOptions, type PushResult, type ResumeResult, type ReviewPlan, type ShiftResult } from './push';
-import { drillDown, type DrillDownRequest, type DrillDownResult } from './drilldown';
+import { drillDown, drillDownFromSelection, type CellDrillOptions, type CellDrillResult, type DrillDownRequest, type DrillDownResult } from './drilldown';
 import type { TransactionFilters } from './filters';
 import type { SyncOutcome } from './pull';
 import type { BindingRecord } from '../../excel/gateway';
@@ -32,6 +32,8 @@ export interface TransactionsEngine {
   unfinishedJobs(bindingId: string): Promise<JournalEntry[]>;
   resume(bindingId: string, onProgress?: ProgressFn): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] }>;
   drillDown(request: DrillDownRequest, onProgress?: ProgressFn): Promise<DrillDownResult>;
+  /** Drill-down into the selected cell: a number of a statement block, or a FIN formula with literal arguments. */
+  drillDownFromSelection(options: CellDrillOptions): Promise<CellDrillResult>;
   /** Forgets a table's binding, flags and journal (when the user deleted the table). */
   forget(bindingId: string): Promise<void>;
 }
@@ -60,6 +62,7 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
     unfinishedJobs: (id) => unfinishedJobs(deps, id),
     resume: (id, p) => resume(deps, id, p),
     drillDown: (req, p) => drillDown(deps, req, p),
+    drillDownFromSelection: (o) => drillDownFromSelection(deps, o),
     forget: (id) => new TableStore(deps.gateway, id).forget(),
   };
 }

@@ -2,7 +2,8 @@ export { createTransactionsEngine, type TransactionsEngine, type TransactionsTab
 export type { EngineOptions, Progress, ProgressFn, PollOptions } from './context';
 export type { PullOptions, PullResult, RefreshResult, SyncOutcome } from './pull';
 export type { GroupSummary, JobReport, PushOptions, PushResult, ResumeResult, ReviewPlan, ShiftResult } from './push';
-export type { DrillDownRequest, DrillDownResult } from './drilldown';
+export type { CellDrillOptions, CellDrillResult, DrillDownRequest, DrillDownResult } from './drilldown';
+export { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 export { subtreeIds, signedCents, DRILLDOWN_COLUMNS } from './drilldown';
 export { COL, TABLE_COLUMNS, COLUMN_NAMES, transactionRow, TableView, normPath } from './columns';
 export { DepartmentDirectory, departmentRefs, type DepartmentRef } from './departments';

@@ -12,6 +12,7 @@ import {
   type TransactionsEngine,
   type TransactionsTableInfo,
 } from '../../engine/transactions';
+import { parseQualified } from '../../excel/address';
 import { ErrorMessage } from '../ErrorMessage';
 import { useSession, useToday } from '../hooks';
 import type { PaneServices } from '../services';
@@ -161,18 +162,26 @@ function Connected({ services, connection }: { services: PaneServices; connectio
       return `Resumed ${plural(res.entries, 'job')}: ${res.updated} rows updated, ${res.failed} failed, ${res.unknown} still unknown${callsText(res.calls)}.`;
     });
 
-  const addSelectedRow = async () => {
+  /** The Id of every row of the transactions table inside the selected range (one round trip for the selection). */
+  const useSelectedRows = async () => {
     setError(null);
     try {
       if (!current) return;
-      const cell = await services.gateway.getSelectedCell();
+      const selection = await services.gateway.getSelection();
       const read = await services.gateway.readTable(current.table);
-      const top = Number(/(\d+)/.exec(read.address.split('!').pop() ?? '')?.[1] ?? NaN);
-      const rowNumber = Number(/(\d+)$/.exec(cell.cell)?.[1] ?? NaN);
-      const row = read.rows[rowNumber - top - 1];
-      if (cell.sheet !== read.sheet || !row) throw new Error('Select a cell in a row of the transactions table first.');
-      const id = String(row[read.columns.indexOf(COL.id)] ?? '');
-      setShiftIds((s) => [...new Set([...s.split(/[\s,]+/).filter(Boolean), id])].join(', '));
+      const sel = parseQualified(selection.address);
+      const table = parseQualified(read.address);
+      const idCol = read.columns.indexOf(COL.id);
+      const ids: string[] = [];
+      if (sel.sheet.toLowerCase() === table.sheet.toLowerCase()) {
+        // Data row i sits one row below the header.
+        for (let row = sel.box.row; row < sel.box.row + sel.box.rows; row++) {
+          const id = read.rows[row - table.box.row - 1]?.[idCol];
+          if (id !== undefined && id !== '') ids.push(String(id));
+        }
+      }
+      if (ids.length === 0) throw new Error(`Select rows of the transactions table ${current.table} first (any cells of them; several rows at once are fine).`);
+      setShiftIds([...new Set(ids)].join(', '));
     } catch (e) {
       setError(e);
     }
@@ -184,6 +193,13 @@ function Connected({ services, connection }: { services: PaneServices; connectio
       const months = Number(shiftMonths);
       const res = await engine.shiftAccountingDates(selected, ids, months, { onProgress });
       return `Shifted ${plural(res.updated, 'row')} by ${months} month${Math.abs(months) === 1 ? '' : 's'}; ${res.invalid.length} not sent${callsText(res.calls)}. See Push status.`;
+    });
+
+  const drillDownCell = () =>
+    run('Show what is behind this cell', async () => {
+      const res = await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress });
+      const t = res.target;
+      return `${plural(res.rows, 'journal line')} of ${res.categoryName}, ${t.start} to ${t.end} (from ${t.source}), on ${res.sheet}, total ${(res.totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}${callsText(res.calls)}. ${res.note}`;
     });
 
   const drillDown = () =>
@@ -319,8 +335,8 @@ function Connected({ services, connection }: { services: PaneServices; connectio
             </Field>
           </div>
           <div className={styles.row}>
-            <Button onClick={() => void addSelectedRow()} disabled={disabled}>
-              Add selected row
+            <Button onClick={() => void useSelectedRows()} disabled={disabled}>
+              Use selected rows
             </Button>
             <Button onClick={shift} disabled={disabled || !shiftIds.trim() || !Number.isInteger(Number(shiftMonths)) || Number(shiftMonths) === 0}>
               Shift
@@ -335,6 +351,15 @@ function Connected({ services, connection }: { services: PaneServices; connectio
         The journal lines of a category and its subcategories in a period, on a new sheet. They add up to the statement line (transactions alone would not: pending
         ones post nothing, spreads and depreciation have no transaction).
       </Text>
+      <Text className={styles.note}>
+        Select a number in a statement block inserted from the Reports tab, or a cell with a FIN.TOTAL, FIN.PNL or FIN.BALANCE formula, then:
+      </Text>
+      <div className={styles.row}>
+        <Button appearance="primary" onClick={drillDownCell} disabled={disabled}>
+          Show what&apos;s behind this cell
+        </Button>
+      </div>
+      <Text className={styles.note}>Or type a category id and a period:</Text>
       <Field label="Category id for drill-down">
         <Input value={drill.categoryId} onChange={(_, d) => setDrill((x) => ({ ...x, categoryId: d.value }))} placeholder="cat_…" />
       </Field>
