@@ -3,6 +3,7 @@ import { calendarDateAt } from '../../src/engine/dates';
 import { namedPeriod, splitPeriod } from '../../src/engine/periods';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
+import { act } from '@testing-library/react';
 import { refreshAll as ribbonRefreshAll } from '../../src/commands/commands';
 
 let sb: TestSandbox;
@@ -93,7 +94,8 @@ describe('Refresh', () => {
     (globalThis as any).Office = { addin: { showAsTaskpane } };
     const event = { completed: jest.fn() };
     try {
-      await ribbonRefreshAll(event as unknown as Office.AddinCommands.Event);
+      // The command runs outside React (a ribbon click); act() lets the pane's updates settle as in Office.
+      await act(() => ribbonRefreshAll(event as unknown as Office.AddinCommands.Event));
     } finally {
       delete (globalThis as any).Office;
     }
