@@ -13,6 +13,12 @@ module.exports = tseslint.config(
     },
   },
   {
+    // Plain CommonJS files loaded by jest itself (test environments).
+    files: ['test/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', globalThis: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Contract tests read loosely typed JSON bodies on purpose.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
