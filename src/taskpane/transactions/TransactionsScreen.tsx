@@ -12,12 +12,18 @@ import {
   type TransactionsEngine,
   type TransactionsTableInfo,
 } from '../../engine/transactions';
+import { centsToDisplay } from '../../engine/render/money';
 import { parseQualified } from '../../excel/address';
 import { ErrorMessage } from '../ErrorMessage';
 import { useSession, useToday } from '../hooks';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import { useScreenStyles } from '../styles';
+
+/** A drill-down total for a message: cents become units only through the engine's money module. */
+function totalText(cents: number): string {
+  return centsToDisplay(cents, 'units').toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
 
 // Transactions: pull a filtered table of transactions onto a new sheet; refresh it (incrementally when its
 // filters allow, else a re-pull, and the screen says which); review the department and accounting-date
@@ -199,13 +205,13 @@ function Connected({ services, connection }: { services: PaneServices; connectio
     run('Show what is behind this cell', async () => {
       const res = await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress });
       const t = res.target;
-      return `${plural(res.rows, 'journal line')} of ${res.categoryName}, ${t.start} to ${t.end} (from ${t.source}), on ${res.sheet}, total ${(res.totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}${callsText(res.calls)}. ${res.note}`;
+      return `${plural(res.rows, 'journal line')} of ${res.categoryName}, ${t.start} to ${t.end} (from ${t.source}), on ${res.sheet}, total ${totalText(res.totalCents)}${callsText(res.calls)}. ${res.note}`;
     });
 
   const drillDown = () =>
     run('Show entries behind a number', async () => {
       const res = await engine.drillDown({ categoryId: drill.categoryId.trim(), start: drill.start.trim(), end: drill.end.trim() }, onProgress);
-      return `${plural(res.rows, 'journal line')} of ${res.categoryName} on ${res.sheet}, total ${(res.totalCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}${callsText(res.calls)}. ${res.note}`;
+      return `${plural(res.rows, 'journal line')} of ${res.categoryName} on ${res.sheet}, total ${totalText(res.totalCents)}${callsText(res.calls)}. ${res.note}`;
     });
 
   const set = (key: keyof FilterForm) => (_: unknown, d: { value: string }) => setForm((f) => ({ ...f, [key]: d.value }));
