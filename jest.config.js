@@ -7,6 +7,8 @@ module.exports = {
     '^.+\\.tsx?$': 'ts-jest',
   },
   testTimeout: 60000,
+  // Every test file starts at one pinned instant (FIN_TEST_NOW overrides it; see the file).
+  setupFiles: ['<rootDir>/test/support/pinnedClock.js'],
   globalSetup: '<rootDir>/test/support/globalSetup.ts',
   globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
 };

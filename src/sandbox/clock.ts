@@ -10,8 +10,11 @@ export const COMPANY_ZONE = 'America/Los_Angeles';
 export class Clock {
   offsetSeconds = 0;
 
+  /** `wall` is the clock the offset applies to (the machine's by default). */
+  constructor(private readonly wall: () => number = () => Date.now()) {}
+
   nowMs(): number {
-    return Date.now() + this.offsetSeconds * 1000;
+    return this.wall() + this.offsetSeconds * 1000;
   }
 
   /** Unix seconds. */

@@ -147,8 +147,9 @@ test('review groups identical updates and prices them; a one-row group is a PATC
   note(`mixed push (2 jobs + 1 PATCH, 5 rows): estimated ${plan.cost.total}, spent ${calls} calls`);
   expect((await r.engine.review(bindingId)).edited).toBe(0);
 
-  // A single row on its own: one PATCH, no job.
-  const [f] = standard().slice(10, 11);
+  // A single row on its own: one PATCH, no job. The row must have a department to clear, so the edit
+  // is a real one whatever the seeded history holds.
+  const f = standard().slice(10).find((t) => t.department_id !== null)!;
   await typeInto(wb, table, [{ id: f.id, values: { [COL.department]: null } }]);
   const jobsBefore = sandboxJobs(sb, companyId).length;
   const single = await usageDelta(sb, companyId, () => r.engine.push(bindingId));
