@@ -1,7 +1,7 @@
 import { Button, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { planCap } from '../api';
-import { PERIOD_CHOICES } from '../engine/periods';
+import { PERIOD_CHOICES } from '../engine/dates';
 import type { Scale } from '../engine/render';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';

@@ -3,7 +3,8 @@
 // would not name exactly that category (a name containing '>', or two identical paths).
 
 import type { Category } from '../api/types';
-import { parseDateArgument, type DateArgument, type Result } from '../engine/dates';
+import { parseDateArgument, type DateArgument } from '../engine/dates';
+import type { Result } from '../engine/result';
 import { resolveInTree, type Tree, type TreeNode } from '../engine/fin';
 
 /** An Excel string literal: quotes doubled. */

@@ -5,7 +5,7 @@
 
 import type { Client } from '../api';
 import type { ReportDateParams, ReportPeriodParams } from '../api/types';
-import type { Result } from '../engine/dates';
+import type { Result } from '../engine/result';
 import {
   customPeriod,
   namedPeriod,
@@ -15,7 +15,7 @@ import {
   splitPeriod,
   type NamedPeriodKey,
   type Period,
-} from '../engine/periods';
+} from '../engine/dates';
 import { renderStatement, type Scale, type StatementGrid, type StatementReport } from '../engine/render';
 import { canonicalKey, type ReadRequest, type RequestCache } from '../engine/requestCache';
 import { cellA1, parseQualified } from '../excel/address';

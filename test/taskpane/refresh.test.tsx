@@ -1,6 +1,5 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
-import { calendarDateAt } from '../../src/engine/dates';
-import { namedPeriod, splitPeriod } from '../../src/engine/periods';
+import { calendarDateAt, namedPeriod, splitPeriod } from '../../src/engine/dates';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
 import { act } from '@testing-library/react';

@@ -1,7 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
-import { calendarDateAt } from '../../src/engine/dates';
-import { namedPeriod, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/periods';
+import { calendarDateAt, namedPeriod, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
 import { alertText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
 

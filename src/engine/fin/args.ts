@@ -1,4 +1,4 @@
-// The small arguments of FIN functions: scale, status, row caps, free text. Dates are dates.ts's job.
+// The small arguments of FIN functions: scale, status, row caps, free text. Dates are src/engine/dates' job.
 // Each parser takes the raw value Excel hands over (number, string, boolean, null for an omitted optional
 // argument) and returns the engine's value or throws a #VALUE! FinError that names the argument.
 

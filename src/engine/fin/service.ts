@@ -31,12 +31,13 @@ import type {
 import {
   argumentEndDate,
   argumentsToPeriod,
+  monthlyCoverage,
   parseDateArgument,
+  pointInTimeCoverage,
   type DateArgument,
   type DateSystem,
   type Period,
 } from '../dates';
-import { monthlyCoverage, pointInTimeCoverage } from '../periods';
 import { cellValues } from '../render/grid';
 import { RenderError, centsToDisplay, unitsNote, type Scale } from '../render/money';
 import type { StatementReport } from '../render/reportShapes';

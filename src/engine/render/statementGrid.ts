@@ -2,7 +2,7 @@
 // gateway writes as it is. Layout, number formats, bold, indents and outline levels are decided here so
 // the gateway stays a dumb writer and this stays testable in Node.
 
-import { periodLabel } from '../periods';
+import { periodLabel } from '../dates';
 import { Cell, EMPTY, GENERAL_FORMAT, GridArea, TEXT_FORMAT, num, text } from './grid';
 import {
   RenderError,

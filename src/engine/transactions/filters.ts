@@ -7,7 +7,8 @@
 // never change (source_vendor, source_type, start_date, end_date: source and date are fixed at ingestion)
 // are safe; a table with any other filter is re-pulled on refresh.
 
-import { fail, ok, parseIsoDate, type Result } from '../dates';
+import { parseIsoDate } from '../dates';
+import { fail, ok, type Result } from '../result';
 import type { TransactionListParams } from '../../api';
 
 export interface TransactionFilters {

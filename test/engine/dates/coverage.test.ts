@@ -1,0 +1,52 @@
+import {
+  isWholeMonths,
+  monthlyCoverage,
+  namedPeriod,
+  pointInTimeCoverage,
+} from '../../../src/engine/dates';
+
+const range = (start: string, end: string) => ({ start, end });
+
+describe('monthly granularity of /aggregations/total', () => {
+  test('whole months are taken as they are', () => {
+    const c = monthlyCoverage(range('2026-01-01', '2026-03-31'));
+    expect(c).toEqual({
+      startMonth: '2026-01',
+      endMonth: '2026-03',
+      months: ['2026-01', '2026-02', '2026-03'],
+      covered: { start: '2026-01-01', end: '2026-03-31', label: 'Q1 2026' },
+      daysIgnored: false,
+      note: null,
+    });
+  });
+
+  test('days inside months are ignored, and the note says what is read instead', () => {
+    const c = monthlyCoverage(range('2026-07-15', '2026-08-10'));
+    expect(c.months).toEqual(['2026-07', '2026-08']);
+    expect(c.covered).toMatchObject({ start: '2026-07-01', end: '2026-08-31' });
+    expect(c.daysIgnored).toBe(true);
+    expect(c.note).toBe('Totals come in whole months: 2026-07-15 to 2026-08-10 is read as 2026-07-01 to 2026-08-31 (Jul 2026 to Aug 2026).');
+  });
+
+  test('year to date mid-month covers the whole current month', () => {
+    const ytd = namedPeriod('year_to_date', { today: '2026-08-14' });
+    const c = monthlyCoverage(ytd);
+    expect(c.months).toHaveLength(8);
+    expect(c.daysIgnored).toBe(true);
+    expect(isWholeMonths(c.covered)).toBe(true);
+  });
+
+  test('a range across years', () => {
+    expect(monthlyCoverage(range('2025-11-30', '2026-02-01')).months).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
+  });
+
+  test('point-in-time totals are read at month end', () => {
+    expect(pointInTimeCoverage('2026-03-31')).toEqual({ month: '2026-03', through: '2026-03-31', daysIgnored: false, note: null });
+    expect(pointInTimeCoverage('2024-02-10')).toEqual({
+      month: '2024-02',
+      through: '2024-02-29',
+      daysIgnored: true,
+      note: 'Balances are read at month end: 2024-02-10 is read as 2024-02-29.',
+    });
+  });
+});
