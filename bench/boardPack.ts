@@ -245,7 +245,7 @@ async function measure<T>(sb: Sandbox, rt: Runtime, fn: () => Promise<T>): Promi
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function serialOf(iso: string): number {
-  const r = isoToSerial(iso, '1900');
+  const r = isoToSerial(iso, 1900);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }

@@ -3,6 +3,8 @@
  * talk to this interface, tests and the browser workbench use MemoryGateway, Excel uses OfficeGateway.
  */
 
+import type { DateSystem } from '../engine/dates';
+
 /**
  * A value the add-in writes. A string is always written as text: it can never become a formula or a number.
  * Text longer than Excel's 32,767-character cell limit is cut to it.
@@ -133,8 +135,6 @@ export interface SelectionRead {
   /** The top-left cell: its formula (null when it holds a plain value) and its value. */
   topLeft: { formula: string | null; value: ReadValue };
 }
-
-export type DateSystem = 1900 | 1904;
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

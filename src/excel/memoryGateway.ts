@@ -4,13 +4,13 @@
  * It keeps Excel's rules that callers can observe (unique names, text stays text, tables grow by inserting
  * rows) and none of its transport (no syncs, no payload limit).
  */
+import type { DateSystem } from '../engine/dates';
 import { cellA1, parseBox, parseCell, parseQualified, qualify, uniqueSheetName, uniqueTableName, type Box } from './address';
 import {
   checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
-  type DateSystem,
   type GridWrite,
   type Json,
   type KeyedResult,

@@ -3,13 +3,13 @@
  * default runs the real one. Office globals are touched only when a method runs, so importing this file in
  * Node is harmless.
  */
+import type { DateSystem } from '../engine/dates';
 import { parseQualified, boxA1 } from './address';
 import {
   checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
-  type DateSystem,
   type GridWrite,
   type Json,
   type KeyedResult,

@@ -7,6 +7,7 @@
  * Office globals are touched only when a method runs, so importing this file in Node is harmless.
  */
 import type { MeterStore } from '../api/meter';
+import type { DateSystem } from '../engine/dates';
 import type { CacheStore } from '../engine/requestCache';
 import type { SecretStore } from './gateway';
 import { OfficeGateway } from './officeGateway';
@@ -85,7 +86,7 @@ export interface OfficeRuntimeHost {
   cacheStore: CacheStore;
   meterStore: MeterStore;
   secrets: SecretStore;
-  dateSystem(): Promise<1900 | 1904>;
+  dateSystem(): Promise<DateSystem>;
   recalculate(): Promise<void>;
 }
 

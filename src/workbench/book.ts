@@ -17,6 +17,7 @@ import type {
   WrittenRange,
 } from '../excel/gateway';
 import { MemoryGateway, type MemoryCell, type MemoryGatewayOptions } from '../excel/memoryGateway';
+import type { DateSystem } from '../engine/dates';
 import { classifyInput } from './finFormula';
 import { isoToSerial, serialToDate } from './numberFormat';
 
@@ -64,7 +65,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly formulaCells = new Map<string, CellPosition>();
   private readonly selections = new Map<string, string>();
   private selected: CellPosition;
-  private readonly system: 1900 | 1904;
+  private readonly system: DateSystem;
 
   constructor(options: MemoryGatewayOptions = {}) {
     super(options);

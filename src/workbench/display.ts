@@ -1,6 +1,7 @@
 // What a cell shows: its value through its number format, a formula's result (or #BUSY!, or its error
 // code), or the value a neighbour's spill puts there. Also what the formula bar's result line says.
 
+import type { DateSystem } from '../engine/dates';
 import type { CellPosition, WorkbenchBook } from './book';
 import type { CellResult, FormulaEngine, Scalar } from './calc';
 import { formatCell, formatGeneral, type Formatted } from './numberFormat';
@@ -18,7 +19,7 @@ export interface CellView extends Formatted {
 
 const EMPTY: Formatted = { text: '', align: 'left' };
 
-export function cellView(book: WorkbenchBook, engine: FormulaEngine, at: CellPosition, dateSystem: 1900 | 1904 = 1900): CellView {
+export function cellView(book: WorkbenchBook, engine: FormulaEngine, at: CellPosition, dateSystem: DateSystem = 1900): CellView {
   const cell = book.cellAt(at.sheet, at.row, at.col);
   const base = { bold: cell.bold, indent: cell.indent };
   const show = (v: Scalar): Formatted => (v === '' ? EMPTY : formatCell(v, cell.numberFormat, { dateSystem }));

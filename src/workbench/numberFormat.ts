@@ -8,6 +8,8 @@
 // %, [Color] and [$sym-locale] brackets, @, and dates and times (y m d h s AM/PM). Not supported (shown as
 // General): conditions such as [>100], scientific notation, fractions.
 
+import type { DateSystem } from '../engine/dates';
+
 export interface Formatted {
   /** What the cell reads as, fill collapsed to one space and the padding trimmed: "$ 1,234.56", "$ (12)". */
   text: string;
@@ -23,7 +25,7 @@ export type CellValue = string | number | boolean;
 
 export interface FormatOptions {
   /** The workbook's date system for date formats (default 1900). */
-  dateSystem?: 1900 | 1904;
+  dateSystem?: DateSystem;
 }
 
 type Token =
@@ -195,7 +197,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** An Excel serial as a UTC date (1900 system with its fictitious 1900-02-29, or 1904). */
-export function serialToDate(serial: number, dateSystem: 1900 | 1904 = 1900): Date {
+export function serialToDate(serial: number, dateSystem: DateSystem = 1900): Date {
   const days = Math.floor(serial);
   const ms = Math.round((serial - days) * 86400000);
   let base: number;
@@ -206,7 +208,7 @@ export function serialToDate(serial: number, dateSystem: 1900 | 1904 = 1900): Da
 }
 
 /** An ISO date (yyyy-mm-dd) as an Excel serial, or null. */
-export function isoToSerial(iso: string, dateSystem: 1900 | 1904 = 1900): number | null {
+export function isoToSerial(iso: string, dateSystem: DateSystem = 1900): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso.trim());
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -218,7 +220,7 @@ export function isoToSerial(iso: string, dateSystem: 1900 | 1904 = 1900): number
   return serial < 61 ? serial - 1 : serial;
 }
 
-function formatDate(value: number, tokens: Token[], dateSystem: 1900 | 1904): string {
+function formatDate(value: number, tokens: Token[], dateSystem: DateSystem): string {
   const d = serialToDate(value, dateSystem);
   const hasAmPm = tokens.some((t) => t.t === 'date' && /^a/i.test(t.s));
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');

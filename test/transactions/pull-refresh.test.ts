@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => sb?.close());
 
 const serial = (iso: string) => {
-  const s = isoToSerial(iso, '1900');
+  const s = isoToSerial(iso, 1900);
   if (!s.ok) throw new Error(s.error);
   return s.value;
 };

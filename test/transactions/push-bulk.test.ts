@@ -38,7 +38,7 @@ test('12,000 edits of 3 kinds go out as 2 + 1 + 1 jobs within the 5,000 limit', 
   const [deptA, deptB] = departments.filter((d) => d.assignable && !parents.has(d.id)).map((d) => pathOf(d.id));
   const today = sandboxToday(sb);
   const date = addMonths(today, -3);
-  const dateSerial = (isoToSerial(date, '1900') as { ok: true; value: number }).value;
+  const dateSerial = (isoToSerial(date, 1900) as { ok: true; value: number }).value;
 
   const standard = rows.filter((x) => x[COL.type] === 'standard');
   const kindA = standard.filter((x) => x[COL.pulledDepartment] !== deptA).slice(0, 6000);

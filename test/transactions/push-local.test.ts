@@ -20,7 +20,7 @@ let notAssignable: string;
 let today: string;
 
 const serial = (iso: string) => {
-  const s = isoToSerial(iso, '1900');
+  const s = isoToSerial(iso, 1900);
   if (!s.ok) throw new Error(s.error);
   return s.value;
 };

@@ -2,7 +2,7 @@
 // reconcile's per-field rules, filters, and the journal's write order.
 
 import type { Department, Transaction } from '../../src/api';
-import { isoToSerial } from '../../src/engine/dates';
+import { isoToSerial, type DateSystem } from '../../src/engine/dates';
 import {
   COL,
   DepartmentDirectory,
@@ -35,7 +35,7 @@ const DEPTS = [
   D('dept_legacy', 'Legacy', 'dept_fin', false),
 ];
 const dir = new DepartmentDirectory(departmentRefs(DEPTS));
-const serial = (iso: string, sys: '1900' | '1904' = '1900') => (isoToSerial(iso, sys) as { ok: true; value: number }).value;
+const serial = (iso: string, sys: DateSystem = 1900) => (isoToSerial(iso, sys) as { ok: true; value: number }).value;
 
 function txn(id: string, over: Partial<Transaction> = {}): Transaction {
   return {
@@ -83,8 +83,8 @@ test('department paths tell equal names apart; lookups forgive case and spacing'
 test('rows: dates are serials in the workbook date system, amounts in units, pulled columns equal the editable ones', () => {
   const t = txn('txn_1', { accounting_date: '2025-04-01' });
   const r = transactionRow(t, dir, 1904);
-  expect(r[idx(COL.date)]).toBe(serial('2025-03-10', '1904'));
-  expect(r[idx(COL.accountingDate)]).toBe(serial('2025-04-01', '1904'));
+  expect(r[idx(COL.date)]).toBe(serial('2025-03-10', 1904));
+  expect(r[idx(COL.accountingDate)]).toBe(serial('2025-04-01', 1904));
   expect(r[idx(COL.pulledAccountingDate)]).toBe(r[idx(COL.accountingDate)]);
   expect(r[idx(COL.amount)]).toBe(-123.45);
   expect(r[idx(COL.department)]).toBe('Co > Customer Success > Operations');

@@ -12,7 +12,7 @@ import { MAX_DATE, MIN_DATE, serialToIso, type DateSystem } from './serials';
 
 /** `today` is required so that no parse ever reads a clock. */
 export interface DateArgumentOptions extends RelativePeriodOptions {
-  /** The workbook's date system; Excel on the Mac once defaulted to 1904. Default '1900'. */
+  /** The workbook's date system; Excel on the Mac once defaulted to 1904. Default 1900. */
   readonly dateSystem?: DateSystem;
 }
 
@@ -61,7 +61,7 @@ export function parseDateArgument(input: unknown, options: DateArgumentOptions):
   const fyStart = fiscalStartMonthOf(options);
 
   if (typeof input === 'number') {
-    const iso = serialToIso(input, options.dateSystem ?? '1900');
+    const iso = serialToIso(input, options.dateSystem ?? 1900);
     return iso.ok ? ok({ kind: 'date', date: iso.value }) : iso;
   }
   if (input === null || input === undefined || (typeof input === 'string' && input.trim() === '')) {

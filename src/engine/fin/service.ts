@@ -83,8 +83,7 @@ export interface FinClient {
   };
 }
 
-export type DateSystemValue = 1900 | 1904 | DateSystem;
-export type DateSystemSource = DateSystemValue | (() => DateSystemValue | Promise<DateSystemValue>);
+export type DateSystemSource = DateSystem | (() => DateSystem | Promise<DateSystem>);
 
 export interface FinServiceOptions {
   client: FinClient;
@@ -848,17 +847,16 @@ export class FinService {
 
   private async dateSystem(): Promise<DateSystem> {
     const source = this.dateSystemSource;
-    if (typeof source !== 'function') return String(source) === '1904' ? '1904' : '1900';
+    if (typeof source !== 'function') return source;
     this.dateSystemPromise ??= (async () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const value = await Promise.race([
+        return await Promise.race([
           Promise.resolve().then(source),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error('timed out')), this.hostTimeoutMs);
           }),
         ]);
-        return String(value) === '1904' ? '1904' : '1900';
       } catch (error) {
         this.dateSystemPromise = undefined;
         const why = error instanceof Error ? error.message : String(error);
@@ -874,7 +872,7 @@ export class FinService {
     const result = parseDateArgument(input, {
       today: this.todayOf(),
       // Text never needs the date system, so only serial numbers ask the host for it.
-      dateSystem: typeof input === 'number' ? await this.dateSystem() : '1900',
+      dateSystem: typeof input === 'number' ? await this.dateSystem() : 1900,
       fiscalYearStartMonth: this.fiscalStart(),
     });
     if (!result.ok) throw finErrors.badDate(result.error);

@@ -9,7 +9,7 @@
 import type { TableColumnSpec, TableRead, ReadValue, WriteValue } from '../../excel/gateway';
 import type { Transaction } from '../../api';
 import { centsToDisplay } from '../render/money';
-import { isoToSerial, serialToIso, parseIsoDate, type DateSystem as EngineDateSystem } from '../dates';
+import { isoToSerial, serialToIso, parseIsoDate, type DateSystem } from '../dates';
 import type { DepartmentDirectory } from './departments';
 
 export const COL = {
@@ -57,19 +57,15 @@ export const TABLE_COLUMNS: readonly TableColumnSpec[] = [
 
 export const COLUMN_NAMES: readonly ColumnName[] = TABLE_COLUMNS.map((c) => c.name as ColumnName);
 
-/** The gateway's date system (1900 | 1904) in the engine's spelling. */
-export type WorkbookDateSystem = 1900 | 1904;
-const sys = (s: WorkbookDateSystem): EngineDateSystem => (s === 1904 ? '1904' : '1900');
-
-export function isoToCell(iso: string, system: WorkbookDateSystem): number {
-  const r = isoToSerial(iso, sys(system));
+export function isoToCell(iso: string, system: DateSystem): number {
+  const r = isoToSerial(iso, system);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
 
 /** A serial back to ISO; undefined when it is not a usable date. */
-export function cellToIso(serial: number, system: WorkbookDateSystem): string | undefined {
-  const r = serialToIso(serial, sys(system));
+export function cellToIso(serial: number, system: DateSystem): string | undefined {
+  const r = serialToIso(serial, system);
   return r.ok ? r.value : undefined;
 }
 
@@ -91,7 +87,7 @@ export function departmentText(t: Pick<Transaction, 'department_id' | 'departmen
 }
 
 /** The values a transaction puts in each column, by column name (Push status left out). */
-export function serverValues(t: Transaction, dir: DepartmentDirectory, system: WorkbookDateSystem): Record<ColumnName, WriteValue> {
+export function serverValues(t: Transaction, dir: DepartmentDirectory, system: DateSystem): Record<ColumnName, WriteValue> {
   const dept = departmentText(t, dir);
   const accounting = isoToCell(effectiveAccountingDate(t), system);
   return {
@@ -114,7 +110,7 @@ export function serverValues(t: Transaction, dir: DepartmentDirectory, system: W
 }
 
 /** A new row for the table, in column order. */
-export function transactionRow(t: Transaction, dir: DepartmentDirectory, system: WorkbookDateSystem): WriteValue[] {
+export function transactionRow(t: Transaction, dir: DepartmentDirectory, system: DateSystem): WriteValue[] {
   const v = serverValues(t, dir, system);
   return COLUMN_NAMES.map((name) => v[name]);
 }
@@ -187,7 +183,7 @@ export function cellText(v: ReadValue | undefined): string {
 export type DateCell = { kind: 'blank' } | { kind: 'date'; serial: number } | { kind: 'invalid'; text: string };
 
 /** Reads a date cell: a serial (the fraction of a time is dropped), an ISO text, or blank. */
-export function readDateCell(v: ReadValue | undefined, system: WorkbookDateSystem): DateCell {
+export function readDateCell(v: ReadValue | undefined, system: DateSystem): DateCell {
   if (v === '' || v === undefined || v === null) return { kind: 'blank' };
   if (typeof v === 'number') {
     const serial = Math.floor(v);

@@ -3,8 +3,8 @@
 
 import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
 import type { Client, Company, Department } from '../../api';
-import { calendarDateAt } from '../dates';
-import { COL, TableView, type WorkbookDateSystem } from './columns';
+import { calendarDateAt, type DateSystem } from '../dates';
+import { COL, TableView } from './columns';
 import { DepartmentDirectory, departmentRefs } from './departments';
 import type { EditContext } from './edits';
 import { stateOf, TableStore, type Reference, type TableState } from './state';
@@ -74,7 +74,7 @@ export interface OpenTable {
   binding: BindingRecord;
   state: TableState;
   dir: DepartmentDirectory;
-  system: WorkbookDateSystem;
+  system: DateSystem;
   /** The Excel table's name. */
   table: string;
 }

@@ -192,7 +192,7 @@ export async function drillDownFromSelection(deps: Deps, options: CellDrillOptio
     if (!formula) throw new Error(SELECT_A_NUMBER);
     if (!formula.ok) throw new Error(formula.message);
     const needsSystem = formula.value.args.some((a) => typeof a === 'number');
-    const dateSystem = needsSystem ? ((await deps.gateway.getDateSystem()) === 1904 ? '1904' : '1900') : undefined;
+    const dateSystem = needsSystem ? await deps.gateway.getDateSystem() : undefined;
     const snap = await meterSnapshot(deps.client);
     options.onProgress?.({ phase: 'reference', message: 'Reading the chart of accounts…' });
     const categories = (await deps.client.categories.list()).data;

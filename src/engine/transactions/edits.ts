@@ -1,8 +1,8 @@
 // Edits: found by comparing each row with its values as pulled, checked locally (no call), grouped by
 // identical update, and priced before anything is sent.
 
-import { addMonths } from '../dates';
-import { COL, cellText, cellToIso, normPath, readDateCell, type DateCell, type RowView, type WorkbookDateSystem } from './columns';
+import { addMonths, type DateSystem } from '../dates';
+import { COL, cellText, cellToIso, normPath, readDateCell, type DateCell, type RowView } from './columns';
 import type { DepartmentDirectory } from './departments';
 import * as M from './messages';
 
@@ -13,7 +13,7 @@ export const PAGE_SIZE = 500;
 
 export interface EditContext {
   dir: DepartmentDirectory;
-  system: WorkbookDateSystem;
+  system: DateSystem;
   /** The company's today (America/Los_Angeles). */
   today: string;
   incorporationDate: string | null;
@@ -28,7 +28,7 @@ export interface RowEdit {
 }
 
 /** The effective accounting-date serial a cell stands for: blank means the transaction date. */
-function effectiveSerial(cell: DateCell, row: RowView, system: WorkbookDateSystem): number | undefined {
+function effectiveSerial(cell: DateCell, row: RowView, system: DateSystem): number | undefined {
   if (cell.kind === 'date') return cell.serial;
   if (cell.kind === 'blank') {
     const d = readDateCell(row.get(COL.date), system);
@@ -41,7 +41,7 @@ export function isDepartmentEdited(row: RowView): boolean {
   return normPath(row.get(COL.department)) !== normPath(row.get(COL.pulledDepartment));
 }
 
-export function isAccountingDateEdited(row: RowView, system: WorkbookDateSystem): boolean {
+export function isAccountingDateEdited(row: RowView, system: DateSystem): boolean {
   const pulled = readDateCell(row.get(COL.pulledAccountingDate), system);
   const cell = readDateCell(row.get(COL.accountingDate), system);
   if (cell.kind === 'invalid') return true;
@@ -50,7 +50,7 @@ export function isAccountingDateEdited(row: RowView, system: WorkbookDateSystem)
 }
 
 /** The row's local edit, or undefined when its editable cells equal the pulled ones. */
-export function detectEdit(row: RowView, system: WorkbookDateSystem): RowEdit | undefined {
+export function detectEdit(row: RowView, system: DateSystem): RowEdit | undefined {
   const edit: RowEdit = { row };
   if (isDepartmentEdited(row)) edit.department = cellText(row.get(COL.department));
   if (isAccountingDateEdited(row, system)) edit.accountingDate = readDateCell(row.get(COL.accountingDate), system);

@@ -14,6 +14,7 @@
 
 import type { ReadValue, RowUpdate, WriteValue } from '../../excel/gateway';
 import type { Transaction, TransactionTombstone } from '../../api';
+import type { DateSystem } from '../dates';
 import {
   COL,
   COLUMN_NAMES,
@@ -26,7 +27,6 @@ import {
   type ColumnName,
   type RowView,
   type TableView,
-  type WorkbookDateSystem,
 } from './columns';
 import type { DepartmentDirectory } from './departments';
 import { isAccountingDateEdited, isDepartmentEdited } from './edits';
@@ -47,7 +47,7 @@ export interface ReconcileInput {
   tombstones: TransactionTombstone[];
   mode: ReconcileMode;
   dir: DepartmentDirectory;
-  system: WorkbookDateSystem;
+  system: DateSystem;
   flags: RowFlags;
 }
 

@@ -71,7 +71,7 @@ export function monthsOf(year: number): Period[] {
 }
 
 export function serial(iso: string): number {
-  const r = isoToSerial(iso, '1900');
+  const r = isoToSerial(iso, 1900);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
