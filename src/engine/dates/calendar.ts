@@ -189,15 +189,26 @@ export function maxDate(a: string, b: string): string {
   return a >= b ? a : b;
 }
 
+// Building an Intl.DateTimeFormat costs far more than using one, and a cached FIN evaluation asks for
+// today on every call, so each time zone gets one formatter for the life of the page.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /**
  * The calendar date at an instant in a time zone. The engine's "today" is the company's date in
  * America/Los_Angeles (the API's zone, docs/api-decisions.md), not the machine's or UTC's; callers take
  * the instant from their clock and pass the result down as `today`.
  */
 export function calendarDateAt(epochMs: number, timeZone = 'America/Los_Angeles'): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit',
-  }).formatToParts(new Date(epochMs));
+  const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return formatIsoDate(get('year'), get('month'), get('day'));
 }
