@@ -12,7 +12,7 @@ export interface PeriodOptions {
   readonly fiscalYearStartMonth?: number;
 }
 
-export function checkFiscalYearStartMonth(month: number): void {
+function checkFiscalYearStartMonth(month: number): void {
   if (!Number.isInteger(month) || month < 1 || month > 12) {
     throw new RangeError(`fiscal year start month must be an integer 1-12, got ${month}`);
   }
