@@ -12,7 +12,8 @@ import path from 'node:path';
 import { createClient, MemoryMeterStore, type Client, type Category, type MeterStore } from '../src/api';
 import { calendarDateAt, isoToSerial } from '../src/engine/dates';
 import { FinService } from '../src/engine/fin';
-import { MemoryCacheStore, RequestCache } from '../src/engine/requestCache';
+import { CachedReader } from '../src/engine/reader/cachedReader';
+import { MemoryCacheStore, RequestCache } from '../src/engine/reader/requestCache';
 import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
 import type { WriteValue } from '../src/excel/gateway';
 import { MemoryGateway } from '../src/excel/memoryGateway';
@@ -135,7 +136,8 @@ function runtime(sb: Sandbox, stores: { store?: MemoryCacheStore; meterStore?: M
   const meterStore = stores.meterStore ?? new MemoryMeterStore();
   const client = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId, meterStore, fetch: counting });
   const cache = new RequestCache(store);
-  const service = new FinService({ client, cache, today: () => calendarDateAt(Date.now()), dateSystem: 1900, stateStore: store });
+  const reader = new CachedReader({ client, cache, stateStore: store });
+  const service = new FinService({ client, reader, today: () => calendarDateAt(Date.now()), dateSystem: 1900, stateStore: store });
   return { client, cache, service, store, meterStore, sent: () => sent };
 }
 

@@ -8,7 +8,7 @@
  */
 import type { MeterStore } from '../api/meter';
 import type { DateSystem } from '../engine/dates';
-import type { CacheStore } from '../engine/requestCache';
+import type { CacheStore } from '../engine/reader/requestCache';
 import type { SecretStore } from './gateway';
 import { OfficeGateway } from './officeGateway';
 import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';

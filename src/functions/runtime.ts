@@ -11,7 +11,8 @@ import { CallMeter, createClient, type Client, type ClientConfig } from '../api'
 import type { MeterStore } from '../api/meter';
 import { calendarDateAt } from '../engine/dates';
 import { FinError, FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
-import { RequestCache, type CacheStore } from '../engine/requestCache';
+import { CachedReader } from '../engine/reader/cachedReader';
+import { RequestCache, type CacheStore } from '../engine/reader/requestCache';
 import type { SecretStore } from '../excel/gateway';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 
@@ -66,6 +67,7 @@ async function keyFingerprint(apiKey: string): Promise<string> {
 
 interface Connected {
   client: Client;
+  reader: CachedReader;
   service: FinService;
   connection: StoredConnection;
   unsubscribe: () => void;
@@ -139,18 +141,27 @@ function build(h: RuntimeHost, connection: StoredConnection, apiKey: string): Co
     ...(h.fetch ? { fetch: h.fetch } : {}),
     now,
   });
+  const reader = new CachedReader({ client, cache: getSharedCache(), stateStore: h.cacheStore, now, apiTimeoutMs: h.apiTimeoutMs });
   const service = new FinService({
     client,
-    cache: getSharedCache(),
+    reader,
     today: () => calendarDateAt(now()),
     dateSystem: () => h.dateSystem(),
     fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1,
-    now,
     stateStore: h.cacheStore,
-    apiTimeoutMs: h.apiTimeoutMs,
   });
-  const unsubscribe = service.onChange(emit);
-  return { client, service, connection, unsubscribe };
+  const stopService = service.onChange(emit);
+  const stopReader = reader.onChange(emit);
+  return {
+    client,
+    reader,
+    service,
+    connection,
+    unsubscribe: () => {
+      stopService();
+      stopReader();
+    },
+  };
 }
 
 function parseConnection(text: string | undefined): StoredConnection | null {
@@ -194,6 +205,11 @@ async function load(): Promise<Connected | null> {
 /** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
 export async function getFinService(): Promise<FinService | null> {
   return (await load())?.service ?? null;
+}
+
+/** The one cached reader of the stored connection: every call the pane spends goes through it. */
+export async function getReader(): Promise<CachedReader | null> {
+  return (await load())?.reader ?? null;
 }
 
 /** The client of the stored connection, for the pane (same meter, same key). */

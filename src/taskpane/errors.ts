@@ -4,7 +4,8 @@
 // defence anything shaped like a key is masked here.
 
 import { ApiError, ConfigError, MonthlyLimitError, planCap } from '../api';
-import { capFromMessage, isFinError, permissionFor } from '../engine/fin';
+import { isFinError, permissionFor } from '../engine/fin';
+import { capFromMessage } from '../engine/reader/capBlock';
 import { RenderError } from '../engine/render';
 import { GatewayError } from '../excel/gateway';
 

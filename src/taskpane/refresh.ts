@@ -7,7 +7,7 @@
 
 import type { Client } from '../api';
 import type { RefreshReport } from '../engine/fin';
-import { canonicalKey, type RequestCache } from '../engine/requestCache';
+import { canonicalKey, type RequestCache } from '../engine/reader/requestCache';
 import type { BindingRecord, WorkbookGateway } from '../excel/gateway';
 import { PaneError } from './errors';
 import { columnsFor, distinctRequests, refreshStatement, specFromBinding, STALE_AFTER_MS, type StatementSpec } from './statements';

@@ -5,7 +5,7 @@
 
 import type { CallMeter, Client } from '../api';
 import type { FinService, RefreshReport } from '../engine/fin';
-import type { RequestCache } from '../engine/requestCache';
+import type { RequestCache } from '../engine/reader/requestCache';
 import type { SecretStore, WorkbookGateway } from '../excel/gateway';
 import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../functions/runtime';
 import { ActionLog } from './actionLog';

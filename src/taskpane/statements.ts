@@ -17,7 +17,7 @@ import {
   type Period,
 } from '../engine/dates';
 import { renderStatement, type Scale, type StatementGrid, type StatementReport } from '../engine/render';
-import { canonicalKey, type ReadRequest, type RequestCache } from '../engine/requestCache';
+import { canonicalKey, type ReadRequest, type RequestCache } from '../engine/reader/requestCache';
 import { cellA1, parseQualified } from '../excel/address';
 import type { BindingRecord, GridWrite, Json, WorkbookGateway, WriteTarget, WrittenRange } from '../excel/gateway';
 

@@ -5,7 +5,7 @@
 // connection, the cache and the call counts stay.
 
 import type { MeterStore } from '../api/meter';
-import type { CacheStore } from '../engine/requestCache';
+import type { CacheStore } from '../engine/reader/requestCache';
 import type { SecretStore } from '../excel/gateway';
 
 /** The slice of the Web Storage API used here. */

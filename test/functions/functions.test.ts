@@ -3,7 +3,7 @@
 // arguments, an invocation object, and the shared runtime (src/functions/runtime.ts) configured with
 // memory stores and a real sandbox.
 import { MemoryMeterStore } from '../../src/api';
-import { MemoryCacheStore } from '../../src/engine/requestCache';
+import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import type { SecretStore } from '../../src/excel/gateway';
 import * as fin from '../../src/functions/functions';
 import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/functions/runtime';

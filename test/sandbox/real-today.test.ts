@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { addDays, calendarDateAt, yearToDate } from '../../src/engine/dates';
 import { FinService } from '../../src/engine/fin';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/requestCache';
+import { CachedReader } from '../../src/engine/reader/cachedReader';
+import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { createClient } from '../../src/api';
 import { Clock } from '../../src/sandbox/clock';
 import { listRoster } from '../../src/sandbox/seed';
@@ -75,7 +76,8 @@ it("the add-in's YTD is the sandbox's year to date, fetched once", async () => {
       return fetch(input, init);
     },
   });
-  const service = new FinService({ client, cache: new RequestCache(new MemoryCacheStore()), today: () => calendarDateAt(realNow()), dateSystem: 1900, now: realNow });
+  const reader = new CachedReader({ client, cache: new RequestCache(new MemoryCacheStore()), now: realNow });
+  const service = new FinService({ client, reader, today: () => calendarDateAt(realNow()), dateSystem: 1900 });
   const net = await service.pnl({ line: 'Net Income', start: 'YTD' });
   const today = calendarDateAt(realNow());
   const is = await ok(`/reports/income_statement?start_date=${yearToDate(today).start}&end_date=${today}`);

@@ -34,7 +34,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { webLightTheme } from '@fluentui/react-components';
 import { MemoryMeterStore } from '../../src/api';
-import { MemoryCacheStore } from '../../src/engine/requestCache';
+import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
 import * as runtime from '../../src/functions/runtime';
 import { App } from '../../src/taskpane/App';

@@ -7,6 +7,8 @@
 // by the client) and are kept short enough for Excel's error tooltip.
 
 import { ApiError, MonthlyLimitError } from '../../api/errors';
+import { capFromMessage } from '../reader/capBlock';
+import { RenderError } from '../render/money';
 
 export type FinErrorKind = 'value' | 'na';
 
@@ -50,14 +52,6 @@ export function permissionFor(path: string): string {
   return 'the permission this data needs';
 }
 
-/** "Monthly API call limit of 10 reached ..." -> 10; null when the wording carries no number. */
-export function capFromMessage(message: string): number | null {
-  const m = /limit of\s+([\d,]+)/i.exec(message);
-  if (!m) return null;
-  const n = Number(m[1].replace(/,/g, ''));
-  return Number.isFinite(n) ? n : null;
-}
-
 export function monthlyLimitMessage(cap: number | null, resetDate: string): string {
   return cap === null
     ? `Monthly API limit reached; resets ${resetDate} (Pacific time)`
@@ -91,6 +85,8 @@ export function fromApiError(error: ApiError, path: string): FinError {
     default:
       break;
   }
+  if (error.code === 'timeout') return new FinError('na', `${said}; recalculate to try again`, 'timeout');
+  if (error.code === 'invalid_response') return new FinError('na', `The API's answer could not be used: ${said}`, 'invalid_response');
   if (error.type === 'connection_error') {
     return new FinError('na', `Could not reach the API (${error.code ?? 'network'}); recalculate to try again`, 'connection');
   }
@@ -101,4 +97,13 @@ export function fromApiError(error: ApiError, path: string): FinError {
     return new FinError('value', `The API refused the request: ${said}`, error.code ?? 'invalid_request');
   }
   return new FinError('na', `The API answered ${error.status ?? 'nothing'}: ${said}`, error.code ?? 'api_error');
+}
+
+/** Any failure of an evaluation as the cell error it shows. */
+export function toFinError(error: unknown, path: string): FinError {
+  if (isFinError(error)) return error;
+  if (error instanceof ApiError) return fromApiError(error, error.request?.path || path);
+  if (error instanceof RenderError) return new FinError('na', `The API's answer could not be read: ${error.message}`, 'invalid_response');
+  const message = error instanceof Error ? error.message : String(error);
+  return new FinError('na', `Unexpected error: ${message}`, 'internal');
 }

@@ -4,12 +4,14 @@
 import { createClient, MemoryMeterStore, type Client, type MeterStore } from '../../../src/api';
 import { calendarDateAt, formatIsoDate, isoToSerial, monthPeriod, type Period } from '../../../src/engine/dates';
 import { FinService, type DateSystemSource } from '../../../src/engine/fin';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/requestCache';
+import { CachedReader } from '../../../src/engine/reader/cachedReader';
+import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
 import type { TestSandbox } from '../../support/sandbox';
 
 export interface FinHarness {
   client: Client;
   cache: RequestCache;
+  reader: CachedReader;
   service: FinService;
   store: MemoryCacheStore;
   meterStore: MeterStore;
@@ -49,16 +51,15 @@ export function finHarness(sb: TestSandbox, label: string, options: HarnessOptio
     now: options.now,
   });
   const cache = new RequestCache(store);
+  const reader = new CachedReader({ client, cache, stateStore: store, now: options.now, apiTimeoutMs: options.apiTimeoutMs });
   const service = new FinService({
     client,
-    cache,
+    reader,
     today: () => calendarDateAt(Date.now()),
     dateSystem: options.dateSystem ?? 1900,
     stateStore: store,
-    now: options.now,
-    apiTimeoutMs: options.apiTimeoutMs,
   });
-  return { client, cache, service, store, meterStore, sent: () => sent, meterCount: () => client.meter.count() };
+  return { client, cache, reader, service, store, meterStore, sent: () => sent, meterCount: () => client.meter.count() };
 }
 
 /** The company's today and the last full calendar year (fully inside the seeded two years). */

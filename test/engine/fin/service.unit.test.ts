@@ -5,7 +5,8 @@ import { ApiError, MonthlyLimitError } from '../../../src/api/errors';
 import type { CallOptions } from '../../../src/api/transport';
 import type { Category, IncomeStatement } from '../../../src/api/types';
 import { FinError, FinService, type FinClient } from '../../../src/engine/fin';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/requestCache';
+import { CachedReader } from '../../../src/engine/reader/cachedReader';
+import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
 
 const CATEGORIES: Category[] = [
   { id: 'cat_rev', object: 'category', name: 'Revenue', account_type: 'revenue', point_in_time: false, tier: 1, position: 1, parent_id: null, created: 0 },
@@ -103,9 +104,11 @@ function fakeClient(script: Script = {}) {
   return { client, calls };
 }
 
-function service(client: FinClient, extra: Partial<ConstructorParameters<typeof FinService>[0]> = {}) {
+function service(client: FinClient, extra: Partial<ConstructorParameters<typeof FinService>[0]> & { now?: () => number; apiTimeoutMs?: number } = {}) {
   const store = new MemoryCacheStore();
-  return new FinService({ client, cache: new RequestCache(store), today: () => '2026-11-21', dateSystem: 1900, stateStore: store, ...extra });
+  const { now, apiTimeoutMs, ...rest } = extra;
+  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store, now, apiTimeoutMs });
+  return new FinService({ client, reader, today: () => '2026-11-21', dateSystem: 1900, stateStore: store, ...rest });
 }
 
 async function failure(p: Promise<unknown>): Promise<FinError> {

@@ -1,4 +1,4 @@
-import { MemoryCacheStore, RequestCache, canonicalKey } from '../../src/engine/requestCache';
+import { MemoryCacheStore, RequestCache, canonicalKey } from '../../../src/engine/reader/requestCache';
 
 const req = { path: '/reports/income_statement', query: { start_date: '2025-01-01', end_date: '2025-01-31' } };
 

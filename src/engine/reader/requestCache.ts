@@ -129,6 +129,12 @@ export class RequestCache {
     return stored.length;
   }
 
+  /** The persisted keys of the company's answers (what a Refresh all would fetch again, at most). */
+  async storedKeys(companyId: string): Promise<string[]> {
+    const prefix = `${PREFIX}${companyId}:`;
+    return (await this.store.keys()).filter((k) => k.startsWith(prefix));
+  }
+
   /** The oldest fetch time among the company's cached answers (for "refreshed at" and staleness). */
   oldestFetch(companyId: string): number | undefined {
     const prefix = `${PREFIX}${companyId}:`;

@@ -1,0 +1,67 @@
+// Refresh all for the FIN cells: forget the company's cached answers, have the host recalculate every FIN
+// cell, wait until the evaluations that starts have settled, and report what it spent. Under the monthly
+// cap nothing is cleared (the cells keep their values) and nothing is spent.
+
+import type { FinActivity } from './activity';
+import type { FinClient } from './client';
+import { monthlyLimitError, toFinError } from './errors';
+import type { Freshness } from './freshness';
+import type { FinInputs } from './inputs';
+import type { CachedReader } from '../reader/cachedReader';
+
+export interface RefreshOptions {
+  /** Asks the host to recalculate every FIN cell (Excel: application.calculate(full)). */
+  recalculate: () => Promise<void>;
+  /** How long the service must stay idle after the recalculation before it is considered settled (ms). */
+  quietMs?: number;
+  /** Stop waiting for the FIN calls after this long (ms); the report then says `settled: false`. */
+  timeoutMs?: number;
+}
+
+export interface RefreshReport {
+  /** Calls spent by the refresh (the client meter's delta). */
+  spent: number;
+  /** Cached answers dropped before recalculating. */
+  cleared: number;
+  /** True when every FIN evaluation the recalculation started had settled. */
+  settled: boolean;
+  /** True when the monthly cap blocked the refresh (nothing was cleared, nothing spent). */
+  limited: boolean;
+  durationMs: number;
+  /** "Refresh all spent 13 calls", for the ribbon command and the pane. */
+  message: string;
+}
+
+export interface RefreshParts {
+  client: FinClient;
+  reader: CachedReader;
+  freshness: Freshness;
+  inputs: FinInputs;
+  activity: FinActivity;
+}
+
+export async function refreshFinCells(parts: RefreshParts, options: RefreshOptions): Promise<RefreshReport> {
+  const { client, reader, freshness, inputs, activity } = parts;
+  const started = Date.now();
+  const report = (partial: Omit<RefreshReport, 'durationMs'>): RefreshReport => ({ ...partial, durationMs: Date.now() - started });
+  let company: string;
+  try {
+    company = await reader.companyId();
+    await reader.assertCanSpend('/');
+  } catch (error) {
+    const fin = toFinError(error, '/company');
+    return report({ spent: 0, cleared: 0, settled: true, limited: fin.code === 'monthly_limit', message: `Refresh all: nothing refreshed. ${fin.message}` });
+  }
+  const before = await client.meter.count();
+  const cleared = await reader.clear();
+  inputs.forgetDateSystem();
+  await freshness.reset(company);
+  await options.recalculate();
+  const settled = await activity.whenIdle(options.quietMs ?? 300, options.timeoutMs ?? 300_000);
+  const spent = Math.max(0, (await client.meter.count()) - before);
+  const calls = `${spent} call${spent === 1 ? '' : 's'}`;
+  const block = await reader.capBlock();
+  let message = settled ? `Refresh all spent ${calls}` : `Refresh all spent ${calls} so far (some formulas were still calculating)`;
+  if (block) message += `; ${monthlyLimitError(block.cap, block.resetDate).message}`;
+  return report({ spent, cleared, settled, limited: block !== null, message });
+}

@@ -1,0 +1,138 @@
+// The single-value FIN functions: one figure read from a whole statement or a category total, in units.
+// The statement is fetched whole (the API has no section filter), so every cell of the same period
+// reads the same cached answer.
+
+import type { AggregationTotalParams } from '../../api/types';
+import { argumentEndDate, argumentsToPeriod, monthlyCoverage, pointInTimeCoverage } from '../dates';
+import { centsToDisplay } from '../render/money';
+import { isMissing, optionalText } from './args';
+import { FinError, finErrors } from './errors';
+import type { FinInputs } from './inputs';
+import {
+  CASH_FLOW_FIGURES,
+  INCOME_FIGURES,
+  balanceSheetLine,
+  cashFlowGroups,
+  cashFlowLine,
+  figureCents,
+  figureKey,
+  incomeStatementLine,
+} from './lines';
+import type { EvalContext, FinReads } from './reads';
+import { normalizeName } from './resolve';
+
+export interface ValueParts {
+  reads: FinReads;
+  inputs: FinInputs;
+}
+
+/**
+ * FIN.TOTAL: /aggregations/total for a category and its descendants. Periodic categories take a range of
+ * whole months (the API ignores days; a range that is not whole months is refused with the explanation
+ * instead of being silently widened); point-in-time categories take one date or period and are read at
+ * its end, which must be a month end.
+ */
+export async function total(
+  { reads, inputs }: ValueParts,
+  args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown },
+  ctx: EvalContext,
+): Promise<number> {
+  // Arguments first: a bad date or merchant never costs the categories call.
+  const first = await inputs.dateArg(args.start);
+  const second = isMissing(args.end) ? undefined : await inputs.dateArg(args.end);
+  const merchant = optionalText(args.merchant, 'merchant');
+  const node = await reads.category(ctx, args.category);
+  const query: AggregationTotalParams = { category_id: node.id };
+  if (node.item.point_in_time) {
+    if (second !== undefined) {
+      throw finErrors.argument(
+        `"${node.name}" is a balance (point in time): give one date or period, not a start and an end; it is read at the period's end`,
+      );
+    }
+    const coverage = pointInTimeCoverage(argumentEndDate(first));
+    if (coverage.daysIgnored) {
+      throw finErrors.argument(`${coverage.note} Use a month such as "${coverage.month}" or a month-end date, or FIN.BALANCE for an exact day`, 'not_whole_months');
+    }
+    query.date = coverage.through;
+  } else {
+    const range = argumentsToPeriod(first, second);
+    if (!range.ok) throw finErrors.badDate(range.error);
+    const coverage = monthlyCoverage(range.value);
+    if (coverage.daysIgnored) {
+      throw finErrors.argument(`${coverage.note} Use whole months such as "${coverage.startMonth}", or FIN.PNL for exact days`, 'not_whole_months');
+    }
+    query.start_date = coverage.covered.start;
+    query.end_date = coverage.covered.end;
+  }
+  if (merchant !== undefined) query.merchant = merchant;
+  const { value } = await reads.total(ctx, query);
+  return centsToDisplay(value.total_cents, 'units');
+}
+
+/** FIN.PNL: one income statement line (a category, or "Net Income" / "Operating Income"). */
+export async function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext): Promise<number> {
+  const period = await inputs.period(args.start, args.end);
+  const figure = typeof args.line === 'string' ? figureKey(INCOME_FIGURES, args.line) : undefined;
+  let categoryId: string | undefined;
+  if (figure === undefined) {
+    const node = await reads.category(ctx, args.line);
+    if (node.item.point_in_time) {
+      throw finErrors.argument(`"${node.name}" is a balance-sheet category: use FIN.BALANCE or FIN.TOTAL for it`, 'wrong_statement');
+    }
+    categoryId = node.id;
+  }
+  const { value: report } = await reads.incomeStatement(ctx, period);
+  // A periodic category the statement does not list had no activity in the period.
+  const cents = figure !== undefined ? figureCents(report, figure) : (incomeStatementLine(report, categoryId!) ?? 0);
+  if (cents === undefined) throw new FinError('na', `The income statement has no ${String(args.line)}`, 'missing_figure');
+  return centsToDisplay(cents, 'units');
+}
+
+/** FIN.BALANCE: one balance sheet line at a date (a period means its last day). */
+export async function balance({ reads, inputs }: ValueParts, args: { category: unknown; date: unknown }, ctx: EvalContext): Promise<number> {
+  const date = argumentEndDate(await inputs.dateArg(args.date));
+  const node = await reads.category(ctx, args.category);
+  if (!node.item.point_in_time) {
+    throw finErrors.argument(`"${node.name}" is an income-statement category (activity over a period): use FIN.PNL or FIN.TOTAL for it`, 'wrong_statement');
+  }
+  const { value: report } = await reads.balanceSheet(ctx, date);
+  return centsToDisplay(balanceSheetLine(report, node.id) ?? 0, 'units');
+}
+
+/**
+ * FIN.CASHFLOW: one cash flow line. `line` is a figure ("Net Income", "Change in Cash", "Beginning Cash",
+ * "Ending Cash", "Operating Activities"...), a grp_ group by id or name ("Changes in Working Capital"), or
+ * a balance-sheet category whose change the statement shows.
+ */
+export async function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext): Promise<number> {
+  const period = await inputs.period(args.start, args.end);
+  const typed = typeof args.line === 'string' ? args.line.trim() : '';
+  const figure = typed ? figureKey(CASH_FLOW_FIGURES, typed) : undefined;
+  if (figure !== undefined) {
+    const cents = figureCents((await reads.cashFlow(ctx, period)).value, figure);
+    if (cents === undefined) throw new FinError('na', `The cash flow statement has no "${typed}" figure`, 'missing_figure');
+    return centsToDisplay(cents, 'units');
+  }
+  if (typed.startsWith('grp_')) {
+    const cents = cashFlowLine((await reads.cashFlow(ctx, period)).value, typed);
+    if (cents === undefined) throw finErrors.argument(`Unknown cash flow group "${typed}"`, 'unknown_line');
+    return centsToDisplay(cents, 'units');
+  }
+  if (typed) {
+    const report = (await reads.cashFlow(ctx, period)).value;
+    const group = cashFlowGroups(report).find((g) => normalizeName(g.name) === normalizeName(typed));
+    if (group) return centsToDisplay(group.amount_cents, 'units');
+  }
+  const node = await reads.category(ctx, args.line);
+  if (!node.item.point_in_time) {
+    throw finErrors.argument(`"${node.name}" is an income-statement category: the cash flow shows it inside "Net Income"; use FIN.PNL`, 'wrong_statement');
+  }
+  const cents = cashFlowLine((await reads.cashFlow(ctx, period)).value, node.id);
+  if (cents === undefined) {
+    throw finErrors.argument(
+      `"${node.name}" is not a line of this cash flow statement (cash itself is its result: use "Change in Cash", "Beginning Cash" or "Ending Cash")`,
+      'unknown_line',
+    );
+  }
+  return centsToDisplay(cents, 'units');
+}

@@ -1,0 +1,248 @@
+// The one door through which the add-in spends API calls for a company: FIN cells, statement blocks,
+// transactions tables and connecting all call through a CachedReader, so each of them gets the same
+// guarantees:
+//   - a request answered before is answered from the cache (one canonical key per request, one call for
+//     any number of concurrent readers, kept until a refresh);
+//   - after the API said the monthly cap is spent, nothing is sent until the reset (the block survives a
+//     reload), and calls already queued behind the client's limiter are dropped, not sent;
+//   - every call is bounded in time, the client's retries included;
+//   - an answer a second identical request would get again (a 400, 403, 404...) is remembered until the
+//     next refresh, so a cell that recalculates does not pay for the same refusal twice.
+// It throws the client's own errors (ApiError, MonthlyLimitError), plus a 'timeout' ApiError; the callers
+// word them for a cell or for the pane.
+
+import { ApiError, MonthlyLimitError } from '../../api/errors';
+import type { CallOptions } from '../../api/transport';
+import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './capBlock';
+import { canonicalKey, type CacheStore, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
+
+/** What the reader needs of the API client (createClient's result satisfies it). */
+export interface ReaderClient {
+  readonly companyId: string | null;
+  /** Spends one GET /company only when the company is not known yet. */
+  ensureCompanyId(opts?: CallOptions): Promise<string>;
+  readonly meter: {
+    /** Set by the client when the server refused a call for the monthly cap (cleared at the reset). */
+    readonly monthlyLimit?: { resetDate: string; reset: { epochMs: number } } | null;
+  };
+}
+
+export interface ReaderOptions {
+  client: ReaderClient;
+  cache: RequestCache;
+  /** Where the cap block persists (the add-in passes the cache's store). */
+  stateStore?: CacheStore;
+  now?: () => number;
+  /** Upper bound for one call including the client's retries (default 120 s). */
+  apiTimeoutMs?: number;
+}
+
+export interface CallCost {
+  /** Distinct requests. */
+  requests: number;
+  /** Of those, answered by the cache. */
+  cached: number;
+  /** What fetching them spends: the requests not cached. */
+  calls: number;
+}
+
+export const DEFAULT_API_TIMEOUT_MS = 120_000;
+
+/** Answers a second identical request would get again (and pay for again). */
+function isDeterministicFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.status !== null && [400, 401, 403, 404, 409, 422].includes(error.status);
+}
+
+export function timeoutError(path: string, ms: number): ApiError {
+  return new ApiError({
+    message: `The API did not answer within ${Math.max(1, Math.round(ms / 1000))} s`,
+    status: null,
+    type: 'connection_error',
+    code: 'timeout',
+    request: { method: 'GET', path, query: '' },
+  });
+}
+
+export class CachedReader {
+  readonly client: ReaderClient;
+  readonly cache: RequestCache;
+  private readonly stateStore?: CacheStore;
+  private readonly now: () => number;
+  readonly apiTimeoutMs: number;
+
+  private readonly failures = new Map<string, unknown>();
+  private readonly inFlight = new Set<AbortController>();
+  private readonly listeners = new Set<() => void>();
+  private block: CapBlock | null = null;
+  private blockLoaded?: Promise<void>;
+  private blockLoadedFor?: string;
+  private companyPromise?: Promise<string>;
+
+  constructor(options: ReaderOptions) {
+    this.client = options.client;
+    this.cache = options.cache;
+    this.stateStore = options.stateStore;
+    this.now = options.now ?? Date.now;
+    this.apiTimeoutMs = options.apiTimeoutMs ?? DEFAULT_API_TIMEOUT_MS;
+  }
+
+  /** The company of the key; one GET /company (through the guard) only when the client was not told. */
+  companyId(): Promise<string> {
+    const known = this.client.companyId;
+    if (known) return Promise.resolve(known);
+    this.companyPromise ??= this.call('/company', (o) => this.client.ensureCompanyId(o)).catch((error: unknown) => {
+      this.companyPromise = undefined;
+      throw error;
+    });
+    return this.companyPromise;
+  }
+
+  /** The company when it is known without a call (value preview must not spend one). */
+  knownCompanyId(): string | null {
+    return this.client.companyId;
+  }
+
+  /** The cached answer, or undefined; never calls the API. */
+  async peek<T>(req: ReadRequest): Promise<CachedAnswer<T> | undefined> {
+    const company = this.knownCompanyId();
+    return company ? this.cache.peek<T>(company, req) : undefined;
+  }
+
+  /**
+   * The answer to `req`: from the cache, else from `fetch` through the guard (once for every concurrent
+   * reader). `fresh` fetches again whatever is cached and keeps the new answer for every later reader.
+   */
+  async read<T>(req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>, options: { fresh?: boolean } = {}): Promise<CachedAnswer<T>> {
+    const company = await this.companyId();
+    const key = canonicalKey(company, req);
+    if (!options.fresh) {
+      const failed = this.failures.get(key);
+      if (failed) throw failed;
+    }
+    const remembering = async (): Promise<T> => {
+      try {
+        const value = await this.call(req.path, fetch);
+        this.failures.delete(key);
+        return value;
+      } catch (error) {
+        if (isDeterministicFailure(error)) this.failures.set(key, error);
+        throw error;
+      }
+    };
+    return options.fresh ? this.cache.refresh<T>(company, req, remembering) : this.cache.get<T>(company, req, remembering);
+  }
+
+  /**
+   * One uncached call (a page of a sync run, a job poll, a write) or a run of them sharing one signal:
+   * refused before sending under the cap block, bounded by the timeout, and a cap refusal blocks the rest.
+   */
+  async call<T>(path: string, work: (opts: CallOptions) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
+    await this.assertCanSpend(path);
+    const controller = new AbortController();
+    const limitMs = options.timeoutMs ?? this.apiTimeoutMs;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, limitMs);
+    this.inFlight.add(controller);
+    try {
+      return await work({ signal: controller.signal });
+    } catch (error) {
+      if (error instanceof MonthlyLimitError && error.status !== null) await this.blockUntilReset(error);
+      if (error instanceof ApiError && error.code === 'aborted') {
+        if (this.block) throw blockedError(this.block, path, this.now());
+        if (timedOut) throw timeoutError(path, limitMs);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(controller);
+    }
+  }
+
+  /** What fetching these requests through the cache spends; never calls the API. */
+  async cost(requests: readonly ReadRequest[]): Promise<CallCost> {
+    const company = this.knownCompanyId();
+    const distinct = new Map<string, ReadRequest>();
+    for (const r of requests) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
+    const hits = company ? await Promise.all([...distinct.values()].map((r) => this.cache.peek(company, r))) : [];
+    const cached = hits.filter((h) => h !== undefined).length;
+    return { requests: distinct.size, cached, calls: distinct.size - cached };
+  }
+
+  /** The cap block in force, or null (loads the persisted one once). */
+  async capBlock(): Promise<CapBlock | null> {
+    await this.loadBlock();
+    if (this.block && this.now() >= this.block.resetEpochMs) await this.setBlock(null);
+    const known = this.client.meter.monthlyLimit;
+    if (!this.block && known && this.now() < known.reset.epochMs) {
+      // Another client of the same meter met the cap (connecting, for example).
+      await this.setBlock({ cap: null, resetDate: known.resetDate, resetEpochMs: known.reset.epochMs });
+    }
+    return this.block;
+  }
+
+  /** Throws the blocked MonthlyLimitError when the cap is known to be spent; sends nothing. */
+  async assertCanSpend(path = '/'): Promise<void> {
+    const block = await this.capBlock();
+    if (block) throw blockedError(block, path, this.now());
+  }
+
+  /**
+   * Forgets the company's cached answers and remembered refusals (Refresh all): the next read of each
+   * request calls the API again. Returns how many stored answers were dropped.
+   */
+  async clear(): Promise<number> {
+    this.failures.clear();
+    const company = await this.companyId();
+    return this.cache.clear(company);
+  }
+
+  /** Called when the cap block starts or ends. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private async blockUntilReset(error: MonthlyLimitError): Promise<void> {
+    await this.setBlock(blockFrom(error));
+    // Requests already queued behind the client's concurrency limit are dropped, not sent.
+    const queued = [...this.inFlight];
+    this.inFlight.clear();
+    for (const controller of queued) controller.abort();
+  }
+
+  /** Once the company is known (a client not told its company learns it from its first call). */
+  private loadBlock(): Promise<void> {
+    const company = this.client.companyId;
+    if (!company || !this.stateStore) return Promise.resolve();
+    if (this.blockLoadedFor !== company) {
+      this.blockLoadedFor = company;
+      const store = this.stateStore;
+      this.blockLoaded = (async () => {
+        const stored = await loadBlock(store, company);
+        if (stored && !this.block) this.block = stored;
+      })();
+    }
+    return this.blockLoaded ?? Promise.resolve();
+  }
+
+  private async setBlock(block: CapBlock | null): Promise<void> {
+    const changed = (this.block === null) !== (block === null);
+    this.block = block;
+    const company = this.client.companyId;
+    if (company && this.stateStore) await saveBlock(this.stateStore, company, block);
+    if (changed) {
+      for (const listener of [...this.listeners]) {
+        try {
+          listener();
+        } catch {
+          // A listener's bug must not break a read.
+        }
+      }
+    }
+  }
+}
