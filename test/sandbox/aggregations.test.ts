@@ -1,5 +1,5 @@
 import { startSandbox, type TestSandbox } from '../support/sandbox';
-import { categories, categoryNamed, categoryWithRole, expectError, get, lineOf, ok } from './ledgerFixtures';
+import { categories, categoryNamed, categoryWithRole, expectError, get, lineOf, ok, today } from './ledgerFixtures';
 
 // GET /aggregations/total and GET /parties/merchants: shapes, monthly granularity, the date shape chosen
 // by the category's point_in_time, the deprecated month parameters, merchant filtering, errors,
@@ -8,11 +8,14 @@ import { categories, categoryNamed, categoryWithRole, expectError, get, lineOf, 
 let sb: TestSandbox;
 let admin: string;
 let growth: string;
+/** The last full year before today: wholly inside the seeded two years, whatever day the suite runs. */
+let Y: number;
 
 beforeAll(async () => {
   sb = await startSandbox();
   admin = sb.keys['growth-admin'];
   growth = sb.companies['growth-admin'];
+  Y = Number((await today(sb)).slice(0, 4)) - 1;
 });
 afterAll(async () => {
   await sb.close();
@@ -49,54 +52,54 @@ function merchantSum(categoryId: string, merchant: string, from: string, to: str
 describe('GET /aggregations/total', () => {
   it('totals a periodic category over whole months, in both date forms', async () => {
     const c = categoryNamed(sb, growth, 'Software Subscriptions');
-    const body = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=2025-03-15&end_date=2025-05-02`);
+    const body = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=${Y}-03-15&end_date=${Y}-05-02`);
     expect(sortedKeys(body)).toEqual(TOTAL_KEYS);
     expect(body).toMatchObject({
       object: 'aggregation_total',
       category_id: c.id,
       currency: 'USD',
-      start_date: '2025-03-01',
-      end_date: '2025-05-31',
-      start_month: '2025-03',
-      end_month: '2025-05',
+      start_date: `${Y}-03-01`,
+      end_date: `${Y}-05-31`,
+      start_month: `${Y}-03`,
+      end_month: `${Y}-05`,
       date: null,
       month: null,
       merchant: null,
     });
     expect(Number.isInteger(body.refreshed_at)).toBe(true);
     expect(body.total_cents).toBeLessThan(0);
-    const is = await ok(sb, admin, '/reports/income_statement?start_date=2025-03-01&end_date=2025-05-31');
+    const is = await ok(sb, admin, `/reports/income_statement?start_date=${Y}-03-01&end_date=${Y}-05-31`);
     expect(body.total_cents).toBe(lineOf(is.expenses, c.id).amount_cents);
-    const byMonth = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_month=2025-03&end_month=2025-05`);
+    const byMonth = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_month=${Y}-03&end_month=${Y}-05`);
     expect(byMonth).toEqual(body);
   });
 
   it('totals a parent with its descendants, revenue positive', async () => {
     const c = categoryNamed(sb, growth, 'Revenue');
-    const body = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=2025-01-01&end_date=2025-01-31`);
-    const is = await ok(sb, admin, '/reports/income_statement?start_date=2025-01-01&end_date=2025-01-31');
+    const body = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=${Y}-01-01&end_date=${Y}-01-31`);
+    const is = await ok(sb, admin, `/reports/income_statement?start_date=${Y}-01-01&end_date=${Y}-01-31`);
     expect(body.total_cents).toBe(is.revenue.total_cents);
     expect(body.total_cents).toBeGreaterThan(0);
   });
 
   it('takes the cumulative balance of a point-in-time category through the month of date', async () => {
     const cash = categoryWithRole(sb, growth, 'cash');
-    const body = await ok(sb, admin, `/aggregations/total?category_id=${cash.id}&date=2025-06-10`);
+    const body = await ok(sb, admin, `/aggregations/total?category_id=${cash.id}&date=${Y}-06-10`);
     expect(sortedKeys(body)).toEqual(TOTAL_KEYS);
-    expect(body).toMatchObject({ start_date: null, end_date: null, start_month: null, end_month: null, date: '2025-06-30', month: '2025-06' });
-    const bs = await ok(sb, admin, '/reports/balance_sheet?date=2025-06-30');
+    expect(body).toMatchObject({ start_date: null, end_date: null, start_month: null, end_month: null, date: `${Y}-06-30`, month: `${Y}-06` });
+    const bs = await ok(sb, admin, `/reports/balance_sheet?date=${Y}-06-30`);
     expect(body.total_cents).toBe(bs.cash_cents);
-    expect(await ok(sb, admin, `/aggregations/total?category_id=${cash.id}&end_month=2025-06`)).toEqual(body);
+    expect(await ok(sb, admin, `/aggregations/total?category_id=${cash.id}&end_month=${Y}-06`)).toEqual(body);
   });
 
   it('gives Retained Earnings and the equity root their balance-sheet values', async () => {
-    const bs = await ok(sb, admin, '/reports/balance_sheet?date=2025-08-31');
+    const bs = await ok(sb, admin, `/reports/balance_sheet?date=${Y}-08-31`);
     const re = categoryWithRole(sb, growth, 'retained_earnings');
-    expect((await ok(sb, admin, `/aggregations/total?category_id=${re.id}&date=2025-08-01`)).total_cents).toBe(
+    expect((await ok(sb, admin, `/aggregations/total?category_id=${re.id}&date=${Y}-08-01`)).total_cents).toBe(
       bs.equity.retained_earnings.ending_balance_cents,
     );
     const equity = categories(sb, growth).find((c) => c.account_type === 'equity' && c.parent_id === null)!;
-    expect((await ok(sb, admin, `/aggregations/total?category_id=${equity.id}&date=2025-08-01`)).total_cents).toBe(bs.equity.total_cents);
+    expect((await ok(sb, admin, `/aggregations/total?category_id=${equity.id}&date=${Y}-08-01`)).total_cents).toBe(bs.equity.total_cents);
   });
 
   it('is zero with refreshed_at null when nothing matches', async () => {
@@ -109,16 +112,16 @@ describe('GET /aggregations/total', () => {
     const c = categoryNamed(sb, growth, 'Software Subscriptions');
     const names = (await ok(sb, admin, `/parties/merchants?category_id=${c.id}&limit=500`)).data.map((m: any) => m.name as string);
     const merchant = names.find((n: string) => n !== n.toLowerCase())!;
-    const q = `/aggregations/total?category_id=${c.id}&start_date=2025-01-01&end_date=2025-12-31&merchant=${encodeURIComponent(merchant)}`;
+    const q = `/aggregations/total?category_id=${c.id}&start_date=${Y}-01-01&end_date=${Y}-12-31&merchant=${encodeURIComponent(merchant)}`;
     const body = await ok(sb, admin, q);
     expect(body.merchant).toBe(merchant);
-    expect(body.total_cents).toBe(merchantSum(c.id, merchant, '2025-01-01', '2025-12-31'));
+    expect(body.total_cents).toBe(merchantSum(c.id, merchant, `${Y}-01-01`, `${Y}-12-31`));
     expect(body.total_cents).not.toBe(0);
-    const all = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=2025-01-01&end_date=2025-12-31`);
+    const all = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=${Y}-01-01&end_date=${Y}-12-31`);
     expect(Math.abs(body.total_cents)).toBeLessThan(Math.abs(all.total_cents));
     const lower = merchant.toLowerCase();
     if (!names.includes(lower)) {
-      const none = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=2025-01-01&end_date=2025-12-31&merchant=${encodeURIComponent(lower)}`);
+      const none = await ok(sb, admin, `/aggregations/total?category_id=${c.id}&start_date=${Y}-01-01&end_date=${Y}-12-31&merchant=${encodeURIComponent(lower)}`);
       expect(none).toMatchObject({ total_cents: 0, refreshed_at: null, merchant: lower });
     }
   });
