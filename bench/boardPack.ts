@@ -19,7 +19,7 @@ import type { WriteValue } from '../src/excel/gateway';
 import { MemoryGateway } from '../src/excel/memoryGateway';
 import { openSeeded, serveSandbox, type RunningSandbox } from '../src/sandbox/server';
 import { listRoster } from '../src/sandbox/seed';
-import { columnsFor, estimateCost, insertStatement, refreshStatement, type BlockDeps, type StatementSpec } from '../src/taskpane/statements';
+import { columnsFor, createStatementsEngine, type StatementsEngine, type StatementSpec } from '../src/engine/statements';
 import type { BindingRecord } from '../src/excel/gateway';
 import { median } from './stats';
 
@@ -85,6 +85,7 @@ export interface WriteBackFigures {
 interface Runtime {
   client: Client;
   cache: RequestCache;
+  reader: CachedReader;
   service: FinService;
   store: MemoryCacheStore;
   meterStore: MeterStore;
@@ -138,7 +139,7 @@ function runtime(sb: Sandbox, stores: { store?: MemoryCacheStore; meterStore?: M
   const cache = new RequestCache(store);
   const reader = new CachedReader({ client, cache, stateStore: store });
   const service = new FinService({ client, reader, today: () => calendarDateAt(Date.now()), dateSystem: 1900, stateStore: store });
-  return { client, cache, service, store, meterStore, sent: () => sent };
+  return { client, cache, reader, service, store, meterStore, sent: () => sent };
 }
 
 interface Formula {
@@ -219,8 +220,8 @@ interface BuiltPack {
   values: number[];
 }
 
-function blockDeps(rt: Runtime, gateway: MemoryGateway, def: PackDefinition, companyId: string): BlockDeps {
-  return { gateway, client: rt.client, cache: rt.cache, companyId, companyName: def.companyName, now: Date.now };
+function statementsOf(rt: Runtime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
+  return createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: def.companyName });
 }
 
 /** Cold refresh: statements, formulas and the transactions table, all started at once from an empty cache. */
@@ -228,9 +229,9 @@ async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
   const rt = runtime(sb);
   const gateway = new MemoryGateway();
   const engine = createTransactionsEngine({ client: rt.client, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
-  const deps = blockDeps(rt, gateway, def, sb.companyId);
+  const statements = statementsOf(rt, gateway, def);
   const [blocks, values, pulled] = await Promise.all([
-    Promise.all(def.specs.map((spec) => insertStatement(deps, spec, 'newSheet').then((r) => r.binding))),
+    Promise.all(def.specs.map((spec) => statements.insert(spec, 'newSheet').then((r) => r.binding))),
     evaluateFormulas(rt, def),
     engine.pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` }),
   ]);
@@ -313,7 +314,8 @@ export async function boardPackBench(
     const recalc = await measure(sb, rt, async () => {
       const again = await evaluateFormulas(rt, def);
       if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('recalculation changed values');
-      for (const spec of def.specs) if ((await estimateCost(rt.cache, sb.companyId, columnsFor(spec))).calls !== 0) throw new Error('statement not cached');
+      const statements = statementsOf(rt, pack.gateway, def);
+      for (const spec of def.specs) if ((await statements.cost(spec)).calls !== 0) throw new Error('statement not cached');
     });
 
     // Reopen: new client, cache and service over the same persistent stores; the workbook is unchanged.
@@ -321,18 +323,19 @@ export async function boardPackBench(
     const reopen = await measure(sb, reopened, async () => {
       const again = await evaluateFormulas(reopened, def);
       if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('reopen changed values');
-      for (const spec of def.specs) if ((await estimateCost(reopened.cache, sb.companyId, columnsFor(spec))).calls !== 0) throw new Error('statement not cached after reopen');
+      const statements = statementsOf(reopened, pack.gateway, def);
+      for (const spec of def.specs) if ((await statements.cost(spec)).calls !== 0) throw new Error('statement not cached after reopen');
     });
 
     // Second refresh with no change: Refresh all (cache cleared, formulas recalculated, statement blocks
     // rebuilt through the cache) and the table refreshed incrementally.
     const engine2 = createTransactionsEngine({ client: reopened.client, gateway: pack.gateway });
-    const deps2 = blockDeps(reopened, pack.gateway, def, sb.companyId);
+    const statements2 = statementsOf(reopened, pack.gateway, def);
     const second = await measure(sb, reopened, async () => {
       let rebuilt: Promise<unknown> | undefined;
       const report = await reopened.service.refreshAll({
         recalculate: async () => {
-          rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => refreshStatement(deps2, b, { fresh: false }))]);
+          rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => statements2.rebuild(b))]);
         },
         quietMs: 100,
       });

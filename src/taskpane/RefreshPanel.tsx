@@ -3,19 +3,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { BindingRecord } from '../excel/gateway';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
-import {
-  blockCostText,
-  formatAge,
-  isStale,
-  planRefresh,
-  refreshAll,
-  refreshAllCostText,
-  refreshBlock,
-  type RefreshBlock,
-  type RefreshPlan,
-} from './refresh';
+import { blockCostText, describeSpec, formatAge, isStale, refreshAllCostText, type RefreshBlock, type RefreshPlan } from '../engine/statements';
+import { useStatements } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
-import { describeSpec } from './statements';
 import { useScreenStyles } from './styles';
 
 // Refresh: every block the pane wrote, when it was refreshed and whether that is stale; Refresh all (blocks
@@ -30,6 +20,7 @@ export interface RefreshPanelProps extends ScreenProps {
 
 export function RefreshPanel({ services, connection, askAllSignal = 0 }: RefreshPanelProps) {
   const styles = useScreenStyles();
+  const statements = useStatements(services, connection);
   const [plan, setPlan] = useState<RefreshPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -42,18 +33,13 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const openerRef = useRef<HTMLElement | null>(null);
   const now = services.now();
 
-  const cachedKeys = useCallback(async () => {
-    const store = services.runtime.getRuntimeHost()?.cacheStore;
-    return store ? store.keys() : [];
-  }, [services]);
-
   const reload = useCallback(async () => {
     try {
-      setPlan(await planRefresh(services.gateway, connection.companyId, cachedKeys));
+      setPlan(await statements.plan());
     } catch (e) {
       setError(e);
     }
-  }, [services, connection.companyId, cachedKeys]);
+  }, [statements]);
 
   useEffect(() => {
     void reload();
@@ -68,18 +54,9 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     // Only a new signal asks again (askAll is a new function on every render).
   }, [askAllSignal]);
 
-  const deps = {
-    gateway: services.gateway,
-    client: connection.client,
-    cache: services.runtime.getSharedCache(),
-    companyId: connection.companyId,
-    companyName: connection.companyName,
-    now: services.now,
-  };
-
   /** The cap already refused a call this month: refreshing would only empty the cache. */
-  const refuseAtCap = (): boolean => {
-    const limit = connection.client.meter.monthlyLimit;
+  const refuseAtCap = async (): Promise<boolean> => {
+    const limit = await statements.capBlock();
     if (!limit) return false;
     setError(
       new PaneError(
@@ -95,8 +72,8 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     openerRef.current = opener;
     setError(null);
     setResult('');
-    if (refuseAtCap()) return;
-    const fresh = await planRefresh(services.gateway, connection.companyId, cachedKeys).catch((e: unknown) => {
+    if (await refuseAtCap()) return;
+    const fresh = await statements.plan().catch((e: unknown) => {
       setError(e);
       return null;
     });
@@ -105,11 +82,11 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setPending({ kind: 'all', text: refreshAllCostText(fresh) });
   };
 
-  const askBlock = (block: RefreshBlock, opener: HTMLElement) => {
+  const askBlock = async (block: RefreshBlock, opener: HTMLElement) => {
     openerRef.current = opener;
     setError(null);
     setResult('');
-    if (refuseAtCap()) return;
+    if (await refuseAtCap()) return;
     setPending({ kind: 'block', block, text: blockCostText(block) });
   };
 
@@ -127,7 +104,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     try {
       if (job.kind === 'all') {
         const outcome = await services.actions.track('Refresh all', () =>
-          refreshAll(deps, plan, {
+          statements.refreshAll(plan, {
             refreshFormulas: () => services.runtime.refreshAll(),
             onProgress: (done, total) => setProgress({ done, total }),
           }),
@@ -143,7 +120,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         if (failed > 0) setError(outcome.failed[0].error);
       } else {
         await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
-          refreshBlock(deps, job.block, (done, total) => setProgress({ done, total })),
+          statements.refreshBlock(job.block, (done, total) => setProgress({ done, total })),
         );
         setResult(`Refreshed the block at ${job.block.binding.address}. ${spentText()}`);
       }
@@ -234,7 +211,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                   <Button
                     size="small"
                     aria-describedby={titleId}
-                    onClick={(e) => askBlock(block, e.currentTarget)}
+                    onClick={(e) => void askBlock(block, e.currentTarget)}
                     disabledFocusable={busy || pending !== null}
                   >
                     Refresh this block

@@ -4,26 +4,23 @@ import { planCap } from '../api';
 import { PERIOD_CHOICES } from '../engine/dates';
 import type { Scale } from '../engine/render';
 import { ErrorMessage } from './ErrorMessage';
-import { useToday } from './hooks';
+import { useStatements, useToday } from './hooks';
 import type { PaneServices } from './services';
 import { planLabel, type ConnectedState } from './session';
+import type { CallCost } from '../engine/reader/cachedReader';
 import {
   LAYOUTS,
   SCALES,
   STATEMENTS,
-  columnsFor,
   costText,
   describeSpec,
-  estimateCost,
-  insertStatement,
   resolvePeriod,
   statementLabel,
-  type Cost,
   type LayoutKey,
   type PeriodChoice,
   type StatementKind,
   type StatementSpec,
-} from './statements';
+} from '../engine/statements';
 import { useScreenStyles } from './styles';
 
 // Reports: pick a statement, a period, a layout and units; see what it will cost (periods already cached
@@ -50,7 +47,8 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [layout, setLayout] = useState<LayoutKey>('single');
   const [scale, setScale] = useState<Scale>('units');
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
-  const [cost, setCost] = useState<(Cost & { remaining?: number }) | null>(null);
+  const statements = useStatements(services, connection);
+  const [cost, setCost] = useState<(CallCost & { remaining?: number }) | null>(null);
   const [costVersion, setCostVersion] = useState(0);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [result, setResult] = useState('');
@@ -74,9 +72,8 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       return;
     }
     let live = true;
-    const cache = services.runtime.getSharedCache();
     void (async () => {
-      const c = await estimateCost(cache, connection.companyId, columnsFor(spec));
+      const c = await statements.cost(spec);
       const cap = planCap(connection.plan);
       const used = await connection.client.meter.count().catch(() => undefined);
       const remaining = cap !== undefined && used !== undefined ? Math.max(0, cap - used) : undefined;
@@ -85,7 +82,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     return () => {
       live = false;
     };
-  }, [spec, services, connection, costVersion]);
+  }, [spec, statements, connection, costVersion]);
 
   const busy = progress !== null;
 
@@ -96,21 +93,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     setProgress({ done: 0, total: cost?.requests ?? 0 });
     const action = `Insert ${describeSpec(spec)}`;
     try {
-      const { written } = await services.actions.track(action, () =>
-        insertStatement(
-          {
-            gateway: services.gateway,
-            client: connection.client,
-            cache: services.runtime.getSharedCache(),
-            companyId: connection.companyId,
-            companyName: connection.companyName,
-            now: services.now,
-          },
-          spec,
-          where,
-          (done, total) => setProgress({ done, total }),
-        ),
-      );
+      const { written } = await services.actions.track(action, () => statements.insert(spec, where, (done, total) => setProgress({ done, total })));
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
       setResult(`Inserted the ${statementLabel(spec.statement).toLowerCase()} at ${written.address}. Spent ${spent} call${spent === 1 ? '' : 's'}.`);
     } catch (e) {

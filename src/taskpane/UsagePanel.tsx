@@ -1,7 +1,7 @@
 import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { planCap } from '../api';
 import { useActions, useMeterCount } from './hooks';
-import { formatAge } from './refresh';
+import { formatAge } from '../engine/statements';
 import type { ScreenProps } from './ReportsScreen';
 import { planLabel } from './session';
 import { useScreenStyles } from './styles';

@@ -1,11 +1,13 @@
-// Small React bindings over the pane's services: the session, the call meter, the action log, today.
+// Small React bindings over the pane's services: the session, the call meter, the action log, today, and
+// the statements engine of the connection.
 
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Client } from '../api';
 import { calendarDateAt } from '../engine/dates';
+import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
 import type { ActionEntry } from './actionLog';
 import type { PaneServices } from './services';
-import type { SessionState } from './session';
+import type { ConnectedState, SessionState } from './session';
 
 export function useSession(services: PaneServices): SessionState {
   return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);
@@ -48,4 +50,19 @@ export function useActions(services: PaneServices, companyId: string): readonly 
 /** The company's calendar date (America/Los_Angeles), the "today" of named periods. */
 export function useToday(services: PaneServices): string {
   return calendarDateAt(services.now());
+}
+
+/** The statements engine of the connection: its reader, the workbook, the company's name. */
+export function useStatements(services: PaneServices, connection: ConnectedState): StatementsEngine {
+  return useMemo(
+    () =>
+      createStatementsEngine({
+        gateway: services.gateway,
+        reader: connection.reader,
+        client: connection.client,
+        companyName: connection.companyName,
+        now: services.now,
+      }),
+    [services, connection.reader, connection.client, connection.companyName],
+  );
 }

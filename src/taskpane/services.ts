@@ -5,6 +5,7 @@
 
 import type { CallMeter, Client } from '../api';
 import type { FinService, RefreshReport } from '../engine/fin';
+import type { CachedReader } from '../engine/reader/cachedReader';
 import type { RequestCache } from '../engine/reader/requestCache';
 import type { SecretStore, WorkbookGateway } from '../excel/gateway';
 import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../functions/runtime';
@@ -21,6 +22,7 @@ export interface PaneRuntime {
   getSharedCache(): RequestCache;
   getSharedMeter(): CallMeter;
   getClient(): Promise<Client | null>;
+  getReader(): Promise<CachedReader | null>;
   getConnection(): Promise<StoredConnection | null>;
   getFinService(): Promise<FinService | null>;
   connect(params: ConnectParams): Promise<StoredConnection>;

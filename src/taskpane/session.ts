@@ -5,6 +5,7 @@
 // in the workbook, never in a message.
 
 import { createClient, isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
+import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../excel/gateway';
 import { PaneError } from './errors';
 import type { PaneRuntime } from './services';
@@ -29,6 +30,8 @@ export const DEMO_KEY_LABEL = 'growth-admin';
 export interface ConnectedState {
   status: 'connected';
   client: Client;
+  /** The connection's one cached reader: every call the pane spends goes through it. */
+  reader: CachedReader;
   companyId: string;
   companyName: string;
   baseUrl: string;
@@ -129,11 +132,12 @@ export class PaneSession {
     const settings: CompanySettings = { name: typeof company.name === 'string' && company.name ? company.name : company.id, plan: input.plan };
     await this.options.storage.set(COMPANY_PREFIX + company.id, JSON.stringify(settings));
     await runtime.connect({ baseUrl: probe.baseUrl, apiKey, companyId: company.id, fiscalYearStartMonth });
-    const client = await runtime.getClient();
-    if (!client) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
+    const [client, reader] = await Promise.all([runtime.getClient(), runtime.getReader()]);
+    if (!client || !reader) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
     const state: ConnectedState = {
       status: 'connected',
       client,
+      reader,
       companyId: company.id,
       companyName: settings.name,
       baseUrl: probe.baseUrl,
@@ -193,8 +197,8 @@ export class PaneSession {
 
   private async sync(): Promise<SessionState> {
     const { runtime } = this.options;
-    const [connection, client] = await Promise.all([runtime.getConnection(), runtime.getClient()]);
-    if (!connection || !client) {
+    const [connection, client, reader] = await Promise.all([runtime.getConnection(), runtime.getClient(), runtime.getReader()]);
+    if (!connection || !client || !reader) {
       if (this.current.status !== 'disconnected') this.set({ status: 'disconnected' });
       return this.current;
     }
@@ -204,6 +208,7 @@ export class PaneSession {
     const state: ConnectedState = {
       status: 'connected',
       client,
+      reader,
       companyId: connection.companyId,
       companyName: settings?.name ?? connection.companyId,
       baseUrl: connection.baseUrl,

@@ -9,8 +9,8 @@ import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
-import { formatAge, isStale, refreshAllCostText } from '../../src/taskpane/refresh';
-import { columnsFor, costText, estimateCost, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/taskpane/statements';
+import { CachedReader } from '../../src/engine/reader/cachedReader';
+import { columnsFor, costText, formatAge, isStale, refreshAllCostText, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
 import { renderStatement } from '../../src/engine/render';
 
 const request = { method: 'GET', path: '/reports/income_statement', query: '' };
@@ -148,9 +148,10 @@ describe('statement blocks', () => {
 
   test('the cost counts cached answers as free', async () => {
     const cache = new RequestCache(new MemoryCacheStore());
+    const reader = new CachedReader({ client: { companyId: 'comp_1', ensureCompanyId: async () => 'comp_1', meter: {} }, cache });
     const columns = columnsFor(spec);
     await cache.get('comp_1', columns[0].request, async () => ({}));
-    const cost = await estimateCost(cache, 'comp_1', columns);
+    const cost = await reader.cost(columns.map((c) => c.request));
     expect(cost).toEqual({ requests: 4, cached: 1, calls: 3 });
     expect(costText(cost)).toBe('Costs 3 calls (1 cached)');
     expect(costText({ requests: 1, cached: 0, calls: 1 })).toBe('Costs 1 call (0 cached)');

@@ -7,7 +7,8 @@ import { DRILLDOWN_COLUMNS, parseFinFormula, SELECT_A_NUMBER, statementCellTarge
 import { buildTree } from '../../src/engine/fin/resolve';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { cellA1, parseQualified } from '../../src/excel/address';
-import { insertStatement, type StatementSpec } from '../../src/taskpane/statements';
+import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';
+import { CachedReader } from '../../src/engine/reader/cachedReader';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { newWorkbook, note, report, rig, sandboxToday, usageDelta, type Rig } from './support';
@@ -98,8 +99,9 @@ describe('drill-down from the selected cell', () => {
 
   test('a number of a statement block: the row category and the column month, from the binding (no call to find them)', async () => {
     const spec: StatementSpec = { statement: 'income_statement', period: 'custom', start, end, layout: 'months', scale: 'units', fiscalYearStartMonth: 1 };
-    const deps = { gateway: wb, client: r.client, cache: new RequestCache(new MemoryCacheStore()), companyId: r.companyId, companyName: 'Growth', now: Date.now };
-    const { written, binding } = await insertStatement(deps, spec, 'newSheet');
+    const reader = new CachedReader({ client: r.client, cache: new RequestCache(new MemoryCacheStore()) });
+    const statements = createStatementsEngine({ gateway: wb, reader, client: r.client, companyName: 'Growth' });
+    const { written, binding } = await statements.insert(spec, 'newSheet');
     const rows = binding.parameters.rowCategoryIds as (string | null)[];
     const columns = binding.parameters.columnPeriods as { start: string; end: string }[];
     expect(rows).toHaveLength(written.rowCount);

@@ -29,12 +29,17 @@ const PREFIX = 'fin-cache:';
  * ones dropped, so `?b=2&a=1` and `?a=1&b=2` are one request and one call.
  */
 export function canonicalKey(companyId: string, req: ReadRequest): string {
+  return `${PREFIX}${companyId}:${requestKey(req)}`;
+}
+
+/** The request's part of the canonical key: path and sorted, non-empty query. */
+export function requestKey(req: ReadRequest): string {
   const params = Object.entries(req.query ?? {})
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([k, v]) => [k, String(v)] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const qs = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${PREFIX}${companyId}:${req.path}${qs ? `?${qs}` : ''}`;
+  return `${req.path}${qs ? `?${qs}` : ''}`;
 }
 
 export class MemoryCacheStore implements CacheStore {

@@ -1,16 +1,18 @@
-// Refresh, host-free: what rebuilding the recorded blocks will cost, and doing it. Refresh all first lets
-// the shared runtime clear the company's cached answers and recalculate the FIN cells (its own refresh
-// all), then rebuilds every statement block through the cache, so a report that a block and a formula
-// both need is one call. Refresh this block fetches the block's reports again, bypassing the cache; the
-// RequestCache has no per-request invalidation, so its older answers stay for FIN cells and later inserts
-// until the next Refresh all.
+// Refresh of the statement blocks: what rebuilding the recorded blocks will cost, and doing it. Refresh
+// all first lets the shared runtime clear the company's cached answers and recalculate the FIN cells (its
+// own refresh all), then rebuilds every statement block through the cached reader, so a report that a
+// block and a formula both need is one call. Refresh this block fetches the block's reports again and
+// keeps the new answers in the cache, so FIN cells of the same periods read the same figures.
 
-import type { Client } from '../api';
-import type { RefreshReport } from '../engine/fin';
-import { canonicalKey, type RequestCache } from '../engine/reader/requestCache';
-import type { BindingRecord, WorkbookGateway } from '../excel/gateway';
-import { PaneError } from './errors';
-import { columnsFor, distinctRequests, refreshStatement, specFromBinding, STALE_AFTER_MS, type StatementSpec } from './statements';
+import type { RefreshReport } from '../fin';
+import { canonicalKey } from '../reader/requestCache';
+import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
+import { refreshStatement, type BlockDeps } from './blocks';
+import { columnsFor, distinctRequests } from './columns';
+import { specFromBinding, type StatementSpec } from './spec';
+
+/** A block is shown as stale when its data is older than this. */
+export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface RefreshBlock {
   binding: BindingRecord;
@@ -33,7 +35,7 @@ export interface RefreshPlan {
 export function blockOf(binding: BindingRecord, companyId: string): RefreshBlock | null {
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
-  return { binding, spec, keys: [...distinctRequests(companyId, columnsFor(spec)).keys()] };
+  return { binding, spec, keys: [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r)) };
 }
 
 export async function planRefresh(
@@ -74,15 +76,6 @@ export function blockCostText(block: RefreshBlock): string {
   return `This will spend ${n} call${n === 1 ? '' : 's'} to rebuild this block.`;
 }
 
-export interface RefreshDeps {
-  gateway: WorkbookGateway;
-  client: Client;
-  cache: RequestCache;
-  companyId: string;
-  companyName: string;
-  now: () => number;
-}
-
 export interface BlockFailure {
   binding: BindingRecord;
   error: unknown;
@@ -104,25 +97,17 @@ function isMonthlyLimit(error: unknown): boolean {
  * without one, the cache is cleared here. A monthly-limit stop ends the run: nothing more can be fetched.
  */
 export async function refreshAll(
-  deps: RefreshDeps,
+  deps: BlockDeps,
   plan: RefreshPlan,
   options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: (done: number, total: number) => void },
 ): Promise<RefreshOutcome> {
   let formulas: RefreshReport | undefined;
   if (options.refreshFormulas) {
     formulas = await options.refreshFormulas();
-    if (formulas.limited) {
-      const limit = deps.client.meter.monthlyLimit;
-      throw new PaneError(
-        'Monthly API limit reached',
-        limit
-          ? `Nothing was refreshed: this company has used its API calls for this month. The limit resets on ${limit.resetDate} at 00:00 Pacific Time.`
-          : `Nothing was refreshed. ${formulas.message}`,
-        'monthly_limit_exceeded',
-      );
-    }
+    // Under the cap nothing was cleared: every block keeps its figures, and nothing is sent.
+    if (formulas.limited) await deps.reader.assertCanSpend('/reports');
   } else {
-    await deps.cache.clear(deps.companyId);
+    await deps.reader.clear();
   }
   const total = plan.blocks.reduce((n, b) => n + b.keys.length, 0);
   let before = 0;
@@ -147,7 +132,7 @@ export async function refreshAll(
 
 /** Refresh this block: its reports fetched again (not from the cache), rewritten in place. */
 export async function refreshBlock(
-  deps: RefreshDeps,
+  deps: BlockDeps,
   block: RefreshBlock,
   onProgress?: (done: number, total: number) => void,
 ): Promise<BindingRecord> {

@@ -9,7 +9,7 @@ import type { BindingRecord, Json, SelectionRead } from '../../excel/gateway';
 import { argumentEndDate, argumentsToPeriod, parseDateArgument, yearToDate, type DateArgument, type DateSystem } from '../dates';
 import { buildTree, resolveInTree } from '../fin/resolve';
 
-/** The binding kind and parameters of a statement block (src/taskpane/statements.ts writes them). */
+/** The binding kind and parameters of a statement block (src/engine/statements writes them). */
 const STATEMENT_KIND = 'statement';
 
 export const SELECT_A_NUMBER =

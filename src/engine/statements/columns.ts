@@ -1,0 +1,133 @@
+// The columns of a statement block: one report request per period of the layout, and fetching them
+// through the one cached reader (each distinct request once; a report a FIN cell or another block already
+// fetched costs nothing).
+
+import type { ReportDateParams, ReportPeriodParams } from '../../api/types';
+import type { CallOptions } from '../../api/transport';
+import { priorPeriod, samePeriodLastYear, splitPeriod, type Period } from '../dates';
+import type { StatementReport } from '../render';
+import type { CachedReader, CallCost } from '../reader/cachedReader';
+import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
+import type { StatementSpec } from './spec';
+
+export interface StatementColumn {
+  /** Periodic statements. */
+  start?: string;
+  end?: string;
+  /** Balance sheet: the date it is taken at. */
+  date?: string;
+  request: ReadRequest;
+}
+
+/** What fetching the reports needs of the API client (createClient's result satisfies it). */
+export interface ReportsClient {
+  readonly reports: {
+    incomeStatement(params: ReportPeriodParams, opts?: CallOptions): Promise<unknown>;
+    balanceSheet(params: ReportDateParams, opts?: CallOptions): Promise<unknown>;
+    cashFlow(params: ReportPeriodParams, opts?: CallOptions): Promise<unknown>;
+  };
+}
+
+/** The columns of a block, in order: one report request each. */
+export function columnsFor(spec: StatementSpec): StatementColumn[] {
+  const options = { fiscalYearStartMonth: spec.fiscalYearStartMonth };
+  const base = { start: spec.start, end: spec.end };
+  let periods: Pick<Period, 'start' | 'end'>[];
+  switch (spec.layout) {
+    case 'months':
+      periods = splitPeriod(base, 'month', options);
+      break;
+    case 'quarters':
+      periods = splitPeriod(base, 'quarter', options);
+      break;
+    case 'prior_period':
+      periods = [base, priorPeriod(base, options)];
+      break;
+    case 'prior_year':
+      periods = [base, samePeriodLastYear(base, options)];
+      break;
+    default:
+      periods = [base];
+  }
+  return periods.map((p) => {
+    if (spec.statement === 'balance_sheet') {
+      const query: ReportDateParams = { date: p.end };
+      return { date: p.end, request: { path: '/reports/balance_sheet', query: { ...query } } };
+    }
+    const query: ReportPeriodParams = { start_date: p.start, end_date: p.end };
+    return { start: p.start, end: p.end, request: { path: `/reports/${spec.statement}`, query: { ...query } } };
+  });
+}
+
+/** The distinct requests of some columns (the same request twice is one call), by request key. */
+export function distinctRequests(columns: readonly StatementColumn[]): Map<string, ReadRequest> {
+  const out = new Map<string, ReadRequest>();
+  for (const c of columns) out.set(requestKey(c.request), c.request);
+  return out;
+}
+
+/** "Costs 3 calls (9 cached)". */
+export function costText(cost: CallCost): string {
+  return `Costs ${cost.calls} call${cost.calls === 1 ? '' : 's'} (${cost.cached} cached)`;
+}
+
+/** One API call for one report request. */
+function callReport(client: ReportsClient, request: ReadRequest, opts: CallOptions): Promise<StatementReport> {
+  const q = request.query ?? {};
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  switch (request.path) {
+    case '/reports/income_statement':
+      return client.reports.incomeStatement({ start_date: text(q.start_date), end_date: text(q.end_date) }, opts) as Promise<StatementReport>;
+    case '/reports/cash_flow':
+      return client.reports.cashFlow({ start_date: text(q.start_date), end_date: text(q.end_date) }, opts) as Promise<StatementReport>;
+    case '/reports/balance_sheet':
+      return client.reports.balanceSheet({ date: text(q.date) }, opts) as Promise<StatementReport>;
+    default:
+      return Promise.reject(new Error(`Not a report request: ${request.path}`));
+  }
+}
+
+export interface FetchOptions {
+  reader: CachedReader;
+  client: ReportsClient;
+  /** Fetch again whatever is cached, and keep the new answers (Refresh this block): one call per request. */
+  fresh?: boolean;
+  /** Called as requests settle: done of total distinct requests. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface Fetched {
+  /** One report per column. */
+  reports: StatementReport[];
+  /** Unix ms of the oldest answer used (what "Refreshed" on the block means). */
+  fetchedAt: number;
+}
+
+/**
+ * The reports of the columns, each distinct request once, concurrently (the client's limiter paces them).
+ * When one fails, the others still settle (their answers are cached, so a retry costs less), then the
+ * first failure is thrown, a monthly-limit one before any other.
+ */
+export async function fetchColumns(columns: readonly StatementColumn[], options: FetchOptions): Promise<Fetched> {
+  const { reader, client } = options;
+  const distinct = distinctRequests(columns);
+  const total = distinct.size;
+  let done = 0;
+  options.onProgress?.(0, total);
+  const answers = new Map<string, CachedAnswer<StatementReport>>();
+  const settled = await Promise.allSettled(
+    [...distinct.entries()].map(async ([key, request]) => {
+      const answer = await reader.read<StatementReport>(request, (o) => callReport(client, request, o), { fresh: options.fresh });
+      answers.set(key, answer);
+      done += 1;
+      options.onProgress?.(done, total);
+    }),
+  );
+  const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
+  if (failures.length > 0) {
+    throw failures.find((e) => (e as { code?: unknown })?.code === 'monthly_limit_exceeded') ?? failures[0];
+  }
+  const reports = columns.map((c) => answers.get(requestKey(c.request))!.value);
+  const fetchedAt = Math.min(...[...answers.values()].map((a) => a.fetchedAt));
+  return { reports, fetchedAt };
+}

@@ -1,0 +1,62 @@
+// Statements in sheets as one object for the task pane (and tests and the bench): what a block costs,
+// inserting it, and refreshing the recorded blocks. Host-free: it reads through the connection's cached
+// reader and writes through the workbook port.
+
+import type { RefreshReport } from '../fin';
+import type { CachedReader, CallCost } from '../reader/cachedReader';
+import type { CapBlock } from '../reader/capBlock';
+import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
+import { insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
+import { columnsFor, type ReportsClient } from './columns';
+import { planRefresh, refreshAll, refreshBlock, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
+import type { StatementSpec } from './spec';
+
+export interface StatementsEngineOptions {
+  gateway: WorkbookGateway;
+  reader: CachedReader;
+  client: ReportsClient;
+  /** Shown in each block's title. */
+  companyName: string;
+  now?: () => number;
+}
+
+type Progress = (done: number, total: number) => void;
+
+export interface StatementsEngine {
+  /** What inserting this block spends (reports already cached are free); never calls the API. */
+  cost(spec: StatementSpec): Promise<CallCost>;
+  insert(spec: StatementSpec, where: 'newSheet' | 'selection', onProgress?: Progress): Promise<BlockResult>;
+  /** The company's blocks and what refreshing them costs; never calls the API. */
+  plan(): Promise<RefreshPlan>;
+  /** `refreshFormulas` is the runtime's Refresh all of the FIN cells (it clears the cache first). */
+  refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress }): Promise<RefreshOutcome>;
+  /** Refresh this block: its reports fetched again whatever is cached, rewritten in place. */
+  refreshBlock(block: RefreshBlock, onProgress?: Progress): Promise<BindingRecord>;
+  /** Rebuilds a block in place through the cache (what Refresh all does for each block). */
+  rebuild(binding: BindingRecord, onProgress?: Progress): Promise<BlockResult>;
+  /** The monthly-cap block in force, if any: nothing can be fetched until its reset. */
+  capBlock(): Promise<CapBlock | null>;
+}
+
+export function createStatementsEngine(options: StatementsEngineOptions): StatementsEngine {
+  const deps: BlockDeps = {
+    gateway: options.gateway,
+    reader: options.reader,
+    client: options.client,
+    companyName: options.companyName,
+    now: options.now ?? Date.now,
+  };
+  const { reader } = options;
+  return {
+    cost: (spec) => reader.cost(columnsFor(spec).map((c) => c.request)),
+    insert: (spec, where, onProgress) => insertStatement(deps, spec, where, onProgress),
+    plan: async () => {
+      const company = await reader.companyId();
+      return planRefresh(options.gateway, company, () => reader.cache.storedKeys(company));
+    },
+    refreshAll: (plan, o) => refreshAll(deps, plan, o),
+    refreshBlock: (block, onProgress) => refreshBlock(deps, block, onProgress),
+    rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, onProgress }),
+    capBlock: () => reader.capBlock(),
+  };
+}

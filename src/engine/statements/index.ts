@@ -1,0 +1,22 @@
+export { createStatementsEngine, type StatementsEngine, type StatementsEngineOptions } from './engine';
+export {
+  STATEMENTS,
+  LAYOUTS,
+  SCALES,
+  STATEMENT_BINDING_KIND,
+  describeSpec,
+  layoutLabel,
+  resolvePeriod,
+  sheetNameFor,
+  specFromBinding,
+  specPeriodLabel,
+  specToParameters,
+  statementLabel,
+  type LayoutKey,
+  type PeriodChoice,
+  type StatementKind,
+  type StatementSpec,
+} from './spec';
+export { columnsFor, costText, distinctRequests, type StatementColumn } from './columns';
+export { toGridWrite, type BlockResult } from './blocks';
+export { blockCostText, formatAge, isStale, refreshAllCostText, STALE_AFTER_MS, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';

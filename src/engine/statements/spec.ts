@@ -1,0 +1,133 @@
+// What a statement block is: the statement, the period, the layout and the units the user chose, how it
+// is described and named, and how it is stored in the block's binding (so Refresh can rebuild it and
+// drill-down can read it).
+
+import type { Result } from '../result';
+import { customPeriod, namedPeriod, periodLabel, type NamedPeriodKey, type Period } from '../dates';
+import type { Scale, StatementGrid, StatementReport } from '../render';
+import type { BindingRecord, Json } from '../../excel/gateway';
+
+export type StatementKind = StatementReport['object'];
+export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year';
+export type PeriodChoice = NamedPeriodKey | 'custom';
+
+export const STATEMENTS: readonly { key: StatementKind; label: string; sheet: string }[] = [
+  { key: 'income_statement', label: 'Income statement', sheet: 'P&L' },
+  { key: 'balance_sheet', label: 'Balance sheet', sheet: 'Balance sheet' },
+  { key: 'cash_flow', label: 'Cash flow', sheet: 'Cash flow' },
+];
+
+export const LAYOUTS: readonly { key: LayoutKey; label: string }[] = [
+  { key: 'single', label: 'One period' },
+  { key: 'months', label: 'Months side by side' },
+  { key: 'quarters', label: 'Quarters side by side' },
+  { key: 'prior_period', label: 'Against the prior period' },
+  { key: 'prior_year', label: 'Against the same period last year' },
+];
+
+export const SCALES: readonly { key: Scale; label: string }[] = [
+  { key: 'units', label: 'Units' },
+  { key: 'thousands', label: 'Thousands' },
+  { key: 'millions', label: 'Millions' },
+];
+
+export const STATEMENT_BINDING_KIND = 'statement';
+
+/** Everything a statement block is built from; stored in its binding. */
+export interface StatementSpec {
+  statement: StatementKind;
+  /** What the user picked (for the description); the dates below are what is fetched. */
+  period: PeriodChoice;
+  start: string;
+  end: string;
+  layout: LayoutKey;
+  scale: Scale;
+  fiscalYearStartMonth: number;
+}
+
+export function statementLabel(kind: StatementKind): string {
+  return STATEMENTS.find((s) => s.key === kind)?.label ?? kind;
+}
+
+export function layoutLabel(layout: LayoutKey): string {
+  return LAYOUTS.find((l) => l.key === layout)?.label ?? layout;
+}
+
+/** The period the user picked, resolved against the company's today. */
+export function resolvePeriod(
+  choice: PeriodChoice,
+  options: { today: string; fiscalYearStartMonth: number; customStart?: string; customEnd?: string },
+): Result<Period> {
+  if (choice === 'custom') {
+    return customPeriod(options.customStart ?? '', options.customEnd ?? '', { fiscalYearStartMonth: options.fiscalYearStartMonth });
+  }
+  return { ok: true, value: namedPeriod(choice, { today: options.today, fiscalYearStartMonth: options.fiscalYearStartMonth }) };
+}
+
+/** "FY2025", "Q3 2026", "2026-07-15 to 2026-08-10": the label of the spec's whole period. */
+export function specPeriodLabel(spec: Pick<StatementSpec, 'start' | 'end' | 'fiscalYearStartMonth'>): string {
+  try {
+    return periodLabel(spec.start, spec.end, { fiscalYearStartMonth: spec.fiscalYearStartMonth });
+  } catch {
+    return `${spec.start} to ${spec.end}`;
+  }
+}
+
+/** "Income statement, FY2025, months side by side, in thousands". */
+export function describeSpec(spec: StatementSpec): string {
+  const units = spec.scale === 'units' ? '' : `, in ${spec.scale}`;
+  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}, ${layoutLabel(spec.layout).toLowerCase()}${units}`;
+}
+
+export function sheetNameFor(spec: StatementSpec): string {
+  const s = STATEMENTS.find((x) => x.key === spec.statement);
+  return `${s?.sheet ?? spec.statement} ${specPeriodLabel(spec)}`;
+}
+
+export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
+  return {
+    statement: spec.statement,
+    period: spec.period,
+    start: spec.start,
+    end: spec.end,
+    layout: spec.layout,
+    scale: spec.scale,
+    fiscalYearStartMonth: spec.fiscalYearStartMonth,
+  };
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The spec a binding was written from, or null when it is not a statement block this engine understands. */
+export function specFromBinding(binding: BindingRecord): StatementSpec | null {
+  if (binding.kind !== STATEMENT_BINDING_KIND) return null;
+  const p = binding.parameters as Record<string, Json>;
+  const statement = STATEMENTS.find((s) => s.key === p.statement)?.key;
+  const layout = LAYOUTS.find((l) => l.key === p.layout)?.key;
+  const scale = SCALES.find((s) => s.key === p.scale)?.key;
+  if (!statement || !layout || !scale) return null;
+  if (typeof p.start !== 'string' || typeof p.end !== 'string' || !ISO.test(p.start) || !ISO.test(p.end) || p.start > p.end) return null;
+  const fy = typeof p.fiscalYearStartMonth === 'number' && p.fiscalYearStartMonth >= 1 && p.fiscalYearStartMonth <= 12 ? p.fiscalYearStartMonth : 1;
+  return {
+    statement,
+    period: typeof p.period === 'string' ? (p.period as PeriodChoice) : 'custom',
+    start: p.start,
+    end: p.end,
+    layout,
+    scale,
+    fiscalYearStartMonth: fy,
+  };
+}
+
+/**
+ * What a drill-down from a cell of the block needs, stored next to the spec: the category of each row of
+ * the block (null for headings, totals, subtotals and cash-flow groups, which have no journal lines of
+ * their own) and the period of each number column (block columns 1..n; a balance-sheet column is its
+ * date, start = end). Rewritten on every refresh, since the rows follow the data.
+ */
+export function drillParameters(grid: StatementGrid): { rowCategoryIds: (string | null)[]; columnPeriods: { start: string; end: string }[] } {
+  return {
+    rowCategoryIds: grid.rowInfo.map((info) => (info.role === 'line' && info.categoryId && !info.isGroup ? info.categoryId : null)),
+    columnPeriods: grid.columns.map((c) => ({ start: c.start ?? c.date ?? '', end: c.end ?? c.date ?? '' })),
+  };
+}
