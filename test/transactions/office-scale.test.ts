@@ -7,6 +7,7 @@
 import { createClient, type Department, type Transaction } from '../../src/api';
 import { COL, createTransactionsEngine, MSG } from '../../src/engine/transactions';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
+import type { WriteStats } from '../../src/excel/gateway';
 import { officeHarness } from '../excel/harnesses';
 
 jest.setTimeout(300_000);
@@ -92,12 +93,19 @@ test('pull, review and refresh of 50,000 rows: no Excel request over 5 MB, a bou
   const h = officeHarness();
   const engine = createTransactionsEngine({ client, gateway: h.office, now: () => Date.parse('2026-01-15T12:00:00Z') });
 
-  // Pull: 2 reference calls + 100 pages of 500; then one chunked table write.
+  // Pull: 2 reference calls + 100 pages of 500; then one chunked table write (its stats kept as it ends:
+  // the gateway reports only the last operation, and the pull goes on to set the department list).
+  let createStats: WriteStats | undefined;
+  const createTable = h.office.createTable.bind(h.office);
+  h.office.createTable = async (spec) => {
+    const ref = await createTable(spec);
+    createStats = h.office.lastWriteStats;
+    return ref;
+  };
   const pulled = await engine.pull({});
   expect(pulled.rows).toBe(50_000);
   expect(api.calls).toBe(102);
   const pullSyncs = h.fake.syncs;
-  const createStats = h.office.lastWriteStats;
   const measured = {
     pullSyncs: pullSyncs.length,
     largestRequestBytes: h.fake.largestRequestBytes,
@@ -106,7 +114,11 @@ test('pull, review and refresh of 50,000 rows: no Excel request over 5 MB, a bou
   console.log('engine pull of 50,000 rows on the fake Excel', JSON.stringify(measured));
   expect(pullSyncs.every((s) => !s.error && s.requestBytes <= EXCEL_PAYLOAD_LIMIT_BYTES && s.responseBytes <= EXCEL_PAYLOAD_LIMIT_BYTES)).toBe(true);
   expect(measured.pullSyncs).toBeLessThanOrEqual(20);
-  expect(createStats).toBeDefined();
+  // The table went in as one chunked createTable, every request under Excel's payload limit, no retry.
+  expect(createStats).toMatchObject({ operation: 'createTable', rows: 50_000, retries: 0 });
+  expect(createStats!.chunks).toBeGreaterThan(1);
+  expect(createStats!.rowsPerChunk * createStats!.chunks).toBeGreaterThanOrEqual(50_000);
+  expect(createStats!.largestPayloadBytes).toBeLessThanOrEqual(EXCEL_PAYLOAD_LIMIT_BYTES);
   // API text stays text: a merchant that looks like a formula is a '@' cell holding the string.
   const sheet = h.fake.sheet(pulled.sheet);
   const merchants = Array.from({ length: 50_000 }, (_, r) => sheet.get(r + 1, 4)!);
