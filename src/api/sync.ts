@@ -1,6 +1,6 @@
 import { ApiError, localError } from './errors';
 import { invalidResponse, ITERATE_PAGE_LIMIT } from './paging';
-import type { CallOptions } from './transport';
+import { callOptions, type CallOptions } from './transport';
 import type { ListPage, Transaction, TransactionListParams, TransactionTombstone } from './types';
 
 // Incremental sync of /transactions, as the spec lays it out:
@@ -92,7 +92,7 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
   const updatedAfter = startingPoint(options);
   const maxRestarts = options.maxRestarts ?? 3;
   const limit = options.limit ?? ITERATE_PAGE_LIMIT;
-  const callOpts: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
+  const callOpts: CallOptions = callOptions(options);
   let restarts = 0;
   let cursor: string | undefined;
   let pageIndex = 0;

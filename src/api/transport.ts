@@ -19,13 +19,30 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export interface CallOptions {
   /** Aborts waiting, sending and retrying; an aborted call rejects with connection_error / aborted. */
   signal?: AbortSignal;
+  /**
+   * Drops the call only while it still waits to be sent (for a limiter slot or a retry's backoff); a
+   * request already sent runs to its answer. For "the monthly cap answered: send nothing more", where
+   * aborting a sent request would count a call the server did not count.
+   */
+  dropIfQueued?: AbortSignal;
   /** Per-attempt timeout in ms, overriding the client's. */
   timeoutMs?: number;
 }
 
 /** Copies only the call options, so a stray property can never override a request's method or path. */
 export function callOptions(opts?: CallOptions): CallOptions {
-  return { signal: opts?.signal, timeoutMs: opts?.timeoutMs };
+  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs };
+}
+
+/** A signal that aborts when either does (AbortSignal.any is missing from older Office webviews). */
+function eitherSignal(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
+  if (!a || !b) return a ?? b;
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (a.aborted || b.aborted) abort();
+  a.addEventListener('abort', abort, { once: true });
+  b.addEventListener('abort', abort, { once: true });
+  return controller.signal;
 }
 
 export interface RequestSpec extends CallOptions {
@@ -247,15 +264,16 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       retryServerErrors: spec.retryServerErrors ?? true,
     };
 
+    const waiting = eitherSignal(spec.signal, spec.dropIfQueued);
     for (let attemptNo = 1; ; attemptNo++) {
-      if (spec.signal?.aborted) throw abortedError(info, attemptNo - 1);
+      if (waiting?.aborted) throw abortedError(info, attemptNo - 1);
       let release: () => void;
       try {
-        release = await limiter.acquire(spec.signal);
+        release = await limiter.acquire(waiting);
       } catch {
         throw abortedError(info, attemptNo - 1);
       }
-      if (spec.signal?.aborted) {
+      if (waiting?.aborted) {
         release();
         throw abortedError(info, attemptNo - 1);
       }
@@ -332,7 +350,7 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       const decision = decideRetry(failure, traits, config.maxRetryAfterMs);
       if (!decision.retry || attemptNo > config.maxRetries) throw error;
       if (failure.kind === 'response' && failure.status === 429) limiter.pause(decision.minDelayMs);
-      await wait(decision.minDelayMs + backoff(attemptNo - 1), spec.signal);
+      await wait(decision.minDelayMs + backoff(attemptNo - 1), waiting);
     }
   }
 

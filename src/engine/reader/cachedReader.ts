@@ -71,7 +71,8 @@ export class CachedReader {
   readonly apiTimeoutMs: number;
 
   private readonly failures = new Map<string, unknown>();
-  private readonly inFlight = new Set<AbortController>();
+  /** Drops the calls of the reader still waiting to be sent (see CallOptions.dropIfQueued). */
+  private readonly queued = new Set<AbortController>();
   private readonly listeners = new Set<() => void>();
   private block: CapBlock | null = null;
   private blockLoaded?: Promise<void>;
@@ -139,15 +140,16 @@ export class CachedReader {
   async call<T>(path: string, work: (opts: CallOptions) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
     await this.assertCanSpend(path);
     const controller = new AbortController();
+    const queued = new AbortController();
     const limitMs = options.timeoutMs ?? this.apiTimeoutMs;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, limitMs);
-    this.inFlight.add(controller);
+    this.queued.add(queued);
     try {
-      return await work({ signal: controller.signal });
+      return await work({ signal: controller.signal, dropIfQueued: queued.signal });
     } catch (error) {
       if (error instanceof MonthlyLimitError && error.status !== null) await this.blockUntilReset(error);
       if (error instanceof ApiError && error.code === 'aborted') {
@@ -157,7 +159,7 @@ export class CachedReader {
       throw error;
     } finally {
       clearTimeout(timer);
-      this.inFlight.delete(controller);
+      this.queued.delete(queued);
     }
   }
 
@@ -209,9 +211,10 @@ export class CachedReader {
 
   private async blockUntilReset(error: MonthlyLimitError): Promise<void> {
     await this.setBlock(blockFrom(error));
-    // Requests already queued behind the client's concurrency limit are dropped, not sent.
-    const queued = [...this.inFlight];
-    this.inFlight.clear();
+    // Requests still queued behind the client's concurrency limit are dropped, not sent; those already
+    // sent get their own answer (a refusal the server does not count).
+    const queued = [...this.queued];
+    this.queued.clear();
     for (const controller of queued) controller.abort();
   }
 

@@ -120,12 +120,15 @@ async function failure(p: Promise<unknown>): Promise<FinError> {
   return e as FinError;
 }
 
-/** Waits until the abort signal fires, then fails the way the transport does. */
+/**
+ * A call still waiting to be sent: it ends only when dropped (dropIfQueued) or aborted (signal), failing the
+ * way the transport does.
+ */
 function abortable(opts?: CallOptions): Promise<never> {
   return new Promise((_, reject) => {
-    opts?.signal?.addEventListener('abort', () =>
-      reject(new ApiError({ message: 'GET /reports/income_statement was aborted.', status: null, type: 'connection_error', code: 'aborted', request })),
-    );
+    const fail = () => reject(new ApiError({ message: 'GET /reports/income_statement was aborted.', status: null, type: 'connection_error', code: 'aborted', request }));
+    opts?.signal?.addEventListener('abort', fail);
+    opts?.dropIfQueued?.addEventListener('abort', fail);
   });
 }
 

@@ -16,10 +16,13 @@ function capError(now: number): MonthlyLimitError {
   );
 }
 
+/** A call that never gets its turn: it ends when dropped from the queue or aborted, as the transport ends it. */
 function aborted(opts: CallOptions): Promise<never> {
-  return new Promise((_, reject) =>
-    opts.signal?.addEventListener('abort', () => reject(new ApiError({ message: 'aborted', status: null, type: 'connection_error', code: 'aborted', request }))),
-  );
+  return new Promise((_, reject) => {
+    const fail = () => reject(new ApiError({ message: 'aborted', status: null, type: 'connection_error', code: 'aborted', request }));
+    opts.signal?.addEventListener('abort', fail);
+    opts.dropIfQueued?.addEventListener('abort', fail);
+  });
 }
 
 function rig(options: { store?: MemoryCacheStore; now?: () => number; apiTimeoutMs?: number } = {}) {
