@@ -1,5 +1,5 @@
 import { Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
 import { FormulaHelper } from './FormulaHelper';
 import { useSession } from './hooks';
@@ -81,7 +81,8 @@ function Pane({ services }: { services: PaneServices }) {
   }, [services]);
 
   // Focus follows what the user did: after connecting, the first tab's heading; after disconnecting, the key.
-  useEffect(() => {
+  // Layout effects, so focus moves in the same frame the new screen appears, not a render later.
+  useLayoutEffect(() => {
     if (previous.current === 'disconnected' && state.status === 'connected') setFocusPanel(true);
     if (previous.current === 'connected' && state.status === 'disconnected') setFocusKey(true);
     previous.current = state.status;
@@ -122,7 +123,7 @@ function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneS
     [services],
   );
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focusPanel) {
       heading.current?.focus();
       onFocused();
