@@ -16,7 +16,7 @@ import { seedCategories, seedDepartments } from './chart';
 import { seedJournalEntries } from './journal';
 import { COMPANY_PROFILES, ROSTER_LABELS, seedPeople, type CompanyProfile, type Plan } from './roster';
 import { seedIntegrations, seedInvitations, seedRules } from './setup';
-import { generateTransactions } from './transactions';
+import { generateTransactions } from './transactions/generate';
 import { addDays, dayStart, isIsoDate, stream } from './util';
 
 export const DEFAULT_GROWTH_TRANSACTIONS = 20_000;
