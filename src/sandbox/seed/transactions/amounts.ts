@@ -5,8 +5,9 @@
 // balance at the previous month end. Opening capital (seed/journal.ts) is then set so that Cash never
 // drops below a cushion.
 
+import { addDays, monthOf, monthStart } from '../../calendar';
 import type { AccountKey } from '../accounts';
-import { addDays, apportion, monthKey, monthStart, type Rand } from '../util';
+import { apportion, type Rand } from '../util';
 import type { Feed, Row, Setting } from './feed';
 import { measureMonthlySpend } from './spend';
 
@@ -24,14 +25,14 @@ const roundTo = (cents: number, unit: number) => Math.max(unit, Math.round(cents
 const noise = (rand: Rand, spreadPct: number) => 1 + (rand() - 0.5) * 2 * spreadPct;
 
 function sizeStructuralExpenses(s: Setting, rows: Row[], monthlySpend: Map<string, number>, avgSpend: number, rand: Rand): void {
-  const monthIndex = new Map(s.months.map((m, i) => [monthKey(m), i]));
-  const base = (date: string) => monthlySpend.get(monthKey(date)) as number;
+  const monthIndex = new Map(s.months.map((m, i) => [monthOf(m), i]));
+  const base = (date: string) => monthlySpend.get(monthOf(date)) as number;
   // One rent per twelve-month lease, fixed when the lease starts.
   const leaseRent = new Map<number, number>();
   for (const r of rows) {
     switch (r.kind) {
       case 'rent': {
-        const lease = Math.floor((monthIndex.get(monthKey(r.date)) as number) / 12);
+        const lease = Math.floor((monthIndex.get(monthOf(r.date)) as number) / 12);
         if (!leaseRent.has(lease)) leaseRent.set(lease, roundTo(base(r.date) * 0.12, 10_000));
         r.amount = -(leaseRent.get(lease) as number);
         break;
@@ -76,7 +77,7 @@ function sizeRevenue(s: Setting, rows: Row[], monthlySpend: Map<string, number>,
   const expenses = new Map<string, number>();
   const incomeRows = new Map<string, Row[]>();
   for (const r of rows) {
-    const month = monthKey(r.date);
+    const month = monthOf(r.date);
     if (r.kind === 'income') {
       let list = incomeRows.get(month);
       if (!list) incomeRows.set(month, (list = []));
@@ -86,10 +87,10 @@ function sizeRevenue(s: Setting, rows: Row[], monthlySpend: Map<string, number>,
     }
   }
   s.months.forEach((m, mi) => {
-    const list = incomeRows.get(monthKey(m));
+    const list = incomeRows.get(monthOf(m));
     if (!list || list.length === 0) return;
     const ratio = 0.6 + (0.65 * mi) / Math.max(1, s.months.length - 1);
-    const target = Math.round((expenses.get(monthKey(m)) ?? (monthlySpend.get(monthKey(m)) as number)) * ratio * noise(rand, 0.08));
+    const target = Math.round((expenses.get(monthOf(m)) ?? (monthlySpend.get(monthOf(m)) as number)) * ratio * noise(rand, 0.08));
     const amounts = apportion(Math.max(target, list.length * 5_000), list.map((r) => r.weight));
     list.forEach((r, i) => (r.amount = Math.max(100, amounts[i])));
   });

@@ -1,8 +1,9 @@
 // Random choices shared by the structural and the pool rows: which card, which department, which bank
 // account, which reference number.
 
+import { daysBetween } from '../../calendar';
 import type { AccountInfo, AccountKey } from '../accounts';
-import { chance, daysBetween, pick, randInt, type Rand } from '../util';
+import { chance, pick, randInt, type Rand } from '../util';
 import type { Row, Setting } from './feed';
 
 /** A card of the account in use on that date (by weight), or null: some card spend names no card. */

@@ -1,10 +1,11 @@
 // The rows of a demo feed while it is being built, and the company facts every step of the build reads.
 
+import { daysBetween, monthsBetween } from '../../calendar';
 import { newId } from '../../ids';
 import type { AccountInfo, AccountKey, CardInfo } from '../accounts';
 import type { DepartmentSet } from '../chart';
 import type { CompanyProfile } from '../roster';
-import { daysBetween, monthsBetween, weightedPicker, type Rand } from '../util';
+import { weightedPicker, type Rand } from '../util';
 
 export type Kind =
   | 'card_expense'

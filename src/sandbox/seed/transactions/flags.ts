@@ -1,8 +1,9 @@
 // Step 3: flags on the pool rows (structural rows are never flagged): recent rows are often pending,
 // ~5% uncategorized, a few hidden or deleted (tombstones), re-dated (accounting_date_override) or spread.
 
+import { addDays, addMonths, dayOfMonth, daysBetween, monthEnd, monthStart } from '../../calendar';
 import { FORMULA_LIKE } from '../pools';
-import { addDays, addMonths, chance, dayOfMonth, daysBetween, dollarsToCents, monthEnd, monthStart, randInt, type Rand } from '../util';
+import { chance, dollarsToCents, randInt, type Rand } from '../util';
 import type { Feed, Row, Setting } from './feed';
 
 /** Pending (likelier the more recent), uncategorized, hidden or deleted. */

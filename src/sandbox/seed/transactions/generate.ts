@@ -11,11 +11,12 @@
 //    (after the flags: pay-offs settle only what posts).
 // 5. timestamps.ts: created / updated times and update_seq. Then insert.ts writes the rows.
 
+import { addDays } from '../../calendar';
 import type { Db } from '../../db/open';
 import type { AccountInfo, AccountKey, CardInfo } from '../accounts';
 import type { DepartmentSet } from '../chart';
 import type { CompanyProfile } from '../roster';
-import { addDays, type Rand } from '../util';
+import type { Rand } from '../util';
 import { sizeAmounts } from './amounts';
 import { Feed, settingOf } from './feed';
 import { flagPoolRows } from './flags';

@@ -1,5 +1,6 @@
 // Step 2b: the everyday rows, drawn from the merchant pools and spread over the days of the history.
 
+import { addDays, daysBetween, weekday } from '../../calendar';
 import type { AccountInfo } from '../accounts';
 import {
   BANK_EXPENSES,
@@ -13,7 +14,7 @@ import {
   type PoolEntry,
   type SplitTemplate,
 } from '../pools';
-import { addDays, apportion, chance, daysBetween, dollarsToCents, pick, randInt, weekday, weightedPicker, type Rand } from '../util';
+import { apportion, chance, dollarsToCents, pick, randInt, weightedPicker, type Rand } from '../util';
 import { bankFor, cardFor, chooseDepartment, maybeDepartment, reference, withReference } from './choices';
 import type { Feed, Kind, Setting, SplitPartRow } from './feed';
 

@@ -1,7 +1,7 @@
 // Step 1: the structural events of the history, on the calendar (no random draws).
 
+import { monthDay, monthEnd, monthOfYear } from '../../calendar';
 import type { AccountKey } from '../accounts';
-import { daysInMonth, monthEnd } from '../util';
 import type { Kind, Setting } from './feed';
 
 export type StructuralKind =
@@ -40,13 +40,6 @@ const DROP_ORDER: StructuralKind[] = [
   'series_a',
 ];
 
-/** Day `day` of month m (YYYY-MM-01), clamped to the month's last day. */
-function dayOf(m: string, day: number): string {
-  const y = Number(m.slice(0, 4));
-  const mo = Number(m.slice(5, 7));
-  return `${m.slice(0, 8)}${String(Math.min(day, daysInMonth(y, mo))).padStart(2, '0')}`;
-}
-
 /**
  * Rent, payroll (a split), card / reimbursement / intercompany pay-offs and savings sweeps (transfers),
  * interest, an equity raise, a loan and its repayments (a split), estimated taxes, annual prepaid
@@ -61,30 +54,30 @@ export function scheduleStructuralEvents(s: Setting, count: number): Schedule {
   const seriesAMonth = Math.floor(months.length * 0.35);
   const loanMonth = Math.floor(months.length * 0.55);
   months.forEach((m, mi) => {
-    const mo = Number(m.slice(5, 7));
-    push(dayOf(m, 1), 'rent', 1);
-    push(dayOf(m, 15), 'payroll', 1);
+    const mo = monthOfYear(m);
+    push(monthDay(m, 1), 'rent', 1);
+    push(monthDay(m, 15), 'payroll', 1);
     push(monthEnd(m), 'payroll', 1);
     if (mi > 0) {
-      for (const k of s.creditKeys) push(dayOf(m, 3), 'payoff', 2, k);
-      if (has('reimb')) push(dayOf(m, 7), 'payoff', 2, 'reimb');
-      if (has('interco') && mo % 3 === 1) push(dayOf(m, 10), 'payoff', 2, 'interco');
+      for (const k of s.creditKeys) push(monthDay(m, 3), 'payoff', 2, k);
+      if (has('reimb')) push(monthDay(m, 7), 'payoff', 2, 'reimb');
+      if (has('interco') && mo % 3 === 1) push(monthDay(m, 10), 'payoff', 2, 'interco');
     }
-    if (has('savings') && mi % 3 === 2) push(dayOf(m, 20), 'sweep_out', 2);
-    if (has('savings') && mi % 6 === 4) push(dayOf(m, 22), 'sweep_back', 2);
+    if (has('savings') && mi % 3 === 2) push(monthDay(m, 20), 'sweep_out', 2);
+    if (has('savings') && mi % 6 === 4) push(monthDay(m, 22), 'sweep_back', 2);
     if (has('savings') && mi >= 3) push(monthEnd(m), 'interest', 1);
-    if (has('interco')) push(dayOf(m, 28), 'interco_charge', 1);
+    if (has('interco')) push(monthDay(m, 28), 'interco_charge', 1);
     if (profile.key === 'growth' || profile.key === 'startup') {
-      if (mi === seriesAMonth && mi > 0) push(dayOf(m, 12), 'series_a', 1);
-      if ([1, 4, 6, 9].includes(mo)) push(dayOf(m, 15), 'tax_fed', 1);
-      if (mo === 4) push(dayOf(m, 15), 'tax_state', 1);
-      if (mi % 12 === 1) push(dayOf(m, 5), 'insurance_annual', 1);
-      if (mi % 3 === 0) push(dayOf(m, 16), 'equipment', 1);
+      if (mi === seriesAMonth && mi > 0) push(monthDay(m, 12), 'series_a', 1);
+      if ([1, 4, 6, 9].includes(mo)) push(monthDay(m, 15), 'tax_fed', 1);
+      if (mo === 4) push(monthDay(m, 15), 'tax_state', 1);
+      if (mi % 12 === 1) push(monthDay(m, 5), 'insurance_annual', 1);
+      if (mi % 3 === 0) push(monthDay(m, 16), 'equipment', 1);
     }
     if (s.growth) {
-      if (mi === loanMonth) push(dayOf(m, 18), 'loan', 1);
-      if (mi > loanMonth) push(dayOf(m, 25), 'loan_payment', 1);
-      if (mi % 12 === 2) push(dayOf(m, 8), 'software_annual', 1);
+      if (mi === loanMonth) push(monthDay(m, 18), 'loan', 1);
+      if (mi > loanMonth) push(monthDay(m, 25), 'loan_payment', 1);
+      if (mi % 12 === 2) push(monthDay(m, 8), 'software_annual', 1);
     }
   });
 

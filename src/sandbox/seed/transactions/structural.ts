@@ -1,8 +1,9 @@
 // Step 2a: the rows of a structural event. Amounts stay 0 here: step 4 sizes them from the month's spend.
 
+import { addMonths, monthEnd, monthStart } from '../../calendar';
 import { newId } from '../../ids';
 import type { AccountKey } from '../accounts';
-import { addMonths, chance, monthEnd, monthStart, type Rand } from '../util';
+import { chance, type Rand } from '../util';
 import { cardFor, chooseDepartment, maybeDepartment } from './choices';
 import type { Feed, Setting, TransferEvent } from './feed';
 import type { Scheduled } from './schedule';

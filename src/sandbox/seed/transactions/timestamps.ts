@@ -1,7 +1,8 @@
 // Step 5: timestamps and sync order. Created during the row's day (company zone), updated sometimes
 // later; both capped just before `now`. update_seq follows `updated`.
 
-import { chance, dayStart, randInt, type Rand } from '../util';
+import { dayStart } from '../../calendar';
+import { chance, randInt, type Rand } from '../util';
 import type { Row } from './feed';
 
 export function stampTimes(rows: Row[], now: number, rand: Rand): void {
