@@ -109,7 +109,7 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
     const month = clock.usageMonth();
     const cap = monthlyCap(row);
     if (usageCount(db, row.company_id, month) >= cap) {
-      const reset = clock.nextMonthlyReset().toISODate();
+      const reset = clock.nextMonthlyReset();
       throw new ApiError(
         429,
         'limit_error',

@@ -1,7 +1,4 @@
-import { DateTime } from 'luxon';
-
-/** The zone the demo companies keep their books in, and the zone of the monthly cap's reset. */
-export const COMPANY_ZONE = 'America/Los_Angeles';
+import { addMonths, companyDate, monthOf, monthStart } from './calendar';
 
 /**
  * The sandbox's notion of now. Tests shift it (POST /__sandbox/control {clock_offset_seconds}) to cross
@@ -24,16 +21,16 @@ export class Clock {
 
   /** Today's date (YYYY-MM-DD) in the company's zone. */
   today(): string {
-    return DateTime.fromMillis(this.nowMs(), { zone: COMPANY_ZONE }).toISODate()!;
+    return companyDate(this.nowMs());
   }
 
   /** The monthly-cap month (YYYY-MM) in Pacific time. */
   usageMonth(): string {
-    return DateTime.fromMillis(this.nowMs(), { zone: COMPANY_ZONE }).toFormat('yyyy-MM');
+    return monthOf(this.today());
   }
 
-  /** The next monthly reset: midnight Pacific time on the 1st of next month. */
-  nextMonthlyReset(): DateTime {
-    return DateTime.fromMillis(this.nowMs(), { zone: COMPANY_ZONE }).startOf('month').plus({ months: 1 });
+  /** The date (YYYY-MM-DD) of the next monthly reset, at midnight Pacific time: the 1st of next month. */
+  nextMonthlyReset(): string {
+    return addMonths(monthStart(this.today()), 1);
   }
 }

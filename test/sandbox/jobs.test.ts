@@ -50,7 +50,7 @@ describe('submission', () => {
   });
 
   it('replays the same key and body as the original job, applied once; another body is 409', async () => {
-    const ids = targets(2, 40);
+    const ids = targets(2, 40, dept[1]);
     const key = newKey();
     const body = { updates: { department_id: dept[1] }, transaction_ids: ids };
     const first = await submit(sb, admin, body, key);

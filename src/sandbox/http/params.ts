@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isIsoDate } from '../calendar';
 import { invalidDate, invalidRequest } from './errors';
 
 // Query-string readers. A parameter given twice arrives as an array and is rejected: the API takes one
@@ -43,19 +44,6 @@ export function optEnum<T extends string>(q: Query, name: string, allowed: reado
   const hit = allowed.find((a) => a === probe);
   if (!hit) throw invalidRequest(`${name} must be one of: ${allowed.join(', ')}.`, name);
   return hit;
-}
-
-/** True when s is a real calendar date in YYYY-MM-DD form. */
-export function isIsoDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  return d <= daysInMonth(y, mo);
-}
-
-export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 const DATETIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;

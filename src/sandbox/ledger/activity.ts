@@ -1,5 +1,5 @@
+import { monthEnd, monthOf, monthStart, monthsBetween } from '../calendar';
 import type { Db } from '../db/open';
-import { firstDayOfMonth, lastDayOfMonth, monthOf, nextMonth } from './dates';
 import { prepared } from './sql';
 
 // Debits and credits per category over a date range, the input of every statement and total.
@@ -101,7 +101,7 @@ function postedMonths(db: Db, companyId: string): { first: string; last: string 
             (SELECT MAX(date) FROM journal_entries WHERE company_id = @c) AS last`,
   ).get({ c: companyId }) as { first: string | null; last: string | null };
   if (row.first === null || row.last === null) return undefined;
-  return { first: firstDayOfMonth(monthOf(row.first)), last: lastDayOfMonth(monthOf(row.last)) };
+  return { first: monthStart(row.first), last: monthEnd(row.last) };
 }
 
 /** Activity per category of the entries dated from..to inclusive ('YYYY-MM-DD'; open bounds allowed). */
@@ -115,9 +115,9 @@ export function activityBetween(db: Db, companyId: string, from: string, to: str
 
   const kept = companySlices(db, companyId);
   let fingerprints: Map<string, string> | undefined;
-  for (let m = monthOf(lo); m <= monthOf(hi); m = nextMonth(m)) {
-    const start = firstDayOfMonth(m);
-    const end = lastDayOfMonth(m);
+  for (const start of monthsBetween(lo, hi)) {
+    const m = monthOf(start);
+    const end = monthEnd(start);
     const segFrom = lo > start ? lo : start;
     const segTo = hi < end ? hi : end;
     if (segFrom !== start || segTo !== end) {

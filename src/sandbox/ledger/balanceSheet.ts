@@ -1,9 +1,9 @@
+import { BEFORE_ALL_DATES, fiscalYearStart, previousDay } from '../calendar';
 import type { Db } from '../db/open';
 import { activityBetween, addActivity, latestCreated, type Activity } from './activity';
-import { fiscalYearStart, previousDay } from './dates';
 import { netIncomeOf } from './incomeStatement';
 import { buildSection, companyBooks, creditNormal, debitNormal, type Section } from './reports';
-import { BEFORE_ALL_DATES, readSnapshot } from './sql';
+import { readSnapshot } from './sql';
 import { loadChart, type CategoryNode } from './tree';
 
 // The balance sheet: cumulative balances through the report date, natural sign (assets debit minus

@@ -1,8 +1,8 @@
+import { BEFORE_ALL_DATES, previousDay } from '../calendar';
 import type { Db } from '../db/open';
 import { netIncomeOf } from './incomeStatement';
 import { activityBetween, latestCreated, type ActivityMap } from './activity';
-import { previousDay } from './dates';
-import { BEFORE_ALL_DATES, readSnapshot } from './sql';
+import { readSnapshot } from './sql';
 import { BALANCE_SHEET_TYPES, buildSection, companyBooks, creditNormal, debitNormal, type Section, type SectionLine } from './reports';
 import { effectiveCashFlowClass, loadChart, subtree, type CategoryNode, type Chart } from './tree';
 

@@ -1,5 +1,6 @@
+import { AFTER_ALL_DATES, BEFORE_ALL_DATES } from '../calendar';
 import type { Db } from '../db/open';
-import { AFTER_ALL_DATES, BEFORE_ALL_DATES, prepared } from './sql';
+import { prepared } from './sql';
 
 // Journal entries as the API shows them: the entry with its lines, ordered by date then creation.
 

@@ -37,6 +37,7 @@
 // - Journal entry ids are new on every (re)post (`je_` + 16 letters/digits): the spec says ids change when
 //   the books behind a source are rebuilt.
 
+import { monthEnd, monthsBetween } from '../calendar';
 import type { Db } from '../db/open';
 import { newId } from '../ids';
 import type { CategoryRole } from './roles';
@@ -229,21 +230,7 @@ export function parseSpread(raw: string | null): { start_date: string; end_date:
 
 /** The last day (YYYY-MM-DD) of each month from the month of start to the month of end, inclusive. */
 export function spreadMonthEnds(startDate: string, endDate: string): string[] {
-  let y = Number(startDate.slice(0, 4));
-  let m = Number(startDate.slice(5, 7));
-  const ey = Number(endDate.slice(0, 4));
-  const em = Number(endDate.slice(5, 7));
-  const out: string[] = [];
-  while (y < ey || (y === ey && m <= em)) {
-    const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-    out.push(`${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(last).padStart(2, '0')}`);
-    m += 1;
-    if (m > 12) {
-      m = 1;
-      y += 1;
-    }
-  }
-  return out;
+  return monthsBetween(startDate, endDate).map(monthEnd);
 }
 
 function line(categoryId: string, signedToCategory: number, departmentId: string | null, merchant: string | null): JournalLineInput {

@@ -13,10 +13,6 @@ export function prepared(db: Db, sql: string): Statement {
   return stmt;
 }
 
-/** Date bounds that include every posting ('YYYY-MM-DD' strings compare in date order). */
-export const BEFORE_ALL_DATES = '';
-export const AFTER_ALL_DATES = '~';
-
 /** Runs the reads of one report in one SQLite read transaction, so they all see the same books. */
 export function readSnapshot<T>(db: Db, read: () => T): T {
   return db.transaction(read)();

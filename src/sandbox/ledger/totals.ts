@@ -1,7 +1,8 @@
+import { BEFORE_ALL_DATES } from '../calendar';
 import type { Db } from '../db/open';
 import { activityBetween, latestCreated } from './activity';
 import { INCOME_STATEMENT_TYPES } from './reports';
-import { BEFORE_ALL_DATES, prepared, readSnapshot } from './sql';
+import { prepared, readSnapshot } from './sql';
 import { subtree, type CategoryNode, type Chart } from './tree';
 
 // One signed total for a category and its descendants (GET /aggregations/total). It is computed from the

@@ -1,10 +1,10 @@
+import { isIsoDate, monthEnd, monthOf, monthStart } from '../calendar';
 import type { RouteModule } from '../context';
 import { callerOf } from '../context';
 import type { Db } from '../db/open';
 import { requirePermissions } from '../http/auth';
 import { ApiError, invalidDate, invalidRequest, parameterMissing, resourceMissing } from '../http/errors';
-import { isIsoDate, optString, queryOf } from '../http/params';
-import { firstDayOfMonth, lastDayOfMonth, monthOf } from '../ledger/dates';
+import { optString, queryOf } from '../http/params';
 import { companyBooks } from '../ledger/reports';
 import { categoryTotal } from '../ledger/totals';
 import { loadChart, type CategoryNode, type Chart } from '../ledger/tree';
@@ -93,8 +93,8 @@ export const aggregationsRoutes: RouteModule = (app, ctx) => {
     const window = totalWindow(q, node);
     const merchant = optString(q, 'merchant') ?? null;
     const periodic = window.kind === 'periodic';
-    const from = periodic ? firstDayOfMonth(window.startMonth) : null;
-    const to = lastDayOfMonth(periodic ? window.endMonth : window.month);
+    const from = periodic ? monthStart(window.startMonth) : null;
+    const to = monthEnd(periodic ? window.endMonth : window.month);
     const total = categoryTotal(ctx.db, caller.companyId, chart, node, from, to, merchant);
     return {
       object: 'aggregation_total',

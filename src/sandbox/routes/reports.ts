@@ -1,3 +1,4 @@
+import { fiscalQuarterStart } from '../calendar';
 import type { RouteModule, SandboxContext } from '../context';
 import { callerOf } from '../context';
 import { requirePermissions } from '../http/auth';
@@ -6,7 +7,6 @@ import { optReportDate, queryOf } from '../http/params';
 import { balanceSheet } from '../ledger/balanceSheet';
 import { cashFlow } from '../ledger/cashFlow';
 import { incomeStatement } from '../ledger/incomeStatement';
-import { fiscalQuarterStart } from '../ledger/dates';
 import { companyBooks } from '../ledger/reports';
 
 type Query = ReturnType<typeof queryOf>;

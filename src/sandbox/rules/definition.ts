@@ -1,7 +1,7 @@
+import { isIsoDate } from '../calendar';
 import type { Db } from '../db/open';
 import { isPlainObject, rejectUnknownKeys } from '../http/body';
 import { invalidRequest, resourceMissing } from '../http/errors';
-import { isIsoDate } from '../http/params';
 
 // The definition of an automation rule (docs/api-decisions.md, "Rules"): conditions that all have to
 // match a transaction, and the actions applied to it. Every invalid definition is 400 invalid_request

@@ -7,6 +7,7 @@
 // which only caps timestamps of the last day and never moves anything else): every random choice
 // comes from seededRandom streams named by purpose, never from Math.random or crypto.
 
+import { addDays, addYears, dayStart, isIsoDate } from '../calendar';
 import type { Db } from '../db/open';
 import { setMeta } from '../db/open';
 import { rebuildCompanyLedger } from '../ledger/posting';
@@ -16,8 +17,8 @@ import { seedCategories, seedDepartments } from './chart';
 import { seedJournalEntries } from './journal';
 import { COMPANY_PROFILES, ROSTER_LABELS, seedPeople, type CompanyProfile, type Plan } from './roster';
 import { seedIntegrations, seedInvitations, seedRules } from './setup';
-import { generateTransactions } from './transactions';
-import { addDays, dayStart, isIsoDate, stream } from './util';
+import { generateTransactions } from './transactions/generate';
+import { stream } from './util';
 
 export const DEFAULT_GROWTH_TRANSACTIONS = 20_000;
 
@@ -44,14 +45,6 @@ export interface SeedSummary {
   millis: number;
 }
 
-function yearsBefore(date: string, years: number): string {
-  const y = Number(date.slice(0, 4)) - years;
-  const md = date.slice(5);
-  // 29 February of a non-leap year becomes 28 February
-  if (md === '02-29' && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return `${y}-02-28`;
-  return `${String(y).padStart(4, '0')}-${md}`;
-}
-
 function seedCompany(db: Db, profile: CompanyProfile, count: number, today: string, now: number) {
   const identity = stream(`identity:${profile.key}`);
   const setup = stream(`setup:${profile.key}`);
@@ -61,7 +54,7 @@ function seedCompany(db: Db, profile: CompanyProfile, count: number, today: stri
 
   const end = addDays(today, -profile.endDaysAgo);
   const start = addDays(end, -(profile.historyDays - 1));
-  const incorporation = addDays(yearsBefore(today, profile.incorporatedYearsAgo), -profile.incorporatedExtraDays);
+  const incorporation = addDays(addYears(today, -profile.incorporatedYearsAgo), -profile.incorporatedExtraDays);
   const companyCreated = cap(dayStart(addDays(start, -20)) + 10 * 3600);
   const companyId = newId('comp', identity);
   const [line1, line2, city, state, postal, country] = profile.address;

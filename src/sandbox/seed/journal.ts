@@ -2,9 +2,10 @@
 // (expense accruals reversed the next month, revenue accrued to receivables), so the cash flow has
 // non-cash expenses and working-capital changes to show. Written after the transactions are posted.
 
+import { addDays, dayStart, monthEnd, monthOf, monthsBetween } from '../calendar';
 import type { Db } from '../db/open';
 import { insertJournalEntry, type JournalEntryInput } from '../ledger/posting';
-import { addDays, dayStart, monthEnd, monthKey, monthsBetween, type Rand } from './util';
+import type { Rand } from './util';
 
 export interface JournalSeedInput {
   db: Db;
@@ -75,7 +76,7 @@ export function seedJournalEntries(input: JournalSeedInput): { openingCents: num
     const dep = Math.min(Math.round(cost / 36), cost - accumulated);
     if (dep > 0) {
       accumulated += dep;
-      entry(me, 'depreciation', `Depreciation ${monthKey(m)}`, cat('depreciation_expense'), cat('accum_depr'), dep);
+      entry(me, 'depreciation', `Depreciation ${monthOf(m)}`, cat('depreciation_expense'), cat('accum_depr'), dep);
     }
   }
 
@@ -83,23 +84,23 @@ export function seedJournalEntries(input: JournalSeedInput): { openingCents: num
   for (const m of months) {
     const me = monthEnd(m);
     if (me >= end) break;
-    const spend = input.monthlySpend.get(monthKey(m)) ?? 0;
+    const spend = input.monthlySpend.get(monthOf(m)) ?? 0;
     const cents = Math.max(50_000, Math.round((spend * (0.04 + rand() * 0.04)) / 10_000) * 10_000);
-    entry(me, 'accrual', `Accrued professional fees ${monthKey(m)}`, cat('professional_fees'), cat('accrued'), cents);
-    entry(addDays(me, 1), 'accrual', `Reversal: accrued professional fees ${monthKey(m)}`, cat('accrued'), cat('professional_fees'), cents);
+    entry(me, 'accrual', `Accrued professional fees ${monthOf(m)}`, cat('professional_fees'), cat('accrued'), cents);
+    entry(addDays(me, 1), 'accrual', `Reversal: accrued professional fees ${monthOf(m)}`, cat('accrued'), cat('professional_fees'), cents);
   }
 
   // Revenue accruals: invoices billed at a month end and collected (transactions categorized to
   // Accounts Receivable) during the next month.
   const collected = new Map<string, number>();
   for (const d of dailyMovement(db, companyId, [cat('ar')])) {
-    collected.set(monthKey(d.date), (collected.get(monthKey(d.date)) ?? 0) - d.delta);
+    collected.set(monthOf(d.date), (collected.get(monthOf(d.date)) ?? 0) - d.delta);
   }
   for (const m of months) {
     const me = monthEnd(m);
     if (me >= end) break;
-    const next = monthKey(addDays(me, 1));
-    entry(me, 'accrual', `Invoices billed ${monthKey(m)} (accrued revenue)`, cat('ar'), cat('enterprise_licenses'), collected.get(next) ?? 0);
+    const next = monthOf(addDays(me, 1));
+    entry(me, 'accrual', `Invoices billed ${monthOf(m)} (accrued revenue)`, cat('ar'), cat('enterprise_licenses'), collected.get(next) ?? 0);
   }
 
   entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));

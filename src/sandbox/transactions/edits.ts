@@ -1,9 +1,8 @@
-import { DateTime } from 'luxon';
+import { addMonths, addYears, isIsoDate } from '../calendar';
 import type { Db } from '../db/open';
 import { nextCounter } from '../db/open';
 import { invalidRequest, resourceMissing } from '../http/errors';
 import { isPlainObject, rejectUnknownKeys } from '../http/body';
-import { daysInMonth, isIsoDate } from '../http/params';
 import { effectiveDate, parseSpread, rebuildTransactionEntries } from '../ledger/posting';
 import { prepared } from '../ledger/sql';
 import type { Spread, TxnRow } from './wire';
@@ -107,24 +106,13 @@ export function accountingWindow(db: Db, companyId: string, today: string): Acco
   const row = prepared(db, 'SELECT incorporation_date FROM companies WHERE id = ?').get(companyId) as
     | { incorporation_date: string | null }
     | undefined;
-  const t = DateTime.fromISO(today, { zone: 'utc' });
   return {
-    min: row?.incorporation_date ?? t.minus({ years: 2 }).toISODate()!,
-    max: t.plus({ years: 3 }).toISODate()!,
+    min: row?.incorporation_date ?? addYears(today, -2),
+    max: addYears(today, 3),
   };
 }
 
 const inWindow = (d: string, w: AccountingWindow) => d >= w.min && d < w.max;
-
-/** Moves a date by whole months, clamping the day to the end of the destination month. */
-export function shiftMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const index = y * 12 + (m - 1) + months;
-  const ny = Math.floor(index / 12);
-  const nm = index - ny * 12 + 1;
-  const nd = Math.min(d, daysInMonth(ny, nm));
-  return `${String(ny).padStart(4, '0')}-${String(nm).padStart(2, '0')}-${String(nd).padStart(2, '0')}`;
-}
 
 /** The editable state of a transaction; accounting_date_override is null whenever it equals the date. */
 export interface EditableState {
@@ -153,7 +141,7 @@ function plannedState(row: TxnRow, edit: Edit): EditableState {
   const next = currentState(row);
   let accounting = effectiveDate(row);
   if (edit.accounting_date !== undefined) accounting = edit.accounting_date ?? row.date;
-  if (edit.accounting_shift) accounting = shiftMonths(accounting, edit.accounting_shift);
+  if (edit.accounting_shift) accounting = addMonths(accounting, edit.accounting_shift);
   next.accounting_date_override = accounting === row.date ? null : accounting;
   if (edit.department_id !== undefined) {
     next.department_id = edit.department_id;
@@ -220,7 +208,7 @@ function ruleBroken(db: Db, row: TxnRow, edit: Edit, field: Violation['field'], 
       return undefined;
     case 'accounting_shift': {
       if (!edit.accounting_shift) return undefined;
-      const moved = shiftMonths(effectiveDate(row), edit.accounting_shift);
+      const moved = addMonths(effectiveDate(row), edit.accounting_shift);
       return inWindow(moved, w) ? undefined : `The shifted accounting date of ${row.id} (${moved}) ${outside}.`;
     }
     case 'department_id': {
