@@ -39,4 +39,5 @@ if (wanted !== 'real') {
   });
   globalThis.Date = callable;
   globalThis.__finPinnedNow = wanted;
+  globalThis.__finPinnedMs = pinned;
 }

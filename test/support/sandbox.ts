@@ -4,6 +4,7 @@ import path from 'node:path';
 import { openDatabase } from '../../src/sandbox/db/open';
 import { listRoster } from '../../src/sandbox/seed';
 import { openSeeded, serveSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { seedClock } from './clock';
 
 export interface TestSandbox {
   baseUrl: string;
@@ -41,7 +42,7 @@ async function templateDb(): Promise<string> {
     owner = false;
   }
   if (owner) {
-    const { db } = openSeeded(file);
+    const { db } = openSeeded(file, { clock: seedClock() });
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     fs.writeFileSync(ready, 'ok');
