@@ -14,12 +14,12 @@ import { calendarDateAt, isoToSerial } from '../src/engine/dates';
 import { FinService } from '../src/engine/fin';
 import { MemoryCacheStore, RequestCache } from '../src/engine/requestCache';
 import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
-import type { WriteValue } from '../src/excel/gateway';
+import type { WriteValue } from '../src/engine/ports/workbook';
 import { MemoryGateway } from '../src/excel/memoryGateway';
 import { openSeeded, serveSandbox, type RunningSandbox } from '../src/sandbox/server';
 import { listRoster } from '../src/sandbox/seed';
 import { columnsFor, estimateCost, insertStatement, refreshStatement, type BlockDeps, type StatementSpec } from '../src/taskpane/statements';
-import type { BindingRecord } from '../src/excel/gateway';
+import type { BindingRecord } from '../src/engine/ports/workbook';
 import { median } from './stats';
 
 export const LATENCY_MS = 50;

@@ -2,7 +2,7 @@
  * A GridWrite checked and flattened into what any workbook needs: a rectangle of values, the number format
  * of every cell, and runs of rows for bold, indent and outline. Host-free; both gateways use it.
  */
-import { GatewayError, type GridWrite } from './gateway';
+import { GatewayError, type GridWrite } from '../engine/ports/workbook';
 
 export const TEXT_FORMAT = '@';
 export const GENERAL_FORMAT = 'General';

@@ -4,9 +4,9 @@
  * It keeps Excel's rules that callers can observe (unique names, text stays text, tables grow by inserting
  * rows) and none of its transport (no syncs, no payload limit).
  */
-import { cellA1, parseBox, parseCell, parseQualified, qualify, uniqueSheetName, uniqueTableName, type Box } from './address';
+import { cellA1, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
+import type { SecretStore } from '../engine/ports/storage';
 import {
-  checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
@@ -17,7 +17,6 @@ import {
   type RangeRead,
   type ReadValue,
   type RowUpdate,
-  type SecretStore,
   type SelectionRead,
   type TableRead,
   type TableRef,
@@ -28,8 +27,9 @@ import {
   type WriteTarget,
   type WriteValue,
   type WrittenRange,
-} from './gateway';
+} from '../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, MAX_OUTLINE_LEVEL, planGrid, TEXT_FORMAT } from './gridPlan';
+import { checkFormula, uniqueSheetName, uniqueTableName } from './hostRules';
 
 export interface MemoryCell {
   value: ReadValue;

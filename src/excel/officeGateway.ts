@@ -3,9 +3,8 @@
  * default runs the real one. Office globals are touched only when a method runs, so importing this file in
  * Node is harmless.
  */
-import { parseQualified, boxA1 } from './address';
+import { parseQualified, boxA1 } from '../engine/ports/address';
 import {
-  checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
@@ -25,7 +24,8 @@ import {
   type WriteTarget,
   type WriteValue,
   type WrittenRange,
-} from './gateway';
+} from '../engine/ports/workbook';
+import { checkFormula } from './hostRules';
 import { readRange, writeFormula, writeGrid } from './office/grid';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';

@@ -8,7 +8,7 @@
  */
 import type { MeterStore } from '../api/meter';
 import type { CacheStore } from '../engine/requestCache';
-import type { SecretStore } from './gateway';
+import type { SecretStore } from '../engine/ports/storage';
 import { OfficeGateway } from './officeGateway';
 import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';
 

@@ -12,7 +12,7 @@ import type { MeterStore } from '../api/meter';
 import { calendarDateAt } from '../engine/dates';
 import { FinError, FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
 import { RequestCache, type CacheStore } from '../engine/requestCache';
-import type { SecretStore } from '../excel/gateway';
+import type { SecretStore } from '../engine/ports/storage';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 
 export interface RuntimeHost {

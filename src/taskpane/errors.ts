@@ -6,7 +6,7 @@
 import { ApiError, ConfigError, MonthlyLimitError, planCap } from '../api';
 import { capFromMessage, isFinError, permissionFor } from '../engine/fin';
 import { RenderError } from '../engine/render';
-import { GatewayError } from '../excel/gateway';
+import { GatewayError } from '../engine/ports/workbook';
 
 /** A failure the pane itself detects, already worded for the user. */
 export class PaneError extends Error {

@@ -8,7 +8,7 @@
 import type { Client } from '../api';
 import type { RefreshReport } from '../engine/fin';
 import { canonicalKey, type RequestCache } from '../engine/requestCache';
-import type { BindingRecord, WorkbookGateway } from '../excel/gateway';
+import type { BindingRecord, WorkbookGateway } from '../engine/ports/workbook';
 import { PaneError } from './errors';
 import { columnsFor, distinctRequests, refreshStatement, specFromBinding, STALE_AFTER_MS, type StatementSpec } from './statements';
 

@@ -6,7 +6,8 @@
 import type { CallMeter, Client } from '../api';
 import type { FinService, RefreshReport } from '../engine/fin';
 import type { RequestCache } from '../engine/requestCache';
-import type { SecretStore, WorkbookGateway } from '../excel/gateway';
+import type { SecretStore } from '../engine/ports/storage';
+import type { WorkbookGateway } from '../engine/ports/workbook';
 import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../functions/runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';

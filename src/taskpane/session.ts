@@ -5,7 +5,7 @@
 // in the workbook, never in a message.
 
 import { createClient, isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
-import type { SecretStore } from '../excel/gateway';
+import type { SecretStore } from '../engine/ports/storage';
 import { PaneError } from './errors';
 import type { PaneRuntime } from './services';
 

@@ -18,8 +18,8 @@ import {
 } from '../engine/periods';
 import { renderStatement, type Scale, type StatementGrid, type StatementReport } from '../engine/render';
 import { canonicalKey, type ReadRequest, type RequestCache } from '../engine/requestCache';
-import { cellA1, parseQualified } from '../excel/address';
-import type { BindingRecord, GridWrite, Json, WorkbookGateway, WriteTarget, WrittenRange } from '../excel/gateway';
+import { cellA1, parseQualified } from '../engine/ports/address';
+import type { BindingRecord, GridWrite, Json, WorkbookGateway, WriteTarget, WrittenRange } from '../engine/ports/workbook';
 
 export type StatementKind = StatementReport['object'];
 export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year';

@@ -3,7 +3,7 @@
 // literal arguments and press Enter), with the selected cell's result, error message or spill beneath.
 
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { cellA1, parseQualified } from '../excel/address';
+import { cellA1, parseQualified } from '../engine/ports/address';
 import type { WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import { resultText } from './display';

@@ -4,7 +4,7 @@
 // drop-down list of a validated table column. Long sheets render only the rows in view.
 
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { cellA1, columnLetters } from '../excel/address';
+import { cellA1, columnLetters } from '../engine/ports/address';
 import type { CellPosition, WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import { cellView } from './display';

@@ -56,7 +56,7 @@ export interface Box {
 const MAX_ROWS = 1_048_576;
 const MAX_COLS = 16_384;
 
-// Addresses (independent of src/excel/address.ts on purpose) ---------------------------------------
+// Addresses (independent of src/engine/ports/address.ts on purpose) ---------------------------------------
 
 function colIndex(letters: string): number {
   return [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;

@@ -5,11 +5,9 @@ import {
   parseBox,
   parseQualified,
   qualify,
-  sanitizeTableName,
-  uniqueSheetName,
-  uniqueTableName,
-} from '../../src/excel/address';
-import { GatewayError } from '../../src/excel/gateway';
+} from '../../src/engine/ports/address';
+import { sanitizeTableName, uniqueSheetName, uniqueTableName } from '../../src/excel/hostRules';
+import { GatewayError } from '../../src/engine/ports/workbook';
 import { formatRuns, planGrid } from '../../src/excel/gridPlan';
 import { isPayloadLimitError, rowsThatFit, utf8Length } from '../../src/excel/payload';
 

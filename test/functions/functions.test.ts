@@ -4,7 +4,7 @@
 // memory stores and a real sandbox.
 import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/requestCache';
-import type { SecretStore } from '../../src/excel/gateway';
+import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
 import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/functions/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';

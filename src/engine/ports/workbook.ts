@@ -1,6 +1,6 @@
 /**
- * The add-in's only view of a workbook. Everything here is host-free on purpose: the engine and the task pane
- * talk to this interface, tests and the browser workbench use MemoryGateway, Excel uses OfficeGateway.
+ * The add-in's only view of a workbook: the port the engine and the task pane talk to. Host-free on purpose;
+ * src/excel implements it (OfficeGateway in Excel, MemoryGateway for tests and the browser workbench).
  */
 
 /**
@@ -13,8 +13,8 @@ export type WriteValue = string | number | null;
 export type ReadValue = string | number | boolean;
 
 /**
- * A rendered block (a statement, a report). The engine's renderer maps its Grid onto this shape, so the
- * gateway does not depend on the engine's types.
+ * A rendered block (a statement, a report). The pane maps the renderer's grid onto this shape, so the port
+ * does not depend on the renderer's types.
  */
 export interface GridWrite {
   /** Rows of cells; ragged rows are padded with blanks. string = text, number = number, null = blank. */
@@ -213,13 +213,6 @@ export interface WorkbookGateway {
   readonly lastWriteStats: WriteStats | undefined;
 }
 
-/** Storage OUTSIDE the workbook, for the API key: a shared workbook must never carry it. */
-export interface SecretStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
 export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
 
 /** One error type for both implementations, so callers do not learn Office's error codes. */
@@ -232,12 +225,4 @@ export class GatewayError extends Error {
   ) {
     super(message);
   }
-}
-
-/** writeFormula's argument check, shared by both implementations: a formula, and one Excel can hold. */
-export function checkFormula(formula: string): void {
-  if (typeof formula !== 'string' || !formula.startsWith('=') || formula.trim().length < 2) {
-    throw new GatewayError('InvalidInput', 'A formula must start with =');
-  }
-  if (formula.length > 8192) throw new GatewayError('InvalidInput', 'A formula is limited to 8,192 characters');
 }
