@@ -8,6 +8,7 @@ import { cellA1, parseBox, parseCell, parseQualified, qualify, type Box } from '
 import type { SecretStore } from '../engine/ports/storage';
 import {
   GatewayError,
+  MAX_OUTLINE_LEVEL,
   type BindingRecord,
   type CellRef,
   type DateSystem,
@@ -28,7 +29,7 @@ import {
   type WriteValue,
   type WrittenRange,
 } from '../engine/ports/workbook';
-import { fitText, GENERAL_FORMAT, MAX_OUTLINE_LEVEL, planGrid, TEXT_FORMAT } from './gridPlan';
+import { fitText, GENERAL_FORMAT, planGrid, TEXT_FORMAT } from './gridPlan';
 import { checkFormula, uniqueSheetName, uniqueTableName } from './hostRules';
 
 export interface MemoryCell {

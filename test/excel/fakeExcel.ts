@@ -680,7 +680,7 @@ export class FakeRange extends NullableObject<RangeTarget> {
     this.on('group', { option }, ({ sheet, box }) => {
       if (option !== 'ByRows') throw new FakeOfficeError('NotImplemented', 'fake: only ByRows');
       for (let r = box.row; r < box.row + box.rows; r++) {
-        if ((sheet.outline.get(r) ?? 0) >= 8) throw invalidOperation('Excel allows eight outline levels');
+        if ((sheet.outline.get(r) ?? 0) >= 7) throw invalidOperation('Excel allows seven nested row groups (eight outline levels)');
       }
       for (let r = box.row; r < box.row + box.rows; r++) sheet.outline.set(r, (sheet.outline.get(r) ?? 0) + 1);
     });

@@ -13,6 +13,12 @@ export type WriteValue = string | number | null;
 export type ReadValue = string | number | boolean;
 
 /**
+ * Deepest outline level of a row in a GridWrite, counted in nested row groups. Excel speaks of eight outline
+ * levels, but its first level is the rows in no group, so a row can sit inside at most seven groups.
+ */
+export const MAX_OUTLINE_LEVEL = 7;
+
+/**
  * A rendered block (a statement, a report). The pane maps the renderer's grid onto this shape, so the port
  * does not depend on the renderer's types.
  */
@@ -33,7 +39,7 @@ export interface GridWrite {
   indentLevels?: (number | null | undefined)[];
   /** Column (0-based, within the grid) that carries the indent; default 0 (the label column). */
   indentColumn?: number;
-  /** Outline level per row: 0 = not grouped, n = inside n nested row groups (max 8, Excel's limit). */
+  /** Outline level per row: 0 = not grouped, n = inside n nested row groups (at most MAX_OUTLINE_LEVEL). */
   outlineLevels?: (number | null | undefined)[];
   /** Column widths in points (Excel's unit for columnWidth); null keeps the current width. */
   columnWidths?: (number | null | undefined)[];
