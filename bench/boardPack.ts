@@ -1,6 +1,6 @@
 // The reference board pack (docs: /work/shared/design.md "The reference board pack") built through the
 // production code over a fresh sandbox with 50 ms of added latency per request:
-//   - the shared runtime as src/functions/runtime.ts wires it: one client, one RequestCache over a persistent
+//   - the shared runtime as src/runtime/runtime.ts wires it: one client, one RequestCache over a persistent
 //     store, one FinService; the pane's statement blocks (src/taskpane/statements.ts) use the same client
 //     and cache, the transactions engine the same client;
 //   - the workbook is the gateway's in-memory implementation (MemoryGateway).
