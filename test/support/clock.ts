@@ -1,9 +1,7 @@
 // The clock of the test run (test/support/pinnedClock.js pins it for every test file).
 
 declare global {
-  // eslint-disable-next-line no-var
   var __finRealNow: (() => number) | undefined;
-  // eslint-disable-next-line no-var
   var __finPinnedNow: string | undefined;
 }
 
