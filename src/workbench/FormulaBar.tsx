@@ -29,9 +29,9 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
   }, [address, sel.sheet]);
 
   useEffect(() => {
-    if (!dirty) setText(book.inputText(sel));
+    if (!dirty) setText(book.inputText({ sheet: sel.sheet, row: sel.row, col: sel.col }));
     // Follows the book's version and the selection (a typed, not yet entered text stays).
-  }, [version, address, sel.sheet, dirty]);
+  }, [book, version, sel.sheet, sel.row, sel.col, dirty]);
 
   const go = (e: FormEvent) => {
     e.preventDefault();
