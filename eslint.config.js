@@ -1,21 +1,83 @@
 // Flat config: type-aware rules are left to `tsc --noEmit`; lint keeps to what tsc cannot see.
+const path = require('node:path');
 const js = require('@eslint/js');
+const reactHooks = require('eslint-plugin-react-hooks');
 const tseslint = require('typescript-eslint');
+
+// The arrows of design.md. Relative imports are resolved from the importing file, so a forbidden
+// folder is caught at any depth ('../excel/x', '../../../excel/office/grid'); a package is caught with any
+// subpath ('react-dom/client'); 'scope/*' forbids a whole npm scope.
+const UI_AND_OFFICE = ['react', 'react-dom', '@fluentui/*', '@microsoft/office-js'];
+const ABOVE_THE_ENGINE = ['src/excel', 'src/taskpane', 'src/functions', 'src/runtime', 'src/commands', 'src/workbench'];
+const CLIENT_SIDE = ['src/api', 'src/engine', ...ABOVE_THE_ENGINE];
+
+const layers = {
+  rules: {
+    'forbidden-imports': {
+      meta: {
+        type: 'problem',
+        schema: [
+          {
+            type: 'object',
+            properties: {
+              layer: { type: 'string' },
+              folders: { type: 'array', items: { type: 'string' } },
+              packages: { type: 'array', items: { type: 'string' } },
+            },
+            additionalProperties: false,
+          },
+        ],
+      },
+      create(context) {
+        const { layer, folders = [], packages = [] } = context.options[0];
+        const forbiddenFolder = (source) => {
+          const target = path.relative(__dirname, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+          return folders.find((folder) => target === folder || target.startsWith(`${folder}/`));
+        };
+        const forbiddenPackage = (source) =>
+          packages.find((p) => (p.endsWith('/*') ? source.startsWith(p.slice(0, -1)) : source === p || source.startsWith(`${p}/`)));
+        const check = (node) => {
+          if (!node || typeof node.value !== 'string') return;
+          const source = node.value;
+          const hit = source.startsWith('.') ? forbiddenFolder(source) : forbiddenPackage(source);
+          if (hit) context.report({ node, message: `${layer} may not import ${hit} ('${source}'): see the layers in design.md.` });
+        };
+        return {
+          ImportDeclaration: (node) => check(node.source),
+          ExportNamedDeclaration: (node) => check(node.source),
+          ExportAllDeclaration: (node) => check(node.source),
+          ImportExpression: (node) => check(node.source),
+          // `type T = import('../../excel/x').T`
+          TSImportType: (node) => check(node.argument?.literal),
+        };
+      },
+    },
+  },
+};
+
+const forbid = (layer, folders, packages = []) => ({
+  files: [`${layer}/**`],
+  rules: { 'layers/forbidden-imports': ['error', { layer, folders, packages }] },
+});
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'dist-ts/**', 'node_modules/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { layers },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
   },
   {
-    // Plain CommonJS files loaded by jest itself (test environments).
+    // Plain CommonJS files loaded by jest itself (test environments, setup files).
     files: ['test/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', globalThis: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', globalThis: 'readonly', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -23,12 +85,24 @@ module.exports = tseslint.config(
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // The layers of design.md: engine and api never reach for Office.js, React or the layers above them; the
+  // api knows nothing of the engine; the sandbox shares no code with the client it is the server of.
+  forbid('src/engine', ABOVE_THE_ENGINE, UI_AND_OFFICE),
+  forbid('src/api', [...ABOVE_THE_ENGINE, 'src/engine'], UI_AND_OFFICE),
+  forbid('src/sandbox', CLIENT_SIDE),
   {
-    // The layers of design.md: engine and api never reach for Office.js or React.
     files: ['src/engine/**', 'src/api/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', '@fluentui/*', '@microsoft/office-js', '*/excel/*', '*/taskpane/*'] }],
-      'no-restricted-globals': ['error', 'Office', 'Excel', 'OfficeRuntime', 'CustomFunctions'],
-    },
+    rules: { 'no-restricted-globals': ['error', 'Office', 'Excel', 'OfficeRuntime', 'CustomFunctions'] },
   },
+  {
+    // The React code: the pane, and the workbench that hosts it.
+    files: ['src/taskpane/**', 'src/workbench/**'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  // Two findings in pane files under rework elsewhere (issue 11), to fix there and then delete these two
+  // blocks: RefreshPanel's askAllSignal effect leaves askAll out on purpose (only a new signal asks again;
+  // useEffectEvent says that), and TransactionsScreen's click handler useSelectedRows is named like a hook.
+  { files: ['src/taskpane/RefreshPanel.tsx'], rules: { 'react-hooks/exhaustive-deps': 'off' } },
+  { files: ['src/taskpane/transactions/TransactionsScreen.tsx'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
 );

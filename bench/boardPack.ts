@@ -1,6 +1,6 @@
 // The reference board pack (docs: /work/shared/design.md "The reference board pack") built through the
 // production code over a fresh sandbox with 50 ms of added latency per request:
-//   - the shared runtime as src/functions/runtime.ts wires it: one client, one RequestCache over a persistent
+//   - the shared runtime as src/runtime/runtime.ts wires it: one client, one RequestCache over a persistent
 //     store, one FinService; the pane's statement blocks (src/taskpane/statements.ts) use the same client
 //     and cache, the transactions engine the same client;
 //   - the workbook is the gateway's in-memory implementation (MemoryGateway).
@@ -15,12 +15,12 @@ import { FinService } from '../src/engine/fin';
 import { CachedReader } from '../src/engine/reader/cachedReader';
 import { MemoryCacheStore, RequestCache } from '../src/engine/reader/requestCache';
 import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
-import type { WriteValue } from '../src/excel/gateway';
+import type { WriteValue } from '../src/engine/ports/workbook';
 import { MemoryGateway } from '../src/excel/memoryGateway';
 import { openSeeded, serveSandbox, type RunningSandbox } from '../src/sandbox/server';
 import { listRoster } from '../src/sandbox/seed';
 import { columnsFor, createStatementsEngine, type StatementsEngine, type StatementSpec } from '../src/engine/statements';
-import type { BindingRecord } from '../src/excel/gateway';
+import type { BindingRecord } from '../src/engine/ports/workbook';
 import { median } from './stats';
 
 export const LATENCY_MS = 50;

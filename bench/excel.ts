@@ -3,7 +3,7 @@
 // syncs and measures each request's payload (and rejects anything over 5 MB, as Excel on the web does).
 // The rows are the pulled Growth rows as the engine writes them, repeated with unique ids up to 50,000.
 import { COL, TABLE_COLUMNS } from '../src/engine/transactions';
-import type { WriteValue } from '../src/excel/gateway';
+import type { WriteValue } from '../src/engine/ports/workbook';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../src/excel/payload';
 import { officeHarness } from '../test/excel/harnesses';
 import { median } from './stats';

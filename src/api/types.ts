@@ -109,11 +109,6 @@ export interface TransactionListParams extends PageParams {
   updated_after?: UnixSeconds;
 }
 
-/** An incremental-mode page: adds the watermark pinned when the run started. */
-export interface TransactionSyncPage extends ListPage<Transaction> {
-  watermark: UnixSeconds;
-}
-
 /** The five PATCH-editable fields; send any non-empty subset. */
 export interface TransactionUpdateParams {
   accounting_date?: DateString | null;

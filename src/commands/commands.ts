@@ -1,6 +1,6 @@
 // Ribbon commands (manifest.xml: the "Refresh all" button's ExecuteFunction refreshAll). They run in the
 // shared runtime, in the same page as the task pane and the custom functions.
-import { requestPane } from '../functions/runtime';
+import { requestPane } from '../runtime';
 
 /**
  * "Refresh all" on the Home tab. Every refresh shows its cost before it spends it, and a ribbon button has

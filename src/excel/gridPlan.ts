@@ -2,12 +2,10 @@
  * A GridWrite checked and flattened into what any workbook needs: a rectangle of values, the number format
  * of every cell, and runs of rows for bold, indent and outline. Host-free; both gateways use it.
  */
-import { GatewayError, type GridWrite } from './gateway';
+import { GatewayError, MAX_OUTLINE_LEVEL, type GridWrite } from '../engine/ports/workbook';
 
 export const TEXT_FORMAT = '@';
 export const GENERAL_FORMAT = 'General';
-/** Excel allows eight nested row groups. */
-export const MAX_OUTLINE_LEVEL = 8;
 /** Excel's API accepts indent levels 0..250. */
 export const MAX_INDENT = 250;
 /** Excel refuses a longer cell, and with it the whole request. */

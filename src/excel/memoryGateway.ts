@@ -5,10 +5,11 @@
  * rows) and none of its transport (no syncs, no payload limit).
  */
 import type { DateSystem } from '../engine/dates';
-import { cellA1, parseBox, parseCell, parseQualified, qualify, uniqueSheetName, uniqueTableName, type Box } from './address';
+import { cellA1, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
+import type { SecretStore } from '../engine/ports/storage';
 import {
-  checkFormula,
   GatewayError,
+  MAX_OUTLINE_LEVEL,
   type BindingRecord,
   type CellRef,
   type GridWrite,
@@ -17,7 +18,6 @@ import {
   type RangeRead,
   type ReadValue,
   type RowUpdate,
-  type SecretStore,
   type SelectionRead,
   type TableRead,
   type TableRef,
@@ -28,8 +28,9 @@ import {
   type WriteTarget,
   type WriteValue,
   type WrittenRange,
-} from './gateway';
-import { fitText, GENERAL_FORMAT, MAX_OUTLINE_LEVEL, planGrid, TEXT_FORMAT } from './gridPlan';
+} from '../engine/ports/workbook';
+import { fitText, GENERAL_FORMAT, planGrid, TEXT_FORMAT } from './gridPlan';
+import { checkFormula, uniqueSheetName, uniqueTableName } from './hostRules';
 
 export interface MemoryCell {
   value: ReadValue;

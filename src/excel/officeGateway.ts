@@ -4,9 +4,8 @@
  * Node is harmless.
  */
 import type { DateSystem } from '../engine/dates';
-import { parseQualified, boxA1 } from './address';
+import { parseQualified, boxA1 } from '../engine/ports/address';
 import {
-  checkFormula,
   GatewayError,
   type BindingRecord,
   type CellRef,
@@ -25,7 +24,8 @@ import {
   type WriteTarget,
   type WriteValue,
   type WrittenRange,
-} from './gateway';
+} from '../engine/ports/workbook';
+import { checkFormula } from './hostRules';
 import { readRange, writeFormula, writeGrid } from './office/grid';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';

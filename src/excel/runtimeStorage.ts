@@ -3,13 +3,13 @@
  * - the engine's CacheStore and the client's MeterStore over OfficeRuntime.storage (add-in storage, shared
  *   by every part of the shared runtime and kept across reopen; never the workbook, which travels),
  * - "recalculate every FIN cell" for Refresh all (a full calculation),
- * - the host bundle src/functions/runtime.ts builds its singletons from.
+ * - the host bundle src/runtime/runtime.ts builds its singletons from.
  * Office globals are touched only when a method runs, so importing this file in Node is harmless.
  */
 import type { MeterStore } from '../api/meter';
 import type { DateSystem } from '../engine/dates';
 import type { CacheStore } from '../engine/reader/requestCache';
-import type { SecretStore } from './gateway';
+import type { SecretStore } from '../engine/ports/storage';
 import { OfficeGateway } from './officeGateway';
 import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';
 
@@ -81,7 +81,7 @@ export async function recalculateAll(): Promise<void> {
   });
 }
 
-/** Everything src/functions/runtime.ts needs from Office, in one bundle. */
+/** Everything src/runtime/runtime.ts needs from Office, in one bundle. */
 export interface OfficeRuntimeHost {
   cacheStore: CacheStore;
   meterStore: MeterStore;

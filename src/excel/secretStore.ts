@@ -3,7 +3,7 @@
  * functions in the shared runtime), never in the workbook: Office.context.document.settings travel with the
  * file to whoever it is mailed to.
  */
-import type { SecretStore } from './gateway';
+import type { SecretStore } from '../engine/ports/storage';
 
 /** The slice of OfficeRuntime.storage we use, so tests can hand in a substitute. */
 export interface KeyValueStorage {

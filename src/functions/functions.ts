@@ -11,7 +11,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata maps keyword types only, so a
    spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
 import { FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
-import { getFinService, onDataChange, refreshedText } from './runtime';
+import { getFinService, onDataChange, refreshedText } from '../runtime';
 
 /** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
 declare const __ADDIN_VERSION__: string | undefined;

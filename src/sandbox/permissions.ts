@@ -19,8 +19,6 @@ export type Permissions = Record<PermissionArea, PermissionLevel>;
 
 const RANK: Record<PermissionLevel, number> = { none: 0, view: 1, manage: 2 };
 
-export const levelRank = (level: PermissionLevel): number => RANK[level];
-
 export function allAt(level: PermissionLevel): Permissions {
   return Object.fromEntries(PERMISSION_AREAS.map((a) => [a, level])) as Permissions;
 }

@@ -1,6 +1,6 @@
 import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { BindingRecord } from '../excel/gateway';
+import type { BindingRecord } from '../engine/ports/workbook';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
 import { blockCostText, describeSpec, formatAge, isStale, refreshAllCostText, type RefreshBlock, type RefreshPlan } from '../engine/statements';

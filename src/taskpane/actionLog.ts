@@ -3,7 +3,7 @@
 // counts), so a cached insert shows 0. Kept in add-in storage so it survives closing the pane.
 
 import type { Client } from '../api';
-import type { SecretStore } from '../excel/gateway';
+import type { SecretStore } from '../engine/ports/storage';
 
 export interface ActionEntry {
   action: string;

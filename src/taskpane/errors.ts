@@ -7,7 +7,7 @@ import { ApiError, ConfigError, MonthlyLimitError, planCap } from '../api';
 import { isFinError, permissionFor } from '../engine/fin';
 import { capFromMessage } from '../engine/reader/capBlock';
 import { RenderError } from '../engine/render';
-import { GatewayError } from '../excel/gateway';
+import { GatewayError } from '../engine/ports/workbook';
 
 /** A failure the pane itself detects, already worded for the user. */
 export class PaneError extends Error {

@@ -2,7 +2,7 @@ import { webDarkTheme, webLightTheme, type Theme } from '@fluentui/react-compone
 import { createRoot, type Root } from 'react-dom/client';
 import { OfficeGateway } from '../excel/officeGateway';
 import { OfficeRuntimeSecretStore } from '../excel/secretStore';
-import * as runtime from '../functions/runtime';
+import * as runtime from '../runtime';
 import { App } from './App';
 import { createPaneServices, type PaneServices } from './services';
 

@@ -7,14 +7,15 @@ import type { CallMeter, Client } from '../api';
 import type { FinService, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { RequestCache } from '../engine/reader/requestCache';
-import type { SecretStore, WorkbookGateway } from '../excel/gateway';
-import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../functions/runtime';
+import type { SecretStore } from '../engine/ports/storage';
+import type { WorkbookGateway } from '../engine/ports/workbook';
+import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
 /**
- * The slice of the shared runtime (src/functions/runtime.ts) the pane uses. The module itself satisfies it
- * (`import * as runtime from '../functions/runtime'`), so pane, functions and commands share one client,
+ * The slice of the shared runtime (src/runtime) the pane uses. The module itself satisfies it
+ * (`import * as runtime from '../runtime'`), so pane, functions and commands share one client,
  * one cache and one call meter.
  */
 export interface PaneRuntime {

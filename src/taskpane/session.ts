@@ -6,7 +6,7 @@
 
 import { createClient, isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
 import type { CachedReader } from '../engine/reader/cachedReader';
-import type { SecretStore } from '../excel/gateway';
+import type { SecretStore } from '../engine/ports/storage';
 import { PaneError } from './errors';
 import type { PaneRuntime } from './services';
 

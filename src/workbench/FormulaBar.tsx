@@ -3,7 +3,7 @@
 // literal arguments and press Enter), with the selected cell's result, error message or spill beneath.
 
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { cellA1, parseQualified } from '../excel/address';
+import { cellA1, parseQualified } from '../engine/ports/address';
 import type { WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import { resultText } from './display';
@@ -29,9 +29,9 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
   }, [address, sel.sheet]);
 
   useEffect(() => {
-    if (!dirty) setText(book.inputText(sel));
+    if (!dirty) setText(book.inputText({ sheet: sel.sheet, row: sel.row, col: sel.col }));
     // Follows the book's version and the selection (a typed, not yet entered text stays).
-  }, [version, address, sel.sheet, dirty]);
+  }, [book, version, sel.sheet, sel.row, sel.col, dirty]);
 
   const go = (e: FormEvent) => {
     e.preventDefault();

@@ -4,7 +4,7 @@
 // drop-down list of a validated table column. Long sheets render only the rows in view.
 
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { cellA1, columnLetters } from '../excel/address';
+import { cellA1, columnLetters } from '../engine/ports/address';
 import type { CellPosition, WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import { cellView } from './display';
@@ -55,6 +55,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
   const colCount = Math.max(usedCols + 2, Math.ceil((viewport.width - ROW_HEADER_WIDTH) / DEFAULT_WIDTH));
 
   // `version` (the book's change counter) is a dependency on purpose: the book mutates in place.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- version, see above
   const levels = useMemo(() => Array.from({ length: rowCount }, (_, r) => book.outlineLevel(sheet, r)), [book, sheet, rowCount, version]);
   const groups = useMemo(() => outlineGroups(levels), [levels]);
   const depth = maxLevel(groups);
@@ -72,7 +73,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
         const w = book.columnWidth(sheet, c);
         return w === undefined ? DEFAULT_WIDTH : Math.max(24, pointsToPx(w));
       }),
-    // (version: see above)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version, see above
     [book, sheet, colCount, version],
   );
 

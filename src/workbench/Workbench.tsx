@@ -3,7 +3,7 @@
 
 import { webLightTheme, type Theme } from '@fluentui/react-components';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { BindingRecord } from '../excel/gateway';
+import type { BindingRecord } from '../engine/ports/workbook';
 import { App } from '../taskpane/App';
 import type { PaneServices } from '../taskpane/services';
 import type { WorkbenchBook } from './book';

@@ -3,7 +3,7 @@
 // tables are, which cells hold formulas, Excel's per-sheet selection, and typing into a cell. Everything is
 // layered over the gateway's public methods, so the pane sees exactly the MemoryGateway the tests use.
 
-import { cellA1, parseBox, parseQualified, qualify } from '../excel/address';
+import { cellA1, parseBox, parseQualified, qualify } from '../engine/ports/address';
 import type {
   CellRef,
   GridWrite,
@@ -15,7 +15,7 @@ import type {
   WriteTarget,
   WriteValue,
   WrittenRange,
-} from '../excel/gateway';
+} from '../engine/ports/workbook';
 import { MemoryGateway, type MemoryCell, type MemoryGatewayOptions } from '../excel/memoryGateway';
 import type { DateSystem } from '../engine/dates';
 import { classifyInput } from './finFormula';

@@ -1,10 +1,10 @@
-// Wires the add-in's real pieces together outside Excel: the shared runtime (src/functions/runtime.ts)
+// Wires the add-in's real pieces together outside Excel: the shared runtime (src/runtime)
 // configured with a RuntimeHost whose storage is the browser's and whose "recalculate" is the workbench's
 // formula engine, and the pane's services over the workbench's MemoryGateway. The same wiring the
 // add-in's index.tsx does with Office's pieces.
 
-import type { RuntimeHost } from '../functions/runtime';
-import * as runtime from '../functions/runtime';
+import type { RuntimeHost } from '../runtime';
+import * as runtime from '../runtime';
 import { createPaneServices, SANDBOX_BASE_URL, type PaneServices } from '../taskpane/services';
 import { WorkbenchBook } from './book';
 import { FormulaEngine, parseFunctionsJson, type FunctionInfo } from './calc';

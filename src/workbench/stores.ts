@@ -6,7 +6,7 @@
 
 import type { MeterStore } from '../api/meter';
 import type { CacheStore } from '../engine/reader/requestCache';
-import type { SecretStore } from '../excel/gateway';
+import type { SecretStore } from '../engine/ports/storage';
 
 /** The slice of the Web Storage API used here. */
 export interface KeyValue {

@@ -2,8 +2,8 @@
  * What every WorkbookGateway must do, observed through the interface and a small inspector of the workbook
  * behind it. Run against OfficeGateway-on-the-fake and MemoryGateway, so the two cannot drift apart.
  */
-import type { BindingRecord, GridWrite, WorkbookGateway } from '../../src/excel/gateway';
-import { GatewayError } from '../../src/excel/gateway';
+import type { BindingRecord, GridWrite, WorkbookGateway } from '../../src/engine/ports/workbook';
+import { GatewayError } from '../../src/engine/ports/workbook';
 
 export interface InspectedCell {
   value: string | number | boolean;

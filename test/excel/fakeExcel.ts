@@ -56,7 +56,7 @@ export interface Box {
 const MAX_ROWS = 1_048_576;
 const MAX_COLS = 16_384;
 
-// Addresses (independent of src/excel/address.ts on purpose) ---------------------------------------
+// Addresses (independent of src/engine/ports/address.ts on purpose) ---------------------------------------
 
 function colIndex(letters: string): number {
   return [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
@@ -680,7 +680,7 @@ export class FakeRange extends NullableObject<RangeTarget> {
     this.on('group', { option }, ({ sheet, box }) => {
       if (option !== 'ByRows') throw new FakeOfficeError('NotImplemented', 'fake: only ByRows');
       for (let r = box.row; r < box.row + box.rows; r++) {
-        if ((sheet.outline.get(r) ?? 0) >= 8) throw invalidOperation('Excel allows eight outline levels');
+        if ((sheet.outline.get(r) ?? 0) >= 7) throw invalidOperation('Excel allows seven nested row groups (eight outline levels)');
       }
       for (let r = box.row; r < box.row + box.rows; r++) sheet.outline.set(r, (sheet.outline.get(r) ?? 0) + 1);
     });

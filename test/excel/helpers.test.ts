@@ -5,11 +5,9 @@ import {
   parseBox,
   parseQualified,
   qualify,
-  sanitizeTableName,
-  uniqueSheetName,
-  uniqueTableName,
-} from '../../src/excel/address';
-import { GatewayError } from '../../src/excel/gateway';
+} from '../../src/engine/ports/address';
+import { sanitizeTableName, uniqueSheetName, uniqueTableName } from '../../src/excel/hostRules';
+import { GatewayError } from '../../src/engine/ports/workbook';
 import { formatRuns, planGrid } from '../../src/excel/gridPlan';
 import { isPayloadLimitError, rowsThatFit, utf8Length } from '../../src/excel/payload';
 
@@ -98,6 +96,9 @@ describe('grid plan', () => {
     expect(() => planGrid({ values: [] })).toThrow(GatewayError);
     expect(() => planGrid({ values: [[NaN]] })).toThrow(/finite/);
     expect(() => planGrid({ values: [[1]], outlineLevels: [9] })).toThrow(/Outline level/);
+    // Excel's eight outline levels include the ungrouped one: seven nested groups at most.
+    expect(planGrid({ values: [[1]], outlineLevels: [7] }).maxOutline).toBe(7);
+    expect(() => planGrid({ values: [[1]], outlineLevels: [8] })).toThrow(/Outline level must be an integer from 0 to 7/);
     expect(() => planGrid({ values: [[1]], indentLevels: [1.5] })).toThrow(/Indent level/);
     expect(() => planGrid({ values: [[1]], boldRows: [3] })).toThrow(/outside/);
     expect(() => planGrid({ values: [[{} as unknown as string]] })).toThrow(/unsupported/);

@@ -1,5 +1,5 @@
 /** What only the Office implementation has: round trips, request sizes, suspension, host capabilities. */
-import { GatewayError, type TableColumnSpec, type WriteValue } from '../../src/excel/gateway';
+import { GatewayError, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';

@@ -1,12 +1,12 @@
 // The real FIN wrappers of src/functions/functions.ts, exercised the way Excel calls them: a
 // CustomFunctions global (defined here, standing in for Excel's runtime), null for omitted optional
-// arguments, an invocation object, and the shared runtime (src/functions/runtime.ts) configured with
+// arguments, an invocation object, and the shared runtime (src/runtime) configured with
 // memory stores and a real sandbox.
 import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
-import type { SecretStore } from '../../src/excel/gateway';
+import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
-import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/functions/runtime';
+import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { lastFullYear, serial } from '../engine/fin/finHarness';
 

@@ -3,11 +3,8 @@
 import { Clock } from '../../src/sandbox/clock';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __finRealNow: (() => number) | undefined;
-  // eslint-disable-next-line no-var
   var __finPinnedNow: string | undefined;
-  // eslint-disable-next-line no-var
   var __finPinnedMs: number | undefined;
 }
 

@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { alertText, connected, connectWith, renderPane, screen, startSandbox, waitFor, type TestSandbox } from './harness';
-import { API_KEY_SECRET, CONNECTION_SECRET, getClient } from '../../src/functions/runtime';
+import { API_KEY_SECRET, CONNECTION_SECRET, getClient } from '../../src/runtime';
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
-import { getFinService } from '../../src/functions/runtime';
+import { getFinService } from '../../src/runtime';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
 import { apiReport } from './sheet';
 

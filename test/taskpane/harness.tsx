@@ -36,7 +36,7 @@ import { webLightTheme } from '@fluentui/react-components';
 import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
-import * as runtime from '../../src/functions/runtime';
+import * as runtime from '../../src/runtime';
 import { App } from '../../src/taskpane/App';
 import { createPaneServices, type PaneServices } from '../../src/taskpane/services';
 import { startSandbox, type TestSandbox } from '../support/sandbox';

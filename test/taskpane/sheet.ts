@@ -1,8 +1,8 @@
 // Reading a rendered statement back out of the MemoryGateway and checking it against the API's own answers.
-import { parseQualified } from '../../src/excel/address';
-import type { BindingRecord } from '../../src/excel/gateway';
+import { parseQualified } from '../../src/engine/ports/address';
+import type { BindingRecord } from '../../src/engine/ports/workbook';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
-import { cellA1 } from '../../src/excel/address';
+import { cellA1 } from '../../src/engine/ports/address';
 import { call, type TestSandbox } from '../support/sandbox';
 
 export const DIVISOR = { units: 1, thousands: 1_000, millions: 1_000_000 } as const;

@@ -4,7 +4,7 @@ import { ApiError, ConfigError, MonthlyLimitError } from '../../src/api';
 import type { Category } from '../../src/api/types';
 import { buildTree } from '../../src/engine/fin';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
-import { GatewayError } from '../../src/excel/gateway';
+import { GatewayError } from '../../src/engine/ports/workbook';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';

@@ -5,7 +5,7 @@
 
 import { addMonths } from '../../src/engine/dates';
 import { COL, MSG } from '../../src/engine/transactions';
-import { cellA1, parseQualified } from '../../src/excel/address';
+import { cellA1, parseQualified } from '../../src/engine/ports/address';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from '../taskpane/harness';
 
 jest.setTimeout(120_000);

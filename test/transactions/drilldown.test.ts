@@ -6,7 +6,7 @@ import { addMonths, endOfMonth, startOfMonth } from '../../src/engine/dates';
 import { DRILLDOWN_COLUMNS, parseFinFormula, SELECT_A_NUMBER, statementCellTarget } from '../../src/engine/transactions';
 import { buildTree } from '../../src/engine/fin/resolve';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
-import { cellA1, parseQualified } from '../../src/excel/address';
+import { cellA1, parseQualified } from '../../src/engine/ports/address';
 import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';

@@ -7,7 +7,7 @@
 import { createClient, type Department, type Transaction } from '../../src/api';
 import { COL, createTransactionsEngine, MSG } from '../../src/engine/transactions';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
-import type { WriteStats } from '../../src/excel/gateway';
+import type { WriteStats } from '../../src/engine/ports/workbook';
 import { officeHarness } from '../excel/harnesses';
 
 jest.setTimeout(300_000);

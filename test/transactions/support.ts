@@ -2,7 +2,7 @@
 // workbook, edits "typed by the user" into the table, and counters read from the sandbox itself.
 
 import { createClient, type Client, type ClientConfig } from '../../src/api';
-import type { WorkbookGateway, WriteValue } from '../../src/excel/gateway';
+import type { WorkbookGateway, WriteValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 import { COL, createTransactionsEngine, type EngineOptions, type TransactionsEngine } from '../../src/engine/transactions';
 import type { TestSandbox } from '../support/sandbox';

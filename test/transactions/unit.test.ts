@@ -22,7 +22,7 @@ import {
 import { accountingWindow, checkEdit } from '../../src/engine/transactions/edits';
 import { reconcile } from '../../src/engine/transactions/reconcile';
 import { TableStore, journalEntryKey, journalKey } from '../../src/engine/transactions/state';
-import type { Json, ReadValue } from '../../src/excel/gateway';
+import type { Json, ReadValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 
 const D = (id: string, name: string, parent: string | null, assignable = false): Department => ({ id, object: 'department', name, tier: 1, parent_id: parent, assignable });

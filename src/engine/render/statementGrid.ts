@@ -3,6 +3,7 @@
 // the gateway stays a dumb writer and this stays testable in Node.
 
 import { periodLabel } from '../dates';
+import { MAX_OUTLINE_LEVEL } from '../ports/workbook';
 import { Cell, EMPTY, GENERAL_FORMAT, GridArea, TEXT_FORMAT, num, text } from './grid';
 import {
   RenderError,
@@ -246,9 +247,6 @@ const LINE_FIELD: Readonly<Record<StatementKind, LineValueField>> = {
   cash_flow: 'amount_cents',
 };
 
-// Excel allows outline levels 1-8 with level 8 the innermost; deeper trees share the last level.
-const MAX_OUTLINE_LEVEL = 7;
-
 // ---------------------------------------------------------------------------------------------------
 // Rendering
 
@@ -366,6 +364,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
           role: 'line',
           bold: false,
           indent: line.depth + 1,
+          // Lines deeper than Excel's outline allows share its deepest group; their indent still shows the tree.
           outlineLevel: Math.min(line.depth + 1, MAX_OUTLINE_LEVEL),
           section: block.key,
           categoryId: line.categoryId,

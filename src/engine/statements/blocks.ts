@@ -4,8 +4,8 @@
 
 import { renderStatement, type StatementGrid } from '../render';
 import type { CachedReader } from '../reader/cachedReader';
-import { cellA1, parseQualified } from '../../excel/address';
-import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../../excel/gateway';
+import { cellA1, parseQualified } from '../ports/address';
+import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
 import { drillParameters, sheetNameFor, specFromBinding, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
 

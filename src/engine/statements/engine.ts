@@ -5,7 +5,7 @@
 import type { RefreshReport } from '../fin';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { CapBlock } from '../reader/capBlock';
-import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
+import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
 import { columnsFor, type ReportsClient } from './columns';
 import { planRefresh, refreshAll, refreshBlock, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';

@@ -6,7 +6,7 @@
 
 import type { RefreshReport } from '../fin';
 import { canonicalKey } from '../reader/requestCache';
-import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
+import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
 import { specFromBinding, type StatementSpec } from './spec';

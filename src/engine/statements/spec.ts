@@ -5,7 +5,7 @@
 import type { Result } from '../result';
 import { customPeriod, namedPeriod, periodLabel, type NamedPeriodKey, type Period } from '../dates';
 import type { Scale, StatementGrid, StatementReport } from '../render';
-import type { BindingRecord, Json } from '../../excel/gateway';
+import type { BindingRecord, Json } from '../ports/workbook';
 
 export type StatementKind = StatementReport['object'];
 export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year';

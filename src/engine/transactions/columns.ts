@@ -6,7 +6,7 @@
 // An edit is a difference between the two, so edits survive saving, closing and reopening the workbook
 // with nothing stored anywhere else.
 
-import type { TableColumnSpec, TableRead, ReadValue, WriteValue } from '../../excel/gateway';
+import type { TableColumnSpec, TableRead, ReadValue, WriteValue } from '../ports/workbook';
 import type { Transaction } from '../../api';
 import { centsToDisplay } from '../render/money';
 import { isoToSerial, serialToIso, parseIsoDate, type DateSystem } from '../dates';

@@ -1,7 +1,7 @@
 // What every transactions operation works with: the client, the gateway, the clock, and an opened table
 // (its binding, state, department directory and date system).
 
-import type { BindingRecord, WorkbookGateway } from '../../excel/gateway';
+import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import type { Client, Company, Department } from '../../api';
 import { calendarDateAt, type DateSystem } from '../dates';
 import { COL, TableView } from './columns';

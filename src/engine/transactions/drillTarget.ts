@@ -4,8 +4,8 @@
 // category names of a formula are resolved against a category list the caller fetched.
 
 import type { Category } from '../../api';
-import { parseQualified, qualify } from '../../excel/address';
-import type { BindingRecord, Json, SelectionRead } from '../../excel/gateway';
+import { parseQualified, qualify } from '../ports/address';
+import type { BindingRecord, Json, SelectionRead } from '../ports/workbook';
 import { argumentEndDate, argumentsToPeriod, parseDateArgument, yearToDate, type DateArgument, type DateSystem } from '../dates';
 import { buildTree, resolveInTree } from '../fin/resolve';
 

@@ -18,7 +18,7 @@
 import type { JournalEntry, Category } from '../../api';
 import { centsToDisplay } from '../render/money';
 import { isIsoDate } from '../dates';
-import type { TableColumnSpec, WriteValue } from '../../excel/gateway';
+import type { TableColumnSpec, WriteValue } from '../ports/workbook';
 import { isoToCell, DATE_FORMAT, AMOUNT_FORMAT } from './columns';
 import { callsSince, meterSnapshot, type Deps, type MeterSnapshot, type ProgressFn } from './context';
 import { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';

@@ -9,7 +9,7 @@ import { push, resume, review, shiftAccountingDates, unfinishedJobs, type PushOp
 import { drillDown, drillDownFromSelection, type CellDrillOptions, type CellDrillResult, type DrillDownRequest, type DrillDownResult } from './drilldown';
 import type { TransactionFilters } from './filters';
 import type { SyncOutcome } from './pull';
-import type { BindingRecord } from '../../excel/gateway';
+import type { BindingRecord } from '../ports/workbook';
 
 export interface TransactionsTableInfo {
   bindingId: string;

@@ -9,7 +9,7 @@
 // values, so sending it again after a lost response cannot apply anything twice.
 
 import { ApiError, MonthlyLimitError, type BulkUpdateJob, type BulkUpdateParams, type JobError, type Transaction } from '../../api';
-import type { RowUpdate, WriteValue } from '../../excel/gateway';
+import type { RowUpdate, WriteValue } from '../ports/workbook';
 import { addMonths } from '../dates';
 import { COL, cellText, cellToIso, readDateCell, type RowView, type TableView } from './columns';
 import {

@@ -12,7 +12,7 @@
 // full re-pull, a row that no longer comes back (it stopped matching a mutable filter) is removed, or kept
 // and flagged when it holds an unsent edit.
 
-import type { ReadValue, RowUpdate, WriteValue } from '../../excel/gateway';
+import type { ReadValue, RowUpdate, WriteValue } from '../ports/workbook';
 import type { Transaction, TransactionTombstone } from '../../api';
 import type { DateSystem } from '../dates';
 import {

@@ -8,7 +8,7 @@
 //    Idempotency-Key with its exact body, written BEFORE the POST, so a push cut short by a crash or a
 //    closed workbook is resumed as the same job instead of a second one.
 
-import type { BindingRecord, Json, WorkbookGateway } from '../../excel/gateway';
+import type { BindingRecord, Json, WorkbookGateway } from '../ports/workbook';
 import type { BulkUpdateParams } from '../../api';
 import type { DepartmentRef } from './departments';
 import type { TransactionFilters } from './filters';

@@ -1,6 +1,7 @@
 /** Rendered blocks (statements, reports) written to and read from a sheet. */
-import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify, uniqueSheetName } from '../address';
-import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../gateway';
+import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify } from '../../engine/ports/address';
+import { uniqueSheetName } from '../hostRules';
+import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../../engine/ports/workbook';
 import { planGrid, type Run } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
 import { queueFormats } from './ranges';

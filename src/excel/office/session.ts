@@ -2,7 +2,7 @@
  * One Excel.run of a gateway operation: counts its syncs and sends large work in chunks that each fit one
  * request, halving a chunk that Excel still finds too large.
  */
-import { GatewayError, type ReadValue, type WriteStats } from '../gateway';
+import { GatewayError, type ReadValue, type WriteStats } from '../../engine/ports/workbook';
 import { isPayloadLimitError, jsonBytes, rowsThatFit } from '../payload';
 
 export interface SessionOptions {

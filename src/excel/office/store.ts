@@ -3,7 +3,7 @@
  * other work in Excel.run and persists with the file without Office.context.document.settings.saveAsync.
  * Values are stored as JSON strings so the host never reinterprets them (dates, nested objects).
  */
-import type { BindingRecord, Json } from '../gateway';
+import type { BindingRecord, Json } from '../../engine/ports/workbook';
 
 const SETTING_PREFIX = 'fin.setting.';
 const BINDING_PREFIX = 'fin.binding.';

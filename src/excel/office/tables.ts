@@ -2,7 +2,8 @@
  * Excel tables: created by writing the range first and adding the table over it (Microsoft's advice for
  * large tables: rows.add is slow in bulk), appended with rows.add, edited and read in place by key.
  */
-import { boxA1, parseQualified, qualify, uniqueTableName, type Box } from '../address';
+import { boxA1, parseQualified, qualify, type Box } from '../../engine/ports/address';
+import { uniqueTableName } from '../hostRules';
 import {
   GatewayError,
   type KeyedResult,
@@ -13,7 +14,7 @@ import {
   type TableRef,
   type TableSpec,
   type WriteValue,
-} from '../gateway';
+} from '../../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, TEXT_FORMAT } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
 import { resolveTarget } from './grid';

@@ -13,7 +13,7 @@ import {
   type TransactionsTableInfo,
 } from '../../engine/transactions';
 import { centsToDisplay } from '../../engine/render/money';
-import { parseQualified } from '../../excel/address';
+import { parseQualified } from '../../engine/ports/address';
 import { ErrorMessage } from '../ErrorMessage';
 import { useSession, useToday } from '../hooks';
 import type { PaneServices } from '../services';

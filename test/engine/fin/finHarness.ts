@@ -1,4 +1,4 @@
-// A FinService wired the way src/functions/runtime.ts wires it, but against a test sandbox: the real
+// A FinService wired the way src/runtime/runtime.ts wires it, but against a test sandbox: the real
 // client from src/api (its meter counts like the server does), a RequestCache over a persistent store the
 // test keeps (to "reopen" the workbook), and a fetch that counts the HTTP requests actually sent.
 import { createClient, MemoryMeterStore, type Client, type MeterStore } from '../../../src/api';

@@ -7,63 +7,14 @@
 // the full recalculation) come in a RuntimeHost, by default from src/excel/runtimeStorage.ts when the
 // page runs inside Office, and from the test in jest (configureRuntime).
 
-import { CallMeter, createClient, type Client, type ClientConfig } from '../api';
-import type { MeterStore } from '../api/meter';
+import { CallMeter, createClient, type Client } from '../api';
 import { calendarDateAt } from '../engine/dates';
 import { FinError, FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
-import { RequestCache, type CacheStore } from '../engine/reader/requestCache';
-import type { SecretStore } from '../excel/gateway';
+import { RequestCache } from '../engine/reader/requestCache';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
-
-export interface RuntimeHost {
-  /** Persistent answers (and the FinService's small state: cap block, data-as-of). */
-  cacheStore: CacheStore;
-  /** Persistent call counts per company and Pacific month. */
-  meterStore: MeterStore;
-  /** Add-in storage for the key and the connection (never the workbook). */
-  secrets: SecretStore;
-  /** The workbook's date system (asked only when a formula passes a date serial). */
-  dateSystem(): Promise<1900 | 1904>;
-  /** Recalculates every FIN cell (Excel: a full calculation). */
-  recalculate(): Promise<void>;
-  /** Tests: a fetch, a clock, client options (retries...), the FinService's API timeout. */
-  fetch?: typeof fetch;
-  now?: () => number;
-  clientOptions?: Partial<Omit<ClientConfig, 'baseUrl' | 'apiKey' | 'companyId' | 'meter' | 'meterStore'>>;
-  apiTimeoutMs?: number;
-}
-
-/** What is stored besides the key: where, which company, and the company's fiscal year start. */
-export interface StoredConnection {
-  baseUrl: string;
-  companyId: string;
-  /** 1-12; default 1 (the API does not say, so the pane asks the user). */
-  fiscalYearStartMonth?: number;
-}
-
-export interface ConnectParams {
-  baseUrl: string;
-  apiKey: string;
-  /** Known already (skips the one GET /company that connecting otherwise spends). */
-  companyId?: string;
-  fiscalYearStartMonth?: number;
-}
-
-/** The embedded default: the local sandbox (`npm run sandbox`). */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/api/v1';
-
-/** Keys in the SecretStore (OfficeRuntimeSecretStore adds its own prefix). */
-export const API_KEY_SECRET = 'apiKey';
-export const CONNECTION_SECRET = 'connection';
-/** Fingerprint of the key whose answers fill the cache (a hash prefix, never the key). */
-export const CACHE_OWNER_SECRET = 'cacheOwner';
-
-/** A short SHA-256 prefix of the key: enough to tell two keys apart, useless for calling the API. */
-async function keyFingerprint(apiKey: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey));
-  return Array.from(new Uint8Array(digest).slice(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
-}
+import { claimCache, forgetConnection, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
+import type { RuntimeHost } from './host';
 
 interface Connected {
   client: Client;
@@ -164,29 +115,17 @@ function build(h: RuntimeHost, connection: StoredConnection, apiKey: string): Co
   };
 }
 
-function parseConnection(text: string | undefined): StoredConnection | null {
-  if (!text) return null;
-  try {
-    const c = JSON.parse(text) as StoredConnection;
-    if (typeof c?.baseUrl !== 'string' || typeof c.companyId !== 'string' || c.companyId === '') return null;
-    return c;
-  } catch {
-    return null;
-  }
-}
-
 async function load(): Promise<Connected | null> {
   if (current) return current;
   const h = getRuntimeHost();
   if (!h) return null;
   loading ??= (async () => {
     const started = generation;
-    const [apiKey, connectionText] = await Promise.all([h.secrets.get(API_KEY_SECRET), h.secrets.get(CONNECTION_SECRET)]);
-    const connection = parseConnection(connectionText);
-    if (!apiKey || !connection) return null;
+    const stored = await readStoredConnection(h.secrets);
+    if (!stored) return null;
     let built: Connected;
     try {
-      built = build(h, connection, apiKey);
+      built = build(h, stored.connection, stored.apiKey);
     } catch {
       return null; // A stored configuration the client refuses (edited storage) is no connection.
     }
@@ -240,15 +179,8 @@ export async function connect(params: ConnectParams): Promise<StoredConnection> 
   const companyId = params.companyId ?? (await probe.company.retrieve()).id;
   const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId };
   if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
-  // Cached answers are kept per company, but a key may see less than the key that fetched them (another
-  // user, fewer permissions): a different key starts from an empty cache.
-  const owner = await keyFingerprint(params.apiKey);
-  if ((await h.secrets.get(CACHE_OWNER_SECRET)) !== owner) {
-    await getSharedCache().clear(companyId);
-    await h.secrets.set(CACHE_OWNER_SECRET, owner);
-  }
-  await h.secrets.set(API_KEY_SECRET, params.apiKey);
-  await h.secrets.set(CONNECTION_SECRET, JSON.stringify(connection));
+  await claimCache(h.secrets, params.apiKey, () => getSharedCache().clear(companyId));
+  await storeConnection(h.secrets, params.apiKey, connection);
   current?.unsubscribe();
   generation += 1;
   current = build(h, connection, params.apiKey);
@@ -256,11 +188,10 @@ export async function connect(params: ConnectParams): Promise<StoredConnection> 
   return connection;
 }
 
-/** Forgets the key and the connection; cached answers stay for this key's next connect (see connect). */
+/** Forgets the key and the connection; cached answers stay for this key's next connect (see claimCache). */
 export async function disconnect(): Promise<void> {
   const h = requireHost();
-  await h.secrets.remove(API_KEY_SECRET);
-  await h.secrets.remove(CONNECTION_SECRET);
+  await forgetConnection(h.secrets);
   current?.unsubscribe();
   current = null;
   generation += 1;
@@ -295,35 +226,4 @@ export async function refreshedText(): Promise<string> {
   const service = await getFinService();
   if (!service) throw finErrors.notConnected();
   return service.refreshedText();
-}
-
-/**
- * What a ribbon command asks the task pane to do. The ribbon cannot show a cost and ask before spending,
- * so "Refresh all" on the ribbon opens the pane at its Refresh section with the cost shown instead.
- */
-export type PaneRequest = 'refresh-all';
-
-const paneListeners = new Set<(request: PaneRequest) => void>();
-let undelivered: PaneRequest | null = null;
-
-/** From a command: delivered to the pane now, or when it starts listening (it may still be loading). */
-export function requestPane(request: PaneRequest): void {
-  if (paneListeners.size === 0) {
-    undelivered = request;
-    return;
-  }
-  for (const listener of [...paneListeners]) listener(request);
-}
-
-/** The pane listens; a request made before it listened is delivered at once. */
-export function onPaneRequest(listener: (request: PaneRequest) => void): () => void {
-  paneListeners.add(listener);
-  if (undelivered) {
-    const request = undelivered;
-    undelivered = null;
-    listener(request);
-  }
-  return () => {
-    paneListeners.delete(listener);
-  };
 }

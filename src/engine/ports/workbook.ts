@@ -1,9 +1,9 @@
 /**
- * The add-in's only view of a workbook. Everything here is host-free on purpose: the engine and the task pane
- * talk to this interface, tests and the browser workbench use MemoryGateway, Excel uses OfficeGateway.
+ * The add-in's only view of a workbook: the port the engine and the task pane talk to. Host-free on purpose;
+ * src/excel implements it (OfficeGateway in Excel, MemoryGateway for tests and the browser workbench).
  */
 
-import type { DateSystem } from '../engine/dates';
+import type { DateSystem } from '../dates';
 
 /**
  * A value the add-in writes. A string is always written as text: it can never become a formula or a number.
@@ -15,8 +15,14 @@ export type WriteValue = string | number | null;
 export type ReadValue = string | number | boolean;
 
 /**
- * A rendered block (a statement, a report). The engine's renderer maps its Grid onto this shape, so the
- * gateway does not depend on the engine's types.
+ * Deepest outline level of a row in a GridWrite, counted in nested row groups. Excel speaks of eight outline
+ * levels, but its first level is the rows in no group, so a row can sit inside at most seven groups.
+ */
+export const MAX_OUTLINE_LEVEL = 7;
+
+/**
+ * A rendered block (a statement, a report). The pane maps the renderer's grid onto this shape, so the port
+ * does not depend on the renderer's types.
  */
 export interface GridWrite {
   /** Rows of cells; ragged rows are padded with blanks. string = text, number = number, null = blank. */
@@ -35,7 +41,7 @@ export interface GridWrite {
   indentLevels?: (number | null | undefined)[];
   /** Column (0-based, within the grid) that carries the indent; default 0 (the label column). */
   indentColumn?: number;
-  /** Outline level per row: 0 = not grouped, n = inside n nested row groups (max 8, Excel's limit). */
+  /** Outline level per row: 0 = not grouped, n = inside n nested row groups (at most MAX_OUTLINE_LEVEL). */
   outlineLevels?: (number | null | undefined)[];
   /** Column widths in points (Excel's unit for columnWidth); null keeps the current width. */
   columnWidths?: (number | null | undefined)[];
@@ -213,13 +219,6 @@ export interface WorkbookGateway {
   readonly lastWriteStats: WriteStats | undefined;
 }
 
-/** Storage OUTSIDE the workbook, for the API key: a shared workbook must never carry it. */
-export interface SecretStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
 export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
 
 /** One error type for both implementations, so callers do not learn Office's error codes. */
@@ -232,12 +231,4 @@ export class GatewayError extends Error {
   ) {
     super(message);
   }
-}
-
-/** writeFormula's argument check, shared by both implementations: a formula, and one Excel can hold. */
-export function checkFormula(formula: string): void {
-  if (typeof formula !== 'string' || !formula.startsWith('=') || formula.trim().length < 2) {
-    throw new GatewayError('InvalidInput', 'A formula must start with =');
-  }
-  if (formula.length > 8192) throw new GatewayError('InvalidInput', 'A formula is limited to 8,192 characters');
 }

@@ -1,7 +1,7 @@
 /**
- * A1 addresses, sheet and table names, computed locally: asking Excel for an address would cost a sync.
+ * A1 addresses and sheet-qualified addresses, computed locally: asking Excel for an address would cost a sync.
  */
-import { GatewayError } from './gateway';
+import { GatewayError } from './workbook';
 
 /** A rectangle on a sheet, 0-based like Excel's getRangeByIndexes. */
 export interface Box {
@@ -66,9 +66,14 @@ export function boxA1(box: Box, absolute = false): string {
 const PLAIN_SHEET = /^[A-Za-z_\u00C0-\uFFFF][A-Za-z0-9_.\u00C0-\uFFFF]*$/;
 const LOOKS_LIKE_REF = /^([A-Za-z]{1,3}\d+|[Rr]\d*[Cc]?\d*|[Cc]\d*)$/;
 
+/** True for a name Excel would read as a cell reference, A1 ("AB12") or R1C1 ("R1C1", "C3"). */
+export function looksLikeReference(name: string): boolean {
+  return LOOKS_LIKE_REF.test(name);
+}
+
 /** Sheet name as Excel prints it in an address: quoted only when it has to be. */
 export function quoteSheet(name: string): string {
-  if (PLAIN_SHEET.test(name) && !LOOKS_LIKE_REF.test(name)) return name;
+  if (PLAIN_SHEET.test(name) && !looksLikeReference(name)) return name;
   return `'${name.replace(/'/g, "''")}'`;
 }
 
@@ -86,46 +91,4 @@ export function parseQualified(address: string): { sheet: string; box: Box } {
     sheet = sheet.slice(1, -1).replace(/''/g, "'");
   }
   return { sheet, box: parseBox(address.slice(bang + 1)) };
-}
-
-// Names ---------------------------------------------------------------------------------------------
-
-const SHEET_FORBIDDEN = /[:\\/?*[\]]/g;
-const SHEET_MAX = 31;
-
-/** A legal sheet name close to the requested one (Excel's rules: 31 chars, no : \ / ? * [ ], no edge quotes). */
-export function sanitizeSheetName(requested: string): string {
-  let s = requested.replace(SHEET_FORBIDDEN, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^'+|'+$/g, '').trim();
-  if (!s || s.toLowerCase() === 'history') s = s ? `${s} 1` : 'Sheet';
-  return s.slice(0, SHEET_MAX).trim();
-}
-
-/** Excel compares sheet names case-insensitively, so "Data" and "data" collide. */
-export function uniqueSheetName(requested: string, existing: Iterable<string>): string {
-  const taken = new Set([...existing].map((n) => n.toLowerCase()));
-  const base = sanitizeSheetName(requested);
-  if (!taken.has(base.toLowerCase())) return base;
-  for (let i = 2; ; i++) {
-    const suffix = ` (${i})`;
-    const candidate = base.slice(0, SHEET_MAX - suffix.length).trimEnd() + suffix;
-    if (!taken.has(candidate.toLowerCase())) return candidate;
-  }
-}
-
-/** Table names: a letter, _ or \ first, then letters, digits, _ or .; never something that reads as a cell. */
-export function sanitizeTableName(requested: string): string {
-  let s = requested.trim().replace(/[^A-Za-z0-9_.\\\u00C0-\uFFFF]+/g, '_');
-  if (!/^[A-Za-z_\\\u00C0-\uFFFF]/.test(s) || LOOKS_LIKE_REF.test(s)) s = `_${s}`;
-  return s.slice(0, 250);
-}
-
-export function uniqueTableName(requested: string, existing: Iterable<string>): string {
-  const taken = new Set([...existing].map((n) => n.toLowerCase()));
-  const base = sanitizeTableName(requested);
-  if (!taken.has(base.toLowerCase())) return base;
-  for (let i = 2; ; i++) {
-    const candidate = `${base}${i}`;
-    if (!taken.has(candidate.toLowerCase())) return candidate;
-  }
 }

@@ -1,0 +1,54 @@
+/**
+ * Excel's own rules that both gateways apply locally, before anything reaches the workbook: legal sheet and
+ * table names (made unique, compared case-insensitively as Excel does) and formulas Excel can hold.
+ */
+import { looksLikeReference } from '../engine/ports/address';
+import { GatewayError } from '../engine/ports/workbook';
+
+const SHEET_FORBIDDEN = /[:\\/?*[\]]/g;
+const SHEET_MAX = 31;
+
+/** A legal sheet name close to the requested one (Excel's rules: 31 chars, no : \ / ? * [ ], no edge quotes). */
+export function sanitizeSheetName(requested: string): string {
+  let s = requested.replace(SHEET_FORBIDDEN, ' ').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^'+|'+$/g, '').trim();
+  if (!s || s.toLowerCase() === 'history') s = s ? `${s} 1` : 'Sheet';
+  return s.slice(0, SHEET_MAX).trim();
+}
+
+/** Excel compares sheet names case-insensitively, so "Data" and "data" collide. */
+export function uniqueSheetName(requested: string, existing: Iterable<string>): string {
+  const taken = new Set([...existing].map((n) => n.toLowerCase()));
+  const base = sanitizeSheetName(requested);
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let i = 2; ; i++) {
+    const suffix = ` (${i})`;
+    const candidate = base.slice(0, SHEET_MAX - suffix.length).trimEnd() + suffix;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** Table names: a letter, _ or \ first, then letters, digits, _ or .; never something that reads as a cell. */
+export function sanitizeTableName(requested: string): string {
+  let s = requested.trim().replace(/[^A-Za-z0-9_.\\\u00C0-\uFFFF]+/g, '_');
+  if (!/^[A-Za-z_\\\u00C0-\uFFFF]/.test(s) || looksLikeReference(s)) s = `_${s}`;
+  return s.slice(0, 250);
+}
+
+export function uniqueTableName(requested: string, existing: Iterable<string>): string {
+  const taken = new Set([...existing].map((n) => n.toLowerCase()));
+  const base = sanitizeTableName(requested);
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let i = 2; ; i++) {
+    const candidate = `${base}${i}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** writeFormula's argument check, shared by both implementations: a formula, and one Excel can hold. */
+export function checkFormula(formula: string): void {
+  if (typeof formula !== 'string' || !formula.startsWith('=') || formula.trim().length < 2) {
+    throw new GatewayError('InvalidInput', 'A formula must start with =');
+  }
+  if (formula.length > 8192) throw new GatewayError('InvalidInput', 'A formula is limited to 8,192 characters');
+}

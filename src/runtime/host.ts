@@ -1,0 +1,26 @@
+import type { ClientConfig } from '../api';
+import type { MeterStore } from '../api/meter';
+import type { SecretStore } from '../engine/ports/storage';
+import type { CacheStore } from '../engine/reader/requestCache';
+
+/**
+ * What the runtime needs from the page it runs in: by default src/excel/runtimeStorage.ts builds it inside
+ * Office; the workbench builds it over browser storage, and tests over memory (configureRuntime).
+ */
+export interface RuntimeHost {
+  /** Persistent answers (and the FinService's small state: cap block, data-as-of). */
+  cacheStore: CacheStore;
+  /** Persistent call counts per company and Pacific month. */
+  meterStore: MeterStore;
+  /** Add-in storage for the key and the connection (never the workbook). */
+  secrets: SecretStore;
+  /** The workbook's date system (asked only when a formula passes a date serial). */
+  dateSystem(): Promise<1900 | 1904>;
+  /** Recalculates every FIN cell (Excel: a full calculation). */
+  recalculate(): Promise<void>;
+  /** Tests: a fetch, a clock, client options (retries...), the FinService's API timeout. */
+  fetch?: typeof fetch;
+  now?: () => number;
+  clientOptions?: Partial<Omit<ClientConfig, 'baseUrl' | 'apiKey' | 'companyId' | 'meter' | 'meterStore'>>;
+  apiTimeoutMs?: number;
+}

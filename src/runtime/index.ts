@@ -1,0 +1,6 @@
+// The shared runtime of the pane, the custom functions, the ribbon commands and the workbench. The module
+// as a whole is what the pane gets (`import * as runtime from '../runtime'` satisfies PaneRuntime).
+export * from './connection';
+export * from './host';
+export * from './paneRequests';
+export * from './runtime';

@@ -1,0 +1,90 @@
+// The layers of design.md as the lint configuration enforces them: snippets linted as if they lived at a
+// path of src/, each otherwise clean, so an error can only come from the import under test.
+import path from 'node:path';
+import { ESLint, type Linter } from 'eslint';
+
+const root = path.resolve(__dirname, '..', '..');
+// The repository's own configuration, handed over rather than looked up: ESLint loads a config file with a
+// dynamic import(), which jest's module system does not run.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const config = require('../../eslint.config.js') as Linter.Config[];
+const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
+
+/** The errors of `code` linted as the file at `filePath` (relative to the repository). */
+async function errors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, filePath) });
+  return result.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const importing = (source: string): string => `import { thing } from '${source}';\nexport const used = thing;\n`;
+
+describe('src/engine and src/api stay host-free at any depth', () => {
+  test.each([
+    ['src/engine/drill.ts', '../excel/gateway'],
+    ['src/engine/transactions/context.ts', '../../excel/gateway'],
+    ['src/engine/transactions/drillTarget.ts', '../../excel/address'],
+    ['src/engine/render/deep/grid.ts', '../../../excel/office/grid'],
+    ['src/engine/fin/service.ts', '../../excel'],
+    ['src/engine/fin/service.ts', '../../taskpane/App'],
+    ['src/engine/fin/service.ts', '../../functions/functions'],
+    ['src/engine/fin/service.ts', '../../runtime'],
+    ['src/engine/fin/service.ts', '../../commands/commands'],
+    ['src/engine/fin/service.ts', '../../workbench/book'],
+    ['src/engine/dates.ts', 'react'],
+    ['src/engine/render/grid.ts', 'react-dom/client'],
+    ['src/engine/render/grid.ts', '@fluentui/react-components'],
+    ['src/engine/render/grid.ts', '@microsoft/office-js'],
+    ['src/api/transport.ts', '../excel/gateway'],
+    ['src/api/transport.ts', '../runtime/runtime'],
+    ['src/api/transport.ts', '../engine/dates'],
+    ['src/api/transport.ts', '@fluentui/react-components'],
+  ])('%s may not import %s', async (file, source) => {
+    expect(await errors(file, importing(source))).toEqual([expect.stringContaining(source)]);
+  });
+
+  test('type-only imports, re-exports and import() types are imports too', async () => {
+    const file = 'src/engine/transactions/state.ts';
+    expect(await errors(file, "import type { GridWrite } from '../../excel/gateway';\nexport type G = GridWrite;\n")).toHaveLength(1);
+    expect(await errors(file, "export { GatewayError } from '../../excel/gateway';\n")).toHaveLength(1);
+    expect(await errors(file, "export * from '../../runtime';\n")).toHaveLength(1);
+    expect(await errors(file, "export type G = import('../../excel/gateway').GridWrite;\n")).toHaveLength(1);
+  });
+
+  test.each([
+    ['src/engine/transactions/context.ts', '../ports/workbook'],
+    ['src/engine/transactions/drillTarget.ts', '../ports/address'],
+    ['src/engine/transactions/context.ts', '../../api'],
+    ['src/engine/render/statementGrid.ts', './grid'],
+    ['src/engine/fin/service.ts', 'luxon'],
+    ['src/api/index.ts', './transport'],
+  ])('%s may import %s', async (file, source) => {
+    expect(await errors(file, importing(source))).toEqual([]);
+  });
+});
+
+describe('the sandbox shares no code with the client side', () => {
+  test.each([
+    ['src/sandbox/app.ts', '../api/types'],
+    ['src/sandbox/routes/reports.ts', '../../api/types'],
+    ['src/sandbox/routes/reports.ts', '../../engine/dates'],
+    ['src/sandbox/ledger/deep/x.ts', '../../../excel/address'],
+    ['src/sandbox/routes/reports.ts', '../../taskpane/errors'],
+    ['src/sandbox/routes/reports.ts', '../../runtime'],
+  ])('%s may not import %s', async (file, source) => {
+    expect(await errors(file, importing(source))).toEqual([expect.stringContaining(source)]);
+  });
+
+  test.each([
+    ['src/sandbox/routes/reports.ts', '../http/errors'],
+    ['src/sandbox/routes/reports.ts', '../transactions/filters'],
+    ['src/sandbox/app.ts', 'fastify'],
+  ])('%s may import %s', async (file, source) => {
+    expect(await errors(file, importing(source))).toEqual([]);
+  });
+});
+
+test('the layers above the engine may use it and Office.js', async () => {
+  expect(await errors('src/excel/memoryGateway.ts', importing('../engine/ports/workbook'))).toEqual([]);
+  expect(await errors('src/runtime/runtime.ts', importing('../excel/runtimeStorage'))).toEqual([]);
+  expect(await errors('src/taskpane/App.tsx', importing('@fluentui/react-components'))).toEqual([]);
+});
