@@ -1,7 +1,11 @@
 export { createTransactionsEngine, type TransactionsEngine, type TransactionsTableInfo } from './engine';
 export type { EngineOptions, Progress, ProgressFn, PollOptions } from './context';
 export type { PullOptions, PullResult, RefreshResult, SyncOutcome } from './pull';
-export type { GroupSummary, JobReport, PushOptions, PushResult, ResumeResult, ReviewPlan, ShiftResult } from './push';
+export type { GroupSummary, ReviewPlan } from './review';
+export type { PushOptions, PushResult } from './push';
+export type { ShiftResult } from './shift';
+export type { ResumeResult } from './resume';
+export type { JobReport } from './jobs';
 export type { CellDrillOptions, CellDrillResult, DrillDownRequest, DrillDownResult } from './drilldown';
 export { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 export { subtreeIds, signedCents, DRILLDOWN_COLUMNS } from './drilldown';
@@ -10,4 +14,5 @@ export { DepartmentDirectory, departmentRefs, type DepartmentRef } from './depar
 export { allowsIncrementalRefresh, describeFilters, IMMUTABLE_FILTERS, mutableFilterNames, normalizeFilters, type TransactionFilters } from './filters';
 export { accountingWindow, canonicalUpdate, detectEdit, estimateCost, groupEdits, MAX_JOB_IDS, type CostEstimate, type UpdateGroup } from './edits';
 export { MSG } from './messages';
-export { BINDING_KIND, journalKey, journalEntryKey, flagsKey, type JournalEntry, type TableState } from './state';
+export { BINDING_KIND, flagsKey, type TableState } from './state';
+export { journalKey, journalEntryKey, type JournalEntry } from './journal';
