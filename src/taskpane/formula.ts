@@ -4,7 +4,8 @@
 
 import type { Category } from '../api/types';
 import { parseDateArgument, type DateArgument, type Result } from '../engine/dates';
-import { resolveInTree, type Tree, type TreeNode } from '../engine/fin';
+import { resolveInTree } from '../engine/fin';
+import type { Tree, TreeNode } from '../engine/tree';
 
 /** An Excel string literal: quotes doubled. */
 export function excelString(text: string): string {

@@ -54,7 +54,8 @@ import {
   figureKey,
   incomeStatementLine,
 } from './lines';
-import { buildTree, normalizeName, resolveInTree, type Tree, type TreeNode } from './resolve';
+import { buildTree, normalizeName, type Tree, type TreeNode } from '../tree';
+import { resolveInTree } from './resolve';
 
 // ---------------------------------------------------------------------------------------------------
 // What the service needs

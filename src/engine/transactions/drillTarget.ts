@@ -7,7 +7,8 @@ import type { Category } from '../../api';
 import { parseQualified, qualify } from '../../excel/address';
 import type { BindingRecord, Json, SelectionRead } from '../../excel/gateway';
 import { argumentEndDate, argumentsToPeriod, parseDateArgument, yearToDate, type DateArgument, type DateSystem } from '../dates';
-import { buildTree, resolveInTree } from '../fin/resolve';
+import { resolveInTree } from '../fin/resolve';
+import { buildTree } from '../tree';
 
 /** The binding kind and parameters of a statement block (src/taskpane/statements.ts writes them). */
 const STATEMENT_KIND = 'statement';
