@@ -1,7 +1,7 @@
 import { Button, Field, Input, Listbox, Option, Text } from '@fluentui/react-components';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Category, FullList } from '../api/types';
-import { buildTree, type Tree } from '../engine/fin';
+import { buildTree, type Tree } from '../engine/tree';
 import { ErrorMessage } from './ErrorMessage';
 import { checkPeriod, filterCategories, lastQuarterText, totalFormula } from './formula';
 import { useToday } from './hooks';

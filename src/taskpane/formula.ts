@@ -5,7 +5,8 @@
 import type { Category } from '../api/types';
 import { parseDateArgument, type DateArgument } from '../engine/dates';
 import type { Result } from '../engine/result';
-import { resolveInTree, type Tree, type TreeNode } from '../engine/fin';
+import { resolveInTree } from '../engine/fin';
+import type { Tree, TreeNode } from '../engine/tree';
 
 /** An Excel string literal: quotes doubled. */
 export function excelString(text: string): string {

@@ -2,7 +2,7 @@
 // The pane's host-free pieces, without a sandbox: messages, formula text, block plans, the action log.
 import { ApiError, ConfigError, MonthlyLimitError } from '../../src/api';
 import type { Category } from '../../src/api/types';
-import { buildTree } from '../../src/engine/fin';
+import { buildTree } from '../../src/engine/tree';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { GatewayError } from '../../src/engine/ports/workbook';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';

@@ -4,7 +4,7 @@
 import { collect } from '../../src/api';
 import { addMonths, endOfMonth, startOfMonth } from '../../src/engine/dates';
 import { DRILLDOWN_COLUMNS, parseFinFormula, SELECT_A_NUMBER, statementCellTarget } from '../../src/engine/transactions';
-import { buildTree } from '../../src/engine/fin/resolve';
+import { buildTree } from '../../src/engine/tree';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { cellA1, parseQualified } from '../../src/engine/ports/address';
 import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';

@@ -21,7 +21,7 @@ import {
 } from '../../src/engine/transactions';
 import { accountingWindow, checkEdit } from '../../src/engine/transactions/edits';
 import { reconcile } from '../../src/engine/transactions/reconcile';
-import { TableStore, journalEntryKey, journalKey } from '../../src/engine/transactions/state';
+import { openJournal, journalEntryKey, journalKey } from '../../src/engine/transactions/journal';
 import type { Json, ReadValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 
@@ -204,12 +204,12 @@ test('journal: the entry is written before the index, the index is cleared befor
     writes.push(`remove ${k}`);
     return remove(k);
   };
-  const store = new TableStore(gw, 'b1');
-  await store.add({ idempotencyKey: 'k1', bindingId: 'b1', kind: 'edit', body: { transaction_ids: ['txn_1'], updates: { department_id: null } }, createdAt: 1 });
+  const journal = openJournal(gw, 'b1', () => 1);
+  await journal.add({ idempotencyKey: 'k1', kind: 'edit', body: { transaction_ids: ['txn_1'], updates: { department_id: null } } });
   expect(writes).toEqual([`write ${journalEntryKey('k1')}`, `write ${journalKey('b1')}`]);
-  expect((await store.entries()).map((e) => e.idempotencyKey)).toEqual(['k1']);
+  expect(await journal.entries()).toEqual([{ idempotencyKey: 'k1', bindingId: 'b1', kind: 'edit', body: { transaction_ids: ['txn_1'], updates: { department_id: null } }, createdAt: 1 }]);
   writes.length = 0;
-  await store.remove(['k1']);
+  await journal.remove(['k1']);
   expect(writes).toEqual([`remove ${journalKey('b1')}`, `remove ${journalEntryKey('k1')}`]);
-  expect(await store.entries()).toEqual([]);
+  expect(await journal.entries()).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // the same cached answer.
 
 import type { ActivityEntry, BalanceSheet, CashFlow, IncomeStatement } from '../../api/types';
-import { normalizeName } from './resolve';
+import { normalizeName } from '../tree';
 
 export const INCOME_SECTIONS = [
   'revenue',

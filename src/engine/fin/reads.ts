@@ -21,7 +21,8 @@ import type { CachedAnswer, ReadRequest } from '../reader/requestCache';
 import type { FinClient } from './client';
 import { finErrors } from './errors';
 import type { Freshness } from './freshness';
-import { buildTree, resolveInTree, type Tree, type TreeNode } from './resolve';
+import { buildTree, type Tree, type TreeNode } from '../tree';
+import { resolveInTree } from './resolve';
 
 /** Per evaluation: `preview` is Excel's formula value preview (invocation.isInValuePreview). */
 export interface EvalContext {

@@ -16,7 +16,7 @@ import * as lists from './lists';
 import type { Matrix } from './matrix';
 import { FinReads, type EvalContext } from './reads';
 import { refreshFinCells, type RefreshOptions, type RefreshReport } from './refresh';
-import type { TreeNode } from './resolve';
+import type { TreeNode } from '../tree';
 import * as statements from './statements';
 import * as values from './values';
 

@@ -19,7 +19,7 @@ import {
   incomeStatementLine,
 } from './lines';
 import type { EvalContext, FinReads } from './reads';
-import { normalizeName } from './resolve';
+import { normalizeName } from '../tree';
 
 export interface ValueParts {
   reads: FinReads;

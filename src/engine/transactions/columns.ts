@@ -10,6 +10,7 @@ import type { TableColumnSpec, TableRead, ReadValue, WriteValue } from '../ports
 import type { Transaction } from '../../api';
 import { centsToDisplay } from '../render/money';
 import { isoToSerial, serialToIso, parseIsoDate, type DateSystem } from '../dates';
+import { normalizePath } from '../tree';
 import type { DepartmentDirectory } from './departments';
 
 export const COL = {
@@ -165,14 +166,9 @@ export class TableView {
 // ---------------------------------------------------------------------------------------------------
 // Cell values -> editable values
 
-/** A department path as compared: case, spacing and separator spacing do not make an edit. */
+/** A department cell as compared (engine/tree's path form): case, spacing and separator spacing do not make an edit. */
 export function normPath(v: ReadValue | WriteValue | undefined): string {
-  if (v === null || v === undefined) return '';
-  return String(v)
-    .trim()
-    .replace(/\s*>\s*/g, ' > ')
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
+  return v === null || v === undefined ? '' : normalizePath(String(v));
 }
 
 export function cellText(v: ReadValue | undefined): string {

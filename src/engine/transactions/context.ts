@@ -7,6 +7,7 @@ import { calendarDateAt, type DateSystem } from '../dates';
 import { COL, TableView } from './columns';
 import { DepartmentDirectory, departmentRefs } from './departments';
 import type { EditContext } from './edits';
+import { openJournal, type PushJournal } from './journal';
 import { stateOf, TableStore, type Reference, type TableState } from './state';
 
 export interface Progress {
@@ -71,6 +72,7 @@ export function resolveDeps(o: EngineOptions): Deps {
 
 export interface OpenTable {
   store: TableStore;
+  journal: PushJournal;
   binding: BindingRecord;
   state: TableState;
   dir: DepartmentDirectory;
@@ -85,7 +87,7 @@ export async function openTable(deps: Deps, bindingId: string): Promise<OpenTabl
   const state = stateOf(binding);
   const system = await deps.gateway.getDateSystem();
   if (!binding.table) throw new Error(`The binding ${bindingId} names no table.`);
-  return { store, binding, state, dir: new DepartmentDirectory(state.reference.departments), system, table: binding.table };
+  return { store, journal: openJournal(deps.gateway, bindingId, deps.now), binding, state, dir: new DepartmentDirectory(state.reference.departments), system, table: binding.table };
 }
 
 export async function readView(deps: Deps, t: OpenTable): Promise<TableView> {

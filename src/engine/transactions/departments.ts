@@ -1,11 +1,10 @@
 // Departments by full path. Names repeat across the tree ("Operations" under Customer Success and under
 // Finance), so the table shows and the dropdown offers full paths ("Company > Go-to-Market > Sales >
-// Sales East"), and a typed path is resolved back to its id here.
+// Sales East"), and a typed path is resolved back to its id here. The refs are stored with the table, so
+// the directory works from them alone (no parent ids): paths compare as engine/tree normalises them.
 
 import type { Department } from '../../api';
-import { normPath } from './columns';
-
-export const PATH_SEPARATOR = ' > ';
+import { buildTree, normalizePath } from '../tree';
 
 export interface DepartmentRef {
   id: string;
@@ -14,20 +13,13 @@ export interface DepartmentRef {
   assignable: boolean;
 }
 
-/** Full paths in display order, with the assignable-leaf rule of the spec applied. */
+/** Full paths in the API's order, with the assignable-leaf rule of the spec applied. */
 export function departmentRefs(departments: Department[]): DepartmentRef[] {
-  const byId = new Map(departments.map((d) => [d.id, d]));
-  const parents = new Set(departments.map((d) => d.parent_id).filter((p): p is string => typeof p === 'string'));
-  const pathOf = (d: Department): string => {
-    const names: string[] = [];
-    const seen = new Set<string>();
-    for (let cur: Department | undefined = d; cur && !seen.has(cur.id); cur = cur.parent_id ? byId.get(cur.parent_id) : undefined) {
-      seen.add(cur.id);
-      names.unshift(cur.name);
-    }
-    return names.join(PATH_SEPARATOR);
-  };
-  return departments.map((d) => ({ id: d.id, path: pathOf(d), assignable: d.assignable === true && !parents.has(d.id) }));
+  const tree = buildTree(departments, 'department');
+  return departments.map((d) => {
+    const node = tree.byId.get(d.id);
+    return { id: d.id, path: node?.path ?? d.name, assignable: d.assignable === true && (node?.children.length ?? 0) === 0 };
+  });
 }
 
 export class DepartmentDirectory {
@@ -37,7 +29,7 @@ export class DepartmentDirectory {
   constructor(readonly refs: readonly DepartmentRef[]) {
     for (const r of refs) {
       this.byId.set(r.id, r);
-      const key = normPath(r.path);
+      const key = normalizePath(r.path);
       // Two departments with the same full path cannot be told apart by text: keep the assignable one.
       const prev = this.byPath.get(key);
       if (!prev || (!prev.assignable && r.assignable)) this.byPath.set(key, r);
@@ -53,7 +45,7 @@ export class DepartmentDirectory {
   }
 
   lookup(text: string): DepartmentRef | undefined {
-    return this.byPath.get(normPath(text));
+    return this.byPath.get(normalizePath(text));
   }
 
   /** The dropdown's items: assignable leaves, by full path, in display order. */

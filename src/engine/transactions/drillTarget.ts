@@ -7,7 +7,8 @@ import type { Category } from '../../api';
 import { parseQualified, qualify } from '../ports/address';
 import type { BindingRecord, Json, SelectionRead } from '../ports/workbook';
 import { argumentEndDate, argumentsToPeriod, parseDateArgument, yearToDate, type DateArgument, type DateSystem } from '../dates';
-import { buildTree, resolveInTree } from '../fin/resolve';
+import { resolveInTree } from '../fin/resolve';
+import { buildTree } from '../tree';
 
 /** The binding kind and parameters of a statement block (src/engine/statements writes them). */
 const STATEMENT_KIND = 'statement';

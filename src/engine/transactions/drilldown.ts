@@ -23,6 +23,7 @@ import { isoToCell, DATE_FORMAT, AMOUNT_FORMAT } from './columns';
 import { callsSince, meterSnapshot, type Deps, type MeterSnapshot, type ProgressFn } from './context';
 import { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 import { DepartmentDirectory, departmentRefs } from './departments';
+import { buildTree, subtreeIds } from '../tree';
 
 export interface DrillDownRequest {
   categoryId: string;
@@ -59,21 +60,6 @@ export const DRILLDOWN_COLUMNS: TableColumnSpec[] = [
   { name: 'Journal entry id', kind: 'text', width: 150 },
 ];
 
-/** The category and its descendants. */
-export function subtreeIds(categories: Category[], rootId: string): Set<string> {
-  const children = new Map<string, string[]>();
-  for (const c of categories) if (c.parent_id) children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id]);
-  const out = new Set<string>();
-  const stack = [rootId];
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (out.has(id)) continue;
-    out.add(id);
-    stack.push(...(children.get(id) ?? []));
-  }
-  return out;
-}
-
 /** Assets: debit minus credit; every other account type: credit minus debit. */
 export function signedCents(accountType: string, debit: number, credit: number): number {
   return accountType === 'asset' ? debit - credit : credit - debit;
@@ -95,10 +81,11 @@ export async function drillDown(
     prefetched?.categories ? { data: prefetched.categories } : deps.client.categories.list(),
     deps.client.departments.list(),
   ]);
-  const root = categories.data.find((c) => c.id === req.categoryId);
-  if (!root) throw new Error(`No category ${req.categoryId} in this company.`);
-  const inTree = subtreeIds(categories.data, root.id);
-  const names = new Map(categories.data.map((c) => [c.id, c.name]));
+  const chart = buildTree(categories.data, 'category');
+  const node = chart.byId.get(req.categoryId);
+  if (!node) throw new Error(`No category ${req.categoryId} in this company.`);
+  const root = node.item;
+  const inTree = new Set(subtreeIds(node));
   const dir = new DepartmentDirectory(departmentRefs(departments.data));
   const system = await deps.gateway.getDateSystem();
 
@@ -115,7 +102,7 @@ export async function drillDown(
           isoToCell(entry.date, system),
           entry.kind,
           entry.memo,
-          names.get(line.category_id) ?? line.category_id,
+          chart.byId.get(line.category_id)?.name ?? line.category_id,
           line.department_id ? (dir.pathOf(line.department_id) ?? line.department_id) : null,
           line.debit_cents ? centsToDisplay(line.debit_cents, 'units') : null,
           line.credit_cents ? centsToDisplay(line.credit_cents, 'units') : null,

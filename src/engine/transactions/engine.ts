@@ -2,10 +2,14 @@
 // review and push edits, shift accounting dates, resume interrupted pushes, drill down. Host-free: it
 // talks to the API through the client and to the workbook through the WorkbookGateway.
 
-import { BINDING_KIND, stateOf, TableStore, type JournalEntry, type TableState } from './state';
+import { BINDING_KIND, stateOf, TableStore, type TableState } from './state';
+import { openJournal, type JournalEntry } from './journal';
 import { resolveDeps, type EngineOptions, type ProgressFn } from './context';
 import { pull, refresh, type PullOptions, type PullResult, type RefreshResult } from './pull';
-import { push, resume, review, shiftAccountingDates, unfinishedJobs, type PushOptions, type PushResult, type ResumeResult, type ReviewPlan, type ShiftResult } from './push';
+import { review, type ReviewPlan } from './review';
+import { push, type PushOptions, type PushResult } from './push';
+import { shiftAccountingDates, type ShiftResult } from './shift';
+import { resume, unfinishedJobs, type ResumeResult } from './resume';
 import { drillDown, drillDownFromSelection, type CellDrillOptions, type CellDrillResult, type DrillDownRequest, type DrillDownResult } from './drilldown';
 import type { TransactionFilters } from './filters';
 import type { SyncOutcome } from './pull';
@@ -63,6 +67,9 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
     resume: (id, p) => resume(deps, id, p),
     drillDown: (req, p) => drillDown(deps, req, p),
     drillDownFromSelection: (o) => drillDownFromSelection(deps, o),
-    forget: (id) => new TableStore(deps.gateway, id).forget(),
+    async forget(id) {
+      await openJournal(deps.gateway, id, deps.now).clear();
+      await new TableStore(deps.gateway, id).forget();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { parseMaxRows, parseScale, parseStatus, optionalText, isMissing } from '../../../src/engine/fin/args';
 import { FinError } from '../../../src/engine/fin/errors';
-import { buildTree, resolveInTree, subtreeIds, suggestions, type TreeItem } from '../../../src/engine/fin/resolve';
+import { resolveInTree } from '../../../src/engine/fin/resolve';
+import { buildTree, subtreeIds, suggestions, type TreeItem } from '../../../src/engine/tree';
 
 // A department-like tree with the repeated leaf names the seeded Growth company has ("Operations" under
 // Customer Success and under Finance) and a category-like chart.
