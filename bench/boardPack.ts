@@ -228,7 +228,7 @@ function statementsOf(rt: Runtime, gateway: MemoryGateway, def: PackDefinition):
 async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
   const rt = runtime(sb);
   const gateway = new MemoryGateway();
-  const engine = createTransactionsEngine({ client: rt.client, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+  const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
   const statements = statementsOf(rt, gateway, def);
   const [blocks, values, pulled] = await Promise.all([
     Promise.all(def.specs.map((spec) => statements.insert(spec, 'newSheet').then((r) => r.binding))),
@@ -329,7 +329,7 @@ export async function boardPackBench(
 
     // Second refresh with no change: Refresh all (cache cleared, formulas recalculated, statement blocks
     // rebuilt through the cache) and the table refreshed incrementally.
-    const engine2 = createTransactionsEngine({ client: reopened.client, gateway: pack.gateway });
+    const engine2 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, gateway: pack.gateway });
     const statements2 = statementsOf(reopened, pack.gateway, def);
     const second = await measure(sb, reopened, async () => {
       let rebuilt: Promise<unknown> | undefined;
@@ -346,7 +346,7 @@ export async function boardPackBench(
     });
 
     // 25 edits: pushed by the engine, then the table refreshed incrementally (reported separately).
-    const engine3 = createTransactionsEngine({ client: reopened.client, gateway: pack.gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+    const engine3 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, gateway: pack.gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
     const edited25 = await typeEdits(pack.gateway, pack.table, def, [10, 10, 5], new Set());
     const push25 = await measure(sb, reopened, () => engine3.push(pack.bindingId));
     if (push25.value.updated !== 25) throw new Error(`25 edits: ${push25.value.updated} updated`);
@@ -379,7 +379,7 @@ export async function boardPackBench(
     for (let i = 0; i < WALL_REPEATS; i++) {
       const solo = runtime(sb);
       const t = performance.now();
-      await createTransactionsEngine({ client: solo.client, gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
+      await createTransactionsEngine({ client: solo.client, reader: solo.reader, gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
       pullMs.push(performance.now() - t);
     }
 

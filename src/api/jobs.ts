@@ -162,6 +162,8 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
     wait,
     iterateErrors,
     errorPages: (id: string, opts?: CallOptions) => errorPages(id, undefined, opts),
+    /** Every error of a terminal job: the page it holds, then the rest (guarded against repeated cursors). */
+    allErrors,
     submit,
 
     /** Submit, poll to success or failed, and gather every error. */

@@ -1,6 +1,8 @@
 // Shared pieces of the transactions tests: a client and an engine on a real sandbox, a MemoryGateway
 // workbook, edits "typed by the user" into the table, and counters read from the sandbox itself.
 
+import { CachedReader } from '../../src/engine/reader/cachedReader';
+import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { createClient, type Client, type ClientConfig } from '../../src/api';
 import type { WorkbookGateway, WriteValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway } from '../../src/excel/memoryGateway';
@@ -11,6 +13,7 @@ export const FAST: Partial<ClientConfig> = { backoffBaseMs: 5, backoffCapMs: 40,
 
 export interface Rig {
   client: Client;
+  reader: CachedReader;
   engine: TransactionsEngine;
   key: string;
   companyId: string;
@@ -21,13 +24,15 @@ export function rig(sb: TestSandbox, gateway: WorkbookGateway, options: { label?
   const key = sb.keys[label];
   const companyId = sb.companies[label];
   const client = createClient({ baseUrl: sb.baseUrl, apiKey: key, companyId, ...FAST, ...options.client });
+  const reader = new CachedReader({ client, cache: new RequestCache(new MemoryCacheStore()) });
   const engine = createTransactionsEngine({
     client,
+    reader,
     gateway,
     poll: { initialDelayMs: 150, maxDelayMs: 1000, maxPolls: 200 },
     ...options.engine,
   });
-  return { client, engine, key, companyId };
+  return { client, reader, engine, key, companyId };
 }
 
 export const newWorkbook = () => new MemoryGateway();

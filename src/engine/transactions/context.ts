@@ -1,8 +1,11 @@
-// What every transactions operation works with: the client, the gateway, the clock, and an opened table
-// (its binding, state, department directory and date system).
+// What every transactions operation works with: the client, the connection's cached reader (every call
+// goes through it, so the monthly-cap block, time limits and dropped queues hold here as for FIN cells),
+// the gateway, the clock, and an opened table (its binding, state, department directory and date system).
 
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import type { Client, Company, Department } from '../../api';
+import type { CallOptions } from '../../api/transport';
+import type { CachedReader } from '../reader/cachedReader';
 import { calendarDateAt, type DateSystem } from '../dates';
 import { COL, TableView } from './columns';
 import { DepartmentDirectory, departmentRefs } from './departments';
@@ -29,6 +32,8 @@ export interface PollOptions {
 
 export interface EngineOptions {
   client: Client;
+  /** The connection's one cached reader (createClient's client inside it). */
+  reader: CachedReader;
   gateway: WorkbookGateway;
   /** Wall clock, ms (default Date.now): today's date in the company zone, journal timestamps. */
   now?: () => number;
@@ -48,6 +53,12 @@ export interface EngineOptions {
 
 export interface Deps {
   client: Client;
+  /**
+   * Every API call of the engine: through the reader's guard (nothing is sent under the monthly-cap
+   * block; a cap refusal drops what is still queued) and its time limit. `run` is for work that spends
+   * several calls in a row (a sync, a job and its polls, a paged listing): it gets a longer limit.
+   */
+  spend: <T>(path: string, work: (opts: CallOptions) => Promise<T>, kind?: 'call' | 'run') => Promise<T>;
   gateway: WorkbookGateway;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -57,9 +68,13 @@ export interface Deps {
   maxJobIds: number;
 }
 
+/** A run of calls (a 100-page pull, a job polled for minutes) gets this long before it is called off. */
+export const RUN_TIME_LIMIT_MS = 20 * 60_000;
+
 export function resolveDeps(o: EngineOptions): Deps {
   return {
     client: o.client,
+    spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
     gateway: o.gateway,
     now: o.now ?? Date.now,
     sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
@@ -103,9 +118,12 @@ export function editContext(deps: Deps, t: OpenTable): EditContext {
 }
 
 /** GET /departments and GET /company: 2 calls. */
-export async function fetchReference(client: Client, nowMs: number): Promise<Reference> {
-  const [departments, company] = await Promise.all([client.departments.list(), client.company.retrieve()]);
-  return referenceFrom(departments.data, company, nowMs);
+export async function fetchReference(deps: Deps): Promise<Reference> {
+  const [departments, company] = await Promise.all([
+    deps.spend('/departments', (o) => deps.client.departments.list(o)),
+    deps.spend('/company', (o) => deps.client.company.retrieve(o)),
+  ]);
+  return referenceFrom(departments.data, company, deps.now());
 }
 
 export function referenceFrom(departments: Department[], company: Pick<Company, 'incorporation'> | null, nowMs: number): Reference {
@@ -118,7 +136,7 @@ export function referenceFrom(departments: Department[], company: Pick<Company, 
 
 /** GET /departments only (1 call), when a sync meets a department the stored list does not know. */
 export async function refreshDepartments(deps: Deps, t: OpenTable): Promise<void> {
-  const { data } = await deps.client.departments.list();
+  const { data } = await deps.spend('/departments', (o) => deps.client.departments.list(o));
   t.state.reference = { ...t.state.reference, departments: departmentRefs(data), fetchedAt: new Date(deps.now()).toISOString() };
   t.dir = new DepartmentDirectory(t.state.reference.departments);
   await deps.gateway.setListValidation(t.table, COL.department, t.dir.assignablePaths());

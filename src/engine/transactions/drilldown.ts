@@ -78,8 +78,8 @@ export async function drillDown(
   const snap = prefetched?.snap ?? (await meterSnapshot(deps.client));
   onProgress?.({ phase: 'reference', message: 'Reading the chart of accounts and departments…' });
   const [categories, departments] = await Promise.all([
-    prefetched?.categories ? { data: prefetched.categories } : deps.client.categories.list(),
-    deps.client.departments.list(),
+    prefetched?.categories ? { data: prefetched.categories } : deps.spend('/categories', (o) => deps.client.categories.list(o)),
+    deps.spend('/departments', (o) => deps.client.departments.list(o)),
   ]);
   const chart = buildTree(categories.data, 'category');
   const node = chart.byId.get(req.categoryId);
@@ -92,27 +92,33 @@ export async function drillDown(
   const rows: WriteValue[][] = [];
   let entries = 0;
   let totalCents = 0;
-  for await (const entry of deps.client.journalEntries.iterate({ category_id: root.id, start_date: req.start, end_date: req.end }) as AsyncIterable<JournalEntry>) {
-    entries++;
-    for (const line of entry.lines) {
-        if (!inTree.has(line.category_id)) continue;
-        const cents = signedCents(root.account_type, line.debit_cents, line.credit_cents);
-        totalCents += cents;
-        rows.push([
-          isoToCell(entry.date, system),
-          entry.kind,
-          entry.memo,
-          chart.byId.get(line.category_id)?.name ?? line.category_id,
-          line.department_id ? (dir.pathOf(line.department_id) ?? line.department_id) : null,
-          line.debit_cents ? centsToDisplay(line.debit_cents, 'units') : null,
-          line.credit_cents ? centsToDisplay(line.credit_cents, 'units') : null,
-          centsToDisplay(cents, 'units'),
-          entry.transaction_id,
-          entry.id,
-        ]);
-    }
-    if (entries % 500 === 0) onProgress?.({ phase: 'fetching', message: `${entries.toLocaleString('en-US')} entries so far`, rows: rows.length, pages: entries / 500 });
-  }
+  await deps.spend(
+    '/journal_entries',
+    async (o) => {
+      for await (const entry of deps.client.journalEntries.iterate({ category_id: root.id, start_date: req.start, end_date: req.end }, o) as AsyncIterable<JournalEntry>) {
+        entries++;
+        for (const line of entry.lines) {
+            if (!inTree.has(line.category_id)) continue;
+            const cents = signedCents(root.account_type, line.debit_cents, line.credit_cents);
+            totalCents += cents;
+            rows.push([
+              isoToCell(entry.date, system),
+              entry.kind,
+              entry.memo,
+              chart.byId.get(line.category_id)?.name ?? line.category_id,
+              line.department_id ? (dir.pathOf(line.department_id) ?? line.department_id) : null,
+              line.debit_cents ? centsToDisplay(line.debit_cents, 'units') : null,
+              line.credit_cents ? centsToDisplay(line.credit_cents, 'units') : null,
+              centsToDisplay(cents, 'units'),
+              entry.transaction_id,
+              entry.id,
+            ]);
+        }
+        if (entries % 500 === 0) onProgress?.({ phase: 'fetching', message: `${entries.toLocaleString('en-US')} entries so far`, rows: rows.length, pages: entries / 500 });
+      }
+    },
+    'run',
+  );
 
   onProgress?.({ phase: 'writing', message: `Writing ${rows.length} lines…` });
   const ref = await deps.gateway.createTable({
@@ -182,7 +188,7 @@ export async function drillDownFromSelection(deps: Deps, options: CellDrillOptio
     const dateSystem = needsSystem ? await deps.gateway.getDateSystem() : undefined;
     const snap = await meterSnapshot(deps.client);
     options.onProgress?.({ phase: 'reference', message: 'Reading the chart of accounts…' });
-    const categories = (await deps.client.categories.list()).data;
+    const categories = (await deps.spend('/categories', (o) => deps.client.categories.list(o))).data;
     const found = formulaTarget(formula.value, selection.topLeft.formula!, categories, {
       today: options.today,
       fiscalYearStartMonth: options.fiscalYearStartMonth,

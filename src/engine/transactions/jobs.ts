@@ -28,21 +28,15 @@ export interface JobReport {
   resumed: boolean;
 }
 
-async function allErrors(deps: Deps, job: BulkUpdateJob): Promise<JobError[]> {
-  const out: JobError[] = [...(job.errors?.data ?? [])];
-  let page = job.errors;
-  while (page?.has_more === true && typeof page.next_cursor === 'string' && page.next_cursor) {
-    const next = await deps.client.jobs.retrieve(job.id, { limit: 500, starting_after: page.next_cursor });
-    out.push(...next.errors.data);
-    page = next.errors;
-  }
-  return out;
+/** Every error of a failed job, through the client's pager (a repeated cursor stops it, not the cap). */
+function allErrors(deps: Deps, job: BulkUpdateJob): Promise<JobError[]> {
+  return deps.spend('/jobs/{id}', (o) => deps.client.jobs.allErrors(job, o), 'run');
 }
 
 /** The job as submitted or retrieved, polled with backoff until it is terminal. */
 export async function waitTerminal(deps: Deps, submitted: BulkUpdateJob): Promise<BulkUpdateJob> {
   if (submitted.status === 'success' || submitted.status === 'failed') return submitted;
-  return deps.client.jobs.wait(submitted.id, deps.poll);
+  return deps.spend('/jobs/{id}', (o) => deps.client.jobs.wait(submitted.id, { ...deps.poll, ...o }), 'run');
 }
 
 /**
@@ -84,11 +78,14 @@ export async function runJobs(deps: Deps, t: OpenTable, specs: JobSpec[], view: 
     const held: { entry?: JournalEntry } = {};
     onProgress?.({ phase: 'sending', message: `Submitting job ${i + 1} of ${specs.length} (${spec.ids.length.toLocaleString('en-US')} rows)…`, rows: spec.ids.length });
     try {
-      const { job } = await deps.client.jobs.submit(body, {
-        onKey: async (idempotencyKey) => {
-          held.entry = await t.journal.add({ idempotencyKey, kind: spec.kind, body });
-        },
-      });
+      const { job } = await deps.spend('/transactions/bulk/update', (o) =>
+        deps.client.jobs.submit(body, {
+          ...o,
+          onKey: async (idempotencyKey) => {
+            held.entry = await t.journal.add({ idempotencyKey, kind: spec.kind, body });
+          },
+        }),
+      );
       const entry = held.entry!;
       await t.journal.recordJobId(entry, job.id);
       const report: JobReport = { idempotencyKey: entry.idempotencyKey, jobId: job.id, kind: spec.kind, rows: spec.ids.length, update: spec.update, result: 'unknown', updatedCount: null, errors: 0, resumed: false };

@@ -20,7 +20,7 @@ export async function sendPatches(deps: Deps, edits: { edit: CheckedEdit; update
         continue;
       }
       try {
-        const t = await deps.client.transactions.update(edit.id, update);
+        const t = await deps.spend('/transactions/{id}', (o) => deps.client.transactions.update(edit.id, update, o));
         returned.push(t);
         outcomes.push({ id: edit.id, ok: true, status: M.MSG.updated, pulledDepartment: edit.pulledDepartment, pulledAccountingSerial: edit.pulledAccountingSerial });
       } catch (e) {

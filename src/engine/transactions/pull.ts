@@ -58,16 +58,22 @@ async function collectRun(deps: Deps, filters: TransactionFilters | null, waterm
   const upserts: Transaction[] = [];
   const tombstones: TransactionTombstone[] = [];
   let pages = 0;
-  const result = await deps.client.transactions.sync({
-    watermark,
-    filters: filters ? toListParams(filters) : undefined,
-    onPage: (page) => {
-      upserts.push(...page.upserts);
-      tombstones.push(...page.tombstones);
-      pages++;
-      onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${pages} page${pages === 1 ? '' : 's'})`, rows: upserts.length, pages });
-    },
-  });
+  const result = await deps.spend(
+    '/transactions',
+    (o) =>
+      deps.client.transactions.sync({
+        ...o,
+        watermark,
+        filters: filters ? toListParams(filters) : undefined,
+        onPage: (page) => {
+          upserts.push(...page.upserts);
+          tombstones.push(...page.tombstones);
+          pages++;
+          onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${pages} page${pages === 1 ? '' : 's'})`, rows: upserts.length, pages });
+        },
+      }),
+    'run',
+  );
   return { upserts, tombstones, pages, watermark: result.watermark };
 }
 
@@ -96,7 +102,7 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
   const snap = await meterSnapshot(deps.client);
 
   onProgress?.({ phase: 'reference', message: 'Reading departments and the company profile…' });
-  const reference = await fetchReference(deps.client, deps.now());
+  const reference = await fetchReference(deps);
   const dir = new DepartmentDirectory(reference.departments);
   const system = await deps.gateway.getDateSystem();
 

@@ -73,9 +73,12 @@ export async function resumeJournal(deps: Deps, t: OpenTable, onProgress?: Progr
 
 /** The entry's job, terminal: polled when its id is known, else replayed with the same key and body. */
 async function terminalJob(deps: Deps, t: OpenTable, entry: JournalEntry, report: JobReport): Promise<BulkUpdateJob> {
-  if (entry.jobId) return waitTerminal(deps, await deps.client.jobs.retrieve(entry.jobId, { limit: 500 }));
+  if (entry.jobId) {
+    const jobId = entry.jobId;
+    return waitTerminal(deps, await deps.spend('/jobs/{id}', (o) => deps.client.jobs.retrieve(jobId, { limit: 500 }, o)));
+  }
   // Same key, same body: the API returns the original job if the lost POST had created one.
-  const { job } = await deps.client.jobs.submit(entry.body, { idempotencyKey: entry.idempotencyKey });
+  const { job } = await deps.spend('/transactions/bulk/update', (o) => deps.client.jobs.submit(entry.body, { ...o, idempotencyKey: entry.idempotencyKey }));
   report.jobId = job.id;
   await t.journal.recordJobId(entry, job.id);
   return waitTerminal(deps, job);

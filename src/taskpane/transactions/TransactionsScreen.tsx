@@ -63,8 +63,8 @@ function Connected({ services, connection }: { services: PaneServices; connectio
   const styles = useScreenStyles();
   const today = useToday(services);
   const engine: TransactionsEngine = useMemo(
-    () => createTransactionsEngine({ client: connection.client, gateway: services.gateway, now: services.now }),
-    [connection.client, services.gateway, services.now],
+    () => createTransactionsEngine({ client: connection.client, reader: connection.reader, gateway: services.gateway, now: services.now }),
+    [connection.client, connection.reader, services.gateway, services.now],
   );
   const [form, setForm] = useState<FilterForm>(EMPTY_FORM);
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
