@@ -1,5 +1,6 @@
 import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { plural, pluralNoun } from '../engine/text/plural';
 import type { BindingRecord } from '../excel/gateway';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
@@ -122,7 +123,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setProgress({ done: 0, total: 0 });
     const spentText = () => {
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
-      return `Spent ${spent} call${spent === 1 ? '' : 's'}.`;
+      return `Spent ${plural(spent, 'call')}.`;
     };
     try {
       if (job.kind === 'all') {
@@ -136,8 +137,8 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         const failed = outcome.failed.length;
         setResult(
           failed === 0
-            ? `Refreshed ${n} block${n === 1 ? '' : 's'} and the FIN formulas. ${spentText()}`
-            : `Refreshed ${n} of ${n + failed} blocks; ${failed} kept ${failed === 1 ? 'its' : 'their'} previous figures. ${spentText()}`,
+            ? `Refreshed ${plural(n, 'block')} and the FIN formulas. ${spentText()}`
+            : `Refreshed ${n} of ${n + failed} blocks; ${failed} kept ${pluralNoun(failed, 'its', 'their')} previous figures. ${spentText()}`,
         );
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
         if (failed > 0) setError(outcome.failed[0].error);
@@ -250,7 +251,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
       )}
       {plan && plan.others.length > 0 && (
         <Text className={styles.note}>
-          {plan.others.length} other block{plan.others.length === 1 ? '' : 's'} (transactions tables or another company) refresh from their own tab.
+          {plural(plan.others.length, 'other block')} (transactions tables or another company) refresh from their own tab.
         </Text>
       )}
     </div>

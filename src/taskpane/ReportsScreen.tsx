@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { planCap } from '../api';
 import { PERIOD_CHOICES } from '../engine/periods';
 import type { Scale } from '../engine/render';
+import { plural } from '../engine/text/plural';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
 import type { PaneServices } from './services';
@@ -112,7 +113,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         ),
       );
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
-      setResult(`Inserted the ${statementLabel(spec.statement).toLowerCase()} at ${written.address}. Spent ${spent} call${spent === 1 ? '' : 's'}.`);
+      setResult(`Inserted the ${statementLabel(spec.statement).toLowerCase()} at ${written.address}. Spent ${plural(spent, 'call')}.`);
     } catch (e) {
       setError(e);
     } finally {

@@ -18,6 +18,7 @@ import {
 } from '../engine/periods';
 import { renderStatement, type Scale, type StatementGrid, type StatementReport } from '../engine/render';
 import { canonicalKey, type ReadRequest, type RequestCache } from '../engine/requestCache';
+import { plural } from '../engine/text/plural';
 import { cellA1, parseQualified } from '../excel/address';
 import type { BindingRecord, GridWrite, Json, WorkbookGateway, WriteTarget, WrittenRange } from '../excel/gateway';
 
@@ -155,7 +156,7 @@ export async function estimateCost(cache: RequestCache, companyId: string, colum
 }
 
 export function costText(cost: Cost): string {
-  return `Costs ${cost.calls} call${cost.calls === 1 ? '' : 's'} (${cost.cached} cached)`;
+  return `Costs ${plural(cost.calls, 'call')} (${cost.cached} cached)`;
 }
 
 /** One API call for one report request. */

@@ -42,6 +42,7 @@ import { RenderError, centsToDisplay, unitsNote, type Scale } from '../render/mo
 import type { StatementReport } from '../render/reportShapes';
 import { renderStatement } from '../render/statementGrid';
 import { canonicalKey, type CacheStore, type ReadRequest, type RequestCache } from '../requestCache';
+import { plural } from '../text/plural';
 import { isMissing, optionalText, parseMaxRows, parseScale, parseStatus } from './args';
 import { FinError, capFromMessage, finErrors, fromApiError, isFinError, monthlyLimitError } from './errors';
 import {
@@ -653,7 +654,7 @@ export class FinService {
     await options.recalculate();
     const settled = await this.whenIdle(options.quietMs ?? 300, options.timeoutMs ?? 300_000);
     const spent = Math.max(0, (await this.client.meter.count()) - before);
-    const calls = `${spent} call${spent === 1 ? '' : 's'}`;
+    const calls = plural(spent, 'call');
     const limited = this.limit !== null;
     let message = settled ? `Refresh all spent ${calls}` : `Refresh all spent ${calls} so far (some formulas were still calculating)`;
     if (limited) message += `; ${monthlyLimitError(this.limit!.cap, this.limit!.resetDate).message}`;

@@ -10,6 +10,7 @@
 
 import type { TransactionTombstone, Transaction } from '../../api';
 import { generateIdempotencyKey } from '../../api';
+import { plural } from '../text/plural';
 import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView } from './columns';
 import {
   callsSince,
@@ -65,7 +66,7 @@ async function collectRun(deps: Deps, filters: TransactionFilters | null, waterm
       upserts.push(...page.upserts);
       tombstones.push(...page.tombstones);
       pages++;
-      onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${pages} page${pages === 1 ? '' : 's'})`, rows: upserts.length, pages });
+      onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${plural(pages, 'page')})`, rows: upserts.length, pages });
     },
   });
   return { upserts, tombstones, pages, watermark: result.watermark };
