@@ -5,6 +5,7 @@ export type { GroupSummary, JobReport, PushOptions, PushResult, ResumeResult, Re
 export type { CellDrillOptions, CellDrillResult, DrillDownRequest, DrillDownResult } from './drilldown';
 export { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 export { subtreeIds, signedCents, DRILLDOWN_COLUMNS } from './drilldown';
+export { idsInSelection, type TableSnapshot } from './selection';
 export { COL, TABLE_COLUMNS, COLUMN_NAMES, transactionRow, TableView, normPath } from './columns';
 export { DepartmentDirectory, departmentRefs, type DepartmentRef } from './departments';
 export { allowsIncrementalRefresh, describeFilters, IMMUTABLE_FILTERS, mutableFilterNames, normalizeFilters, type TransactionFilters } from './filters';
