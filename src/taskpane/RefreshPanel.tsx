@@ -1,4 +1,4 @@
-import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
+import { Badge, Button, Field, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { plural, pluralNoun } from '../engine/text/plural';
 import type { BindingRecord } from '../excel/gateway';
@@ -24,6 +24,17 @@ import { useScreenStyles } from './styles';
 
 type Pending = { kind: 'all'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
+const useRefreshStyles = makeStyles({
+  blocks: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalM,
+  },
+});
+
 export interface RefreshPanelProps extends ScreenProps {
   /** Changes when the ribbon's Refresh all asks: show the cost of refreshing everything and ask. */
   askAllSignal?: number;
@@ -31,6 +42,7 @@ export interface RefreshPanelProps extends ScreenProps {
 
 export function RefreshPanel({ services, connection, askAllSignal = 0 }: RefreshPanelProps) {
   const styles = useScreenStyles();
+  const refreshStyles = useRefreshStyles();
   const [plan, setPlan] = useState<RefreshPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -210,7 +222,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
       </h3>
       {plan && plan.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
       {plan && plan.blocks.length > 0 && (
-        <ul aria-label="Blocks" style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', rowGap: '12px' }}>
+        <ul aria-label="Blocks" className={refreshStyles.blocks}>
           {plan.blocks.map((block) => {
             const at = Date.parse(block.binding.refreshedAt);
             const stale = isStale(block.binding, now);
@@ -226,9 +238,13 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                 <Text block>
                   Refreshed {formatAge(at, now)}{' '}
                   {stale ? (
-                    <span className={`${styles.tag} ${styles.tagWarning}`}>Stale</span>
+                    <Badge appearance="tint" shape="rounded" color="warning">
+                      Stale
+                    </Badge>
                   ) : (
-                    <span className={`${styles.tag} ${styles.tagSuccess}`}>Current</span>
+                    <Badge appearance="tint" shape="rounded" color="success">
+                      Current
+                    </Badge>
                   )}
                 </Text>
                 <div className={styles.row}>
