@@ -1,4 +1,4 @@
-import { Body1, Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
+import { AriaLiveAnnouncer, Body1, Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
 import { FormulaHelper } from './FormulaHelper';
@@ -69,7 +69,10 @@ export interface AppProps {
 export function App({ theme, services }: AppProps) {
   return (
     <FluentProvider theme={theme}>
-      <Pane services={services} />
+      {/* Fluent's announcer: MessageBars (errors, results, warnings) are read out through it. */}
+      <AriaLiveAnnouncer>
+        <Pane services={services} />
+      </AriaLiveAnnouncer>
     </FluentProvider>
   );
 }

@@ -57,9 +57,10 @@ function Outcome({ actions, connection }: { actions: TransactionsActions; connec
         </div>
       )}
       {result && (
-        <MessageBar intent="success" layout="multiline">
+        // Keyed by the text: each result is a new bar, which the announcer reads out when it appears.
+        <MessageBar key={result} intent="success" layout="multiline">
           <MessageBarBody>
-            <Text role="status">{result}</Text>
+            <Text>{result}</Text>
           </MessageBarBody>
         </MessageBar>
       )}
