@@ -100,9 +100,4 @@ module.exports = tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
-  // Two findings in pane files under rework elsewhere (issue 11), to fix there and then delete these two
-  // blocks: RefreshPanel's askAllSignal effect leaves askAll out on purpose (only a new signal asks again;
-  // useEffectEvent says that), and TransactionsScreen's click handler useSelectedRows is named like a hook.
-  { files: ['src/taskpane/RefreshPanel.tsx'], rules: { 'react-hooks/exhaustive-deps': 'off' } },
-  { files: ['src/taskpane/transactions/TransactionsScreen.tsx'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
 );

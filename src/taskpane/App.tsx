@@ -1,4 +1,4 @@
-import { Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
+import { AriaLiveAnnouncer, Body1, Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
 import { FormulaHelper } from './FormulaHelper';
@@ -41,6 +41,11 @@ const useStyles = makeStyles({
     fontWeight: tokens.fontWeightSemibold,
     ':focus': { outline: 'none' },
   },
+  outsideExcel: {
+    display: 'block',
+    margin: 0,
+    padding: tokens.spacingHorizontalL,
+  },
 });
 
 export const PRODUCT_NAME = 'Financial Reporting';
@@ -64,8 +69,29 @@ export interface AppProps {
 export function App({ theme, services }: AppProps) {
   return (
     <FluentProvider theme={theme}>
-      <Pane services={services} />
+      {/* Fluent's announcer: MessageBars (errors, results, warnings) are read out through it. */}
+      <AriaLiveAnnouncer>
+        <Pane services={services} />
+      </AriaLiveAnnouncer>
     </FluentProvider>
+  );
+}
+
+/** The page opened outside Excel, where there is no add-in storage and no workbook: says so. */
+export function OutsideExcel({ theme }: { theme: Theme }) {
+  return (
+    <FluentProvider theme={theme}>
+      <OutsideExcelMessage />
+    </FluentProvider>
+  );
+}
+
+function OutsideExcelMessage() {
+  const styles = useStyles();
+  return (
+    <Body1 as="p" className={styles.outsideExcel}>
+      Open this add-in in Excel to use it.
+    </Body1>
   );
 }
 

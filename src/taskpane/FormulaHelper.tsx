@@ -1,5 +1,5 @@
-import { Button, Field, Input, Listbox, Option, Text } from '@fluentui/react-components';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { Badge, Button, Field, Input, Listbox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useEffect, useId, useMemo, useState, type CSSProperties } from 'react';
 import type { Category, FullList } from '../api/types';
 import { buildTree, type Tree } from '../engine/tree';
 import { ErrorMessage } from './ErrorMessage';
@@ -14,8 +14,25 @@ import { useScreenStyles } from './styles';
 
 const CATEGORIES_REQUEST = { path: '/categories' };
 
+const useHelperStyles = makeStyles({
+  categories: {
+    maxHeight: '240px',
+    overflowY: 'auto',
+  },
+  /** A category indented by its depth in the tree, which each option gives as --fin-tree-depth. */
+  indented: {
+    paddingLeft: `calc(var(--fin-tree-depth) * ${tokens.spacingHorizontalM})`,
+  },
+});
+
+/** The one value the indent needs from the option: its depth (the style itself is in makeStyles). */
+function depthVariable(depth: number): CSSProperties {
+  return { '--fin-tree-depth': depth } as CSSProperties;
+}
+
 export function FormulaHelper({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
+  const helperStyles = useHelperStyles();
   const today = useToday(services);
   const listLabel = useId();
   const [tree, setTree] = useState<Tree<Category> | null>(null);
@@ -111,11 +128,11 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
             aria-labelledby={listLabel}
             selectedOptions={selectedId ? [selectedId] : []}
             onOptionSelect={(_, d) => setSelectedId(d.optionValue ?? null)}
-            style={{ maxHeight: '240px', overflowY: 'auto' }}
+            className={helperStyles.categories}
           >
             {shown.map((node) => (
               <Option key={node.id} value={node.id} text={node.path}>
-                <span aria-hidden="true" style={{ paddingLeft: `${node.depth * 12}px` }}>
+                <span aria-hidden="true" className={helperStyles.indented} style={depthVariable(node.depth)}>
                   {filter ? node.path : node.name}
                 </span>
                 <span className={styles.visuallyHidden}>{node.path}</span>
@@ -124,7 +141,10 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
           </Listbox>
           {selected?.item.point_in_time && (
             <Text>
-              <span className={`${styles.tag} ${styles.tagNeutral}`}>Balance</span> {selected.name} is a balance: it is read at the end of the period.
+              <Badge appearance="tint" shape="rounded" color="informative">
+                Balance
+              </Badge>{' '}
+              {selected.name} is a balance: it is read at the end of the period.
             </Text>
           )}
           <Field

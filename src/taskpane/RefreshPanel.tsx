@@ -1,5 +1,6 @@
-import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Badge, Button, Field, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { plural, pluralNoun } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
@@ -13,6 +14,17 @@ import { useScreenStyles } from './styles';
 
 type Pending = { kind: 'all'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
+const useRefreshStyles = makeStyles({
+  blocks: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    rowGap: tokens.spacingVerticalM,
+  },
+});
+
 export interface RefreshPanelProps extends ScreenProps {
   /** Changes when the ribbon's Refresh all asks: show the cost of refreshing everything and ask. */
   askAllSignal?: number;
@@ -21,6 +33,7 @@ export interface RefreshPanelProps extends ScreenProps {
 export function RefreshPanel({ services, connection, askAllSignal = 0 }: RefreshPanelProps) {
   const styles = useScreenStyles();
   const statements = useStatements(services, connection);
+  const refreshStyles = useRefreshStyles();
   const [plan, setPlan] = useState<RefreshPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -49,9 +62,12 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     if (pending) confirmRef.current?.focus();
   }, [pending]);
 
+  // Only a new signal from the ribbon asks again, with the askAll of the latest render.
+  const askFromRibbon = useEffectEvent(() => {
+    if (refreshAllRef.current) void askAll(refreshAllRef.current);
+  });
   useEffect(() => {
-    if (askAllSignal > 0 && refreshAllRef.current) void askAll(refreshAllRef.current);
-    // Only a new signal asks again (askAll is a new function on every render).
+    if (askAllSignal > 0) askFromRibbon();
   }, [askAllSignal]);
 
   /** The cap already refused a call this month: refreshing would only empty the cache. */
@@ -99,7 +115,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setProgress({ done: 0, total: 0 });
     const spentText = () => {
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
-      return `Spent ${spent} call${spent === 1 ? '' : 's'}.`;
+      return `Spent ${plural(spent, 'call')}.`;
     };
     try {
       if (job.kind === 'all') {
@@ -113,8 +129,8 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         const failed = outcome.failed.length;
         setResult(
           failed === 0
-            ? `Refreshed ${n} block${n === 1 ? '' : 's'} and the FIN formulas. ${spentText()}`
-            : `Refreshed ${n} of ${n + failed} blocks; ${failed} kept ${failed === 1 ? 'its' : 'their'} previous figures. ${spentText()}`,
+            ? `Refreshed ${plural(n, 'block')} and the FIN formulas. ${spentText()}`
+            : `Refreshed ${n} of ${n + failed} blocks; ${failed} kept ${pluralNoun(failed, 'its', 'their')} previous figures. ${spentText()}`,
         );
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
         if (failed > 0) setError(outcome.failed[0].error);
@@ -186,7 +202,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
       </h3>
       {plan && plan.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
       {plan && plan.blocks.length > 0 && (
-        <ul aria-label="Blocks" style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', rowGap: '12px' }}>
+        <ul aria-label="Blocks" className={refreshStyles.blocks}>
           {plan.blocks.map((block) => {
             const at = Date.parse(block.binding.refreshedAt);
             const stale = isStale(block.binding, now);
@@ -202,9 +218,13 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                 <Text block>
                   Refreshed {formatAge(at, now)}{' '}
                   {stale ? (
-                    <span className={`${styles.tag} ${styles.tagWarning}`}>Stale</span>
+                    <Badge appearance="tint" shape="rounded" color="warning">
+                      Stale
+                    </Badge>
                   ) : (
-                    <span className={`${styles.tag} ${styles.tagSuccess}`}>Current</span>
+                    <Badge appearance="tint" shape="rounded" color="success">
+                      Current
+                    </Badge>
                   )}
                 </Text>
                 <div className={styles.row}>
@@ -227,7 +247,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
       )}
       {plan && plan.others.length > 0 && (
         <Text className={styles.note}>
-          {plan.others.length} other block{plan.others.length === 1 ? '' : 's'} (transactions tables or another company) refresh from their own tab.
+          {plural(plan.others.length, 'other block')} (transactions tables or another company) refresh from their own tab.
         </Text>
       )}
     </div>

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { planCap } from '../api';
 import { PERIOD_CHOICES } from '../engine/dates';
 import type { Scale } from '../engine/render';
+import { plural } from '../engine/text/plural';
 import { ErrorMessage } from './ErrorMessage';
 import { useStatements, useToday } from './hooks';
 import type { PaneServices } from './services';
@@ -95,7 +96,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     try {
       const { written } = await services.actions.track(action, () => statements.insert(spec, where, (done, total) => setProgress({ done, total })));
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
-      setResult(`Inserted the ${statementLabel(spec.statement).toLowerCase()} at ${written.address}. Spent ${spent} call${spent === 1 ? '' : 's'}.`);
+      setResult(`Inserted the ${statementLabel(spec.statement).toLowerCase()} at ${written.address}. Spent ${plural(spent, 'call')}.`);
     } catch (e) {
       setError(e);
     } finally {

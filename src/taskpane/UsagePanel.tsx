@@ -1,4 +1,4 @@
-import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { planCap } from '../api';
 import { useActions, useMeterCount } from './hooks';
 import { formatAge } from '../engine/statements';
@@ -9,9 +9,20 @@ import { useScreenStyles } from './styles';
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
 // counts), the plan's cap, the next reset (midnight Pacific on the 1st) and the last actions with their cost.
 
-// A plain table styled with Fluent's tokens: the log is read, not sorted or selected, so Fluent's Table
-// (and its weight in the bundle) would add nothing.
-const useTableStyles = makeStyles({
+const useUsageStyles = makeStyles({
+  /** The figures: labels and values in two columns. */
+  figures: {
+    margin: 0,
+    display: 'grid',
+    gridTemplateColumns: 'auto 1fr',
+    columnGap: tokens.spacingHorizontalM,
+    rowGap: tokens.spacingVerticalXS,
+  },
+  value: {
+    margin: 0,
+  },
+  // The log is a plain table styled with Fluent's tokens: it is read, not sorted or selected, so Fluent's
+  // Table (and its weight in the bundle) would add nothing.
   table: {
     width: '100%',
     borderCollapse: 'collapse',
@@ -23,6 +34,7 @@ const useTableStyles = makeStyles({
     padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalXS}`,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
+  /** Combined with cell through mergeClasses, so this textAlign replaces the cell's. */
   number: {
     textAlign: 'right',
   },
@@ -37,7 +49,7 @@ function n(value: number): string {
 
 export function UsagePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
-  const table = useTableStyles();
+  const usage = useUsageStyles();
   const count = useMeterCount(connection.client);
   const actions = useActions(services, connection.companyId);
   const cap = planCap(connection.plan);
@@ -47,15 +59,15 @@ export function UsagePanel({ services, connection }: ScreenProps) {
 
   return (
     <div className={styles.screen}>
-      <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '12px', rowGap: '4px' }}>
+      <dl className={usage.figures}>
         <dt>Calls this month</dt>
-        <dd style={{ margin: 0 }} data-testid="usage-count">
+        <dd className={usage.value} data-testid="usage-count">
           {count === null ? '…' : n(count)}
         </dd>
         <dt>Monthly cap</dt>
-        <dd style={{ margin: 0 }}>{cap === undefined ? 'unknown' : `${n(cap)} (${planLabel(connection.plan)} plan)`}</dd>
+        <dd className={usage.value}>{cap === undefined ? 'unknown' : `${n(cap)} (${planLabel(connection.plan)} plan)`}</dd>
         <dt>Next reset</dt>
-        <dd style={{ margin: 0 }}>{reset.date} at 00:00 Pacific Time</dd>
+        <dd className={usage.value}>{reset.date} at 00:00 Pacific Time</dd>
       </dl>
       {cap !== undefined && count !== null && (
         <Field label="Share of the monthly cap used" validationMessage={`${n(count)} of ${n(cap)} calls`} validationState="none">
@@ -74,16 +86,16 @@ export function UsagePanel({ services, connection }: ScreenProps) {
       {actions.length === 0 ? (
         <Text>No actions yet.</Text>
       ) : (
-        <table className={table.table} aria-label="Recent actions">
+        <table className={usage.table} aria-label="Recent actions">
           <thead>
             <tr>
-              <th scope="col" className={`${table.cell} ${table.head}`}>
+              <th scope="col" className={mergeClasses(usage.cell, usage.head)}>
                 Action
               </th>
-              <th scope="col" className={`${table.cell} ${table.head} ${table.number}`}>
+              <th scope="col" className={mergeClasses(usage.cell, usage.head, usage.number)}>
                 Calls
               </th>
-              <th scope="col" className={`${table.cell} ${table.head}`}>
+              <th scope="col" className={mergeClasses(usage.cell, usage.head)}>
                 When
               </th>
             </tr>
@@ -91,12 +103,12 @@ export function UsagePanel({ services, connection }: ScreenProps) {
           <tbody>
             {actions.map((a, i) => (
               <tr key={`${a.at}-${i}`}>
-                <td className={table.cell}>
+                <td className={usage.cell}>
                   {a.action}
                   {a.failed ? ' (failed)' : ''}
                 </td>
-                <td className={`${table.cell} ${table.number}`}>{n(a.calls)}</td>
-                <td className={table.cell}>
+                <td className={mergeClasses(usage.cell, usage.number)}>{n(a.calls)}</td>
+                <td className={usage.cell}>
                   <time dateTime={new Date(a.at).toISOString()}>{formatAge(a.at, now)}</time>
                 </td>
               </tr>

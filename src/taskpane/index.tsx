@@ -3,7 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { OfficeGateway } from '../excel/officeGateway';
 import { OfficeRuntimeSecretStore } from '../excel/secretStore';
 import * as runtime from '../runtime';
-import { App } from './App';
+import { App, OutsideExcel } from './App';
 import { createPaneServices, type PaneServices } from './services';
 
 // Entry of the shared page (taskpane.html), which also loads the functions and commands bundles: one
@@ -53,7 +53,7 @@ function render(theme: Theme, services: PaneServices | null): void {
     services ? (
       <App theme={theme} services={services} />
     ) : (
-      <p style={{ fontFamily: 'Segoe UI, sans-serif', padding: 16 }}>Open this add-in in Excel to use it.</p>
+      <OutsideExcel theme={theme} />
     ),
   );
 }

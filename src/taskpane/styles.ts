@@ -36,29 +36,6 @@ export const useScreenStyles = makeStyles({
     paddingLeft: 0,
     fontWeight: tokens.fontWeightSemibold,
   },
-  /** A small status tag (Fluent's tint badge look, without the Badge component). */
-  tag: {
-    display: 'inline-block',
-    padding: `0 ${tokens.spacingHorizontalXS}`,
-    borderRadius: tokens.borderRadiusMedium,
-    fontSize: tokens.fontSizeBase200,
-    fontWeight: tokens.fontWeightSemibold,
-  },
-  tagWarning: {
-    backgroundColor: tokens.colorPaletteYellowBackground1,
-    color: tokens.colorPaletteDarkOrangeForeground2,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorPaletteYellowBorder1}`,
-  },
-  tagSuccess: {
-    backgroundColor: tokens.colorPaletteGreenBackground1,
-    color: tokens.colorPaletteGreenForeground2,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorPaletteGreenBorder1}`,
-  },
-  tagNeutral: {
-    backgroundColor: tokens.colorNeutralBackground3,
-    color: tokens.colorNeutralForeground2,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
   note: {
     color: tokens.colorNeutralForeground3,
   },

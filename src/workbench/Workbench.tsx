@@ -3,6 +3,7 @@
 
 import { webLightTheme, type Theme } from '@fluentui/react-components';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { plural } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { App } from '../taskpane/App';
 import type { PaneServices } from '../taskpane/services';
@@ -37,7 +38,7 @@ export function Workbench({ book, engine, services, functionCount, onReset, them
         </p>
         <div className="wb-header-actions">
           <span role="status" aria-live="polite" className="wb-calc-status">
-            {busy > 0 ? `Calculating ${busy} cell${busy === 1 ? '' : 's'}…` : functionCount > 0 ? `${functionCount} FIN functions` : 'No FIN functions registered'}
+            {busy > 0 ? `Calculating ${plural(busy, 'cell')}…` : functionCount > 0 ? `${functionCount} FIN functions` : 'No FIN functions registered'}
           </span>
           <button type="button" className="wb-button" onClick={onReset}>
             Reset workbench

@@ -5,6 +5,7 @@
 // into the blank cells to its right and below (#SPILL! when they are not blank); a thrown or returned
 // CustomFunctions.Error shows its code, and its message is kept for the formula bar.
 
+import { plural } from '../engine/text/plural';
 import { parseFinFormula, type Literal } from './finFormula';
 import { positionAddress, positionKey, type CellPosition, type WorkbenchBook } from './book';
 import { isCustomFunctionsError, type CustomFunction } from './customFunctionsStub';
@@ -275,7 +276,7 @@ export class FormulaEngine {
       const info = this.info.get(name);
       const params: ParameterInfo[] = info?.parameters ?? Array.from({ length: Math.max(0, fn.length - 1) }, (_, i) => ({ name: `argument ${i + 1}` }));
       if (args.length > params.length) {
-        settle({ state: 'error', code: '#VALUE!', message: `${label} takes at most ${params.length} argument${params.length === 1 ? '' : 's'}` });
+        settle({ state: 'error', code: '#VALUE!', message: `${label} takes at most ${plural(params.length, 'argument')}` });
         return;
       }
       const values: Literal[] = [];

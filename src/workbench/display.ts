@@ -2,6 +2,7 @@
 // code), or the value a neighbour's spill puts there. Also what the formula bar's result line says.
 
 import type { DateSystem } from '../engine/dates';
+import { plural } from '../engine/text/plural';
 import type { CellPosition, WorkbenchBook } from './book';
 import type { CellResult, FormulaEngine, Scalar } from './calc';
 import { formatCell, formatGeneral, type Formatted } from './numberFormat';
@@ -49,5 +50,5 @@ export function resultText(result: CellResult | undefined): string | null {
   if (result.state === 'value') return `= ${rawText(result.value)}`;
   const rows = result.rows.length;
   const cols = result.rows[0]?.length ?? 0;
-  return `Spilled ${rows} row${rows === 1 ? '' : 's'} × ${cols} column${cols === 1 ? '' : 's'}, starting with ${rawText(result.rows[0][0]) || '(blank)'}`;
+  return `Spilled ${plural(rows, 'row')} × ${plural(cols, 'column')}, starting with ${rawText(result.rows[0][0]) || '(blank)'}`;
 }

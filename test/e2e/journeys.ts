@@ -12,6 +12,7 @@ import {
   connectWithKey,
   enterFormula,
   enterValue,
+  errorMessages,
   goToCell,
   insertStatement,
   LONG,
@@ -288,8 +289,8 @@ export function journeys(world: World): Journey[] {
         step('Refresh all: refreshing');
         await confirm.getByRole('button', { name: 'Refresh', exact: true }).click();
         const done = pane(page).getByRole('status').filter({ hasText: /^Refreshed \d+ blocks? and the FIN formulas\. Spent \d+ calls?\./ });
-        await done.or(pane(page).getByRole('alert')).first().waitFor({ timeout: LONG });
-        if (!(await done.isVisible())) throw new Error(`Refresh all failed: ${await pane(page).getByRole('alert').first().textContent()}`);
+        await done.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
+        if (!(await done.isVisible())) throw new Error(`Refresh all failed: ${await errorMessages(pane(page)).first().textContent()}`);
         const doneText = ((await done.textContent()) ?? '').trim();
         const spent = Number(/Spent (\d+) call/.exec(doneText)?.[1]);
         const after = await usage(world, 'growth-admin');
@@ -321,9 +322,10 @@ export function journeys(world: World): Journey[] {
         await p.getByLabel('Status', { exact: true }).selectOption({ label: 'Approved' });
         await p.getByLabel('Type', { exact: true }).selectOption({ label: 'Standard' });
         await p.getByRole('button', { name: 'Pull', exact: true }).click();
-        const pulled = p.getByRole('status').filter({ hasText: /^Pulled [\d,]+ transactions? into / });
-        await pulled.or(p.getByRole('alert')).first().waitFor({ timeout: LONG });
-        if (!(await pulled.isVisible())) throw new Error(`the pull failed: ${await p.getByRole('alert').first().textContent()}`);
+        // The Transactions tab's results are success MessageBars (read out by Fluent's announcer): found by text.
+        const pulled = p.getByText(/^Pulled [\d,]+ transactions? into /);
+        await pulled.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+        if (!(await pulled.isVisible())) throw new Error(`the pull failed: ${await errorMessages(p).first().textContent()}`);
         const pulledText = ((await pulled.textContent()) ?? '').trim();
         log(pulledText);
         const sheet = /into (.+?) \(\d+ calls?\)/.exec(pulledText)?.[1] ?? /into (.+?)\./.exec(pulledText)![1];
@@ -386,14 +388,14 @@ export function journeys(world: World): Journey[] {
 
         step('reviewing and pushing');
         await p.getByRole('button', { name: 'Review changes' }).click();
-        await p.getByRole('status').filter({ hasText: '3 edited rows found.' }).waitFor({ timeout: LONG });
+        await p.getByText('3 edited rows found.', { exact: true }).waitFor({ timeout: LONG });
         await goToCell(page, `${columnLetters(deptCol)}${body[0].row}`);
         await p.getByRole('region', { name: 'Changes to push' }).scrollIntoViewIfNeeded();
         await shot('06-transactions-edited');
         await p.getByRole('button', { name: 'Push', exact: true }).click();
-        const pushed = p.getByRole('status').filter({ hasText: /^Pushed: / });
-        await pushed.or(p.getByRole('alert')).first().waitFor({ timeout: LONG });
-        if (!(await pushed.isVisible())) throw new Error(`the push failed: ${await p.getByRole('alert').first().textContent()}`);
+        const pushed = p.getByText(/^Pushed: /);
+        await pushed.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+        if (!(await pushed.isVisible())) throw new Error(`the push failed: ${await errorMessages(p).first().textContent()}`);
         const pushedText = ((await pushed.textContent()) ?? '').trim();
         assert.match(pushedText, /^Pushed: 3 rows updated, 0 pending, 0 not sent/, `push result: "${pushedText}"`);
         log(pushedText);
@@ -421,7 +423,7 @@ export function journeys(world: World): Journey[] {
       run: async ({ page, shot, step, log }) => {
         step('connecting with the Formation key');
         await connectWithKey(page, world.sandbox.keys['formation-admin'], 'Formation');
-        const limit = pane(page).getByRole('alert').filter({ hasText: 'Monthly API limit reached' });
+        const limit = errorMessages(pane(page), 'Monthly API limit reached');
         const reports = pane(page).getByRole('tab', { name: 'Reports', exact: true });
         await reports.or(limit).first().waitFor({ timeout: 60_000 });
         if (await reports.isVisible()) {

@@ -14,6 +14,11 @@ export function workbook(page: Page): Locator {
   return page.getByRole('region', { name: 'Workbook' });
 }
 
+/** The error messages in a scope: Fluent's error MessageBar, a group named "Error: <its title>". */
+export function errorMessages(scope: Locator, title?: string): Locator {
+  return scope.getByRole('group', { name: title === undefined ? /^Error: / : `Error: ${title}` });
+}
+
 /** Waits until the pane offers to connect (the page, its bundle and the pane are up). */
 export async function waitForPane(page: Page): Promise<void> {
   await pane(page).getByRole('heading', { name: 'Financial Reporting' }).waitFor({ timeout: 60_000 });
@@ -70,7 +75,7 @@ export async function insertStatement(page: Page): Promise<string> {
   await p.getByRole('button', { name: 'Insert', exact: true }).click();
   // Each insert lands on a new sheet, so its line names a new address.
   const done = previous === null ? before : before.filter({ hasNotText: previous });
-  const failed = p.getByRole('alert');
+  const failed = errorMessages(p);
   await done.or(failed).first().waitFor({ timeout: LONG });
   if (await failed.isVisible()) throw new Error(`Insert failed: ${await failed.textContent()}`);
   return (await done.textContent())!.trim();

@@ -1,5 +1,5 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
-import { alertText, connected, connectWith, renderPane, screen, startSandbox, waitFor, type TestSandbox } from './harness';
+import { ERROR_NAME, errorText, connected, connectWith, renderPane, screen, startSandbox, waitFor, type TestSandbox } from './harness';
 import { API_KEY_SECRET, CONNECTION_SECRET, getClient } from '../../src/runtime';
 
 let sb: TestSandbox;
@@ -64,7 +64,7 @@ describe('Connect', () => {
   test('the demo says when the sandbox is not running', async () => {
     const h = renderPane({ ...sb, baseUrl: 'http://127.0.0.1:9/api/v1' });
     await h.user.click(await screen.findByRole('button', { name: 'Try the demo company' }));
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/sandbox is not running/i);
     expect(text).toMatch(/npm start/);
     h.unmount();
@@ -74,7 +74,7 @@ describe('Connect', () => {
     const h = renderPane(sb);
     await h.user.type(await screen.findByLabelText('API key'), 'svc_not_a_real_key_123');
     await h.user.click(screen.getByRole('button', { name: 'Connect' }));
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/revoked or mistyped/);
     expect(text).toMatch(/Settings > API Keys/);
     expect(text).not.toContain('svc_not_a_real_key_123');
@@ -88,7 +88,7 @@ describe('Connect', () => {
   test('a revoked key: the same 401 message, nothing stored', async () => {
     const h = renderPane(sb);
     await connectWith(h, sb, 'revoked');
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/API key not accepted/);
     expect(text).toMatch(/revoked or mistyped/);
     expect(text).not.toContain(sb.keys.revoked);
@@ -99,7 +99,7 @@ describe('Connect', () => {
   test('no API access: 403 message names the API access permission', async () => {
     const h = renderPane(sb);
     await connectWith(h, sb, 'growth-no-api');
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/Permission missing/);
     expect(text).toMatch(/API access: Manage/);
     expect(text).toMatch(/company admin/);
@@ -109,7 +109,7 @@ describe('Connect', () => {
   test('a key without Company: View cannot be validated: the message names that permission', async () => {
     const h = renderPane(sb);
     await connectWith(h, sb, 'growth-reports');
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/Permission missing/);
     expect(text).toMatch(/Company: View/);
     h.unmount();
@@ -123,7 +123,7 @@ describe('Connect', () => {
   ])('%s: a 403 that says what to do', async (label, pattern) => {
     const h = renderPane(sb);
     await connectWith(h, sb, label);
-    expect(await alertText()).toMatch(pattern);
+    expect(await errorText()).toMatch(pattern);
     h.unmount();
   });
 
@@ -131,7 +131,7 @@ describe('Connect', () => {
     const h = renderPane(sb);
     await h.user.type(await screen.findByLabelText('API key'), 'hello world');
     await h.user.click(screen.getByRole('button', { name: 'Connect' }));
-    expect(await alertText()).toMatch(/start with svc_/);
+    expect(await errorText()).toMatch(/start with svc_/);
     await h.user.clear(screen.getByLabelText('API key'));
     await h.user.type(screen.getByLabelText('API key'), sb.keys['growth-admin']);
     await h.user.click(screen.getByRole('button', { name: 'Advanced' }));
@@ -139,7 +139,7 @@ describe('Connect', () => {
     await h.user.clear(url);
     await h.user.type(url, 'http://api.example.com/api/v1');
     await h.user.click(screen.getByRole('button', { name: 'Connect' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/Check the base URL/));
+    await waitFor(() => expect(screen.getByRole('group', { name: ERROR_NAME }).textContent).toMatch(/Check the base URL/));
     h.unmount();
   });
 
@@ -151,7 +151,7 @@ describe('Connect', () => {
     await h.user.clear(url);
     await h.user.type(url, 'http://127.0.0.1:9/api/v1');
     await h.user.click(screen.getByRole('button', { name: 'Connect' }));
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/Cannot reach the API/);
     expect(text).toMatch(/npm start/);
     h.unmount();

@@ -118,10 +118,13 @@ export async function openTab(h: PaneHarness, name: string): Promise<void> {
   await h.user.click(screen.getByRole('tab', { name }));
 }
 
-/** The text of the alert (the error message) once it appears. */
-export async function alertText(): Promise<string> {
-  const alert = await screen.findByRole('alert', {}, { timeout: 15000 });
-  return alert.textContent ?? '';
+/** An error message on screen: Fluent's error MessageBar, a group named "Error: <its title>". */
+export const ERROR_NAME = /^Error: /;
+
+/** The text of the error message once it appears. */
+export async function errorText(): Promise<string> {
+  const bar = await screen.findByRole('group', { name: ERROR_NAME }, { timeout: 15000 });
+  return bar.textContent ?? '';
 }
 
 export { screen, waitFor, within };

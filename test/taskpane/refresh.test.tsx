@@ -173,14 +173,15 @@ describe('Refresh', () => {
     await screen.findByRole('list', { name: 'Blocks' });
     await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
     await h.user.click(await screen.findByRole('button', { name: 'Refresh' }));
-    const alert = await screen.findByRole('alert', {}, { timeout: 30000 });
-    expect(alert.textContent).toMatch(/Monthly API limit reached/);
-    expect(alert.textContent).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
+    const error = await screen.findByRole('group', { name: 'Error: Monthly API limit reached' }, { timeout: 30000 });
+    expect(error.textContent).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
     expect((await h.gateway.listBindings())[0].refreshedAt).toBe(binding.refreshedAt);
     expect(screen.getByText(/^Refreshed 0 of 1 blocks; 1 kept its previous figures. Spent 0 calls./)).toBeTruthy();
     // The client now knows the cap is spent: the next attempt is refused before anything is cleared.
     await h.user.click(screen.getByRole('button', { name: 'Refresh this block' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/Nothing can be fetched until the limit resets on \d{4}-\d{2}-01/));
+    await waitFor(() =>
+      expect(screen.getByRole('group', { name: 'Error: Monthly API limit reached' }).textContent).toMatch(/Nothing can be fetched until the limit resets on \d{4}-\d{2}-01/),
+    );
     expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
     h.unmount();
   });

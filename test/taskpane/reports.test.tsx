@@ -1,7 +1,7 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
 import { calendarDateAt, namedPeriod, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
-import { alertText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
+import { errorText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
 
 let sb: TestSandbox;
@@ -164,7 +164,7 @@ describe('Reports: where, custom periods, progress and failures', () => {
     // 1 call spent connecting; 12 needed, 9 left.
     expect(await screen.findByText(/Costs 12 calls \(0 cached\)\s*Only 9 left this month on the Formation plan/)).toBeTruthy();
     await h.user.click(screen.getByRole('button', { name: 'Insert' }));
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/Monthly API limit reached/);
     expect(text).toMatch(/10 API calls/);
     expect(text).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
@@ -181,7 +181,7 @@ describe('Reports: where, custom periods, progress and failures', () => {
     await connected(h, sb, 'startup-admin', 'startup');
     await sb.control('members', { key: sb.keys['startup-admin'], permissions: { api_access: 'none' } });
     await h.user.click(screen.getByRole('button', { name: 'Insert' }));
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/API key not accepted/);
     expect(text).toMatch(/revoked or mistyped/);
     h.unmount();
@@ -192,7 +192,7 @@ describe('Reports: where, custom periods, progress and failures', () => {
     await connected(h, sb, 'growth-readonly');
     await sb.control('members', { key: sb.keys['growth-readonly'], permissions: { reports: 'none' } });
     await h.user.click(screen.getByRole('button', { name: 'Insert' }));
-    const text = await alertText();
+    const text = await errorText();
     expect(text).toMatch(/Permission missing/);
     expect(text).toMatch(/Reports: View/);
     h.unmount();

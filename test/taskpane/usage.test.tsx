@@ -91,9 +91,9 @@ describe('Usage', () => {
     await choose(h, 'Period', 'Last year');
     await choose(h, 'Layout', 'Months side by side');
     await h.user.click(screen.getByRole('button', { name: 'Insert' }));
-    const alert = await screen.findByRole('alert', {}, { timeout: 30000 });
+    const error = await screen.findByRole('group', { name: 'Error: Monthly API limit reached' }, { timeout: 30000 });
     const reset = nextMonthlyReset(Date.now()).date;
-    expect(alert.textContent).toContain(`The limit resets on ${reset} at 00:00 Pacific Time`);
+    expect(error.textContent).toContain(`The limit resets on ${reset} at 00:00 Pacific Time`);
     await screen.findByText(/^Costs 3 calls \(9 cached\)/);
 
     await openTab(h, 'Usage');

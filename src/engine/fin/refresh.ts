@@ -2,6 +2,7 @@
 // cell, wait until the evaluations that starts have settled, and report what it spent. Under the monthly
 // cap nothing is cleared (the cells keep their values) and nothing is spent.
 
+import { plural } from '../text/plural';
 import type { FinActivity } from './activity';
 import type { FinClient } from './client';
 import { monthlyLimitError, toFinError } from './errors';
@@ -59,7 +60,7 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
   await options.recalculate();
   const settled = await activity.whenIdle(options.quietMs ?? 300, options.timeoutMs ?? 300_000);
   const spent = Math.max(0, (await client.meter.count()) - before);
-  const calls = `${spent} call${spent === 1 ? '' : 's'}`;
+  const calls = plural(spent, 'call');
   const block = await reader.capBlock();
   let message = settled ? `Refresh all spent ${calls}` : `Refresh all spent ${calls} so far (some formulas were still calculating)`;
   if (block) message += `; ${monthlyLimitError(block.cap, block.resetDate).message}`;

@@ -8,6 +8,7 @@ import { priorPeriod, samePeriodLastYear, splitPeriod, type Period } from '../da
 import type { StatementReport } from '../render';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
+import { plural } from '../text/plural';
 import type { StatementSpec } from './spec';
 
 export interface StatementColumn {
@@ -68,7 +69,7 @@ export function distinctRequests(columns: readonly StatementColumn[]): Map<strin
 
 /** "Costs 3 calls (9 cached)". */
 export function costText(cost: CallCost): string {
-  return `Costs ${cost.calls} call${cost.calls === 1 ? '' : 's'} (${cost.cached} cached)`;
+  return `Costs ${plural(cost.calls, 'call')} (${cost.cached} cached)`;
 }
 
 /** One API call for one report request. */

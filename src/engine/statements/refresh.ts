@@ -6,6 +6,7 @@
 
 import type { RefreshReport } from '../fin';
 import { canonicalKey } from '../reader/requestCache';
+import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
@@ -65,15 +66,15 @@ export async function planRefresh(
 
 export function refreshAllCostText(plan: RefreshPlan): string {
   const n = plan.blockCalls + plan.formulaCalls;
-  const blocks = `${plan.blocks.length} block${plan.blocks.length === 1 ? '' : 's'}`;
-  const calls = (c: number) => `${c} call${c === 1 ? '' : 's'}`;
+  const blocks = plural(plan.blocks.length, 'block');
+  const calls = (c: number) => plural(c, 'call');
   if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
   return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
 }
 
 export function blockCostText(block: RefreshBlock): string {
   const n = block.keys.length;
-  return `This will spend ${n} call${n === 1 ? '' : 's'} to rebuild this block.`;
+  return `This will spend ${plural(n, 'call')} to rebuild this block.`;
 }
 
 export interface BlockFailure {
@@ -149,7 +150,7 @@ export function formatAge(thenMs: number, now: number): string {
   if (!Number.isFinite(thenMs)) return 'at an unknown time';
   const s = Math.max(0, Math.round((now - thenMs) / 1000));
   if (s < 60) return 'just now';
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'} ago`;
+  const unit = (n: number, word: string) => `${plural(n, word)} ago`;
   const m = Math.round(s / 60);
   if (m < 60) return unit(m, 'minute');
   const h = Math.round(m / 60);

@@ -11,6 +11,7 @@ import type { Transaction } from '../../api';
 import { centsToDisplay } from '../render/money';
 import { isoToSerial, serialToIso, parseIsoDate, type DateSystem } from '../dates';
 import { normalizePath } from '../tree';
+import { pluralNoun } from '../text/plural';
 import type { DepartmentDirectory } from './departments';
 
 export const COL = {
@@ -148,7 +149,7 @@ export class TableView {
     const missing = COLUMN_NAMES.filter((c) => !this.index.has(c));
     if (missing.length) {
       throw new TableShapeError(
-        `The table ${read.name} has lost its column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}; pull the transactions again into a new table.`,
+        `The table ${read.name} has lost its ${pluralNoun(missing.length, 'column')} ${missing.map((m) => `'${m}'`).join(', ')}; pull the transactions again into a new table.`,
       );
     }
     const idCol = this.index.get(COL.id)!;

@@ -2,6 +2,7 @@
 // identical update, and priced before anything is sent.
 
 import { addMonths, type DateSystem } from '../dates';
+import { plural } from '../text/plural';
 import { COL, cellText, cellToIso, normPath, readDateCell, type DateCell, type RowView } from './columns';
 import type { DepartmentDirectory } from './departments';
 import * as M from './messages';
@@ -197,8 +198,8 @@ export function estimateCost(groups: UpdateGroup[], options: { checkUpstream: bo
   const total = check + patches + 2 * jobs + reread;
   const parts: string[] = [];
   if (check) parts.push('1 upstream check');
-  if (patches) parts.push(`${patches} PATCH${patches === 1 ? '' : 'es'}`);
-  if (jobs) parts.push(`${jobs} job submission${jobs === 1 ? '' : 's'} + at least ${jobs} poll${jobs === 1 ? '' : 's'}`);
+  if (patches) parts.push(plural(patches, 'PATCH', 'PATCHes'));
+  if (jobs) parts.push(`${plural(jobs, 'job submission')} + at least ${plural(jobs, 'poll')}`);
   if (reread) parts.push(`about ${reread} to re-read the changed rows`);
   const text = anything ? `About ${total} calls: ${parts.join(', ')} (failed jobs with over 500 errors: 1 more per 500).` : 'Nothing to send: no calls.';
   return { check, patches, submissions: jobs, polls: jobs, errorPages: 0, reread, total, text };

@@ -9,6 +9,7 @@ export type { JobReport } from './jobs';
 export type { CellDrillOptions, CellDrillResult, DrillDownRequest, DrillDownResult } from './drilldown';
 export { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 export { signedCents, DRILLDOWN_COLUMNS } from './drilldown';
+export { idsInSelection, type TableSnapshot } from './selection';
 export { COL, TABLE_COLUMNS, COLUMN_NAMES, transactionRow, TableView, normPath } from './columns';
 export { DepartmentDirectory, departmentRefs, type DepartmentRef } from './departments';
 export { allowsIncrementalRefresh, describeFilters, IMMUTABLE_FILTERS, mutableFilterNames, normalizeFilters, type TransactionFilters } from './filters';

@@ -1,6 +1,7 @@
 // Every text the engine writes into the Push status column, in one place.
 
 import type { JobError } from '../../api';
+import { plural } from '../text/plural';
 
 export const MSG = {
   updated: 'Updated',
@@ -15,7 +16,7 @@ export const MSG = {
 } as const;
 
 export function updatedShift(months: number): string {
-  return `Updated (accounting date shifted ${months > 0 ? '+' : ''}${months} month${Math.abs(months) === 1 ? '' : 's'})`;
+  return `Updated (accounting date shifted ${months > 0 ? '+' : ''}${plural(months, 'month')})`;
 }
 
 export function isUpdatedStatus(status: string): boolean {
@@ -60,7 +61,7 @@ export function jobErrorReason(e: Pick<JobError, 'code' | 'message'>): string {
 }
 
 export function notAppliedBecauseOthers(reason: string, others: number): string {
-  return `Not applied — ${others} other row${others === 1 ? '' : 's'} in the same job failed (${reason}); nothing in that job changed. Push again`;
+  return `Not applied — ${plural(others, 'other row')} in the same job failed (${reason}); nothing in that job changed. Push again`;
 }
 
 export function notSent(reason: string): string {

@@ -10,6 +10,7 @@
 
 import type { TransactionTombstone, Transaction } from '../../api';
 import { generateIdempotencyKey } from '../../api';
+import { plural, pluralNoun } from '../text/plural';
 import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView } from './columns';
 import {
   callsSince,
@@ -69,7 +70,7 @@ async function collectRun(deps: Deps, filters: TransactionFilters | null, waterm
           upserts.push(...page.upserts);
           tombstones.push(...page.tombstones);
           pages++;
-          onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${pages} page${pages === 1 ? '' : 's'})`, rows: upserts.length, pages });
+          onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${plural(pages, 'page')})`, rows: upserts.length, pages });
         },
       }),
     'run',
@@ -211,7 +212,7 @@ export async function refresh(deps: Deps, bindingId: string, onProgress?: Progre
   const mode: ReconcileMode = t.state.incremental ? 'incremental' : 'full';
   const note = t.state.incremental
     ? 'Incremental refresh: only rows changed since the last sync were fetched.'
-    : `Full re-pull: the filter${mutableFilterNames(t.state.filters).length > 1 ? 's' : ''} ${mutableFilterNames(t.state.filters).join(', ')} can change on a transaction, and an incremental sync would miss rows that stop matching.`;
+    : `Full re-pull: the ${pluralNoun(mutableFilterNames(t.state.filters).length, 'filter')} ${mutableFilterNames(t.state.filters).join(', ')} can change on a transaction, and an incremental sync would miss rows that stop matching.`;
   const outcome = await syncTable(deps, t, mode, onProgress, mode === 'full' ? 'Re-pulling' : 'Refreshing');
   const calls = await callsSince(deps.client, snap);
   onProgress?.({

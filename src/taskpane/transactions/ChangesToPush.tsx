@@ -1,0 +1,23 @@
+import { Text } from '@fluentui/react-components';
+import type { ReviewPlan } from '../../engine/transactions';
+import { useScreenStyles } from '../styles';
+import { groupLine, groupsToSend, jobsResumedFirst, rowsHeld, rowsNotSent } from './messages';
+
+/** What Review changes found: the groups a push would send, the rows it would not, and what it costs. */
+export function ChangesToPush({ plan }: { plan: ReviewPlan }) {
+  const styles = useScreenStyles();
+  return (
+    <section aria-label="Changes to push">
+      <Text weight="semibold">{groupsToSend(plan)}</Text>
+      <ul>
+        {plan.groups.map((g) => (
+          <li key={JSON.stringify(g.update)}>{groupLine(g)}</li>
+        ))}
+      </ul>
+      {plan.invalid.length > 0 && <Text className={styles.note}>{rowsNotSent(plan.invalid.length)} </Text>}
+      {plan.held.length > 0 && <Text className={styles.note}>{rowsHeld(plan.held.length)} </Text>}
+      {plan.unfinishedJobs > 0 && <Text className={styles.note}>{jobsResumedFirst(plan.unfinishedJobs)} </Text>}
+      <Text>{plan.cost.text}</Text>
+    </section>
+  );
+}

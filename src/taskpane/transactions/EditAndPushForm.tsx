@@ -1,0 +1,54 @@
+import { Button, Field, MessageBar, MessageBarBody, MessageBarTitle, Select, Text, Title3 } from '@fluentui/react-components';
+import { describeFilters } from '../../engine/transactions';
+import { useScreenStyles } from '../styles';
+import { ChangesToPush } from './ChangesToPush';
+import { interruptedJobs, tableNote } from './messages';
+import type { TransactionsActions } from './useTransactionsActions';
+
+// Edit and push: the table the buttons act on; Refresh it, Review the edits made in it (what would be sent,
+// grouped, and what it costs), Push them; and resume a push that was cut short.
+
+export function EditAndPushForm({ actions }: { actions: TransactionsActions }) {
+  const styles = useScreenStyles();
+  const { current, busy } = actions;
+  const disabled = busy !== null;
+
+  return (
+    <>
+      <Title3 as="h3">Edit and push</Title3>
+      <Field label="Table">
+        <Select value={current?.bindingId ?? ''} onChange={(_, d) => actions.select(d.value)}>
+          {actions.tables.map((t) => (
+            <option key={t.bindingId} value={t.bindingId}>
+              {t.table} — {describeFilters(t.state.filters)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {current && <Text className={styles.note}>{tableNote(current.state.incremental)}</Text>}
+      {actions.unfinished > 0 && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>An earlier push was interrupted</MessageBarTitle>
+            {interruptedJobs(actions.unfinished)}
+          </MessageBarBody>
+          <Button onClick={actions.resume} disabled={disabled}>
+            Resume now
+          </Button>
+        </MessageBar>
+      )}
+      <div className={styles.row}>
+        <Button onClick={actions.refresh} disabled={disabled || !current}>
+          Refresh
+        </Button>
+        <Button onClick={actions.review} disabled={disabled || !current}>
+          Review changes
+        </Button>
+        <Button appearance="primary" onClick={actions.push} disabled={disabled || !current}>
+          Push
+        </Button>
+      </div>
+      {actions.plan && <ChangesToPush plan={actions.plan} />}
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { Button, Field, Input, Select, Text, Title3 } from '@fluentui/react-components';
+import { useMemo, useState } from 'react';
+import { normalizeFilters, type TransactionFilters } from '../../engine/transactions';
+import { useScreenStyles } from '../styles';
+import { filtersNote } from './messages';
+import type { TransactionsActions } from './useTransactionsActions';
+
+// Pull: the GET /transactions filters, checked as they are typed, with what a pull costs and how the
+// table will refresh; Pull writes the matching transactions into a new table.
+
+type FilterForm = Record<keyof TransactionFilters, string>;
+
+const EMPTY_FORM: FilterForm = {
+  start_date: '',
+  end_date: '',
+  status: '',
+  transaction_type: '',
+  categorized: '',
+  category_id: '',
+  merchant: '',
+  source_vendor: '',
+  source_type: '',
+};
+
+export function PullForm({ actions, today }: { actions: TransactionsActions; today: string }) {
+  const styles = useScreenStyles();
+  const [form, setForm] = useState<FilterForm>(EMPTY_FORM);
+  const checked = useMemo(() => normalizeFilters(form), [form]);
+  const set = (key: keyof FilterForm) => (_: unknown, d: { value: string }) => setForm((f) => ({ ...f, [key]: d.value }));
+
+  return (
+    <>
+      <Title3 as="h3">Pull</Title3>
+      <div className={styles.twoColumns}>
+        <Field label="From date">
+          <Input value={form.start_date} onChange={set('start_date')} placeholder={`e.g. ${today.slice(0, 4)}-01-01`} />
+        </Field>
+        <Field label="To date">
+          <Input value={form.end_date} onChange={set('end_date')} placeholder={today} />
+        </Field>
+      </div>
+      <div className={styles.twoColumns}>
+        <Field label="Status">
+          <Select value={form.status} onChange={set('status')}>
+            <option value="">Any</option>
+            <option value="approved">Approved</option>
+            <option value="pending">Pending</option>
+          </Select>
+        </Field>
+        <Field label="Type">
+          <Select value={form.transaction_type} onChange={set('transaction_type')}>
+            <option value="">Any</option>
+            <option value="standard">Standard</option>
+            <option value="transfer">Transfer</option>
+            <option value="split">Split</option>
+          </Select>
+        </Field>
+      </div>
+      <div className={styles.twoColumns}>
+        <Field label="Categorized">
+          <Select value={form.categorized} onChange={set('categorized')}>
+            <option value="">Any</option>
+            <option value="true">Categorized</option>
+            <option value="false">Uncategorized</option>
+          </Select>
+        </Field>
+        <Field label="Category id">
+          <Input value={form.category_id} onChange={set('category_id')} placeholder="cat_…" />
+        </Field>
+      </div>
+      <div className={styles.twoColumns}>
+        <Field label="Merchant contains">
+          <Input value={form.merchant} onChange={set('merchant')} />
+        </Field>
+        <Field label="Source vendor">
+          <Input value={form.source_vendor} onChange={set('source_vendor')} />
+        </Field>
+      </div>
+      <Field label="Source type">
+        <Select value={form.source_type} onChange={set('source_type')}>
+          <option value="">Any</option>
+          <option value="bank">Bank</option>
+          <option value="credit">Credit</option>
+          <option value="reimbursement">Reimbursement</option>
+        </Select>
+      </Field>
+      <Text className={styles.note}>{checked.ok ? filtersNote(checked.value) : checked.error}</Text>
+      <div className={styles.row}>
+        <Button appearance="primary" onClick={() => checked.ok && actions.pull(checked.value)} disabled={actions.busy !== null || !checked.ok}>
+          Pull
+        </Button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+// What the Transactions screen says, in one place: the cost note of the filters, the line after each action,
+// the review's lines. The engine's own words (Push status, progress, refresh notes) stay in the engine.
+
+import {
+  allowsIncrementalRefresh,
+  describeFilters,
+  mutableFilterNames,
+  type CellDrillResult,
+  type DrillDownResult,
+  type GroupSummary,
+  type PullResult,
+  type PushResult,
+  type RefreshResult,
+  type ResumeResult,
+  type ReviewPlan,
+  type ShiftResult,
+  type TransactionFilters,
+} from '../../engine/transactions';
+import { centsToDisplay } from '../../engine/render/money';
+import { plural, pluralGrouped } from '../../engine/text/plural';
+
+export const NOT_CONNECTED = 'Connect to a company to pull its transactions.';
+
+/** A drill-down total: cents become units only through the engine's money module. */
+function totalText(cents: number): string {
+  return centsToDisplay(cents, 'units').toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+function callsText(calls: number | null): string {
+  return calls === null ? '' : ` (${pluralGrouped(calls, 'call')})`;
+}
+
+/** Under the filters: what they select, what a pull costs and how the table will refresh. */
+export function filtersNote(filters: TransactionFilters): string {
+  const refresh = allowsIncrementalRefresh(filters)
+    ? 'Refresh will be incremental.'
+    : `Refresh will re-pull everything: ${mutableFilterNames(filters).join(', ')} can change on a transaction.`;
+  return `${describeFilters(filters)}. Costs 2 calls plus 1 per 500 rows. ${refresh}`;
+}
+
+export function tableNote(incremental: boolean): string {
+  return `Edit Department (pick from the list) or Accounting date in the table, then review and push. Pulled values sit at the far right. ${
+    incremental ? 'Refresh is incremental.' : 'Refresh re-pulls (the filters can change on a transaction).'
+  }`;
+}
+
+export function interruptedJobs(jobs: number): string {
+  return `${pluralGrouped(jobs, 'job')} saved in this workbook; it is resumed (the same job, never a second one) before the next push.`;
+}
+
+export function selectRowsFirst(table: string): string {
+  return `Select rows of the transactions table ${table} first (any cells of them; several rows at once are fine).`;
+}
+
+export function pulled(res: PullResult): string {
+  const mode = res.incremental
+    ? 'Refresh will fetch only what changed since.'
+    : `Refresh will re-pull the whole selection: ${res.mutableFilters.join(', ')} can change on a transaction, and an incremental sync would miss rows that stop matching.`;
+  return `Pulled ${pluralGrouped(res.rows, 'transaction')} into ${res.sheet}${callsText(res.calls)}. ${mode}`;
+}
+
+export function refreshed(res: RefreshResult): string {
+  const c = res.counts;
+  const flagged = c.flagged ? `, ${c.flagged} to review` : '';
+  return `${res.mode === 'full' ? 'Re-pulled' : 'Refreshed'}: ${c.updated} updated, ${c.added} added, ${c.removed} removed${flagged}${callsText(res.calls)}. ${res.note}`;
+}
+
+export function reviewed(plan: ReviewPlan): string {
+  return plan.edited === 0 ? 'No edits in this table.' : `${pluralGrouped(plan.edited, 'edited row')} found.`;
+}
+
+export function pushed(res: PushResult): string {
+  const jobs = res.jobs.length ? `, ${pluralGrouped(res.jobs.length, 'job')}` : '';
+  const patches = res.patches.length ? `, ${pluralGrouped(res.patches.length, 'single-row update')}` : '';
+  const resumed = res.resumed.entries ? ` Resumed ${pluralGrouped(res.resumed.entries, 'interrupted job')} first.` : '';
+  const warnings = res.warnings.length ? ` ${res.warnings.join(' ')}` : '';
+  const notSent = res.invalid.length + res.held.length;
+  return `Pushed: ${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${resumed}${warnings}`;
+}
+
+export function resumed(res: ResumeResult & { calls: number | null }): string {
+  return `Resumed ${pluralGrouped(res.entries, 'job')}: ${res.updated} rows updated, ${res.failed} failed, ${res.unknown} still unknown${callsText(res.calls)}.`;
+}
+
+export function shifted(res: ShiftResult, months: number): string {
+  return `Shifted ${pluralGrouped(res.updated, 'row')} by ${plural(months, 'month')}; ${res.invalid.length} not sent${callsText(res.calls)}. See Push status.`;
+}
+
+export function drilledFromCell(res: CellDrillResult): string {
+  const t = res.target;
+  return `${pluralGrouped(res.rows, 'journal line')} of ${res.categoryName}, ${t.start} to ${t.end} (from ${t.source}), on ${res.sheet}, total ${totalText(res.totalCents)}${callsText(res.calls)}. ${res.note}`;
+}
+
+export function drilledDown(res: DrillDownResult): string {
+  return `${pluralGrouped(res.rows, 'journal line')} of ${res.categoryName} on ${res.sheet}, total ${totalText(res.totalCents)}${callsText(res.calls)}. ${res.note}`;
+}
+
+// The review ("Changes to push") ------------------------------------------------------------------
+
+export function groupsToSend(plan: ReviewPlan): string {
+  const rows = plan.groups.reduce((n, g) => n + g.rows, 0);
+  return `${pluralGrouped(plan.groups.length, 'group')} to send (${pluralGrouped(rows, 'row')})`;
+}
+
+export function groupLine(g: GroupSummary): string {
+  const how = g.method === 'patch' ? 'one PATCH (1 call)' : `${pluralGrouped(g.jobs, 'bulk job')} (${g.calls}+ calls: submission and polls)`;
+  return `${g.description}: ${pluralGrouped(g.rows, 'row')} — ${how}`;
+}
+
+export function rowsNotSent(n: number): string {
+  return `${pluralGrouped(n, 'row')} not sent: see their Push status.`;
+}
+
+export function rowsHeld(n: number): string {
+  return `${pluralGrouped(n, 'row')} held: changed or deleted upstream (see Push status).`;
+}
+
+export function jobsResumedFirst(n: number): string {
+  return `${pluralGrouped(n, 'interrupted job')} will be resumed first.`;
+}

@@ -1,0 +1,177 @@
+// The Transactions screen's actions and what they leave behind: the workbook's transactions tables and the
+// chosen one, the review plan, the running action with its progress, and the last result or error. One
+// action runs at a time; each is recorded in the action log with what it cost.
+
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  createTransactionsEngine,
+  idsInSelection,
+  type DrillDownRequest,
+  type ReviewPlan,
+  type TransactionFilters,
+  type TransactionsTableInfo,
+} from '../../engine/transactions';
+import { useToday } from '../hooks';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import * as say from './messages';
+
+export interface TransactionsActions {
+  /** The transactions tables of this workbook, and the one the buttons act on. */
+  tables: TransactionsTableInfo[];
+  current: TransactionsTableInfo | undefined;
+  select(bindingId: string): void;
+  /** Bulk jobs of an interrupted push saved with the chosen table. */
+  unfinished: number;
+  /** What Review changes found (cleared by a pull or a push). */
+  plan: ReviewPlan | null;
+  /** The running action's label, or null. */
+  busy: string | null;
+  progress: string;
+  result: string;
+  error: unknown;
+  pull(filters: TransactionFilters): void;
+  refresh(): void;
+  review(): void;
+  push(): void;
+  resume(): void;
+  shift(ids: string[], months: number): void;
+  drillDownCell(): void;
+  drillDown(request: DrillDownRequest): void;
+  /** The Ids of the chosen table's rows under the selection; null (and the error shown) when there are none. */
+  idsOfSelectedRows(): Promise<string[] | null>;
+}
+
+export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
+  const today = useToday(services);
+  const engine = useMemo(
+    () => createTransactionsEngine({ client: connection.client, reader: connection.reader, gateway: services.gateway, now: services.now }),
+    [connection.client, connection.reader, services.gateway, services.now],
+  );
+  const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
+  const [selected, setSelected] = useState('');
+  const [jobsSaved, setJobsSaved] = useState<{ bindingId: string; jobs: number } | null>(null);
+  const [plan, setPlan] = useState<ReviewPlan | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [progress, setProgress] = useState('');
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  /** Bumped after every action: the tables and the saved jobs are read again. */
+  const [version, setVersion] = useState(0);
+
+  /** Keeps the chosen table while it is still there; otherwise the newest one is chosen. */
+  const showTables = useCallback((list: TransactionsTableInfo[]) => {
+    setTables(list);
+    setSelected((cur) => (cur && list.some((t) => t.bindingId === cur) ? cur : (list.at(-1)?.bindingId ?? '')));
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void engine.tables().then((list) => {
+      if (live) showTables(list);
+    }, setError);
+    return () => {
+      live = false;
+    };
+  }, [engine, showTables, version]);
+
+  useEffect(() => {
+    if (!selected) return;
+    let live = true;
+    void engine.unfinishedJobs(selected).then(
+      (entries) => {
+        if (live) setJobsSaved({ bindingId: selected, jobs: entries.length });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [engine, selected, version]);
+
+  const current = tables.find((t) => t.bindingId === selected);
+  const unfinished = jobsSaved && jobsSaved.bindingId === selected ? jobsSaved.jobs : 0;
+
+  async function run(label: string, work: () => Promise<string>): Promise<void> {
+    setBusy(label);
+    setError(null);
+    setResult('');
+    setProgress('');
+    try {
+      setResult(await services.actions.track(label, work));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+      setProgress('');
+      setVersion((v) => v + 1);
+    }
+  }
+
+  const onProgress = (p: { message: string }) => setProgress(p.message);
+
+  return {
+    tables,
+    current,
+    select: setSelected,
+    unfinished,
+    plan,
+    busy,
+    progress,
+    result,
+    error,
+
+    pull: (filters) =>
+      void run('Pull transactions', async () => {
+        setPlan(null);
+        const res = await engine.pull(filters, { onProgress });
+        showTables(await engine.tables());
+        setSelected(res.bindingId);
+        return say.pulled(res);
+      }),
+
+    refresh: () => void run('Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress))),
+
+    review: () =>
+      void run('Review changes', async () => {
+        const p = await engine.review(selected);
+        setPlan(p);
+        return say.reviewed(p);
+      }),
+
+    push: () =>
+      void run('Push changes', async () => {
+        const res = await engine.push(selected, { onProgress });
+        setPlan(null);
+        return say.pushed(res);
+      }),
+
+    resume: () => void run('Resume push', async () => say.resumed(await engine.resume(selected, onProgress))),
+
+    shift: (ids, months) =>
+      void run('Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),
+
+    drillDownCell: () =>
+      void run('Show what is behind this cell', async () =>
+        say.drilledFromCell(await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress })),
+      ),
+
+    drillDown: (request) => void run('Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
+
+    idsOfSelectedRows: async () => {
+      setError(null);
+      try {
+        if (!current) return null;
+        // One read of the selection and one of the table; which rows it covers is the engine's maths.
+        const selection = await services.gateway.getSelection();
+        const table = await services.gateway.readTable(current.table);
+        const ids = idsInSelection(selection.address, table);
+        if (ids.length === 0) throw new Error(say.selectRowsFirst(current.table));
+        return ids;
+      } catch (e) {
+        setError(e);
+        return null;
+      }
+    },
+  };
+}
