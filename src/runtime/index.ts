@@ -3,4 +3,5 @@
 export * from './connection';
 export * from './host';
 export * from './paneRequests';
-export * from './runtime';
+export * from './shared';
+export { createRuntime, type Identified, type Runtime } from './runtime';

@@ -1,18 +1,17 @@
-// The shared runtime's singletons: one call meter, one request cache (with its persistent store), one
-// client for the stored connection and the FinService over them, used alike by the custom functions, the
-// task pane and the ribbon commands (they run in one page, and webpack's single runtime chunk makes this
-// module one instance for all three entries).
+// One runtime: one call meter, one request cache (with its persistent store), and for the stored
+// connection one client, one CachedReader and the FinService over them. The add-in makes one for the
+// page (shared.ts: the custom functions, the task pane and the ribbon commands run in one page, and
+// webpack's single runtime chunk makes that module one instance for all three entries); the bench and the
+// test harnesses make their own with createRuntime, so what they measure is the wiring that ships.
 //
 // Nothing here touches Office directly: the Office pieces (OfficeRuntime.storage stores, the date system,
-// the full recalculation) come in a RuntimeHost, by default from src/excel/runtimeStorage.ts when the
-// page runs inside Office, and from the test in jest (configureRuntime).
+// the full recalculation) come in a RuntimeHost.
 
-import { CallMeter, createClient, type Client } from '../api';
+import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
-import { FinError, FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
+import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
-import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import { claimCache, forgetConnection, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
 
@@ -24,206 +23,188 @@ interface Connected {
   unsubscribe: () => void;
 }
 
-let host: RuntimeHost | null = null;
-let meter: CallMeter | null = null;
-let cache: RequestCache | null = null;
-let current: Connected | null = null;
-let loading: Promise<Connected | null> | null = null;
-/** Bumped by configure/connect/disconnect so a load that started before is not installed after. */
-let generation = 0;
-const listeners = new Set<() => void>();
+export interface Identified {
+  /** The key's company as GET /company answered. */
+  company: Company;
+  /** The validated base URL. */
+  baseUrl: string;
+  /** Calls it spent (the one GET /company). */
+  calls: number;
+}
 
-function emit(): void {
-  for (const listener of [...listeners]) {
-    try {
-      listener();
-    } catch {
-      // A listener's bug must not break the runtime.
+export interface Runtime {
+  readonly host: RuntimeHost;
+  /** The one call meter (the pane shows it; every client of the runtime counts into it). */
+  readonly meter: CallMeter;
+  /** The one request cache. */
+  readonly cache: RequestCache;
+  /** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
+  getFinService(): Promise<FinService | null>;
+  /** The one cached reader of the stored connection: every call the add-in spends goes through it. */
+  getReader(): Promise<CachedReader | null>;
+  /** The client of the stored connection, for the pane (same meter, same key). */
+  getClient(): Promise<Client | null>;
+  getConnection(): Promise<StoredConnection | null>;
+  /** Checks a base URL and key with one GET /company (through a reader) and says whose key it is. */
+  identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
+  /** Stores the key and connection and switches every FIN function to it; learns the company first when not given. */
+  connect(params: ConnectParams): Promise<StoredConnection>;
+  disconnect(): Promise<void>;
+  /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
+  onDataChange(listener: () => void): () => void;
+  refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
+  refreshedText(): Promise<string>;
+  /** Stops listening to the connection's services (the shared runtime is being replaced). */
+  dispose(): void;
+}
+
+export function createRuntime(host: RuntimeHost): Runtime {
+  const now = host.now ?? Date.now;
+  const meter = new CallMeter({ store: host.meterStore });
+  const cache = new RequestCache(host.cacheStore, now);
+  const listeners = new Set<() => void>();
+  let current: Connected | null = null;
+  let loading: Promise<Connected | null> | null = null;
+  /** Bumped by connect/disconnect so a load that started before is not installed after. */
+  let generation = 0;
+
+  const emit = (): void => {
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's bug must not break the runtime.
+      }
     }
-  }
-}
+  };
 
-/** Installs the host (tests; or an entry that builds its own). null goes back to the default. */
-export function configureRuntime(next: RuntimeHost | null): void {
-  current?.unsubscribe();
-  host = next;
-  meter = null;
-  cache = null;
-  current = null;
-  loading = null;
-  generation += 1;
-  emit();
-}
+  const clientFor = (baseUrl: string, apiKey: string, companyId?: string): Client =>
+    createClient({ ...host.clientOptions, baseUrl, apiKey, companyId, meter, ...(host.fetch ? { fetch: host.fetch } : {}), now });
 
-/** The host: the configured one, else Office's when running inside Office, else null. */
-export function getRuntimeHost(): RuntimeHost | null {
-  if (!host && hasOfficeRuntime()) host = createOfficeRuntimeHost();
-  return host;
-}
+  const readerFor = (client: Client): CachedReader => new CachedReader({ client, cache, stateStore: host.cacheStore, now, apiTimeoutMs: host.apiTimeoutMs });
 
-function requireHost(): RuntimeHost {
-  const h = getRuntimeHost();
-  if (!h) throw new FinError('na', 'Office storage is not available: open the workbook in Excel with the add-in', 'no_host');
-  return h;
-}
+  const build = (connection: StoredConnection, apiKey: string): Connected => {
+    const client = clientFor(connection.baseUrl, apiKey, connection.companyId);
+    const reader = readerFor(client);
+    const service = new FinService({
+      client,
+      reader,
+      today: () => calendarDateAt(now()),
+      dateSystem: () => host.dateSystem(),
+      fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1,
+      stateStore: host.cacheStore,
+    });
+    const stopService = service.onChange(emit);
+    const stopReader = reader.onChange(emit);
+    return {
+      client,
+      reader,
+      service,
+      connection,
+      unsubscribe: () => {
+        stopService();
+        stopReader();
+      },
+    };
+  };
 
-/** The one call meter of the runtime (the pane shows it; every client of the runtime counts into it). */
-export function getSharedMeter(): CallMeter {
-  const h = requireHost();
-  meter ??= new CallMeter({ store: h.meterStore });
-  return meter;
-}
+  const load = async (): Promise<Connected | null> => {
+    if (current) return current;
+    loading ??= (async () => {
+      const started = generation;
+      const stored = await readStoredConnection(host.secrets);
+      if (!stored) return null;
+      let built: Connected;
+      try {
+        built = build(stored.connection, stored.apiKey);
+      } catch {
+        return null; // A stored configuration the client refuses (edited storage) is no connection.
+      }
+      if (started !== generation) {
+        built.unsubscribe();
+        return current;
+      }
+      current = built;
+      return built;
+    })().finally(() => {
+      loading = null;
+    });
+    return loading;
+  };
 
-/** The one request cache of the runtime. */
-export function getSharedCache(): RequestCache {
-  const h = requireHost();
-  cache ??= new RequestCache(h.cacheStore, h.now ?? Date.now);
-  return cache;
-}
+  const runtime: Runtime = {
+    host,
+    meter,
+    cache,
+    getFinService: async () => (await load())?.service ?? null,
+    getReader: async () => (await load())?.reader ?? null,
+    getClient: async () => (await load())?.client ?? null,
+    getConnection: async () => (await load())?.connection ?? null,
 
-function build(h: RuntimeHost, connection: StoredConnection, apiKey: string): Connected {
-  const now = h.now ?? Date.now;
-  const client = createClient({
-    ...h.clientOptions,
-    baseUrl: connection.baseUrl,
-    apiKey,
-    companyId: connection.companyId,
-    meter: getSharedMeter(),
-    ...(h.fetch ? { fetch: h.fetch } : {}),
-    now,
-  });
-  const reader = new CachedReader({ client, cache: getSharedCache(), stateStore: h.cacheStore, now, apiTimeoutMs: h.apiTimeoutMs });
-  const service = new FinService({
-    client,
-    reader,
-    today: () => calendarDateAt(now()),
-    dateSystem: () => h.dateSystem(),
-    fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1,
-    stateStore: h.cacheStore,
-  });
-  const stopService = service.onChange(emit);
-  const stopReader = reader.onChange(emit);
-  return {
-    client,
-    reader,
-    service,
-    connection,
-    unsubscribe: () => {
-      stopService();
-      stopReader();
+    async identify(params) {
+      // A client of its own, on the shared meter, so the GET /company is on the company's bill.
+      const probe = clientFor(params.baseUrl, params.apiKey);
+      const company = await readerFor(probe).call('/company', (o) => probe.company.retrieve(o));
+      return { company, baseUrl: probe.baseUrl, calls: 1 };
+    },
+
+    async connect(params) {
+      const probe = clientFor(params.baseUrl, params.apiKey, params.companyId);
+      const companyId = params.companyId ?? (await runtime.identify(params)).company.id;
+      const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId };
+      if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
+      await claimCache(host.secrets, params.apiKey, () => cache.clear(companyId));
+      await storeConnection(host.secrets, params.apiKey, connection);
+      current?.unsubscribe();
+      generation += 1;
+      current = build(connection, params.apiKey);
+      emit();
+      return connection;
+    },
+
+    /** Forgets the key and the connection; cached answers stay for this key's next connect (see claimCache). */
+    async disconnect() {
+      await forgetConnection(host.secrets);
+      current?.unsubscribe();
+      current = null;
+      generation += 1;
+      emit();
+    },
+
+    onDataChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
+    /**
+     * Refresh all for the ribbon command and the pane: clears the company's cached answers, recalculates
+     * every FIN cell, waits for them and reports what it spent ("Refresh all spent 13 calls").
+     */
+    async refreshAll(options = {}) {
+      const service = await runtime.getFinService();
+      if (!service) {
+        return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+      }
+      // Excel hands custom functions over in batches after calculate() returns; half a second without any
+      // FIN work is taken as "all of them ran".
+      return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: 500, ...options });
+    },
+
+    async refreshedText() {
+      const service = await runtime.getFinService();
+      if (!service) throw finErrors.notConnected();
+      return service.refreshedText();
+    },
+
+    dispose() {
+      current?.unsubscribe();
+      current = null;
+      generation += 1;
+      listeners.clear();
     },
   };
-}
-
-async function load(): Promise<Connected | null> {
-  if (current) return current;
-  const h = getRuntimeHost();
-  if (!h) return null;
-  loading ??= (async () => {
-    const started = generation;
-    const stored = await readStoredConnection(h.secrets);
-    if (!stored) return null;
-    let built: Connected;
-    try {
-      built = build(h, stored.connection, stored.apiKey);
-    } catch {
-      return null; // A stored configuration the client refuses (edited storage) is no connection.
-    }
-    if (started !== generation) {
-      built.unsubscribe();
-      return current;
-    }
-    current = built;
-    return built;
-  })().finally(() => {
-    loading = null;
-  });
-  return loading;
-}
-
-/** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
-export async function getFinService(): Promise<FinService | null> {
-  return (await load())?.service ?? null;
-}
-
-/** The one cached reader of the stored connection: every call the pane spends goes through it. */
-export async function getReader(): Promise<CachedReader | null> {
-  return (await load())?.reader ?? null;
-}
-
-/** The client of the stored connection, for the pane (same meter, same key). */
-export async function getClient(): Promise<Client | null> {
-  return (await load())?.client ?? null;
-}
-
-export async function getConnection(): Promise<StoredConnection | null> {
-  return (await load())?.connection ?? null;
-}
-
-/**
- * Connects (the pane's Connect button): checks the base URL and key, learns the company with one
- * GET /company unless it is given, stores key and connection in add-in storage, and switches every FIN
- * function to it.
- */
-export async function connect(params: ConnectParams): Promise<StoredConnection> {
-  const h = requireHost();
-  const probe = createClient({
-    ...h.clientOptions,
-    baseUrl: params.baseUrl,
-    apiKey: params.apiKey,
-    companyId: params.companyId,
-    meter: getSharedMeter(),
-    ...(h.fetch ? { fetch: h.fetch } : {}),
-    now: h.now ?? Date.now,
-  });
-  const companyId = params.companyId ?? (await probe.company.retrieve()).id;
-  const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId };
-  if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
-  await claimCache(h.secrets, params.apiKey, () => getSharedCache().clear(companyId));
-  await storeConnection(h.secrets, params.apiKey, connection);
-  current?.unsubscribe();
-  generation += 1;
-  current = build(h, connection, params.apiKey);
-  emit();
-  return connection;
-}
-
-/** Forgets the key and the connection; cached answers stay for this key's next connect (see claimCache). */
-export async function disconnect(): Promise<void> {
-  const h = requireHost();
-  await forgetConnection(h.secrets);
-  current?.unsubscribe();
-  current = null;
-  generation += 1;
-  emit();
-}
-
-/** Called when FIN data changes (new data-as-of time, a refresh, connect/disconnect). */
-export function onDataChange(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-  };
-}
-
-/**
- * Refresh all for the ribbon command and the pane: clears the company's cached answers, recalculates every
- * FIN cell, waits for them and reports what it spent ("Refresh all spent 13 calls").
- */
-export async function refreshAll(options: { quietMs?: number; timeoutMs?: number } = {}): Promise<RefreshReport> {
-  const service = await getFinService();
-  if (!service) {
-    return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
-  }
-  const h = requireHost();
-  // Excel hands custom functions over in batches after calculate() returns; half a second without any FIN
-  // work is taken as "all of them ran".
-  return service.refreshAll({ recalculate: () => h.recalculate(), quietMs: 500, ...options });
-}
-
-/** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
-export async function refreshedText(): Promise<string> {
-  const service = await getFinService();
-  if (!service) throw finErrors.notConnected();
-  return service.refreshedText();
+  return runtime;
 }

@@ -43,13 +43,13 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
   const [periodText, setPeriodText] = useState(() => lastQuarterText(today));
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const cache = services.runtime.getSharedCache();
+  const { reader, client } = connection;
 
   // Cached already? Then show the tree at no cost; otherwise offer to load it (one call).
   useEffect(() => {
     let live = true;
-    void cache
-      .peek<FullList<Category>>(connection.companyId, CATEGORIES_REQUEST)
+    void reader
+      .peek<FullList<Category>>(CATEGORIES_REQUEST)
       .then((hit) => {
         if (!live) return;
         if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
@@ -59,14 +59,14 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
     return () => {
       live = false;
     };
-  }, [cache, connection.companyId]);
+  }, [reader]);
 
   const load = async () => {
     setLoading(true);
     setError(null);
     try {
       const answer = await services.actions.track('Load categories', () =>
-        cache.get<FullList<Category>>(connection.companyId, CATEGORIES_REQUEST, () => connection.client.categories.list()),
+        reader.read<FullList<Category>>(CATEGORIES_REQUEST, (o) => client.categories.list(o)),
       );
       setTree(buildTree(answer.value.data ?? [], 'category'));
     } catch (e) {

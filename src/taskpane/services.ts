@@ -3,13 +3,12 @@
 // build the same shape over a MemoryGateway, memory stores and a real sandbox. Screens never touch Office.js:
 // every workbook operation goes through `gateway`, every API call through the runtime's client and cache.
 
-import type { CallMeter, Client } from '../api';
+import type { Client } from '../api';
 import type { FinService, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
-import type { RequestCache } from '../engine/reader/requestCache';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectParams, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectParams, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -20,12 +19,11 @@ import { PaneSession } from './session';
  */
 export interface PaneRuntime {
   getRuntimeHost(): RuntimeHost | null;
-  getSharedCache(): RequestCache;
-  getSharedMeter(): CallMeter;
   getClient(): Promise<Client | null>;
   getReader(): Promise<CachedReader | null>;
   getConnection(): Promise<StoredConnection | null>;
   getFinService(): Promise<FinService | null>;
+  identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
   disconnect(): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;

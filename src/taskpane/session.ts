@@ -4,7 +4,7 @@
 // the company name are the pane's own settings, in add-in storage too. The key is never kept here, never
 // in the workbook, never in a message.
 
-import { createClient, isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
+import { isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import { PaneError } from './errors';
@@ -106,32 +106,12 @@ export class PaneSession {
     if (!host) throw new PaneError('Excel is needed', 'Add-in storage is not available: open the pane inside Excel.', 'no_host');
     const apiKey = input.apiKey.trim();
     if (apiKey === '') throw new PaneError('API key missing', 'Paste your API key (from Settings > API Keys in the web app).', 'missing_key');
-    const baseUrl = input.baseUrl.trim() || this.options.defaultBaseUrl;
-    // One client to validate: it counts into the shared meter, so the GET /company is on the company's bill.
-    const probe = createClient({
-      ...host.clientOptions,
-      baseUrl,
-      apiKey,
-      meter: runtime.getSharedMeter(),
-      ...(host.fetch ? { fetch: host.fetch } : {}),
-      now: host.now ?? Date.now,
-    });
-    // Calls counted before the company is known are reported with companyId null: that is this probe's cost.
-    let calls = 0;
-    const stop = probe.meter.subscribe((change) => {
-      if (change.companyId === null) calls = change.count;
-    });
-    let company;
-    try {
-      company = await probe.company.retrieve();
-    } finally {
-      stop();
-    }
+    const { company, baseUrl, calls } = await runtime.identify({ baseUrl: input.baseUrl.trim() || this.options.defaultBaseUrl, apiKey });
     const fiscalYearStartMonth = input.fiscalYearStartMonth ?? 1;
     // Settings first: the runtime announces the new connection, and whoever reads it finds them.
     const settings: CompanySettings = { name: typeof company.name === 'string' && company.name ? company.name : company.id, plan: input.plan };
     await this.options.storage.set(COMPANY_PREFIX + company.id, JSON.stringify(settings));
-    await runtime.connect({ baseUrl: probe.baseUrl, apiKey, companyId: company.id, fiscalYearStartMonth });
+    await runtime.connect({ baseUrl, apiKey, companyId: company.id, fiscalYearStartMonth });
     const [client, reader] = await Promise.all([runtime.getClient(), runtime.getReader()]);
     if (!client || !reader) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
     const state: ConnectedState = {
@@ -140,7 +120,7 @@ export class PaneSession {
       reader,
       companyId: company.id,
       companyName: settings.name,
-      baseUrl: probe.baseUrl,
+      baseUrl,
       plan: input.plan,
       fiscalYearStartMonth,
     };

@@ -1,0 +1,81 @@
+// The page's one runtime, shared by the custom functions, the task pane, the ribbon commands and the
+// workbench. Inside Office it is built over Office's storage on first use; configureRuntime installs
+// another host (the workbench's browser storage, a test's memory stores) and drops the old runtime.
+
+import type { Client } from '../api';
+import { FinError, NOT_CONNECTED_MESSAGE, type FinService, type RefreshReport } from '../engine/fin';
+import type { CachedReader } from '../engine/reader/cachedReader';
+import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
+import type { ConnectParams, StoredConnection } from './connection';
+import type { RuntimeHost } from './host';
+import { createRuntime, type Identified, type Runtime } from './runtime';
+
+let shared: Runtime | null = null;
+let configured: RuntimeHost | null = null;
+let stopForwarding: (() => void) | null = null;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener();
+    } catch {
+      // A listener's bug must not break the runtime.
+    }
+  }
+}
+
+/** Installs the host (the workbench, tests). null goes back to the default (Office's, inside Office). */
+export function configureRuntime(next: RuntimeHost | null): void {
+  stopForwarding?.();
+  stopForwarding = null;
+  shared?.dispose();
+  shared = null;
+  configured = next;
+  emit();
+}
+
+/** The host: the configured one, else Office's when running inside Office, else null. */
+export function getRuntimeHost(): RuntimeHost | null {
+  if (!configured && hasOfficeRuntime()) configured = createOfficeRuntimeHost();
+  return configured;
+}
+
+function sharedRuntime(): Runtime {
+  if (!shared) {
+    const host = getRuntimeHost();
+    if (!host) throw new FinError('na', 'Office storage is not available: open the workbook in Excel with the add-in', 'no_host');
+    shared = createRuntime(host);
+    stopForwarding = shared.onDataChange(emit);
+  }
+  return shared;
+}
+
+/** The shared runtime, or null outside Office with nothing configured. */
+function maybeShared(): Runtime | null {
+  return getRuntimeHost() ? sharedRuntime() : null;
+}
+
+export const getFinService = async (): Promise<FinService | null> => (await maybeShared()?.getFinService()) ?? null;
+export const getReader = async (): Promise<CachedReader | null> => (await maybeShared()?.getReader()) ?? null;
+export const getClient = async (): Promise<Client | null> => (await maybeShared()?.getClient()) ?? null;
+export const getConnection = async (): Promise<StoredConnection | null> => (await maybeShared()?.getConnection()) ?? null;
+export const identify = (params: { baseUrl: string; apiKey: string }): Promise<Identified> => sharedRuntime().identify(params);
+export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
+export const disconnect = (): Promise<void> => sharedRuntime().disconnect();
+export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
+
+/** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
+export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
+  const runtime = maybeShared();
+  if (!runtime) return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+  return runtime.refreshAll(options);
+}
+
+/** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
+export function onDataChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
