@@ -1,8 +1,8 @@
 // Custom functions (namespace FIN, set in manifest.xml). Each function is a JSDoc-tagged top-level function:
 // custom-functions-metadata-plugin reads the tags to write functions.json and appends the
-// CustomFunctions.associate(...) calls to this file at build time. Keep them thin: parse arguments ->
-// engine -> cells or errors (see design.md). Everything else (dates, names, the cache, the call budget,
-// the monthly cap, cents -> units) is src/engine/fin's FinService, reached through ./runtime.
+// CustomFunctions.associate(...) calls to this file at build time. Keep them thin: arguments -> engine ->
+// cells or errors (docs/architecture.md). Everything else (dates, names, the cache, the call budget, the
+// monthly cap, cents -> units) is src/engine/fin's FinService, reached through the shared runtime.
 //
 // Every function settles: whatever goes wrong becomes a CustomFunctions.Error (#VALUE! for a wrong
 // argument, #N/A for data that is not available), and a time limit stops anything that would leave

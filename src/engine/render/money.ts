@@ -1,5 +1,6 @@
-// The one place cents become display numbers (design.md, "Money"). Everything upstream stays integer
-// cents; everything that shows an amount, statements and single-value formulas alike, comes through here.
+// The one place cents become display numbers (docs/architecture.md, "Where cents become units"). Everything
+// upstream stays integer cents; everything that shows an amount, statements and single-value formulas
+// alike, comes through here.
 
 export type Scale = 'units' | 'thousands' | 'millions';
 
