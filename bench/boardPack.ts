@@ -6,9 +6,6 @@
 //   - the workbook is the gateway's in-memory implementation (MemoryGateway).
 // Counts are exact: the sandbox's own monthly counter (GET /__sandbox/usage) read before and after each
 // step, cross-checked with the HTTP requests the runtime's fetch sent. Timed figures are medians.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createClient, MemoryMeterStore, type Client, type Category, type MeterStore } from '../src/api';
 import { calendarDateAt, isoToSerial } from '../src/engine/dates';
 import { FinService } from '../src/engine/fin';
@@ -17,13 +14,14 @@ import { MemoryCacheStore, RequestCache } from '../src/engine/reader/requestCach
 import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
 import type { WriteValue } from '../src/engine/ports/workbook';
 import { MemoryGateway } from '../src/excel/memoryGateway';
-import { openSeeded, serveSandbox, type RunningSandbox } from '../src/sandbox/server';
-import { listRoster } from '../src/sandbox/seed';
+import { startSandbox, type TestSandbox } from '../test/support/sandbox';
 import { columnsFor, createStatementsEngine, type StatementsEngine, type StatementSpec } from '../src/engine/statements';
 import type { BindingRecord } from '../src/engine/ports/workbook';
 import { median } from './stats';
 
 export const LATENCY_MS = 50;
+/** The key the pack is built with (Growth plan, every permission). */
+const LABEL = 'growth-admin';
 /** Cold refreshes timed (each from an empty cache and a new workbook); the median is reported. */
 const WALL_REPEATS = 5;
 const TXN_PAGE = 500;
@@ -92,42 +90,8 @@ interface Runtime {
   sent(): number;
 }
 
-interface Sandbox {
-  running: RunningSandbox;
-  key: string;
-  companyId: string;
-  usage(): Promise<number>;
-  close(): Promise<void>;
-}
-
-async function startBenchSandbox(transactions: number): Promise<Sandbox> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-bench-pack-'));
-  const { db } = openSeeded(path.join(dir, 'bench.db'), { transactions });
-  const growth = listRoster(db).find((r) => r.label === 'growth-admin')!;
-  const running = await serveSandbox(db, { port: 0 });
-  const res = await fetch(`${running.controlUrl}/control`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ latency_ms: LATENCY_MS }),
-  });
-  if (!res.ok) throw new Error(`control: HTTP ${res.status}`);
-  return {
-    running,
-    key: growth.key,
-    companyId: growth.company_id,
-    async usage() {
-      const r = await fetch(`${running.controlUrl}/usage?company_id=${encodeURIComponent(growth.company_id)}`);
-      return ((await r.json()) as { count: number }).count;
-    },
-    async close() {
-      await running.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** A new runtime (client, cache, FIN service) over the given persistent stores, as the add-in builds it. */
-function runtime(sb: Sandbox, stores: { store?: MemoryCacheStore; meterStore?: MeterStore } = {}): Runtime {
+function runtime(sb: TestSandbox, stores: { store?: MemoryCacheStore; meterStore?: MeterStore } = {}): Runtime {
   let sent = 0;
   const counting: typeof fetch = (input, init) => {
     sent += 1;
@@ -135,7 +99,7 @@ function runtime(sb: Sandbox, stores: { store?: MemoryCacheStore; meterStore?: M
   };
   const store = stores.store ?? new MemoryCacheStore();
   const meterStore = stores.meterStore ?? new MemoryMeterStore();
-  const client = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId, meterStore, fetch: counting });
+  const client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.keys[LABEL], companyId: sb.companies[LABEL], meterStore, fetch: counting });
   const cache = new RequestCache(store);
   const reader = new CachedReader({ client, cache, stateStore: store });
   const service = new FinService({ client, reader, today: () => calendarDateAt(Date.now()), dateSystem: 1900, stateStore: store });
@@ -162,8 +126,8 @@ interface PackDefinition {
  * Setup, not counted in the pack: the 10 categories (expense/revenue leaves with merchants), a real merchant
  * for 4 of them (via the merchants list), two assignable departments for the edits, the company name.
  */
-async function definePack(sb: Sandbox): Promise<PackDefinition> {
-  const setup = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId });
+async function definePack(sb: TestSandbox): Promise<PackDefinition> {
+  const setup = createClient({ baseUrl: sb.baseUrl, apiKey: sb.keys[LABEL], companyId: sb.companies[LABEL] });
   const year = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;
   const [{ data: cats }, company, { data: depts }] = await Promise.all([setup.categories.list(), setup.company.retrieve(), setup.departments.list()]);
   const parents = new Set(cats.map((c) => c.parent_id));
@@ -225,7 +189,7 @@ function statementsOf(rt: Runtime, gateway: MemoryGateway, def: PackDefinition):
 }
 
 /** Cold refresh: statements, formulas and the transactions table, all started at once from an empty cache. */
-async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
+async function buildPack(sb: TestSandbox, def: PackDefinition): Promise<BuiltPack> {
   const rt = runtime(sb);
   const gateway = new MemoryGateway();
   const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
@@ -238,11 +202,11 @@ async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
   return { rt, gateway, engine, blocks, bindingId: pulled.bindingId, table: pulled.table, rows: pulled.rows, pages: pulled.pages, values };
 }
 
-async function measure<T>(sb: Sandbox, rt: Runtime, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
-  const before = await sb.usage();
+async function measure<T>(sb: TestSandbox, rt: Runtime, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
+  const before = await sb.usage(sb.companies[LABEL]);
   const sentBefore = rt.sent();
   const value = await fn();
-  return { value, calls: (await sb.usage()) - before, sent: rt.sent() - sentBefore };
+  return { value, calls: (await sb.usage(sb.companies[LABEL])) - before, sent: rt.sent() - sentBefore };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -298,7 +262,7 @@ function pushParts(res: Awaited<ReturnType<TransactionsEngine['push']>>, calls: 
 export async function boardPackBench(
   transactions = 20_000,
 ): Promise<{ boardPack: BoardPackFigures; writeBack: WriteBackFigures[]; sampleRows: WriteValue[][] }> {
-  const sb = await startBenchSandbox(transactions);
+  const sb = await startSandbox({ seed: 'fresh', transactions, latencyMs: LATENCY_MS });
   try {
     const def = await definePack(sb);
 
