@@ -3,11 +3,8 @@
 // every day: the history ends today, the statements agree with each other at today, and the add-in's
 // own "today" (YTD, the current month) asks the API for the same days the sandbox counts as today.
 import { addDays, calendarDateAt, yearToDate } from '../../src/engine/dates';
-import { FinService } from '../../src/engine/fin';
-import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
-import { createClient } from '../../src/api';
 import { Clock } from '../../src/sandbox/clock';
+import { testRuntime } from '../support/runtime';
 import { call, startSandbox, type TestSandbox } from '../support/sandbox';
 import { realNow } from '../support/clock';
 
@@ -55,22 +52,10 @@ it("today's statements agree: the balance sheet balances and retained earnings c
 });
 
 it("the add-in's YTD is the sandbox's year to date, fetched once", async () => {
-  let sent = 0;
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: key,
-    companyId,
-    now: realNow,
-    fetch: (input, init) => {
-      sent += 1;
-      return fetch(input, init);
-    },
-  });
-  const reader = new CachedReader({ client, cache: new RequestCache(new MemoryCacheStore()), now: realNow });
-  const service = new FinService({ client, reader, today: () => calendarDateAt(realNow()), dateSystem: 1900 });
+  const { service, sent } = await testRuntime(sb, { now: realNow });
   const net = await service.pnl({ line: 'Net Income', start: 'YTD' });
   const today = calendarDateAt(realNow());
   const is = await ok(`/reports/income_statement?start_date=${yearToDate(today).start}&end_date=${today}`);
   expect(net).toBe(is.net_income_cents / 100);
-  expect(sent).toBe(1);
+  expect(sent()).toBe(1);
 });
