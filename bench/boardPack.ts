@@ -1,29 +1,26 @@
 // The reference board pack (docs: /work/shared/design.md "The reference board pack") built through the
-// production code over a fresh sandbox with 50 ms of added latency per request:
-//   - the shared runtime as src/runtime/runtime.ts wires it: one client, one RequestCache over a persistent
-//     store, one FinService; the pane's statement blocks (src/taskpane/statements.ts) use the same client
-//     and cache, the transactions engine the same client;
+// production code over a fresh sandbox (test/support/sandbox.ts) with 50 ms of added latency per request:
+//   - the add-in's runtime, made by the factory that ships (createRuntime, via test/support/runtime.ts):
+//     one meter, one client, one RequestCache over persistent stores, one CachedReader, one FinService; the
+//     pane's statement blocks and the transactions engine use the same client and reader; Refresh all is
+//     the runtime's own;
 //   - the workbook is the gateway's in-memory implementation (MemoryGateway).
 // Counts are exact: the sandbox's own monthly counter (GET /__sandbox/usage) read before and after each
 // step, cross-checked with the HTTP requests the runtime's fetch sent. Timed figures are medians.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createClient, MemoryMeterStore, type Client, type Category, type MeterStore } from '../src/api';
+import type { Category } from '../src/api';
 import { calendarDateAt, isoToSerial } from '../src/engine/dates';
-import { FinService } from '../src/engine/fin';
-import { CachedReader } from '../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../src/engine/reader/requestCache';
 import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
 import type { WriteValue } from '../src/engine/ports/workbook';
 import { MemoryGateway } from '../src/excel/memoryGateway';
-import { openSeeded, serveSandbox, type RunningSandbox } from '../src/sandbox/server';
-import { listRoster } from '../src/sandbox/seed';
+import { testRuntime, type RuntimeStores, type TestRuntime } from '../test/support/runtime';
+import { startSandbox, type TestSandbox } from '../test/support/sandbox';
 import { columnsFor, createStatementsEngine, type StatementsEngine, type StatementSpec } from '../src/engine/statements';
 import type { BindingRecord } from '../src/engine/ports/workbook';
 import { median } from './stats';
 
 export const LATENCY_MS = 50;
+/** The key the pack is built with (Growth plan, every permission). */
+const LABEL = 'growth-admin';
 /** Cold refreshes timed (each from an empty cache and a new workbook); the median is reported. */
 const WALL_REPEATS = 5;
 const TXN_PAGE = 500;
@@ -82,64 +79,9 @@ export interface WriteBackFigures {
   pushMs: number;
 }
 
-interface Runtime {
-  client: Client;
-  cache: RequestCache;
-  reader: CachedReader;
-  service: FinService;
-  store: MemoryCacheStore;
-  meterStore: MeterStore;
-  sent(): number;
-}
-
-interface Sandbox {
-  running: RunningSandbox;
-  key: string;
-  companyId: string;
-  usage(): Promise<number>;
-  close(): Promise<void>;
-}
-
-async function startBenchSandbox(transactions: number): Promise<Sandbox> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-bench-pack-'));
-  const { db } = openSeeded(path.join(dir, 'bench.db'), { transactions });
-  const growth = listRoster(db).find((r) => r.label === 'growth-admin')!;
-  const running = await serveSandbox(db, { port: 0 });
-  const res = await fetch(`${running.controlUrl}/control`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ latency_ms: LATENCY_MS }),
-  });
-  if (!res.ok) throw new Error(`control: HTTP ${res.status}`);
-  return {
-    running,
-    key: growth.key,
-    companyId: growth.company_id,
-    async usage() {
-      const r = await fetch(`${running.controlUrl}/usage?company_id=${encodeURIComponent(growth.company_id)}`);
-      return ((await r.json()) as { count: number }).count;
-    },
-    async close() {
-      await running.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A new runtime (client, cache, FIN service) over the given persistent stores, as the add-in builds it. */
-function runtime(sb: Sandbox, stores: { store?: MemoryCacheStore; meterStore?: MeterStore } = {}): Runtime {
-  let sent = 0;
-  const counting: typeof fetch = (input, init) => {
-    sent += 1;
-    return fetch(input, init);
-  };
-  const store = stores.store ?? new MemoryCacheStore();
-  const meterStore = stores.meterStore ?? new MemoryMeterStore();
-  const client = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId, meterStore, fetch: counting });
-  const cache = new RequestCache(store);
-  const reader = new CachedReader({ client, cache, stateStore: store });
-  const service = new FinService({ client, reader, today: () => calendarDateAt(Date.now()), dateSystem: 1900, stateStore: store });
-  return { client, cache, reader, service, store, meterStore, sent: () => sent };
+/** The add-in's runtime (createRuntime through test/support/runtime.ts) on the Growth key. */
+function runtime(sb: TestSandbox, stores?: RuntimeStores, recalculate?: () => Promise<void>): Promise<TestRuntime> {
+  return testRuntime(sb, { label: LABEL, stores, recalculate });
 }
 
 interface Formula {
@@ -162,8 +104,8 @@ interface PackDefinition {
  * Setup, not counted in the pack: the 10 categories (expense/revenue leaves with merchants), a real merchant
  * for 4 of them (via the merchants list), two assignable departments for the edits, the company name.
  */
-async function definePack(sb: Sandbox): Promise<PackDefinition> {
-  const setup = createClient({ baseUrl: sb.running.baseUrl, apiKey: sb.key, companyId: sb.companyId });
+async function definePack(sb: TestSandbox): Promise<PackDefinition> {
+  const { client: setup } = await runtime(sb);
   const year = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;
   const [{ data: cats }, company, { data: depts }] = await Promise.all([setup.categories.list(), setup.company.retrieve(), setup.departments.list()]);
   const parents = new Set(cats.map((c) => c.parent_id));
@@ -204,12 +146,12 @@ async function definePack(sb: Sandbox): Promise<PackDefinition> {
 }
 
 /** Excel's recalculation: every FIN.TOTAL cell evaluated at once, none waiting for another. */
-function evaluateFormulas(rt: Runtime, def: PackDefinition): Promise<number[]> {
+function evaluateFormulas(rt: TestRuntime, def: PackDefinition): Promise<number[]> {
   return Promise.all(def.formulas.map((f) => rt.service.total({ category: f.category, start: f.start, merchant: f.merchant })));
 }
 
 interface BuiltPack {
-  rt: Runtime;
+  rt: TestRuntime;
   gateway: MemoryGateway;
   engine: TransactionsEngine;
   blocks: BindingRecord[];
@@ -220,13 +162,13 @@ interface BuiltPack {
   values: number[];
 }
 
-function statementsOf(rt: Runtime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
+function statementsOf(rt: TestRuntime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
   return createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: def.companyName });
 }
 
 /** Cold refresh: statements, formulas and the transactions table, all started at once from an empty cache. */
-async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
-  const rt = runtime(sb);
+async function buildPack(sb: TestSandbox, def: PackDefinition): Promise<BuiltPack> {
+  const rt = await runtime(sb);
   const gateway = new MemoryGateway();
   const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
   const statements = statementsOf(rt, gateway, def);
@@ -238,11 +180,11 @@ async function buildPack(sb: Sandbox, def: PackDefinition): Promise<BuiltPack> {
   return { rt, gateway, engine, blocks, bindingId: pulled.bindingId, table: pulled.table, rows: pulled.rows, pages: pulled.pages, values };
 }
 
-async function measure<T>(sb: Sandbox, rt: Runtime, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
-  const before = await sb.usage();
+async function measure<T>(sb: TestSandbox, rt: { sent(): number }, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
+  const before = await sb.usage(sb.companies[LABEL]);
   const sentBefore = rt.sent();
   const value = await fn();
-  return { value, calls: (await sb.usage()) - before, sent: rt.sent() - sentBefore };
+  return { value, calls: (await sb.usage(sb.companies[LABEL])) - before, sent: rt.sent() - sentBefore };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -298,12 +240,12 @@ function pushParts(res: Awaited<ReturnType<TransactionsEngine['push']>>, calls: 
 export async function boardPackBench(
   transactions = 20_000,
 ): Promise<{ boardPack: BoardPackFigures; writeBack: WriteBackFigures[]; sampleRows: WriteValue[][] }> {
-  const sb = await startBenchSandbox(transactions);
+  const sb = await startSandbox({ seed: 'fresh', transactions, latencyMs: LATENCY_MS });
   try {
     const def = await definePack(sb);
 
     // Cold refresh, counted.
-    const cold = await measure(sb, { sent: () => 0 } as Runtime, () => buildPack(sb, def));
+    const cold = await measure(sb, { sent: () => 0 }, () => buildPack(sb, def));
     const pack = cold.value;
     const rt = pack.rt;
     const coldSent = rt.sent();
@@ -318,8 +260,12 @@ export async function boardPackBench(
       for (const spec of def.specs) if ((await statements.cost(spec)).calls !== 0) throw new Error('statement not cached');
     });
 
-    // Reopen: new client, cache and service over the same persistent stores; the workbook is unchanged.
-    const reopened = runtime(sb, { store: rt.store, meterStore: rt.meterStore });
+    // Reopen: a new runtime over the same add-in storage; the workbook is unchanged. Its recalculation is
+    // Excel's on Refresh all: every formula again and every statement block rebuilt through the cache.
+    let rebuilt: Promise<unknown> | undefined;
+    const reopened = await runtime(sb, rt.stores, async () => {
+      rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => statements2.rebuild(b))]);
+    });
     const reopen = await measure(sb, reopened, async () => {
       const again = await evaluateFormulas(reopened, def);
       if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('reopen changed values');
@@ -332,13 +278,7 @@ export async function boardPackBench(
     const engine2 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, gateway: pack.gateway });
     const statements2 = statementsOf(reopened, pack.gateway, def);
     const second = await measure(sb, reopened, async () => {
-      let rebuilt: Promise<unknown> | undefined;
-      const report = await reopened.service.refreshAll({
-        recalculate: async () => {
-          rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => statements2.rebuild(b))]);
-        },
-        quietMs: 100,
-      });
+      const report = await reopened.runtime.refreshAll({ quietMs: 100 });
       await rebuilt;
       const table = await engine2.refresh(pack.bindingId);
       if (table.counts.updated + table.counts.added + table.counts.removed !== 0) throw new Error('refresh with no change changed rows');
@@ -377,7 +317,7 @@ export async function boardPackBench(
     // cold refresh that no concurrency can shorten.
     const pullMs: number[] = [];
     for (let i = 0; i < WALL_REPEATS; i++) {
-      const solo = runtime(sb);
+      const solo = await runtime(sb);
       const t = performance.now();
       await createTransactionsEngine({ client: solo.client, reader: solo.reader, gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
       pullMs.push(performance.now() - t);

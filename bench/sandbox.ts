@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { openSeeded, serveSandbox } from '../src/sandbox/server';
-import { listRoster } from '../src/sandbox/seed';
+import { calendarDateAt } from '../src/engine/dates';
+import { startSandbox } from '../test/support/sandbox';
 import { median, timeRepeated } from './stats';
 
 export interface SandboxFigures {
@@ -20,17 +17,15 @@ const REPEATS = 15;
 export async function sandboxBench(sizes: number[]): Promise<SandboxFigures[]> {
   const out: SandboxFigures[] = [];
   for (const transactions of sizes) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-bench-'));
+    const sb = await startSandbox({ seed: 'fresh', transactions });
     try {
-      const { db, seedMs } = openSeeded(path.join(dir, 'bench.db'), { transactions });
-      const key = listRoster(db).find((r) => r.label === 'growth-admin')!.key;
-      const sb = await serveSandbox(db, { port: 0 });
+      const key = sb.keys['growth-admin'];
       const get = async (p: string) => {
         const res = await fetch(`${sb.baseUrl}${p}`, { headers: { authorization: `Bearer ${key}` } });
         if (!res.ok) throw new Error(`${p}: HTTP ${res.status} ${await res.text()}`);
         return res.json() as Promise<{ next_cursor?: string | null }>;
       };
-      const lastYear = new Date().getUTCFullYear() - 1;
+      const lastYear = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;
       // A cursor deep in the list (up to 30 pages in): keyset paging should cost the same there as on page one.
       let cursor: string | undefined;
       for (let i = 0; i < 30; i++) {
@@ -40,7 +35,7 @@ export async function sandboxBench(sizes: number[]): Promise<SandboxFigures[]> {
       }
       out.push({
         transactions,
-        seedMs,
+        seedMs: sb.seedMs,
         page500Ms: median(await timeRepeated(REPEATS, () => get('/transactions?limit=500'))),
         deepPage500Ms: cursor ? median(await timeRepeated(REPEATS, () => get(`/transactions?limit=500&starting_after=${cursor}`))) : NaN,
         incomeStatementYearMs: median(
@@ -48,9 +43,8 @@ export async function sandboxBench(sizes: number[]): Promise<SandboxFigures[]> {
         ),
         balanceSheetMs: median(await timeRepeated(REPEATS, () => get(`/reports/balance_sheet?date=${lastYear}-12-31`))),
       });
-      await sb.close();
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await sb.close();
     }
   }
   return out;

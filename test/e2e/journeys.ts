@@ -23,11 +23,11 @@ import {
   sheetGrid,
   workbook,
 } from './pageObjects';
-import type { Sandbox } from './servers';
+import type { TestSandbox } from '../support/sandbox';
 
 export interface World {
   origin: string;
-  sandbox: Sandbox;
+  sandbox: TestSandbox;
   /** The sandbox's today (company time). */
   today: string;
 }

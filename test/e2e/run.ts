@@ -18,7 +18,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { runJourneys } from './harness';
 import { journeys, type World } from './journeys';
 import { waitForPane } from './pageObjects';
-import { buildWorkbench, serveStatic, startSandbox, type Sandbox, type StaticServer } from './servers';
+import { startSandbox, type TestSandbox } from '../support/sandbox';
+import { buildWorkbench, serveStatic, type StaticServer } from './servers';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // The flags that work as root on these machines (toolchain notes, "Browsers").
@@ -45,7 +46,7 @@ async function main(): Promise<number> {
   }
   const mode = process.env.E2E_MODE === 'production' ? 'production' : 'development';
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-workbench-'));
-  let sandbox: Sandbox | null = null;
+  let sandbox: TestSandbox | null = null;
   let site: StaticServer | null = null;
   let browser: Browser | null = null;
   const cleanup = async () => {
@@ -61,7 +62,7 @@ async function main(): Promise<number> {
 
   try {
     console.log(`e2e: building the workbench (webpack, ${mode})…`);
-    const [build, sb] = await Promise.all([buildWorkbench({ outDir, mode }), startSandbox()]);
+    const [build, sb] = await Promise.all([buildWorkbench({ outDir, mode }), startSandbox({ seed: 'fresh' })]);
     sandbox = sb;
     console.log(`e2e: built in ${seconds(build.ms)}; sandbox seeded in ${seconds(sb.seedMs)} at ${sb.baseUrl}`);
     site = await serveStatic(outDir);

@@ -1,14 +1,11 @@
-// What the browser journeys run against: the workbench built by webpack into a folder of its own, a fresh
-// sandbox (new database, seeded, on a free loopback port) and a static http server for the built page on
-// another free loopback port. Page and API are both http on loopback, which the API client allows; the
+// What the browser journeys run against: the workbench built by webpack into a folder of its own and a
+// static http server for the built page on a free loopback port (the sandbox is test/support/sandbox.ts's,
+// freshly seeded, on another). Page and API are both http on loopback, which the API client allows; the
 // sandbox answers the page's cross-origin calls with CORS for loopback origins.
 
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { listRoster } from '../../src/sandbox/seed';
-import { openSeeded, serveSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -43,38 +40,6 @@ export async function buildWorkbench(options: BuildOptions): Promise<{ ms: numbe
   } finally {
     process.chdir(cwd);
   }
-}
-
-export interface Sandbox {
-  running: RunningSandbox;
-  baseUrl: string;
-  controlUrl: string;
-  keys: Record<string, string>;
-  companies: Record<string, string>;
-  dir: string;
-  seedMs: number;
-  close(): Promise<void>;
-}
-
-/** A fresh sandbox: a new database file, seeded, served on a free port. */
-export async function startSandbox(): Promise<Sandbox> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-sandbox-'));
-  const { db, seedMs } = openSeeded(path.join(dir, 'sandbox.db'));
-  const running = await serveSandbox(db, { port: 0 });
-  const roster = listRoster(db);
-  return {
-    running,
-    baseUrl: running.baseUrl,
-    controlUrl: running.controlUrl,
-    keys: Object.fromEntries(roster.map((r) => [r.label, r.key])),
-    companies: Object.fromEntries(roster.map((r) => [r.label, r.company_id])),
-    dir,
-    seedMs,
-    async close() {
-      await running.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const TYPES: Record<string, string> = {

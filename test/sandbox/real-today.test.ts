@@ -2,51 +2,38 @@
 // (test/support/pinnedClock.js). It seeds a sandbox at the real today and checks only what must hold on
 // every day: the history ends today, the statements agree with each other at today, and the add-in's
 // own "today" (YTD, the current month) asks the API for the same days the sandbox counts as today.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { addDays, calendarDateAt, yearToDate } from '../../src/engine/dates';
-import { FinService } from '../../src/engine/fin';
-import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
-import { createClient } from '../../src/api';
 import { Clock } from '../../src/sandbox/clock';
-import { listRoster } from '../../src/sandbox/seed';
-import { openSeeded, serveSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import { call } from '../support/sandbox';
+import { testRuntime } from '../support/runtime';
+import { call, startSandbox, type TestSandbox } from '../support/sandbox';
 import { realNow } from '../support/clock';
 
-let running: RunningSandbox;
-let dir: string;
+let sb: TestSandbox;
 let key: string;
 let companyId: string;
 const clock = new Clock(realNow);
 
 const ok = async (pathAndQuery: string): Promise<any> => {
-  const res = await call(running, key, 'GET', pathAndQuery);
+  const res = await call(sb, key, 'GET', pathAndQuery);
   if (res.status !== 200) throw new Error(`GET ${pathAndQuery}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 };
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-real-today-'));
-  const { db } = openSeeded(path.join(dir, 'sandbox.db'), { clock, transactions: 2_000 });
-  running = await serveSandbox(db, { port: 0, clock });
-  const admin = listRoster(db).find((r) => r.label === 'growth-admin')!;
-  key = admin.key;
-  companyId = admin.company_id;
+  sb = await startSandbox({ seed: 'fresh', transactions: 2_000, clock });
+  key = sb.keys['growth-admin'];
+  companyId = sb.companies['growth-admin'];
 });
 afterAll(async () => {
-  await running?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await sb?.close();
 });
 
 it('the demo history ends on the real today, in the company zone', () => {
   const today = calendarDateAt(realNow());
-  const { last } = running.ctx.db.prepare('SELECT MAX(date) AS last FROM transactions WHERE company_id = ?').get(companyId) as { last: string };
+  const { last } = sb.running.ctx.db.prepare('SELECT MAX(date) AS last FROM transactions WHERE company_id = ?').get(companyId) as { last: string };
   expect(last <= today).toBe(true);
   expect(last >= addDays(today, -7)).toBe(true);
-  const { created } = running.ctx.db.prepare('SELECT MAX(created) AS created FROM transactions WHERE company_id = ?').get(companyId) as { created: number };
+  const { created } = sb.running.ctx.db.prepare('SELECT MAX(created) AS created FROM transactions WHERE company_id = ?').get(companyId) as { created: number };
   expect(created * 1000).toBeLessThanOrEqual(realNow());
 });
 
@@ -65,22 +52,10 @@ it("today's statements agree: the balance sheet balances and retained earnings c
 });
 
 it("the add-in's YTD is the sandbox's year to date, fetched once", async () => {
-  let sent = 0;
-  const client = createClient({
-    baseUrl: running.baseUrl,
-    apiKey: key,
-    companyId,
-    now: realNow,
-    fetch: (input, init) => {
-      sent += 1;
-      return fetch(input, init);
-    },
-  });
-  const reader = new CachedReader({ client, cache: new RequestCache(new MemoryCacheStore()), now: realNow });
-  const service = new FinService({ client, reader, today: () => calendarDateAt(realNow()), dateSystem: 1900 });
+  const { service, sent } = await testRuntime(sb, { now: realNow });
   const net = await service.pnl({ line: 'Net Income', start: 'YTD' });
   const today = calendarDateAt(realNow());
   const is = await ok(`/reports/income_statement?start_date=${yearToDate(today).start}&end_date=${today}`);
   expect(net).toBe(is.net_income_cents / 100);
-  expect(sent).toBe(1);
+  expect(sent()).toBe(1);
 });

@@ -1,10 +1,27 @@
+// The one way to start a sandbox for jest tests, the browser journeys and the bench: a real sandbox over
+// real HTTP on an ephemeral loopback port, on a private database, with the same handle everywhere.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../src/sandbox/db/open';
+import type { Clock } from '../../src/sandbox/clock';
+import { openDatabase, type Db } from '../../src/sandbox/db/open';
 import { listRoster } from '../../src/sandbox/seed';
 import { openSeeded, serveSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { seedClock } from './clock';
+
+export interface SandboxOptions {
+  /**
+   * 'template' (the default, jest only): a copy of this run's seeded template database, seeded once at the
+   * pinned instant. 'fresh': a new database seeded now (the journeys, the bench, a size or a clock of its own).
+   */
+  seed?: 'template' | 'fresh';
+  /** Growth transactions to seed ('fresh' only; the template has the generator's default). */
+  transactions?: number;
+  /** The sandbox's clock, for seeding and serving ('fresh' only; the template is seeded at the pinned instant). */
+  clock?: Clock;
+  /** Latency added to every API request, in ms (the control endpoint's latency_ms). */
+  latencyMs?: number;
+}
 
 export interface TestSandbox {
   baseUrl: string;
@@ -14,6 +31,8 @@ export interface TestSandbox {
   /** Company id by roster label. */
   companies: Record<string, string>;
   running: RunningSandbox;
+  /** Time spent seeding this database (0 for a copy of the template). */
+  seedMs: number;
   /** POST /__sandbox/<path> with a JSON body. */
   control(pathName: string, body: unknown): Promise<unknown>;
   /** The sandbox's monthly counter for a company. */
@@ -29,7 +48,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 async function templateDb(): Promise<string> {
   const dir = process.env.SANDBOX_TEMPLATE_DIR;
-  if (!dir) throw new Error('SANDBOX_TEMPLATE_DIR is not set: run tests through jest (globalSetup makes it).');
+  if (!dir) throw new Error('SANDBOX_TEMPLATE_DIR is not set: run tests through jest (globalSetup makes it), or start with seed: \'fresh\'.');
   const file = path.join(dir, 'template.db');
   const ready = path.join(dir, 'ready');
   const lock = path.join(dir, 'lock');
@@ -55,18 +74,30 @@ async function templateDb(): Promise<string> {
   throw new Error('timed out waiting for the seeded template database');
 }
 
-/**
- * A real sandbox over real HTTP on an ephemeral loopback port, on a private copy of the seeded template
- * database (test/support/globalSetup.ts).
- */
-export async function startSandbox(): Promise<TestSandbox> {
-  const template = await templateDb();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-sandbox-test-'));
+/** The database in `dir`: a copy of the template, or seeded there and then. */
+async function openDb(dir: string, options: SandboxOptions): Promise<{ db: Db; seedMs: number }> {
   const file = path.join(dir, 'sandbox.db');
-  fs.copyFileSync(template, file);
-  const db = openDatabase(file);
-  const running = await serveSandbox(db, { port: 0 });
-  const roster = listRoster(db);
+  if (options.seed === 'fresh') return openSeeded(file, { transactions: options.transactions, clock: options.clock });
+  if (options.transactions !== undefined || options.clock) throw new Error("transactions and clock need seed: 'fresh' (the template is seeded once per run)");
+  fs.copyFileSync(await templateDb(), file);
+  return { db: openDatabase(file), seedMs: 0 };
+}
+
+/** A sandbox on its own database (see SandboxOptions), served on a free loopback port. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-sandbox-db-'));
+  let opened: { db: Db; seedMs: number } | undefined;
+  let running: RunningSandbox;
+  try {
+    opened = await openDb(dir, options);
+    running = await serveSandbox(opened.db, { port: 0, clock: options.clock });
+  } catch (e) {
+    opened?.db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  const { seedMs } = opened;
+  const roster = listRoster(running.ctx.db);
   const control = async (pathName: string, body: unknown) => {
     const res = await fetch(`${running.controlUrl}/${pathName}`, {
       method: 'POST',
@@ -77,12 +108,13 @@ export async function startSandbox(): Promise<TestSandbox> {
     if (!res.ok) throw new Error(`control ${pathName} failed: ${JSON.stringify(json)}`);
     return json;
   };
-  return {
+  const sb: TestSandbox = {
     baseUrl: running.baseUrl,
     controlUrl: running.controlUrl,
     keys: Object.fromEntries(roster.map((r) => [r.label, r.key])),
     companies: Object.fromEntries(roster.map((r) => [r.label, r.company_id])),
     running,
+    seedMs,
     control,
     async usage(companyId: string) {
       const res = await fetch(`${running.controlUrl}/usage?company_id=${encodeURIComponent(companyId)}`);
@@ -93,6 +125,13 @@ export async function startSandbox(): Promise<TestSandbox> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  if (options.latencyMs !== undefined) {
+    await control('control', { latency_ms: options.latencyMs }).catch(async (e: unknown) => {
+      await sb.close();
+      throw e;
+    });
+  }
+  return sb;
 }
 
 /** A small fetch wrapper for contract tests: method, path (relative to /api/v1), key, optional body. */

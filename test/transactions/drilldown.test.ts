@@ -5,11 +5,10 @@ import { collect } from '../../src/api';
 import { addMonths, endOfMonth, startOfMonth } from '../../src/engine/dates';
 import { DRILLDOWN_COLUMNS, parseFinFormula, SELECT_A_NUMBER, statementCellTarget } from '../../src/engine/transactions';
 import { buildTree } from '../../src/engine/tree';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { cellA1, parseQualified } from '../../src/engine/ports/address';
 import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';
-import { CachedReader } from '../../src/engine/reader/cachedReader';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
+import { testRuntime } from '../support/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { newWorkbook, note, report, rig, sandboxToday, usageDelta, type Rig } from './support';
 
@@ -20,7 +19,7 @@ let r: Rig;
 beforeAll(async () => {
   sb = await startSandbox();
   wb = newWorkbook();
-  r = rig(sb, wb);
+  r = await rig(sb, wb);
 });
 afterAll(async () => {
   console.log(report.join('\n'));
@@ -99,8 +98,9 @@ describe('drill-down from the selected cell', () => {
 
   test('a number of a statement block: the row category and the column month, from the binding (no call to find them)', async () => {
     const spec: StatementSpec = { statement: 'income_statement', period: 'custom', start, end, layout: 'months', scale: 'units', fiscalYearStartMonth: 1 };
-    const reader = new CachedReader({ client: r.client, cache: new RequestCache(new MemoryCacheStore()) });
-    const statements = createStatementsEngine({ gateway: wb, reader, client: r.client, companyName: 'Growth' });
+    // The statement block comes from a runtime of its own, so the drill-down below finds nothing cached.
+    const pane = await testRuntime(sb);
+    const statements = createStatementsEngine({ gateway: wb, reader: pane.reader, client: pane.client, companyName: 'Growth' });
     const { written, binding } = await statements.insert(spec, 'newSheet');
     const rows = binding.parameters.rowCategoryIds as (string | null)[];
     const columns = binding.parameters.columnPeriods as { start: string; end: string }[];

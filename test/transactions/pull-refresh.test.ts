@@ -17,7 +17,7 @@ let r: Rig;
 beforeAll(async () => {
   sb = await startSandbox();
   wb = newWorkbook();
-  r = rig(sb, wb);
+  r = await rig(sb, wb);
 });
 afterAll(() => sb?.close());
 

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 test('12,000 edits of 3 kinds go out as 2 + 1 + 1 jobs within the 5,000 limit', async () => {
-  const r = rig(sb, wb, { engine: { poll: { initialDelayMs: 500, maxDelayMs: 4000, maxPolls: 100 } } });
+  const r = await rig(sb, wb, { engine: { poll: { initialDelayMs: 500, maxDelayMs: 4000, maxPolls: 100 } } });
   const companyId = r.companyId;
   const pulled = await usageDelta(sb, companyId, () => r.engine.pull({}));
   const { bindingId, table } = pulled.value;

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 test('a conflict mid-job leaves every row of the job pending with the reason; the next push succeeds', async () => {
   // No jitter: polls at 150, 450, 1050, 2050, 3050 ms after submission, around a 2,500 ms job.
-  const r = rig(sb, wb, { client: { random: () => 1 } });
+  const r = await rig(sb, wb, { client: { random: () => 1 } });
   const today = sandboxToday(sb);
   const { bindingId, table } = await r.engine.pull({ start_date: addMonths(today, -5), end_date: addMonths(today, -4) });
   const all = (await r.engine.tables())[0];

@@ -29,7 +29,7 @@ beforeAll(async () => {
   sb = await startSandbox();
   wb = newWorkbook();
   companyId = sb.companies['growth-admin'];
-  r = rig(sb, wb);
+  r = await rig(sb, wb);
   today = sandboxToday(sb);
   const window = { start_date: addMonths(today, -11), end_date: addMonths(today, -10) };
   ({ bindingId, table } = await r.engine.pull(window));
@@ -182,7 +182,7 @@ test('an edited row deleted upstream: found by the upstream check before sending
 });
 
 test('without the upstream check, the job fails on the missing target and changes nothing; the next push sorts it out', async () => {
-  const unchecked = rig(sb, wb, { engine: { checkUpstream: false } });
+  const unchecked = await rig(sb, wb, { engine: { checkUpstream: false } });
   const [a, b, c] = standard().slice(16, 19);
   const x = leafNotOf(a, b, c);
   await typeInto(wb, table, [a, b, c].map((t) => ({ id: t.id, values: { [COL.department]: pathOf(x) } })));
@@ -207,7 +207,7 @@ test('without the upstream check, the job fails on the missing target and change
 });
 
 test('a failed job with more than 500 errors: every error page is read, every row gets its own reason', async () => {
-  const unchecked = rig(sb, wb, { engine: { checkUpstream: false } });
+  const unchecked = await rig(sb, wb, { engine: { checkUpstream: false } });
   const x = leafIds[0];
   const targets = standard()
     .slice(30)

@@ -25,7 +25,7 @@ beforeAll(async () => {
   wb = newWorkbook();
   companyId = sb.companies['growth-admin'];
   key = sb.keys['growth-admin'];
-  r = rig(sb, wb);
+  r = await rig(sb, wb);
   const today = sandboxToday(sb);
   ({ bindingId, table } = await r.engine.pull({ start_date: addMonths(today, -9), end_date: addMonths(today, -8) }));
   const t = await wb.readTable(table);
@@ -58,7 +58,7 @@ test('permission lost before commit: the job fails with permission_denied, rows 
   const originals = await Promise.all(ids.map((id) => r.client.transactions.retrieve(id)));
   await editRows(ids);
   // The first poll comes after the permission is back, so the engine can read the failed job.
-  const slow = rig(sb, wb, { engine: { poll: { initialDelayMs: 4000, maxDelayMs: 4000, maxPolls: 10 } } });
+  const slow = await rig(sb, wb, { engine: { poll: { initialDelayMs: 4000, maxDelayMs: 4000, maxPolls: 10 } } });
   await sb.control('control', { job_processing_delay_ms: 1500 });
   const jobsBefore = sandboxJobs(sb, companyId).length;
   const pushing = usageDelta(sb, companyId, () => slow.engine.push(bindingId));

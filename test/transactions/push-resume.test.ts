@@ -20,7 +20,7 @@ beforeAll(async () => {
   wb = newWorkbook();
   companyId = sb.companies['growth-admin'];
   const today = sandboxToday(sb);
-  const pulled = await rig(sb, wb).engine.pull({ start_date: addMonths(today, -7), end_date: addMonths(today, -6) });
+  const pulled = await (await rig(sb, wb)).engine.pull({ start_date: addMonths(today, -7), end_date: addMonths(today, -6) });
   bindingId = pulled.bindingId;
   table = pulled.table;
 });
@@ -31,7 +31,7 @@ afterAll(async () => {
 afterEach(() => sb.control('control', { clear_faults: true }));
 
 async function standardRows(n: number, skip = 0) {
-  const client = rig(sb, wb).client;
+  const client = (await rig(sb, wb)).client;
   const t = await wb.readTable(table);
   const col = (name: string) => t.columns.indexOf(name);
   const ids = t.rows.filter((r) => r[col(COL.type)] === 'standard').map((r) => String(r[col(COL.id)]));
@@ -40,7 +40,7 @@ async function standardRows(n: number, skip = 0) {
 }
 
 async function leafPaths() {
-  const { data } = await rig(sb, wb).client.departments.list();
+  const { data } = await (await rig(sb, wb)).client.departments.list();
   const byId = new Map(data.map((d) => [d.id, d]));
   const pathOf = (id: string): string => (byId.get(id)!.parent_id ? `${pathOf(byId.get(id)!.parent_id!)} > ${byId.get(id)!.name}` : byId.get(id)!.name);
   const parents = new Set(data.map((d) => d.parent_id));
@@ -55,7 +55,7 @@ test('department edits: response lost after submit, crash, resume -> the same jo
 
   // The POST is handled (the job is created and runs), then the connection is cut before the answer.
   await sb.control('control', { faults: [{ kind: 'drop_after', count: 1, method: 'POST', path: '/transactions/bulk/update' }] });
-  const first = rig(sb, wb, { client: { maxRetries: 0 } });
+  const first = await rig(sb, wb, { client: { maxRetries: 0 } });
   const { value: interrupted, calls: callsBefore } = await usageDelta(sb, companyId, () => first.engine.push(bindingId));
   expect(interrupted.jobs).toHaveLength(1);
   expect(interrupted.jobs[0]).toMatchObject({ result: 'unknown', jobId: null, rows: 3 });
@@ -73,7 +73,7 @@ test('department edits: response lost after submit, crash, resume -> the same jo
   expect(jobsAfterCrash[0].idempotency_key).toBe(journal[0]);
 
   // Crash: nothing of `first` survives; a new pane session opens the same workbook.
-  const second = rig(sb, wb);
+  const second = await rig(sb, wb);
   expect(await second.engine.unfinishedJobs(bindingId)).toHaveLength(1);
   const { value: resumed, calls: callsResume } = await usageDelta(sb, companyId, () => second.engine.push(bindingId));
   expect(resumed.resumed.reports).toHaveLength(1);
@@ -103,7 +103,7 @@ test('accounting shift: response lost, crash, resume -> shifted by one month, no
   const jobsBefore = sandboxJobs(sb, companyId).length;
 
   await sb.control('control', { faults: [{ kind: 'drop_after', count: 1, method: 'POST', path: '/transactions/bulk/update' }] });
-  const first = rig(sb, wb, { client: { maxRetries: 0 } });
+  const first = await rig(sb, wb, { client: { maxRetries: 0 } });
   const { value: interrupted, calls: callsBefore } = await usageDelta(sb, companyId, () =>
     first.engine.shiftAccountingDates(
       bindingId,
@@ -114,7 +114,7 @@ test('accounting shift: response lost, crash, resume -> shifted by one month, no
   expect(interrupted.jobs[0]).toMatchObject({ result: 'unknown', kind: 'shift' });
   expect(sandboxJobs(sb, companyId)).toHaveLength(jobsBefore + 1);
 
-  const second = rig(sb, wb);
+  const second = await rig(sb, wb);
   const { value: resumed, calls: callsResume } = await usageDelta(sb, companyId, () => second.engine.resume(bindingId));
   expect(resumed.reports[0]).toMatchObject({ result: 'success', updatedCount: 2, kind: 'shift' });
   expect(sandboxJobs(sb, companyId)).toHaveLength(jobsBefore + 1);

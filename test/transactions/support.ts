@@ -1,12 +1,13 @@
-// Shared pieces of the transactions tests: a client and an engine on a real sandbox, a MemoryGateway
-// workbook, edits "typed by the user" into the table, and counters read from the sandbox itself.
+// Shared pieces of the transactions tests: an engine on the add-in's runtime (its client and reader) against
+// a real sandbox, a MemoryGateway workbook, edits "typed by the user" into the table, and counters read from
+// the sandbox itself.
 
-import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
-import { createClient, type Client, type ClientConfig } from '../../src/api';
+import type { CachedReader } from '../../src/engine/reader/cachedReader';
+import type { Client, ClientConfig } from '../../src/api';
 import type { WorkbookGateway, WriteValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 import { COL, createTransactionsEngine, type EngineOptions, type TransactionsEngine } from '../../src/engine/transactions';
+import { testRuntime, type TestRuntimeOptions } from '../support/runtime';
 import type { TestSandbox } from '../support/sandbox';
 
 export const FAST: Partial<ClientConfig> = { backoffBaseMs: 5, backoffCapMs: 40, maxRetryAfterMs: 10_000 };
@@ -19,12 +20,15 @@ export interface Rig {
   companyId: string;
 }
 
-export function rig(sb: TestSandbox, gateway: WorkbookGateway, options: { label?: string; client?: Partial<ClientConfig>; engine?: Partial<EngineOptions> } = {}): Rig {
+export async function rig(
+  sb: TestSandbox,
+  gateway: WorkbookGateway,
+  options: { label?: string; client?: TestRuntimeOptions['clientOptions']; engine?: Partial<EngineOptions> } = {},
+): Promise<Rig> {
   const label = options.label ?? 'growth-admin';
   const key = sb.keys[label];
   const companyId = sb.companies[label];
-  const client = createClient({ baseUrl: sb.baseUrl, apiKey: key, companyId, ...FAST, ...options.client });
-  const reader = new CachedReader({ client, cache: new RequestCache(new MemoryCacheStore()) });
+  const { client, reader } = await testRuntime(sb, { label, clientOptions: { ...FAST, ...options.client } });
   const engine = createTransactionsEngine({
     client,
     reader,

@@ -85,7 +85,7 @@ describe('100 FIN.PNL cells over 12 months', () => {
   let values: number[];
 
   it('cost exactly 12 statements + 1 categories call on a cold cache', async () => {
-    first = finHarness(sb, 'growth-admin');
+    first = await finHarness(sb, 'growth-admin');
     const before = await usage();
     values = await evaluateBoard(first.service);
     expect(values).toHaveLength(100);
@@ -127,7 +127,7 @@ describe('100 FIN.PNL cells over 12 months', () => {
   });
 
   it('costs nothing after a reopen (new client, cache and service over the same stores)', async () => {
-    const reopened = finHarness(sb, 'growth-admin', { store: first.store, meterStore: first.meterStore });
+    const reopened = await finHarness(sb, 'growth-admin', { stores: first.stores });
     const before = await usage();
     expect(await evaluateBoard(reopened.service)).toEqual(values);
     expect((await usage()) - before).toBe(0);
@@ -138,8 +138,8 @@ describe('100 FIN.PNL cells over 12 months', () => {
   });
 
   it('value preview answers from the cache or with a placeholder, never with a call', async () => {
-    const warm = finHarness(sb, 'growth-admin', { store: first.store });
-    const cold = finHarness(sb, 'growth-admin');
+    const warm = await finHarness(sb, 'growth-admin', { stores: first.stores });
+    const cold = await finHarness(sb, 'growth-admin');
     const cell = boardCells()[7];
     await expect(warm.service.pnl({ line: cell.line, start: cell.start, end: cell.end }, { preview: true })).resolves.toBe(values[7]);
     const preview = await cold.service.pnl({ line: cell.line, start: cell.start, end: cell.end }, { preview: true }).catch((e: unknown) => e);
@@ -150,7 +150,7 @@ describe('100 FIN.PNL cells over 12 months', () => {
   });
 
   it('Refresh all costs the floor again and reports it', async () => {
-    const reopened = finHarness(sb, 'growth-admin', { store: first.store, meterStore: first.meterStore });
+    const reopened = await finHarness(sb, 'growth-admin', { stores: first.stores });
     await evaluateBoard(reopened.service); // from the persisted store: free
     const asOfBefore = await reopened.service.dataAsOf();
     // Shown before spending: one call per cached answer.
@@ -172,7 +172,7 @@ describe('100 FIN.PNL cells over 12 months', () => {
     expect(await recalculated).toEqual(values);
     expect((await reopened.service.dataAsOf())!).toBeGreaterThanOrEqual(asOfBefore!);
     // And the refreshed answers are persisted: another reopen is free again.
-    const again = finHarness(sb, 'growth-admin', { store: first.store });
+    const again = await finHarness(sb, 'growth-admin', { stores: first.stores });
     await evaluateBoard(again.service);
     expect(again.sent()).toBe(0);
   });
@@ -180,8 +180,8 @@ describe('100 FIN.PNL cells over 12 months', () => {
 
 describe('the figures agree with each other', () => {
   let h: FinHarness;
-  beforeAll(() => {
-    h = finHarness(sb, 'growth-admin');
+  beforeAll(async () => {
+    h = await finHarness(sb, 'growth-admin');
   });
 
   it('FIN.TOTAL equals the income statement line for the same category and months', async () => {
@@ -257,8 +257,8 @@ describe('the figures agree with each other', () => {
 
 describe('lists', () => {
   let h: FinHarness;
-  beforeAll(() => {
-    h = finHarness(sb, 'growth-admin');
+  beforeAll(async () => {
+    h = await finHarness(sb, 'growth-admin');
   });
 
   it('FIN.TRANSACTIONS: header row, pages of 500, a row cap with a note, and page sharing', async () => {

@@ -28,7 +28,7 @@ async function failure(promise: Promise<unknown>): Promise<FinError> {
 
 describe('arguments', () => {
   it('unknown category: #VALUE! with the nearest names, after the one categories call only', async () => {
-    const h = finHarness(sb, 'growth-admin');
+    const h = await finHarness(sb, 'growth-admin');
     const e = await failure(h.service.pnl({ line: 'Sofware Subscriptions', start: month }));
     expect(e).toMatchObject({
       kind: 'value',
@@ -41,7 +41,7 @@ describe('arguments', () => {
   });
 
   it('bad dates: #VALUE! with the dates module message, before any call', async () => {
-    const h = finHarness(sb, 'growth-admin');
+    const h = await finHarness(sb, 'growth-admin');
     expect((await failure(h.service.pnl({ line: 'Rent', start: `${year}-13` }))).message).toBe(
       `Bad date "${year}-13": month 13 does not exist; use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD or TTM`,
     );
@@ -55,7 +55,7 @@ describe('arguments', () => {
   });
 
   it('FIN.TOTAL explains the whole-month granularity instead of widening the dates silently', async () => {
-    const h = finHarness(sb, 'growth-admin');
+    const h = await finHarness(sb, 'growth-admin');
     const periodic = await failure(h.service.total({ category: 'Rent', start: `${year}-07-15`, end: `${year}-08-10` }));
     expect(periodic.message).toBe(
       `Totals come in whole months: ${year}-07-15 to ${year}-08-10 is read as ${year}-07-01 to ${year}-08-31 (Jul ${year} to Aug ${year}). ` +
@@ -71,7 +71,7 @@ describe('arguments', () => {
   });
 
   it('the wrong statement for a category says which function to use', async () => {
-    const h = finHarness(sb, 'growth-admin');
+    const h = await finHarness(sb, 'growth-admin');
     expect((await failure(h.service.pnl({ line: 'Cash', start: month }))).message).toBe('"Cash" is a balance-sheet category: use FIN.BALANCE or FIN.TOTAL for it');
     expect((await failure(h.service.balance({ category: 'Rent', date: month }))).message).toBe(
       '"Rent" is an income-statement category (activity over a period): use FIN.PNL or FIN.TOTAL for it',
@@ -89,7 +89,7 @@ describe('arguments', () => {
       `INSERT INTO categories (id, company_id, name, account_type, point_in_time, tier, position, parent_id, selectable, role, cash_flow_class, created)
        VALUES ('cat_dupRent1', ?, 'Rent', 'expense', 0, 2, 9, ?, 1, NULL, NULL, 0)`,
     ).run(company, cogs.id);
-    const h = finHarness(sb, 'growth-admin');
+    const h = await finHarness(sb, 'growth-admin');
     const e = await failure(h.service.pnl({ line: 'rent', start: month }));
     expect(e).toMatchObject({
       kind: 'value',
@@ -107,7 +107,7 @@ describe('permissions', () => {
     const key = sb.keys['growth-readonly'];
     const company = sb.companies['growth-readonly'];
     await sb.control('members', { key, permissions: { reports: 'none' } });
-    const h = finHarness(sb, 'growth-readonly');
+    const h = await finHarness(sb, 'growth-readonly');
     const before = await sb.usage(company);
     const e = await failure(h.service.pnl({ line: 'Rent', start: month }));
     expect(e.kind).toBe('na');
@@ -134,7 +134,7 @@ describe('the monthly cap (Formation plan: 10 calls)', () => {
   it('answers the cap with its reset date, then stops calling; cached answers are still served', async () => {
     const company = sb.companies[label];
     await sb.control('usage', { company_id: company, count: 9 });
-    const h = finHarness(sb, label);
+    const h = await finHarness(sb, label);
     const cats = await h.service.categories(); // the 10th call of the month
     expect(cats.length).toBeGreaterThan(10);
     expect(await sb.usage(company)).toBe(10);
@@ -162,7 +162,7 @@ describe('the monthly cap (Formation plan: 10 calls)', () => {
     expect((await h.service.monthlyLimit())?.message).toBe(e.message);
 
     // A reopened workbook knows it too (persisted with the cache), still without a request.
-    const reopened = finHarness(sb, label, { store: h.store });
+    const reopened = await finHarness(sb, label, { stores: h.stores });
     expect((await failure(reopened.service.pnl({ line: 'Rent', start: `${year}-09` }))).message).toBe(e.message);
     expect(reopened.sent()).toBe(0);
     expect(await sb.usage(company)).toBe(10);
@@ -170,14 +170,14 @@ describe('the monthly cap (Formation plan: 10 calls)', () => {
 
   it('calls again once the reset has passed', async () => {
     const company = sb.companies[label];
-    const h = finHarness(sb, label);
+    const h = await finHarness(sb, label);
     const blocked = await failure(h.service.total({ category: 'Rent', start: month }));
     expect(blocked.code).toBe('monthly_limit');
     // Move both clocks past the reset: the sandbox starts a new month, the service stops blocking.
     const offsetSeconds = 35 * 24 * 3600;
     await sb.control('control', { clock_offset_seconds: offsetSeconds });
     try {
-      const later = finHarness(sb, label, { store: h.store, now: () => Date.now() + offsetSeconds * 1000 });
+      const later = await finHarness(sb, label, { stores: h.stores, now: () => Date.now() + offsetSeconds * 1000 });
       const value = await later.service.total({ category: 'Rent', start: month });
       expect(typeof value).toBe('number');
       expect(later.sent()).toBe(2); // the categories call (refused earlier, so never cached) and the total

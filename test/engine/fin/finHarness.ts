@@ -1,65 +1,18 @@
-// A FinService wired the way src/runtime/runtime.ts wires it, but against a test sandbox: the real
-// client from src/api (its meter counts like the server does), a RequestCache over a persistent store the
-// test keeps (to "reopen" the workbook), and a fetch that counts the HTTP requests actually sent.
-import { createClient, MemoryMeterStore, type Client, type MeterStore } from '../../../src/api';
-import { calendarDateAt, formatIsoDate, isoToSerial, monthPeriod, type Period } from '../../../src/engine/dates';
-import { FinService, type DateSystemSource } from '../../../src/engine/fin';
-import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+// The FIN functions' harness: the add-in's runtime (test/support/runtime.ts) connected to a roster key of a
+// test sandbox, with fast retries; its fetch counts the HTTP requests actually sent and its meter counts like
+// the server does. Pass `stores` of an earlier harness to "reopen" the workbook.
+import { calendarDateAt, isoToSerial, monthPeriod, type Period } from '../../../src/engine/dates';
 import type { TestSandbox } from '../../support/sandbox';
+import { testRuntime, type TestRuntime, type TestRuntimeOptions } from '../../support/runtime';
 
-export interface FinHarness {
-  client: Client;
-  cache: RequestCache;
-  reader: CachedReader;
-  service: FinService;
-  store: MemoryCacheStore;
-  meterStore: MeterStore;
-  /** HTTP requests this harness's client sent. */
-  sent(): number;
+export interface FinHarness extends TestRuntime {
   /** Calls on this harness's meter this month. */
   meterCount(): Promise<number>;
 }
 
-export interface HarnessOptions {
-  store?: MemoryCacheStore;
-  meterStore?: MeterStore;
-  now?: () => number;
-  dateSystem?: DateSystemSource;
-  apiTimeoutMs?: number;
-  /** Client retries (default the client's 4). */
-  maxRetries?: number;
-}
-
-export function finHarness(sb: TestSandbox, label: string, options: HarnessOptions = {}): FinHarness {
-  let sent = 0;
-  const counting: typeof fetch = (input, init) => {
-    sent += 1;
-    return fetch(input, init);
-  };
-  const store = options.store ?? new MemoryCacheStore();
-  const meterStore = options.meterStore ?? new MemoryMeterStore();
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: sb.keys[label],
-    companyId: sb.companies[label],
-    meterStore,
-    fetch: counting,
-    maxRetries: options.maxRetries,
-    backoffBaseMs: 10,
-    backoffCapMs: 50,
-    now: options.now,
-  });
-  const cache = new RequestCache(store);
-  const reader = new CachedReader({ client, cache, stateStore: store, now: options.now, apiTimeoutMs: options.apiTimeoutMs });
-  const service = new FinService({
-    client,
-    reader,
-    today: () => calendarDateAt(Date.now()),
-    dateSystem: options.dateSystem ?? 1900,
-    stateStore: store,
-  });
-  return { client, cache, reader, service, store, meterStore, sent: () => sent, meterCount: () => client.meter.count() };
+export async function finHarness(sb: TestSandbox, label: string, options: Pick<TestRuntimeOptions, 'stores' | 'now'> = {}): Promise<FinHarness> {
+  const rt = await testRuntime(sb, { ...options, label, clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 } });
+  return { ...rt, meterCount: () => rt.client.meter.count() };
 }
 
 /** The company's today and the last full calendar year (fully inside the seeded two years). */
@@ -76,5 +29,3 @@ export function serial(iso: string): number {
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
-
-export { formatIsoDate };

@@ -1,12 +1,11 @@
 // The monthly-cap guard holds on every path that spends calls, not only the FIN cells': once the API has
 // refused a call for the cap, inserting a statement block, pulling or refreshing a transactions table and
 // drilling down send nothing (counted at the fetch) until the reset, and a reopened workbook knows it.
-import { createClient, MemoryMeterStore, MonthlyLimitError } from '../../../src/api';
-import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+import { MonthlyLimitError } from '../../../src/api';
 import { createStatementsEngine } from '../../../src/engine/statements';
 import { createTransactionsEngine } from '../../../src/engine/transactions';
 import { MemoryGateway } from '../../../src/excel/memoryGateway';
+import { testRuntime, type RuntimeStores } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 
 let sb: TestSandbox;
@@ -17,32 +16,22 @@ afterAll(async () => {
   await sb?.close();
 });
 
-function connection(store: MemoryCacheStore) {
-  let sent = 0;
-  const client = createClient({
-    baseUrl: sb.baseUrl,
-    apiKey: sb.keys['formation-admin'],
-    companyId: sb.companies['formation-admin'],
-    meterStore: new MemoryMeterStore(),
-    fetch: (input, init) => {
-      sent += 1;
-      return fetch(input, init);
-    },
-  });
-  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store });
+/** The add-in's runtime on the Formation key (over the stores of an earlier one: the workbook reopened). */
+async function connection(stores?: RuntimeStores) {
+  const { client, reader, sent, stores: kept } = await testRuntime(sb, { label: 'formation-admin', stores });
   const gateway = new MemoryGateway();
   return {
     client,
     reader,
+    stores: kept,
     statements: createStatementsEngine({ gateway, reader, client, companyName: 'Formation' }),
     transactions: createTransactionsEngine({ client, reader, gateway }),
-    sent: () => sent,
+    sent,
   };
 }
 
 test('after the cap answers, statements, transactions and drill-down send nothing, before and after a reopen', async () => {
-  const store = new MemoryCacheStore();
-  const c = connection(store);
+  const c = await connection();
   const company = sb.companies['formation-admin'];
   // Spend the Formation plan's 10 calls, then meet the refusal once.
   for (let i = 0; i < 10; i++) await c.reader.call('/company', (o) => c.client.company.retrieve(o));
@@ -59,7 +48,7 @@ test('after the cap answers, statements, transactions and drill-down send nothin
   expect(c.sent()).toBe(sentAtCap);
 
   // The workbook reopened: a new runtime over the same add-in storage refuses without asking.
-  const reopened = connection(store);
+  const reopened = await connection(c.stores);
   await expect(reopened.statements.insert(spec, 'newSheet')).rejects.toMatchObject({ code: 'monthly_limit_exceeded' });
   await expect(reopened.transactions.pull({})).rejects.toMatchObject({ code: 'monthly_limit_exceeded' });
   expect(reopened.sent()).toBe(0);

@@ -1,0 +1,78 @@
+// The add-in's wiring outside the page, for the test harnesses and the bench: createRuntime
+// (src/runtime/runtime.ts) over memory stores, connected to one roster key of a sandbox the way the pane
+// connects it (the company id is known, so connecting spends no GET /company). What a test or the bench
+// measures is then the wiring that ships: one meter, one request cache, the client, CachedReader and
+// FinService exactly as the add-in builds them.
+import { MemoryMeterStore, type Client, type MeterStore } from '../../src/api';
+import type { FinService } from '../../src/engine/fin';
+import type { CachedReader } from '../../src/engine/reader/cachedReader';
+import { MemoryCacheStore, type RequestCache } from '../../src/engine/reader/requestCache';
+import { MemorySecretStore } from '../../src/excel/memoryGateway';
+import { readStoredConnection } from '../../src/runtime/connection';
+import type { RuntimeHost } from '../../src/runtime/host';
+import { createRuntime, type Runtime } from '../../src/runtime/runtime';
+import type { TestSandbox } from './sandbox';
+
+/** The add-in's storage: answers and small state, call counts, the key and connection. */
+export interface RuntimeStores {
+  cacheStore: MemoryCacheStore;
+  meterStore: MeterStore;
+  secrets: MemorySecretStore;
+}
+
+export interface TestRuntimeOptions {
+  /** Roster label of the key to connect (default growth-admin). */
+  label?: string;
+  /**
+   * The stores of an earlier runtime: the workbook reopened on the same add-in storage (its stored
+   * connection is used as it is when it is this key's). Fresh ones otherwise.
+   */
+  stores?: RuntimeStores;
+  now?: () => number;
+  clientOptions?: RuntimeHost['clientOptions'];
+  apiTimeoutMs?: number;
+  dateSystem?: 1900 | 1904;
+  /** What Refresh all's recalculation does (default nothing). */
+  recalculate?: () => Promise<void>;
+  fiscalYearStartMonth?: number;
+}
+
+export interface TestRuntime {
+  runtime: Runtime;
+  /** The connection's client, reader and FIN service, as runtime.getClient() etc. answer. */
+  client: Client;
+  reader: CachedReader;
+  service: FinService;
+  cache: RequestCache;
+  stores: RuntimeStores;
+  /** HTTP requests this runtime sent (its fetch counts them). */
+  sent(): number;
+}
+
+export async function testRuntime(sb: TestSandbox, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
+  const label = options.label ?? 'growth-admin';
+  const apiKey = sb.keys[label];
+  const companyId = sb.companies[label];
+  if (!apiKey || !companyId) throw new Error(`no roster entry ${label}`);
+  const stores = options.stores ?? { cacheStore: new MemoryCacheStore(), meterStore: new MemoryMeterStore(), secrets: new MemorySecretStore() };
+  let sent = 0;
+  const runtime = createRuntime({
+    ...stores,
+    dateSystem: async () => options.dateSystem ?? 1900,
+    recalculate: options.recalculate ?? (async () => undefined),
+    fetch: (input, init) => {
+      sent += 1;
+      return fetch(input, init);
+    },
+    now: options.now,
+    clientOptions: options.clientOptions,
+    apiTimeoutMs: options.apiTimeoutMs,
+  });
+  // A reopened workbook finds its key's connection in storage, as the add-in does; anything else connects.
+  if ((await readStoredConnection(stores.secrets))?.apiKey !== apiKey) {
+    await runtime.connect({ baseUrl: sb.baseUrl, apiKey, companyId, fiscalYearStartMonth: options.fiscalYearStartMonth });
+  }
+  const [client, reader, service] = await Promise.all([runtime.getClient(), runtime.getReader(), runtime.getFinService()]);
+  if (!client || !reader || !service) throw new Error('the runtime did not connect');
+  return { runtime, client, reader, service, cache: runtime.cache, stores, sent: () => sent };
+}
