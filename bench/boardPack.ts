@@ -162,6 +162,11 @@ interface BuiltPack {
   values: number[];
 }
 
+/** Where the engine keeps its push journal and who it pushes as: the runtime's add-in storage and key, as in the pane. */
+async function pushIdentity(rt: TestRuntime) {
+  return { journal: rt.stores.secrets, owner: { keyFingerprint: (await rt.runtime.getConnection())!.keyFingerprint!, label: 'Bench' } };
+}
+
 function statementsOf(rt: TestRuntime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
   return createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: def.companyName });
 }
@@ -170,7 +175,7 @@ function statementsOf(rt: TestRuntime, gateway: MemoryGateway, def: PackDefiniti
 async function buildPack(sb: TestSandbox, def: PackDefinition): Promise<BuiltPack> {
   const rt = await runtime(sb);
   const gateway = new MemoryGateway();
-  const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+  const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, ...(await pushIdentity(rt)), gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
   const statements = statementsOf(rt, gateway, def);
   const [blocks, values, pulled] = await Promise.all([
     Promise.all(def.specs.map((spec) => statements.insert(spec, 'newSheet').then((r) => r.binding))),
@@ -275,7 +280,7 @@ export async function boardPackBench(
 
     // Second refresh with no change: Refresh all (cache cleared, formulas recalculated, statement blocks
     // rebuilt through the cache) and the table refreshed incrementally.
-    const engine2 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, gateway: pack.gateway });
+    const engine2 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, ...(await pushIdentity(reopened)), gateway: pack.gateway });
     const statements2 = statementsOf(reopened, pack.gateway, def);
     const second = await measure(sb, reopened, async () => {
       const report = await reopened.runtime.refreshAll({ quietMs: 100 });
@@ -286,7 +291,7 @@ export async function boardPackBench(
     });
 
     // 25 edits: pushed by the engine, then the table refreshed incrementally (reported separately).
-    const engine3 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, gateway: pack.gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+    const engine3 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, ...(await pushIdentity(reopened)), gateway: pack.gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
     const edited25 = await typeEdits(pack.gateway, pack.table, def, [10, 10, 5], new Set());
     const push25 = await measure(sb, reopened, () => engine3.push(pack.bindingId));
     if (push25.value.updated !== 25) throw new Error(`25 edits: ${push25.value.updated} updated`);
@@ -319,7 +324,7 @@ export async function boardPackBench(
     for (let i = 0; i < WALL_REPEATS; i++) {
       const solo = await runtime(sb);
       const t = performance.now();
-      await createTransactionsEngine({ client: solo.client, reader: solo.reader, gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
+      await createTransactionsEngine({ client: solo.client, reader: solo.reader, ...(await pushIdentity(solo)), gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
       pullMs.push(performance.now() - t);
     }
 

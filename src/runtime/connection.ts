@@ -7,6 +7,11 @@ import type { SecretStore } from '../engine/ports/storage';
 export interface StoredConnection {
   baseUrl: string;
   companyId: string;
+  /**
+   * A short SHA-256 prefix of the key (never the key): what binds a push journal entry to the key that
+   * started it. Absent in connections stored by earlier versions; the runtime adds it when it loads them.
+   */
+  keyFingerprint?: string;
   /** 1-12; default 1 (the API does not say, so the pane asks the user). */
   fiscalYearStartMonth?: number;
 }
@@ -26,7 +31,7 @@ export const CONNECTION_SECRET = 'connection';
 export const CACHE_OWNER_SECRET = 'cacheOwner';
 
 /** A short SHA-256 prefix of the key: enough to tell two keys apart, useless for calling the API. */
-async function keyFingerprint(apiKey: string): Promise<string> {
+export async function keyFingerprint(apiKey: string): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(apiKey));
   return Array.from(new Uint8Array(digest).slice(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -12,7 +12,7 @@ import { calendarDateAt } from '../engine/dates';
 import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
-import { claimCache, forgetConnection, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
+import { claimCache, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
 
 interface Connected {
@@ -115,9 +115,10 @@ export function createRuntime(host: RuntimeHost): Runtime {
       const started = generation;
       const stored = await readStoredConnection(host.secrets);
       if (!stored) return null;
+      const connection = stored.connection.keyFingerprint ? stored.connection : { ...stored.connection, keyFingerprint: await keyFingerprint(stored.apiKey) };
       let built: Connected;
       try {
-        built = build(stored.connection, stored.apiKey);
+        built = build(connection, stored.apiKey);
       } catch {
         return null; // A stored configuration the client refuses (edited storage) is no connection.
       }
@@ -152,7 +153,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
     async connect(params) {
       const probe = clientFor(params.baseUrl, params.apiKey, params.companyId);
       const companyId = params.companyId ?? (await runtime.identify(params)).company.id;
-      const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId };
+      const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId, keyFingerprint: await keyFingerprint(params.apiKey) };
       if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
       await claimCache(host.secrets, params.apiKey, () => cache.clear(companyId));
       await storeConnection(host.secrets, params.apiKey, connection);

@@ -7,6 +7,7 @@ import { ApiError, ConfigError, MonthlyLimitError, planCap } from '../api';
 import { isFinError, permissionFor } from '../engine/fin';
 import { capFromMessage } from '../engine/reader/capBlock';
 import { RenderError } from '../engine/render';
+import { isRefusal } from '../engine/refusal';
 import { GatewayError } from '../engine/ports/workbook';
 
 /** A failure the pane itself detects, already worded for the user. */
@@ -142,7 +143,7 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
 /** Any failure as a title and a sentence saying what to do. */
 export function describeError(error: unknown, ctx: DescribeContext = {}): UserMessage {
   let message: UserMessage;
-  if (error instanceof PaneError) message = { title: error.title, body: error.message, code: error.code };
+  if (error instanceof PaneError || isRefusal(error)) message = { title: error.title, body: error.message, code: error.code };
   else if (error instanceof ApiError) message = describeApiError(error, ctx);
   else if (error instanceof ConfigError) {
     if (error.field === 'apiKey') {

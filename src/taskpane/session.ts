@@ -32,6 +32,8 @@ export interface ConnectedState {
   client: Client;
   /** The connection's one cached reader: every call the pane spends goes through it. */
   reader: CachedReader;
+  /** A fingerprint of the connected key (never the key): binds push journal entries to it. */
+  keyFingerprint: string;
   companyId: string;
   companyName: string;
   baseUrl: string;
@@ -111,13 +113,14 @@ export class PaneSession {
     // Settings first: the runtime announces the new connection, and whoever reads it finds them.
     const settings: CompanySettings = { name: typeof company.name === 'string' && company.name ? company.name : company.id, plan: input.plan };
     await this.options.storage.set(COMPANY_PREFIX + company.id, JSON.stringify(settings));
-    await runtime.connect({ baseUrl, apiKey, companyId: company.id, fiscalYearStartMonth });
+    const stored = await runtime.connect({ baseUrl, apiKey, companyId: company.id, fiscalYearStartMonth });
     const [client, reader] = await Promise.all([runtime.getClient(), runtime.getReader()]);
-    if (!client || !reader) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
+    if (!client || !reader || !stored.keyFingerprint) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
     const state: ConnectedState = {
       status: 'connected',
       client,
       reader,
+      keyFingerprint: stored.keyFingerprint,
       companyId: company.id,
       companyName: settings.name,
       baseUrl,
@@ -178,7 +181,7 @@ export class PaneSession {
   private async sync(): Promise<SessionState> {
     const { runtime } = this.options;
     const [connection, client, reader] = await Promise.all([runtime.getConnection(), runtime.getClient(), runtime.getReader()]);
-    if (!connection || !client || !reader) {
+    if (!connection?.keyFingerprint || !client || !reader) {
       if (this.current.status !== 'disconnected') this.set({ status: 'disconnected' });
       return this.current;
     }
@@ -189,6 +192,7 @@ export class PaneSession {
       status: 'connected',
       client,
       reader,
+      keyFingerprint: connection.keyFingerprint,
       companyId: connection.companyId,
       companyName: settings?.name ?? connection.companyId,
       baseUrl: connection.baseUrl,

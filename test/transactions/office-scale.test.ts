@@ -8,6 +8,7 @@ import { createClient, type Department, type Transaction } from '../../src/api';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
 import { COL, createTransactionsEngine, MSG } from '../../src/engine/transactions';
+import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import type { WriteStats } from '../../src/engine/ports/workbook';
 import { officeHarness } from '../excel/harnesses';
@@ -94,7 +95,7 @@ test('pull, review and refresh of 50,000 rows: no Excel request over 5 MB, a bou
   const client = createClient({ baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'svc_scale_test', companyId: 'comp_fake', fetch: api.fetch as typeof fetch });
   const h = officeHarness();
   const reader = new CachedReader({ client, cache: new RequestCache(new MemoryCacheStore()) });
-  const engine = createTransactionsEngine({ client, reader, gateway: h.office, now: () => Date.parse('2026-01-15T12:00:00Z') });
+  const engine = createTransactionsEngine({ client, reader, journal: new MemorySecretStore(), owner: { keyFingerprint: 'test', label: 'Test' }, gateway: h.office, now: () => Date.parse('2026-01-15T12:00:00Z') });
 
   // Pull: 2 reference calls + 100 pages of 500; then one chunked table write (its stats kept as it ends:
   // the gateway reports only the last operation, and the pull goes on to set the department list).

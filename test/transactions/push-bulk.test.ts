@@ -2,7 +2,7 @@
 // grouped by identical update and cut at 5,000 ids per job, they go out as 2 + 1 + 1 = 4 jobs.
 
 import { addMonths, isoToSerial } from '../../src/engine/dates';
-import { COL, MSG } from '../../src/engine/transactions';
+import { COL, MSG, journalStorageKey } from '../../src/engine/transactions';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { newWorkbook, note, report, rig, sandboxJobs, sandboxToday, tableRows, typeInto, usageDelta } from './support';
@@ -65,6 +65,14 @@ test('12,000 edits of 3 kinds go out as 2 + 1 + 1 jobs within the 5,000 limit', 
   // 1 check + 4 submissions + at least 4 polls + 24 read-back pages.
   expect(plan.cost).toMatchObject({ check: 1, patches: 0, submissions: 4, polls: 4, reread: 24, total: 33 });
 
+  // The push journal, in add-in storage: its largest size while the four jobs are out.
+  let journalBytes = 0;
+  const set = r.journal.set.bind(r.journal);
+  r.journal.set = async (key, value) => {
+    journalBytes = Math.max(journalBytes, new TextEncoder().encode(value).length);
+    return set(key, value);
+  };
+
   const jobsBefore = sandboxJobs(sb, companyId).length;
   const { value: res, calls } = await usageDelta(sb, companyId, () => r.engine.push(bindingId));
   const jobs = sandboxJobs(sb, companyId).slice(jobsBefore);
@@ -94,4 +102,10 @@ test('12,000 edits of 3 kinds go out as 2 + 1 + 1 jobs within the 5,000 limit', 
     `12,000 edits (6,000 + 4,000 + 2,000): estimated ${plan.cost.total}, spent ${calls} calls = check ${res.check?.pages} + submissions 4 + polls ${polls} + read-back ${res.reread?.pages} pages`,
   );
   expect(polls).toBeGreaterThanOrEqual(4);
+
+  // Four entries of what resuming needs (key, job id, update, row count, body digest): no ids.
+  note(`push journal for 12,000 edits in 4 jobs: at most ${journalBytes.toLocaleString('en-US')} bytes in add-in storage`);
+  expect(journalBytes).toBeGreaterThan(0);
+  expect(journalBytes).toBeLessThan(4096);
+  expect(await r.journal.get(journalStorageKey(companyId, bindingId))).toBeUndefined();
 });

@@ -2,7 +2,7 @@
 // API access would revoke the key for good (docs/api-decisions.md).
 
 import { addMonths } from '../../src/engine/dates';
-import { COL, MSG, journalKey } from '../../src/engine/transactions';
+import { COL, MSG, journalStorageKey } from '../../src/engine/transactions';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { jobErrors, newWorkbook, note, report, rig, rowById, sandboxJobs, sandboxToday, typeInto, until, usageDelta, type Rig } from './support';
@@ -75,7 +75,7 @@ test('permission lost before commit: the job fails with permission_denied, rows 
     expect((await r.client.transactions.retrieve(o.id)).department_id).toBe(o.department_id);
     expect((await rowById(wb, table, o.id))[COL.pushStatus]).toBe(MSG.permissionLost);
   }
-  expect(await wb.readSetting(journalKey(bindingId))).toBeUndefined();
+  expect(await r.journal.get(journalStorageKey(companyId, bindingId))).toBeUndefined();
   note(`permission lost before commit (3 rows): ${calls} calls (check 1 + submit 1 + poll 1)`);
   expect(calls).toBe(3);
 });
@@ -90,14 +90,15 @@ test('permission still missing when polling: the result cannot be read, the job 
   const { value: res, calls } = await pushing;
   expect(res.jobs[0]).toMatchObject({ result: 'unknown', reason: MSG.permissionLost });
   for (const id of ids) expect((await rowById(wb, table, id))[COL.pushStatus]).toMatch(/^Permission lost: Transactions Manage — the job's result cannot be read/);
-  expect(await r.engine.unfinishedJobs(bindingId)).toHaveLength(1);
+  const unfinished = await r.engine.unfinished(bindingId);
+  expect(unfinished).toEqual([expect.objectContaining({ jobKnown: true, resumable: true, rows: 3 })]);
 
   await until('failed', () => sandboxJobs(sb, companyId).slice(jobsBefore).some((j) => j.status === 'failed'));
   await setTransactions('manage');
-  const { value: resumed, calls: resumeCalls } = await usageDelta(sb, companyId, () => r.engine.resume(bindingId));
+  const { value: resumed, calls: resumeCalls } = await usageDelta(sb, companyId, () => r.engine.resume(bindingId, [unfinished[0].idempotencyKey]));
   expect(resumed.reports[0]).toMatchObject({ result: 'failed', reason: MSG.permissionLost });
   for (const id of ids) expect((await rowById(wb, table, id))[COL.pushStatus]).toBe(MSG.permissionLost);
-  expect(await r.engine.unfinishedJobs(bindingId)).toHaveLength(0);
+  expect(await r.engine.unfinished(bindingId)).toHaveLength(0);
   // Resuming a job whose id is known polls it; nothing is re-posted.
   expect(sandboxJobs(sb, companyId)).toHaveLength(jobsBefore + 1);
   note(`permission lost, poll refused (3 rows): push ${calls} calls (check 1 + submit 1 + polls until the 403); resume ${resumeCalls} call(s)`);
@@ -111,7 +112,7 @@ test('permission missing at submission: 403, no job, rows pending with the reaso
   expect(res.jobs[0]).toMatchObject({ result: 'not_created', reason: MSG.permissionLost });
   expect(sandboxJobs(sb, companyId)).toHaveLength(jobsBefore);
   for (const id of ids) expect((await rowById(wb, table, id))[COL.pushStatus]).toBe(MSG.permissionLost);
-  expect(await r.engine.unfinishedJobs(bindingId)).toHaveLength(0);
+  expect(await r.engine.unfinished(bindingId)).toHaveLength(0);
   expect(calls).toBe(2); // check 1 + the refused submission 1
   note(`permission missing at submission (3 rows): ${calls} calls (check 1 + refused submit 1)`);
 

@@ -2,10 +2,10 @@
 
 import { COL, idsInSelection, type TableSnapshot } from '../../src/engine/transactions';
 
-// A table at Data!B3:D7: header on row 3, four data rows (sheet rows 4 to 7), Id in its second column.
+// A table at Data!B3:D7: header on row 3, four data rows (sheet rows 4 to 7), the pulled id in its second column.
 const TABLE: TableSnapshot = {
   address: 'Data!B3:D7',
-  columns: ['Date', COL.id, 'Amount'],
+  columns: ['Date', COL.pulledId, 'Amount'],
   rows: [
     ['2026-01-01', 'txn_1', 10],
     ['2026-01-02', 'txn_2', 20],

@@ -5,7 +5,7 @@
 import type { CachedReader } from '../../src/engine/reader/cachedReader';
 import type { Client, ClientConfig } from '../../src/api';
 import type { WorkbookGateway, WriteValue } from '../../src/engine/ports/workbook';
-import { MemoryGateway } from '../../src/excel/memoryGateway';
+import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
 import { COL, createTransactionsEngine, type EngineOptions, type TransactionsEngine } from '../../src/engine/transactions';
 import { testRuntime, type TestRuntimeOptions } from '../support/runtime';
 import type { TestSandbox } from '../support/sandbox';
@@ -15,6 +15,10 @@ export const FAST: Partial<ClientConfig> = { backoffBaseMs: 5, backoffCapMs: 40,
 export interface Rig {
   client: Client;
   reader: CachedReader;
+  /** The add-in storage the push journal lives in. */
+  journal: MemorySecretStore;
+  /** The connected key's fingerprint, as the runtime stores it. */
+  fingerprint: string;
   engine: TransactionsEngine;
   key: string;
   companyId: string;
@@ -23,27 +27,32 @@ export interface Rig {
 export async function rig(
   sb: TestSandbox,
   gateway: WorkbookGateway,
-  options: { label?: string; client?: TestRuntimeOptions['clientOptions']; engine?: Partial<EngineOptions> } = {},
+  options: { label?: string; client?: TestRuntimeOptions['clientOptions']; engine?: Partial<EngineOptions>; journal?: MemorySecretStore } = {},
 ): Promise<Rig> {
   const label = options.label ?? 'growth-admin';
   const key = sb.keys[label];
   const companyId = sb.companies[label];
-  const { client, reader } = await testRuntime(sb, { label, clientOptions: { ...FAST, ...options.client } });
+  const { runtime, client, reader } = await testRuntime(sb, { label, clientOptions: { ...FAST, ...options.client } });
+  // The push journal lives in add-in storage: a test "reopens" by passing the same one.
+  const journal = options.journal ?? new MemorySecretStore();
+  const fingerprint = (await runtime.getConnection())!.keyFingerprint!;
   const engine = createTransactionsEngine({
     client,
     reader,
     gateway,
+    journal,
+    owner: { keyFingerprint: fingerprint, label },
     poll: { initialDelayMs: 150, maxDelayMs: 1000, maxPolls: 200 },
     ...options.engine,
   });
-  return { client, reader, engine, key, companyId };
+  return { client, reader, engine, journal, fingerprint, key, companyId };
 }
 
 export const newWorkbook = () => new MemoryGateway();
 
-/** What a user does in Excel: types values into cells of rows found by id. */
+/** What a user does in Excel: types values into cells of the rows pulled as these ids. */
 export async function typeInto(gateway: WorkbookGateway, table: string, edits: { id: string; values: Record<string, WriteValue> }[]): Promise<void> {
-  const r = await gateway.updateRowsByKey(table, COL.id, edits.map((e) => ({ key: e.id, values: e.values })));
+  const r = await gateway.updateRowsByKey(table, COL.pulledId, edits.map((e) => ({ key: e.id, values: e.values })));
   if (r.missing.length) throw new Error(`rows not in the table: ${r.missing.join(', ')}`);
 }
 
@@ -53,8 +62,9 @@ export async function tableRows(gateway: WorkbookGateway, table: string): Promis
   return t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c, r[i]])));
 }
 
+/** The row pulled as `id` (found by its Pulled id, whatever its Id cell now shows). */
 export async function rowById(gateway: WorkbookGateway, table: string, id: string): Promise<Record<string, string | number | boolean>> {
-  const row = (await tableRows(gateway, table)).find((r) => r[COL.id] === id);
+  const row = (await tableRows(gateway, table)).find((r) => r[COL.pulledId] === id);
   if (!row) throw new Error(`no row ${id}`);
   return row;
 }

@@ -21,9 +21,9 @@ import {
 } from '../../src/engine/transactions';
 import { accountingWindow, checkEdit } from '../../src/engine/transactions/edits';
 import { reconcile } from '../../src/engine/transactions/reconcile';
-import { openJournal, journalEntryKey, journalKey } from '../../src/engine/transactions/journal';
-import type { Json, ReadValue } from '../../src/engine/ports/workbook';
-import { MemoryGateway } from '../../src/excel/memoryGateway';
+import { bodyDigest, journalStorageKey, legacyJournalEntryKey, legacyJournalKey, openJournal } from '../../src/engine/transactions/journal';
+import type { ReadValue } from '../../src/engine/ports/workbook';
+import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
 
 const D = (id: string, name: string, parent: string | null, assignable = false): Department => ({ id, object: 'department', name, tier: 1, parent_id: parent, assignable });
 const DEPTS = [
@@ -170,12 +170,22 @@ test('reconcile: per field, a local edit is kept; the pulled value follows the s
     flags: {},
   });
   const by = Object.fromEntries(out.updates.map((u) => [u.key, u.values]));
-  expect(by.txn_a).toEqual({ [COL.department]: 'Co > Finance > Operations', [COL.pulledDepartment]: 'Co > Finance > Operations' });
-  expect(by.txn_b).toEqual({ [COL.accountingDate]: serial('2025-03-31'), [COL.pulledAccountingDate]: serial('2025-03-31') });
+  // A pulled value that moves takes the row's check with it (the check covers the values as pulled).
+  const checkOf = (t: Transaction) => transactionRow(t, dir, 1900)[idx(COL.rowCheck)];
+  expect(by.txn_a).toEqual({
+    [COL.department]: 'Co > Finance > Operations',
+    [COL.pulledDepartment]: 'Co > Finance > Operations',
+    [COL.rowCheck]: checkOf(txn('txn_a', { department_id: 'dept_fin_ops' })),
+  });
+  expect(by.txn_b).toEqual({
+    [COL.accountingDate]: serial('2025-03-31'),
+    [COL.pulledAccountingDate]: serial('2025-03-31'),
+    [COL.rowCheck]: checkOf(txn('txn_b', { accounting_date: '2025-03-31' })),
+  });
   expect(by.txn_c[COL.department]).toBeUndefined();
   expect(by.txn_c[COL.pulledDepartment]).toBeNull();
   expect(by.txn_c[COL.pushStatus]).toBe("Changed upstream since you edited — review (server now: Department (none)). Your edit is kept and is sent on the next push");
-  expect(by.txn_d).toEqual({ [COL.pulledDepartment]: 'Co > Finance > Operations' });
+  expect(by.txn_d).toEqual({ [COL.pulledDepartment]: 'Co > Finance > Operations', [COL.rowCheck]: checkOf(txn('txn_d', { department_id: 'dept_fin_ops' })) });
   expect(out.deletes).toEqual(['txn_e']);
   expect(by.txn_f[COL.pushStatus]).toBe('Deleted upstream — this edit cannot be sent; delete the row');
   expect(out.appends.map((r) => r[idx(COL.id)])).toEqual(['txn_new']);
@@ -191,25 +201,44 @@ test('reconcile: per field, a local edit is kept; the pulled value follows the s
   expect(r2.updates.find((u) => u.key === 'txn_a')?.values[COL.merchant]).toBe('New');
 });
 
-test('journal: the entry is written before the index, the index is cleared before the entry', async () => {
+test('journal: small entries in add-in storage, bound to company and key; an older version\'s entries in the workbook are only listed', async () => {
+  const store = new MemorySecretStore();
   const gw = new MemoryGateway();
-  const writes: string[] = [];
-  const write = gw.writeSetting.bind(gw);
-  const remove = gw.removeSetting.bind(gw);
-  gw.writeSetting = async (k: string, v: Json) => {
-    writes.push(`write ${k}`);
-    return write(k, v);
-  };
-  gw.removeSetting = async (k: string) => {
-    writes.push(`remove ${k}`);
-    return remove(k);
-  };
-  const journal = openJournal(gw, 'b1', () => 1);
-  await journal.add({ idempotencyKey: 'k1', kind: 'edit', body: { transaction_ids: ['txn_1'], updates: { department_id: null } } });
-  expect(writes).toEqual([`write ${journalEntryKey('k1')}`, `write ${journalKey('b1')}`]);
-  expect(await journal.entries()).toEqual([{ idempotencyKey: 'k1', bindingId: 'b1', kind: 'edit', body: { transaction_ids: ['txn_1'], updates: { department_id: null } }, createdAt: 1 }]);
-  writes.length = 0;
+  const owner = { company: 'comp_1', keyFingerprint: 'fp_1', startedBy: 'Acme' };
+  const journal = openJournal({ store, gateway: gw, bindingId: 'b1', owner, now: () => 1 });
+  const body = { transaction_ids: ['txn_1', 'txn_2'], updates: { department_id: null } };
+  const entry = await journal.add({ idempotencyKey: 'k1', kind: 'edit', body });
+  expect(entry).toEqual({
+    idempotencyKey: 'k1',
+    bindingId: 'b1',
+    company: 'comp_1',
+    keyFingerprint: 'fp_1',
+    startedBy: 'Acme',
+    kind: 'edit',
+    update: { department_id: null },
+    rows: 2,
+    digest: await bodyDigest(body),
+    createdAt: 1,
+  });
+  // Nothing in the workbook, no ids in storage.
+  expect(await gw.readSetting(legacyJournalKey('b1'))).toBeUndefined();
+  const stored = (await store.get(journalStorageKey('comp_1', 'b1')))!;
+  expect(stored).not.toContain('txn_1');
+  await journal.recordJobId(entry, 'job_1');
+  expect(await journal.entries()).toEqual([{ ...entry, jobId: 'job_1' }]);
+  // The digest is of the canonical body: the key order of the update does not change it.
+  expect(await bodyDigest({ transaction_ids: ['a'], updates: { department_id: 'x', accounting_date: null } })).toBe(
+    await bodyDigest({ transaction_ids: ['a'], updates: { accounting_date: null, department_id: 'x' } }),
+  );
   await journal.remove(['k1']);
-  expect(writes).toEqual([`remove ${journalKey('b1')}`, `remove ${journalEntryKey('k1')}`]);
   expect(await journal.entries()).toEqual([]);
+  expect(await store.get(journalStorageKey('comp_1', 'b1'))).toBeUndefined();
+
+  // An earlier version kept the journal in the workbook's settings: listed (to be discarded), never resumed.
+  await gw.writeSetting(legacyJournalKey('b1'), ['old']);
+  await gw.writeSetting(legacyJournalEntryKey('old'), { idempotencyKey: 'old', kind: 'edit', body: { transaction_ids: ['t1', 't2', 't3'], updates: {} }, createdAt: 5 });
+  expect(await journal.legacy()).toEqual([{ idempotencyKey: 'old', kind: 'edit', rows: 3, createdAt: 5 }]);
+  await journal.remove(['old']);
+  expect(await gw.readSetting(legacyJournalKey('b1'))).toBeUndefined();
+  expect(await gw.readSetting(legacyJournalEntryKey('old'))).toBeUndefined();
 });

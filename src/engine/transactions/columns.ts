@@ -4,7 +4,9 @@
 // The table carries, per row, the editable values (Department, Accounting date) and the same two values
 // as they were last pulled from the API (Pulled department, Pulled accounting date, at the far right).
 // An edit is a difference between the two, so edits survive saving, closing and reopening the workbook
-// with nothing stored anywhere else.
+// with nothing stored anywhere else. Next to them, the row's identity as pulled (Pulled id: the key every
+// write and every push uses, so a typo in the Id cell can never send an edit to another transaction) and
+// its Row check (rowCheck.ts: a change where a change is never sent is seen and refused).
 
 import type { TableColumnSpec, TableRead, ReadValue, WriteValue } from '../ports/workbook';
 import type { Transaction } from '../../api';
@@ -13,6 +15,7 @@ import { isoToSerial, serialToIso, parseIsoDate, type DateSystem } from '../date
 import { normalizePath } from '../tree';
 import { pluralNoun } from '../text/plural';
 import type { DepartmentDirectory } from './departments';
+import { rowCheck } from './rowCheck';
 
 export const COL = {
   date: 'Date',
@@ -30,7 +33,12 @@ export const COL = {
   pushStatus: 'Push status',
   pulledDepartment: 'Pulled department',
   pulledAccountingDate: 'Pulled accounting date',
+  pulledId: 'Pulled id',
+  rowCheck: 'Row check',
 } as const;
+
+/** The column every keyed write and delete finds its row by: the identity the row was pulled with. */
+export const KEY_COLUMN = COL.pulledId;
 
 export type ColumnKey = keyof typeof COL;
 export type ColumnName = (typeof COL)[ColumnKey];
@@ -55,6 +63,8 @@ export const TABLE_COLUMNS: readonly TableColumnSpec[] = [
   { name: COL.pushStatus, kind: 'text', width: 260 },
   { name: COL.pulledDepartment, kind: 'text', width: 260 },
   { name: COL.pulledAccountingDate, kind: 'number', numberFormat: DATE_FORMAT, width: 90 },
+  { name: COL.pulledId, kind: 'text', width: 150 },
+  { name: COL.rowCheck, kind: 'text', width: 90 },
 ];
 
 export const COLUMN_NAMES: readonly ColumnName[] = TABLE_COLUMNS.map((c) => c.name as ColumnName);
@@ -92,7 +102,7 @@ export function departmentText(t: Pick<Transaction, 'department_id' | 'departmen
 export function serverValues(t: Transaction, dir: DepartmentDirectory, system: DateSystem): Record<ColumnName, WriteValue> {
   const dept = departmentText(t, dir);
   const accounting = isoToCell(effectiveAccountingDate(t), system);
-  return {
+  const values: Record<ColumnName, WriteValue> = {
     [COL.date]: isoToCell(t.date, system),
     [COL.accountingDate]: accounting,
     [COL.amount]: centsToDisplay(t.amount_cents, 'units'),
@@ -108,7 +118,11 @@ export function serverValues(t: Transaction, dir: DepartmentDirectory, system: D
     [COL.pushStatus]: null,
     [COL.pulledDepartment]: dept || null,
     [COL.pulledAccountingDate]: accounting,
+    [COL.pulledId]: t.id,
+    [COL.rowCheck]: null,
   };
+  values[COL.rowCheck] = rowCheck((c) => values[c]);
+  return values;
 }
 
 /** A new row for the table, in column order. */
@@ -129,9 +143,27 @@ export function compareForTable(a: Transaction, b: Transaction): number {
 export interface RowView {
   /** 0-based index in the table body. */
   index: number;
+  /** The identity the row was pulled with (Pulled id): what every write and push uses. */
   id: string;
   cells: ReadValue[];
   get(name: ColumnName): ReadValue;
+  /**
+   * Why the row cannot be pushed as it stands, before any edit is looked at: its Id cell no longer shows
+   * the id it was pulled with, it repeats another row, or a column that is never sent was changed.
+   */
+  problem?: RowProblem;
+}
+
+export type RowProblem =
+  | { kind: 'idChanged'; shown: string }
+  | { kind: 'duplicate' }
+  | { kind: 'changedReadOnly' };
+
+/** A row that lost its identity (Pulled id cleared) but still holds values: accounted for by position. */
+export interface OrphanRow {
+  /** 0-based index in the table body; the sheet row is the table's header row + 1 + index. */
+  index: number;
+  shownId: string;
 }
 
 export class TableShapeError extends Error {
@@ -142,6 +174,8 @@ export class TableShapeError extends Error {
 export class TableView {
   readonly rows: RowView[];
   readonly byId = new Map<string, RowView>();
+  /** Rows with values but no Pulled id: they can be neither pushed nor refreshed (say so, by position). */
+  readonly orphans: OrphanRow[] = [];
   private readonly index = new Map<string, number>();
 
   constructor(readonly read: TableRead) {
@@ -152,12 +186,27 @@ export class TableView {
         `The table ${read.name} has lost its ${pluralNoun(missing.length, 'column')} ${missing.map((m) => `'${m}'`).join(', ')}; pull the transactions again into a new table.`,
       );
     }
-    const idCol = this.index.get(COL.id)!;
+    const keyCol = this.index.get(KEY_COLUMN)!;
+    const shownCol = this.index.get(COL.id)!;
+    const seen = new Map<string, RowView>();
     this.rows = [];
     read.rows.forEach((cells, i) => {
-      const id = String(cells[idCol] ?? '').trim();
-      if (!id) return; // a blank row the user added: not ours
-      const row: RowView = { index: i, id, cells, get: (name) => cells[this.index.get(name)!] ?? '' };
+      const id = String(cells[keyCol] ?? '').trim();
+      const shown = String(cells[shownCol] ?? '').trim();
+      if (!id) {
+        // A blank row the user added is not ours; one that still holds values lost its identity.
+        if (cells.some((c) => c !== '' && c !== null && c !== undefined)) this.orphans.push({ index: i, shownId: shown });
+        return;
+      }
+      const get = (name: ColumnName) => cells[this.index.get(name)!] ?? '';
+      const row: RowView = { index: i, id, cells, get };
+      if (shown !== id) row.problem = { kind: 'idChanged', shown };
+      else if (cellText(get(COL.rowCheck)) !== rowCheck(get)) row.problem = { kind: 'changedReadOnly' };
+      const first = seen.get(id);
+      if (first) {
+        first.problem = { kind: 'duplicate' };
+        row.problem = { kind: 'duplicate' };
+      } else seen.set(id, row);
       this.rows.push(row);
       if (!this.byId.has(id)) this.byId.set(id, row);
     });

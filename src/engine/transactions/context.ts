@@ -3,10 +3,12 @@
 // the gateway, the clock, and an opened table (its binding, state, department directory and date system).
 
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
+import type { SecretStore } from '../ports/storage';
 import type { Client, Company, Department } from '../../api';
 import type { CallOptions } from '../../api/transport';
 import type { CachedReader } from '../reader/cachedReader';
 import { calendarDateAt, type DateSystem } from '../dates';
+import { Refusal } from '../refusal';
 import { COL, TableView } from './columns';
 import { DepartmentDirectory, departmentRefs } from './departments';
 import type { EditContext } from './edits';
@@ -35,6 +37,10 @@ export interface EngineOptions {
   /** The connection's one cached reader (createClient's client inside it). */
   reader: CachedReader;
   gateway: WorkbookGateway;
+  /** Add-in storage (never the workbook) for the push journal: it must survive a crash without a save. */
+  journal: SecretStore;
+  /** Who pushes: a fingerprint of the connected key (never the key) and the connection's name. */
+  owner: { keyFingerprint: string; label: string };
   /** Wall clock, ms (default Date.now): today's date in the company zone, journal timestamps. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -59,7 +65,11 @@ export interface Deps {
    * several calls in a row (a sync, a job and its polls, a paged listing): it gets a longer limit.
    */
   spend: <T>(path: string, work: (opts: CallOptions) => Promise<T>, kind?: 'call' | 'run') => Promise<T>;
+  /** The connected key's company (the reader's: no call when the client knows it). */
+  companyId: () => Promise<string>;
   gateway: WorkbookGateway;
+  journalStore: SecretStore;
+  owner: { keyFingerprint: string; label: string };
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   poll: Required<PollOptions>;
@@ -75,7 +85,10 @@ export function resolveDeps(o: EngineOptions): Deps {
   return {
     client: o.client,
     spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
+    companyId: () => o.reader.companyId(),
     gateway: o.gateway,
+    journalStore: o.journal,
+    owner: o.owner,
     now: o.now ?? Date.now,
     sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     poll: { initialDelayMs: o.poll?.initialDelayMs ?? 500, maxDelayMs: o.poll?.maxDelayMs ?? 8000, maxPolls: o.poll?.maxPolls ?? 60 },
@@ -96,13 +109,34 @@ export interface OpenTable {
   table: string;
 }
 
+/**
+ * The table, ready to refresh, review, push or shift: only under the company it was pulled from, whose
+ * key is the one connected (a table of company A must never take company B's rows or send A's edits with
+ * B's key).
+ */
 export async function openTable(deps: Deps, bindingId: string): Promise<OpenTable> {
   const store = new TableStore(deps.gateway, bindingId);
   const binding = await store.binding();
   const state = stateOf(binding);
+  const connected = await deps.companyId();
+  if (binding.company !== connected) {
+    const name = state.reference.companyName ? `${state.reference.companyName} (${binding.company})` : binding.company;
+    throw new Refusal(
+      'This table belongs to another company',
+      `This table was pulled from ${name}, and you are connected to ${connected}. Connect that company's key to refresh or push it; nothing was sent.`,
+      'other_company',
+    );
+  }
   const system = await deps.gateway.getDateSystem();
   if (!binding.table) throw new Error(`The binding ${bindingId} names no table.`);
-  return { store, journal: openJournal(deps.gateway, bindingId, deps.now), binding, state, dir: new DepartmentDirectory(state.reference.departments), system, table: binding.table };
+  const journal = openJournal({
+    store: deps.journalStore,
+    gateway: deps.gateway,
+    bindingId,
+    owner: { company: connected, keyFingerprint: deps.owner.keyFingerprint, startedBy: deps.owner.label },
+    now: deps.now,
+  });
+  return { store, journal, binding, state, dir: new DepartmentDirectory(state.reference.departments), system, table: binding.table };
 }
 
 export async function readView(deps: Deps, t: OpenTable): Promise<TableView> {
@@ -126,8 +160,9 @@ export async function fetchReference(deps: Deps): Promise<Reference> {
   return referenceFrom(departments.data, company, deps.now());
 }
 
-export function referenceFrom(departments: Department[], company: Pick<Company, 'incorporation'> | null, nowMs: number): Reference {
+export function referenceFrom(departments: Department[], company: Pick<Company, 'incorporation' | 'name'> | null, nowMs: number): Reference {
   return {
+    ...(company?.name ? { companyName: company.name } : {}),
     departments: departmentRefs(departments),
     incorporationDate: company?.incorporation?.date ?? null,
     fetchedAt: new Date(nowMs).toISOString(),

@@ -132,7 +132,7 @@ export async function drillDown(
     id: `drilldown-${ref.name}`,
     kind: 'drilldown',
     parameters: { category_id: root.id, start_date: req.start, end_date: req.end, source: 'journal_entries' },
-    company: deps.client.companyId ?? '',
+    company: await deps.companyId(),
     refreshedAt: new Date(deps.now()).toISOString(),
     address: ref.address,
     table: ref.name,

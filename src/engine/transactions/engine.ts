@@ -3,13 +3,13 @@
 // talks to the API through the client and to the workbook through the WorkbookGateway.
 
 import { BINDING_KIND, stateOf, TableStore, type TableState } from './state';
-import { openJournal, type JournalEntry } from './journal';
+import { openJournal } from './journal';
 import { resolveDeps, type EngineOptions, type ProgressFn } from './context';
 import { pull, refresh, type PullOptions, type PullResult, type RefreshResult } from './pull';
 import { review, type ReviewPlan } from './review';
 import { push, type PushOptions, type PushResult } from './push';
 import { shiftAccountingDates, type ShiftResult } from './shift';
-import { resume, unfinishedJobs, type ResumeResult } from './resume';
+import { discard, resume, unfinished, type ResumeResult, type UnfinishedPush } from './resume';
 import { drillDown, drillDownFromSelection, type CellDrillOptions, type CellDrillResult, type DrillDownRequest, type DrillDownResult } from './drilldown';
 import type { TransactionFilters } from './filters';
 import type { SyncOutcome } from './pull';
@@ -32,9 +32,12 @@ export interface TransactionsEngine {
   review(bindingId: string): Promise<ReviewPlan>;
   push(bindingId: string, options?: PushOptions): Promise<PushResult>;
   shiftAccountingDates(bindingId: string, ids: string[], months: number, options?: PushOptions): Promise<ShiftResult>;
-  /** Bulk jobs of an interrupted push stored in the workbook (no call). */
-  unfinishedJobs(bindingId: string): Promise<JournalEntry[]>;
-  resume(bindingId: string, onProgress?: ProgressFn): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] }>;
+  /** Unfinished pushes of the table, with what resuming each does or why it cannot (no call). */
+  unfinished(bindingId: string): Promise<UnfinishedPush[]>;
+  /** Resumes the unfinished pushes the user confirmed (by Idempotency-Key); nothing else is sent. */
+  resume(bindingId: string, keys: readonly string[], onProgress?: ProgressFn): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] }>;
+  /** Forgets unfinished pushes the user chose to discard (no call). */
+  discard(bindingId: string, keys: readonly string[]): Promise<void>;
   drillDown(request: DrillDownRequest, onProgress?: ProgressFn): Promise<DrillDownResult>;
   /** Drill-down into the selected cell: a number of a statement block, or a FIN formula with literal arguments. */
   drillDownFromSelection(options: CellDrillOptions): Promise<CellDrillResult>;
@@ -63,13 +66,17 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
     review: (id) => review(deps, id),
     push: (id, o) => push(deps, id, o),
     shiftAccountingDates: (id, ids, months, o) => shiftAccountingDates(deps, id, ids, months, o),
-    unfinishedJobs: (id) => unfinishedJobs(deps, id),
-    resume: (id, p) => resume(deps, id, p),
+    unfinished: (id) => unfinished(deps, id),
+    resume: (id, keys, p) => resume(deps, id, keys, p),
+    discard: (id, keys) => discard(deps, id, keys),
     drillDown: (req, p) => drillDown(deps, req, p),
     drillDownFromSelection: (o) => drillDownFromSelection(deps, o),
     async forget(id) {
-      await openJournal(deps.gateway, id, deps.now).clear();
-      await new TableStore(deps.gateway, id).forget();
+      const store = new TableStore(deps.gateway, id);
+      const binding = await store.binding();
+      const owner = { company: binding.company, keyFingerprint: deps.owner.keyFingerprint, startedBy: deps.owner.label };
+      await openJournal({ store: deps.journalStore, gateway: deps.gateway, bindingId: id, owner, now: deps.now }).clear();
+      await store.forget();
     },
   };
 }

@@ -2,9 +2,9 @@
 // after), polling them to a terminal state, paging a failed job's errors, and the rows' outcomes.
 
 import { ApiError, type BulkUpdateJob, type BulkUpdateParams, type JobError } from '../../api';
-import type { TableView } from './columns';
+import { COL, KEY_COLUMN, type TableView } from './columns';
 import type { Deps, OpenTable, ProgressFn } from './context';
-import type { JobKind, JournalEntry } from './journal';
+import { canonicalBody, type JobKind, type JournalEntry } from './journal';
 import * as M from './messages';
 import { errorReason, jobRowOutcomes, type RowOutcome } from './outcomes';
 
@@ -73,7 +73,9 @@ export async function runJobs(deps: Deps, t: OpenTable, specs: JobSpec[], view: 
       for (const id of spec.ids) res.outcomes.push({ id, ok: false, status: M.notSent(res.stopReason) });
       continue;
     }
-    const body: BulkUpdateParams = { transaction_ids: spec.ids, updates: spec.update };
+    // The body as posted is the canonical one the journal's digest is taken of: a replay rebuilt from the
+    // table must match it byte for byte.
+    const body: BulkUpdateParams = canonicalBody({ transaction_ids: spec.ids, updates: spec.update });
     // Set by onKey, which the jobs helper awaits before it sends the POST.
     const held: { entry?: JournalEntry } = {};
     onProgress?.({ phase: 'sending', message: `Submitting job ${i + 1} of ${specs.length} (${spec.ids.length.toLocaleString('en-US')} rows)…`, rows: spec.ids.length });
@@ -82,7 +84,15 @@ export async function runJobs(deps: Deps, t: OpenTable, specs: JobSpec[], view: 
         deps.client.jobs.submit(body, {
           ...o,
           onKey: async (idempotencyKey) => {
-            held.entry = await t.journal.add({ idempotencyKey, kind: spec.kind, body });
+            const entry = await t.journal.add({ idempotencyKey, kind: spec.kind, body });
+            // The rows carry the job's mark before the POST: after a crash, they are how its body is rebuilt.
+            try {
+              await deps.gateway.updateRowsByKey(t.table, KEY_COLUMN, spec.ids.map((id) => ({ key: id, values: { [COL.pushStatus]: M.sending(idempotencyKey) } })));
+            } catch (e) {
+              await t.journal.remove([idempotencyKey]);
+              throw e;
+            }
+            held.entry = entry;
           },
         }),
       );
@@ -107,8 +117,9 @@ export async function runJobs(deps: Deps, t: OpenTable, specs: JobSpec[], view: 
         res.finishedKeys.push(entry.idempotencyKey);
         for (const id of spec.ids) res.outcomes.push({ id, ok: false, status: reason === M.MSG.permissionLost ? reason : M.notSent(reason) });
       } else {
-        // The POST may have created the job: the journal keeps the key, the next push resumes it.
-        for (const id of spec.ids) res.outcomes.push({ id, ok: false, unknown: true, status: M.MSG.interrupted });
+        // The POST may have created the job: the journal keeps the key, the rows keep its mark, and Review
+        // offers to resume it.
+        for (const id of spec.ids) res.outcomes.push({ id, ok: false, unknown: true, status: M.sending(entry.idempotencyKey) });
       }
     }
   }
@@ -123,8 +134,9 @@ export async function runJobs(deps: Deps, t: OpenTable, specs: JobSpec[], view: 
       } catch (e) {
         const reason = errorReason(e);
         s.report.reason = reason;
-        // Not knowing the outcome is not a failure: the job may still succeed. The journal keeps it.
-        const status = reason === M.MSG.permissionLost ? `${M.MSG.permissionLost} — the job's result cannot be read; it is resumed on the next push` : M.MSG.interrupted;
+        // Not knowing the outcome is not a failure: the job may still succeed. The journal keeps it, and the
+        // rows keep its mark (Review offers to resume it).
+        const status = reason === M.MSG.permissionLost ? `${M.MSG.permissionLost} — the job's result cannot be read; Review offers to resume it` : M.sending(s.entry.idempotencyKey);
         for (const id of s.spec.ids) res.outcomes.push({ id, ok: false, unknown: true, status });
       }
     }),

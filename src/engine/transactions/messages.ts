@@ -2,6 +2,7 @@
 
 import type { JobError } from '../../api';
 import { plural } from '../text/plural';
+import type { RowProblem } from './columns';
 
 export const MSG = {
   updated: 'Updated',
@@ -10,7 +11,7 @@ export const MSG = {
   permissionLost: 'Permission lost: Transactions Manage',
   deletedUpstream: 'Deleted upstream — this edit cannot be sent; delete the row',
   unmatched: "No longer matches this table's filters — kept for your unsent edit",
-  interrupted: 'Sent; the result was not received — it is resumed on the next push (no second job)',
+  interrupted: 'Sent; the result was not received — Review offers to resume it (the same job, never a second)',
   notConfirmedPatch: 'Not confirmed (connection lost) — push again; sending the same value twice is safe',
   missing: 'Not found upstream (deleted?) — refresh',
 } as const;
@@ -62,6 +63,41 @@ export function jobErrorReason(e: Pick<JobError, 'code' | 'message'>): string {
 
 export function notAppliedBecauseOthers(reason: string, others: number): string {
   return `Not applied — ${plural(others, 'other row')} in the same job failed (${reason}); nothing in that job changed. Push again`;
+}
+
+/** Why a row cannot be pushed as it stands, and how to put it right. */
+export function rowProblem(id: string, problem: RowProblem): string {
+  switch (problem.kind) {
+    case 'idChanged':
+      return problem.shown === ''
+        ? `Id cleared — put back ${id}: a row is pushed by the id it was pulled with`
+        : `Id changed to '${problem.shown}' — put back ${id}: a row is pushed by the id it was pulled with`;
+    case 'duplicate':
+      return `This row appears twice in the table (${id}) — delete the copy; neither is sent until then`;
+    case 'changedReadOnly':
+      return 'Changed in a column that is never sent (Amount, Merchant, Date…) — Refresh puts the pulled values back; only Department and Accounting date are pushed';
+  }
+}
+
+/** A row that lost its Pulled id: it can only be named by its position. */
+export function lostIdentity(tableRow: number): string {
+  return `Table row ${tableRow} lost its Pulled id (the far-right columns were cleared) — it cannot be pushed; delete it, or pull the transactions again`;
+}
+
+/**
+ * The Push status of a job's rows from just before its POST until their result is written: if it stays
+ * (a crash), it names the unfinished push, and the rows are its rows.
+ */
+export function sending(idempotencyKey: string): string {
+  return `Sending (push ${idempotencyKey.slice(0, 8)}) — if this stays, Review offers to resume or discard it`;
+}
+
+export function pluralJobs(n: number): string {
+  return plural(n, 'interrupted job');
+}
+
+export function partOfUnfinished(startedAt: string): string {
+  return `Part of an unfinished push (started ${startedAt}) — resume or discard it in Review first`;
 }
 
 export function notSent(reason: string): string {

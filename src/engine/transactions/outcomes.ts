@@ -3,11 +3,12 @@
 
 import { ApiError, MonthlyLimitError, type BulkUpdateJob, type BulkUpdateParams, type JobError } from '../../api';
 import type { RowUpdate, WriteValue } from '../ports/workbook';
-import { COL, readDateCell, type TableView } from './columns';
+import { COL, readDateCell, type TableView, KEY_COLUMN } from './columns';
 import type { Deps, OpenTable } from './context';
 import type { EditUpdate } from './edits';
 import type { JobKind } from './journal';
 import * as M from './messages';
+import { rowCheck } from './rowCheck';
 
 export interface RowOutcome {
   id: string;
@@ -95,10 +96,15 @@ async function applyOutcomes(deps: Deps, t: OpenTable, outcomes: RowOutcome[], v
   let changed = false;
   const updates: RowUpdate[] = [];
   for (const o of outcomes) {
-    if (!view.byId.has(o.id)) continue;
+    const row = view.byId.get(o.id);
+    if (!row) continue;
     const values: Record<string, WriteValue> = { [COL.pushStatus]: o.status };
     if (o.pulledDepartment !== undefined) values[COL.pulledDepartment] = o.pulledDepartment || null;
     if (o.pulledAccountingSerial !== undefined) values[COL.pulledAccountingDate] = o.pulledAccountingSerial;
+    // The values as pulled moved to what was sent: the row's check follows them.
+    if (o.pulledDepartment !== undefined || o.pulledAccountingSerial !== undefined) {
+      values[COL.rowCheck] = rowCheck((c) => (c in values ? values[c] : row.get(c)));
+    }
     updates.push({ key: o.id, values });
     if (o.ok) {
       if (flags[o.id]) {
@@ -111,6 +117,6 @@ async function applyOutcomes(deps: Deps, t: OpenTable, outcomes: RowOutcome[], v
       changed = true;
     }
   }
-  if (updates.length) await deps.gateway.updateRowsByKey(t.table, COL.id, updates);
+  if (updates.length) await deps.gateway.updateRowsByKey(t.table, KEY_COLUMN, updates);
   if (changed) await t.store.writeFlags(flags);
 }

@@ -9,9 +9,9 @@
 // handful of Excel syncs, not one per page or row.
 
 import type { TransactionTombstone, Transaction } from '../../api';
-import { generateIdempotencyKey } from '../../api';
-import { plural, pluralNoun } from '../text/plural';
-import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView } from './columns';
+import { ApiError, generateIdempotencyKey } from '../../api';
+import { plural, pluralGrouped, pluralNoun } from '../text/plural';
+import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView, KEY_COLUMN } from './columns';
 import {
   callsSince,
   fetchReference,
@@ -127,7 +127,7 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
     id: bindingId,
     kind: BINDING_KIND,
     parameters: state as unknown as Record<string, never>,
-    company: deps.client.companyId ?? '',
+    company: await deps.companyId(),
     refreshedAt: new Date(deps.now()).toISOString(),
     address: ref.address,
     table: ref.name,
@@ -147,6 +147,29 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
   };
 }
 
+/** Refresh puts back at most this many typed-over rows one by one (a call each); more need a re-pull. */
+export const RESTORE_LIMIT = 25;
+
+/**
+ * Rows whose cells were changed where a change is never sent (their Row check or Id no longer match) are
+ * put back by Refresh: those the sync run brought anyway are rewritten by reconcile; the others are read
+ * one by one (GET /transactions/{id}: a call each, at most RESTORE_LIMIT; a 404 is a deletion).
+ */
+async function restoreDamagedRows(deps: Deps, view: TableView, run: Collected, onProgress?: ProgressFn): Promise<void> {
+  const brought = new Set([...run.upserts.map((t) => t.id), ...run.tombstones.map((t) => t.id)]);
+  const damaged = [...new Set(view.rows.filter((r) => r.problem && r.problem.kind !== 'duplicate' && !brought.has(r.id)).map((r) => r.id))];
+  if (damaged.length === 0) return;
+  onProgress?.({ phase: 'fetching', message: `Putting back ${pluralGrouped(damaged.length, 'row')} changed in columns that are never sent…` });
+  for (const id of damaged.slice(0, RESTORE_LIMIT)) {
+    try {
+      run.upserts.push(await deps.spend('/transactions/{id}', (o) => deps.client.transactions.retrieve(id, o)));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) run.tombstones.push({ id, deleted: true, updated: Number.MAX_SAFE_INTEGER });
+      else throw e;
+    }
+  }
+}
+
 export interface SyncOutcome {
   mode: ReconcileMode;
   pages: number;
@@ -163,25 +186,35 @@ export interface SyncOutcome {
  * succeeded. `restricted` runs without filters and touches only rows the table holds (tables with mutable
  * filters use it around a push; their refresh is a `full` re-pull).
  */
-export async function syncTable(deps: Deps, t: OpenTable, mode: ReconcileMode, onProgress?: ProgressFn, label = 'Refreshing'): Promise<SyncOutcome> {
+export async function syncTable(
+  deps: Deps,
+  t: OpenTable,
+  mode: ReconcileMode,
+  onProgress?: ProgressFn,
+  label = 'Refreshing',
+  options: { restore?: boolean } = {},
+): Promise<SyncOutcome> {
   const filters = mode === 'restricted' ? null : t.state.filters;
   const from = mode === 'full' ? 0 : (t.state.watermark ?? 0);
   const run = await collectRun(deps, filters, from, onProgress, label);
+  const view = new TableView(await deps.gateway.readTable(t.table));
+  // Only the user's Refresh puts typed-over rows back: a push's own check must not quietly make a row it
+  // refused in the review sendable.
+  if (options.restore) await restoreDamagedRows(deps, view, run, onProgress);
 
   if (run.upserts.some((x) => typeof x.department_id === 'string' && !t.dir.has(x.department_id))) {
     // A department created since the pull: its path (and the dropdown) need the current tree.
     await refreshDepartments(deps, t);
   }
 
-  const view = new TableView(await deps.gateway.readTable(t.table));
   const flags = await t.store.flags();
   const out = reconcile({ view, upserts: run.upserts, tombstones: run.tombstones, mode, dir: t.dir, system: t.system, flags });
 
   if (out.updates.length || out.deletes.length || out.appends.length) {
     onProgress?.({ phase: 'writing', message: `Writing ${out.counts.updated + out.counts.added + out.counts.removed} changed rows…` });
   }
-  if (out.updates.length) await deps.gateway.updateRowsByKey(t.table, COL.id, out.updates);
-  if (out.deletes.length) await deps.gateway.deleteRowsByKey(t.table, COL.id, out.deletes);
+  if (out.updates.length) await deps.gateway.updateRowsByKey(t.table, KEY_COLUMN, out.updates);
+  if (out.deletes.length) await deps.gateway.deleteRowsByKey(t.table, KEY_COLUMN, out.deletes);
   let address = t.binding.address;
   if (out.appends.length) address = (await deps.gateway.appendRows(t.table, out.appends)).address;
   if (out.flagsChanged) await t.store.writeFlags(out.flags);
@@ -213,7 +246,7 @@ export async function refresh(deps: Deps, bindingId: string, onProgress?: Progre
   const note = t.state.incremental
     ? 'Incremental refresh: only rows changed since the last sync were fetched.'
     : `Full re-pull: the ${pluralNoun(mutableFilterNames(t.state.filters).length, 'filter')} ${mutableFilterNames(t.state.filters).join(', ')} can change on a transaction, and an incremental sync would miss rows that stop matching.`;
-  const outcome = await syncTable(deps, t, mode, onProgress, mode === 'full' ? 'Re-pulling' : 'Refreshing');
+  const outcome = await syncTable(deps, t, mode, onProgress, mode === 'full' ? 'Re-pulling' : 'Refreshing', { restore: true });
   const calls = await callsSince(deps.client, snap);
   onProgress?.({
     phase: 'done',

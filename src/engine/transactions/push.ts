@@ -1,10 +1,11 @@
-// The push: resume unfinished journal entries, check upstream (one incremental sync from the watermark,
-// skipped when nothing valid is to be sent), check the edits locally, then send each group of identical
-// updates as a PATCH (one row) or bulk jobs (journalled before their POST), write every row's outcome,
-// and read the changed rows back.
+// The push: check upstream (one incremental sync from the watermark, skipped when nothing valid is to be
+// sent), check the edits locally, then send each group of identical updates as a PATCH (one row) or bulk
+// jobs (journalled before their POST), write every row's outcome, and read the changed rows back. An
+// unfinished earlier push is never resumed here: its rows are held until the user resumes or discards it
+// from the review (resume.ts).
 
 import { callsSince, editContext, meterSnapshot, openTable, readView, type Deps, type ProgressFn } from './context';
-import { COL } from './columns';
+import { KEY_COLUMN } from './columns';
 import { groupEdits, type EditUpdate } from './edits';
 import { runJobs, type JobReport, type JobSpec, type RunResult } from './jobs';
 import * as M from './messages';
@@ -13,14 +14,15 @@ import { sendPatches } from './patches';
 import { syncTable, type SyncOutcome } from './pull';
 import { reconcile } from './reconcile';
 import { settleThenReread } from './reread';
-import { resumeJournal, type ResumeResult } from './resume';
+import { unfinishedMarks } from './resume';
 import { checkRows, summarizeGroups, writeCheckedRows, type GroupSummary } from './review';
 
 export interface PushResult {
-  resumed: ResumeResult;
   check: SyncOutcome | null;
   invalid: { id: string; message: string }[];
   held: { id: string; message: string }[];
+  /** Rows that lost their Pulled id (by table position): never sent. */
+  lost: { row: number; message: string }[];
   groups: GroupSummary[];
   patches: { id: string; ok: boolean; status: string }[];
   jobs: JobReport[];
@@ -42,12 +44,11 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
   const snap = await meterSnapshot(deps.client);
   const t = await openTable(deps, bindingId);
   const warnings: string[] = [];
-
-  const resumed = await resumeJournal(deps, t, onProgress);
+  const marks = await unfinishedMarks(t);
 
   // Nothing valid to send (say, only a mistyped department): the answer is local, and costs no call.
   let view = await readView(deps, t);
-  let built = checkRows(view, await t.store.flags(), editContext(deps, t), new Set(), false);
+  let built = checkRows(view, await t.store.flags(), editContext(deps, t), new Set(), false, marks);
 
   let check: SyncOutcome | null = null;
   if (deps.checkUpstream && built.sendable.length > 0) {
@@ -57,7 +58,7 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
     // The table changed under the check: read it again (a quiet check keeps the first reading). The flags
     // are read again either way: the check may have set or cleared some.
     if (c.updated + c.added + c.removed + c.flagged > 0) view = await readView(deps, t);
-    built = checkRows(view, await t.store.flags(), editContext(deps, t), check.newlyUpstream, false);
+    built = checkRows(view, await t.store.flags(), editContext(deps, t), check.newlyUpstream, false, marks);
   }
   await writeCheckedRows(deps, t, built);
 
@@ -79,12 +80,12 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
     // The PATCH answers are the server's rows: take their other fields without another call.
     const fresh = await readView(deps, t);
     const out = reconcile({ view: fresh, upserts: patched.returned, tombstones: [], mode: 'restricted', dir: t.dir, system: t.system, flags: await t.store.flags() });
-    if (out.updates.length) await deps.gateway.updateRowsByKey(t.table, COL.id, out.updates);
+    if (out.updates.length) await deps.gateway.updateRowsByKey(t.table, KEY_COLUMN, out.updates);
     if (out.flagsChanged) await t.store.writeFlags(out.flags);
   }
 
   let reread: SyncOutcome | null = null;
-  if (run.reports.some((r) => r.result === 'success') || resumed.reports.some((r) => r.result === 'success')) {
+  if (run.reports.some((r) => r.result === 'success')) {
     reread = await settleThenReread(deps, t, warnings, onProgress);
   }
 
@@ -92,14 +93,14 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
   const patchesUpdated = patched.outcomes.filter((o) => o.ok).length;
   const pending = patched.outcomes.filter((o) => !o.ok).length + run.outcomes.filter((o) => !o.ok).length;
   const result: PushResult = {
-    resumed,
     check,
     invalid: built.invalid,
     held: built.held,
+    lost: built.lost,
     groups: summarizeGroups(groups, t),
     patches: patched.outcomes.map((o) => ({ id: o.id, ok: o.ok, status: o.status })),
     jobs: run.reports,
-    updated: jobsUpdated + patchesUpdated + resumed.updated,
+    updated: jobsUpdated + patchesUpdated,
     pending,
     reread,
     warnings,

@@ -7,7 +7,8 @@
 //    (someone else changed the same field), the row is flagged "Changed upstream since you edited —
 //    review": the edit is kept, and the push holds such a row back once (when the flag is raised by the
 //    push's own upstream check) so a person sees it before it overwrites the other change.
-// Every other column always takes the server's value. A tombstone removes an unedited row; an edited
+// Every other column always takes the server's value (a cell typed over where nothing is ever sent is
+// put back, and its Row check with it). A tombstone removes an unedited row; an edited
 // one is kept and flagged "Deleted upstream" (its edit can never be applied, and the push skips it). On a
 // full re-pull, a row that no longer comes back (it stopped matching a mutable filter) is removed, or kept
 // and flagged when it holds an unsent edit.
@@ -146,7 +147,9 @@ export function reconcile(input: ReconcileInput): ReconcileOutput {
   function mergeRow(row: RowView, t: Transaction): void {
     const sv = serverValues(t, dir, system);
     const next: Partial<Record<ColumnName, WriteValue>> = {};
-    for (const name of COLUMN_NAMES) if (name !== COL.id && name !== COL.pushStatus) next[name] = sv[name];
+    // Every column takes the server's value, the Id cell too (a typed-over Id is put back), but the
+    // editable ones under a local edit (below) and the Push status.
+    for (const name of COLUMN_NAMES) if (name !== COL.pushStatus) next[name] = sv[name];
 
     const details: string[] = [];
     let stillEdited = false;

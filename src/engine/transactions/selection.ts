@@ -1,9 +1,9 @@
-// Which rows of a transactions table the user's selection covers: "Use selected rows" takes the Id of
-// every table row the selection touches, whatever columns of it are selected (several rows at once, or
+// Which rows of a transactions table the user's selection covers: "Use selected rows" takes the id each
+// row was pulled with (Pulled id) for every table row the selection touches, whatever columns of it are selected (several rows at once, or
 // cells beside the table on the same rows, are fine).
 
 import { parseQualified } from '../ports/address';
-import { COL } from './columns';
+import { KEY_COLUMN } from './columns';
 
 /** A table as read from the workbook: its sheet-qualified address (header row first), columns and data rows. */
 export interface TableSnapshot {
@@ -20,7 +20,7 @@ export function idsInSelection(selectionAddress: string, table: TableSnapshot): 
   const selection = parseQualified(selectionAddress);
   const at = parseQualified(table.address);
   if (selection.sheet.toLowerCase() !== at.sheet.toLowerCase()) return [];
-  const idColumn = table.columns.indexOf(COL.id);
+  const idColumn = table.columns.indexOf(KEY_COLUMN);
   if (idColumn < 0) return [];
   // Data row i sits on sheet row at.box.row + 1 + i (the header is the table's first row). Only the
   // overlap is walked, so selecting whole columns costs no more than selecting the table.

@@ -4,7 +4,7 @@
 
 import type { RowUpdate } from '../ports/workbook';
 import { addMonths } from '../dates';
-import { COL, cellText, cellToIso, readDateCell } from './columns';
+import { COL, cellText, cellToIso, readDateCell, KEY_COLUMN } from './columns';
 import { callsSince, meterSnapshot, openTable, readView, today, type Deps } from './context';
 import { accountingWindow, inWindow, isAccountingDateEdited } from './edits';
 import { runJobs, type JobSpec } from './jobs';
@@ -13,7 +13,7 @@ import { writeOutcomes } from './outcomes';
 import { syncTable, type SyncOutcome } from './pull';
 import type { PushOptions, PushResult } from './push';
 import { settleThenReread } from './reread';
-import { resumeJournal } from './resume';
+import { unfinishedMarks } from './resume';
 
 export interface ShiftResult extends Omit<PushResult, 'groups' | 'patches'> {
   months: number;
@@ -26,7 +26,7 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
   const snap = await meterSnapshot(deps.client);
   const t = await openTable(deps, bindingId);
   const warnings: string[] = [];
-  const resumed = await resumeJournal(deps, t, onProgress);
+  const marks = await unfinishedMarks(t);
   let check: SyncOutcome | null = null;
   if (deps.checkUpstream) check = await syncTable(deps, t, t.state.incremental ? 'incremental' : 'restricted', onProgress, 'Checking');
 
@@ -43,7 +43,10 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
       continue;
     }
     const type = cellText(row.get(COL.type)).toLowerCase();
-    if (type === 'transfer' || type === 'split') invalid.push({ id, message: M.notEditable(type) });
+    const unfinished = marks.get(cellText(row.get(COL.pushStatus)));
+    if (unfinished) held.push({ id, message: unfinished });
+    else if (row.problem) invalid.push({ id, message: M.rowProblem(id, row.problem) });
+    else if (type === 'transfer' || type === 'split') invalid.push({ id, message: M.notEditable(type) });
     else if (flags[id]?.kind === 'deleted') held.push({ id, message: flags[id].message });
     else if (isAccountingDateEdited(row, t.system)) invalid.push({ id, message: 'Its accounting date is edited — push or undo that edit before shifting' });
     else {
@@ -55,8 +58,11 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
       else ok.push(id);
     }
   }
-  const marks: RowUpdate[] = [...invalid, ...held].filter((x) => view.byId.has(x.id)).map((x) => ({ key: x.id, values: { [COL.pushStatus]: x.message } }));
-  if (marks.length) await deps.gateway.updateRowsByKey(t.table, COL.id, marks);
+  // Held rows of an unfinished push keep its mark: it is how that push is rebuilt.
+  const statuses: RowUpdate[] = [...invalid, ...held.filter((x) => !x.message.startsWith('Part of an unfinished push'))]
+    .filter((x) => view.byId.has(x.id))
+    .map((x) => ({ key: x.id, values: { [COL.pushStatus]: x.message } }));
+  if (statuses.length) await deps.gateway.updateRowsByKey(t.table, KEY_COLUMN, statuses);
 
   const specs: JobSpec[] = [];
   for (let i = 0; i < ok.length; i += deps.maxJobIds) specs.push({ kind: 'shift', ids: ok.slice(i, i + deps.maxJobIds), update: { accounting_shift: months } });
@@ -64,18 +70,18 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
   await writeOutcomes(deps, t, view, run.outcomes, run.finishedKeys);
 
   let reread: SyncOutcome | null = null;
-  if (run.reports.some((r) => r.result === 'success') || resumed.reports.some((r) => r.result === 'success')) {
+  if (run.reports.some((r) => r.result === 'success')) {
     reread = await settleThenReread(deps, t, warnings, onProgress);
   }
   const updated = run.reports.filter((r) => r.result === 'success').reduce((n, r) => n + r.rows, 0);
   return {
     months,
-    resumed,
     check,
     invalid,
     held,
+    lost: [],
     jobs: run.reports,
-    updated: updated + resumed.updated,
+    updated,
     pending: run.outcomes.filter((o) => !o.ok).length,
     reread,
     warnings,

@@ -16,6 +16,8 @@ export interface Reference {
   departments: DepartmentRef[];
   /** GET /company incorporation.date; null when none is on file. */
   incorporationDate: string | null;
+  /** The company's name as GET /company gave it (absent in tables pulled by earlier versions). */
+  companyName?: string;
   /** ISO timestamp of the fetch. */
   fetchedAt: string;
 }

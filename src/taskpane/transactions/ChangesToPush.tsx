@@ -1,7 +1,7 @@
 import { Text } from '@fluentui/react-components';
 import type { ReviewPlan } from '../../engine/transactions';
 import { useScreenStyles } from '../styles';
-import { groupLine, groupsToSend, jobsResumedFirst, rowsHeld, rowsNotSent } from './messages';
+import { groupLine, groupsToSend, rowsHeld, rowsLost, rowsNotSent } from './messages';
 
 /** What Review changes found: the groups a push would send, the rows it would not, and what it costs. */
 export function ChangesToPush({ plan }: { plan: ReviewPlan }) {
@@ -16,7 +16,7 @@ export function ChangesToPush({ plan }: { plan: ReviewPlan }) {
       </ul>
       {plan.invalid.length > 0 && <Text className={styles.note}>{rowsNotSent(plan.invalid.length)} </Text>}
       {plan.held.length > 0 && <Text className={styles.note}>{rowsHeld(plan.held.length)} </Text>}
-      {plan.unfinishedJobs > 0 && <Text className={styles.note}>{jobsResumedFirst(plan.unfinishedJobs)} </Text>}
+      {plan.lost.length > 0 && <Text className={styles.note}>{rowsLost(plan.lost)} </Text>}
       <Text>{plan.cost.text}</Text>
     </section>
   );

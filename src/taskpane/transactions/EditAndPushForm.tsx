@@ -1,8 +1,14 @@
 import { Button, Field, MessageBar, MessageBarBody, MessageBarTitle, Select, Text, Title3 } from '@fluentui/react-components';
 import { describeFilters } from '../../engine/transactions';
+import { plural } from '../../engine/text/plural';
 import { useScreenStyles } from '../styles';
+
+/** An ISO instant in the user's local date and time, the zone named. */
+function localTime(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' });
+}
 import { ChangesToPush } from './ChangesToPush';
-import { interruptedJobs, tableNote } from './messages';
+import { unfinishedPush, tableNote } from './messages';
 import type { TransactionsActions } from './useTransactionsActions';
 
 // Edit and push: the table the buttons act on; Refresh it, Review the edits made in it (what would be sent,
@@ -26,17 +32,24 @@ export function EditAndPushForm({ actions }: { actions: TransactionsActions }) {
         </Select>
       </Field>
       {current && <Text className={styles.note}>{tableNote(current.state.incremental)}</Text>}
-      {actions.unfinished > 0 && (
-        <MessageBar intent="warning" layout="multiline">
+      {actions.unfinished.map((u) => (
+        <MessageBar key={u.idempotencyKey} intent="warning" layout="multiline">
           <MessageBarBody>
-            <MessageBarTitle>An earlier push was interrupted</MessageBarTitle>
-            {interruptedJobs(actions.unfinished)}
+            <MessageBarTitle>An earlier push did not finish</MessageBarTitle>
+            {unfinishedPush(u, localTime)}
           </MessageBarBody>
-          <Button onClick={actions.resume} disabled={disabled}>
-            Resume now
-          </Button>
+          <div className={styles.row}>
+            {u.resumable && (
+              <Button onClick={() => actions.resume([u.idempotencyKey])} disabled={disabled}>
+                Resume ({plural(u.calls, 'call')})
+              </Button>
+            )}
+            <Button onClick={() => actions.discard([u.idempotencyKey])} disabled={disabled}>
+              Discard
+            </Button>
+          </div>
         </MessageBar>
-      )}
+      ))}
       <div className={styles.row}>
         <Button onClick={actions.refresh} disabled={disabled || !current}>
           Refresh

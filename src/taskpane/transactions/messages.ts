@@ -12,6 +12,7 @@ import {
   type PushResult,
   type RefreshResult,
   type ResumeResult,
+  type UnfinishedPush,
   type ReviewPlan,
   type ShiftResult,
   type TransactionFilters,
@@ -44,8 +45,14 @@ export function tableNote(incremental: boolean): string {
   }`;
 }
 
-export function interruptedJobs(jobs: number): string {
-  return `${pluralGrouped(jobs, 'job')} saved in this workbook; it is resumed (the same job, never a second one) before the next push.`;
+/** One unfinished push as the user decides on it: what, how many rows, when, by whom, and what resuming does. */
+export function unfinishedPush(u: UnfinishedPush, timeText: (iso: string) => string): string {
+  const when = u.startedAt ? ` started ${timeText(u.startedAt)}` : '';
+  return `${u.description} on ${pluralGrouped(u.rows, 'row')}${when} by ${u.startedBy}. ${u.note}`;
+}
+
+export function discarded(n: number): string {
+  return `Discarded ${pluralGrouped(n, 'unfinished push', 'unfinished pushes')}; nothing was sent. Refresh shows the current values.`;
 }
 
 export function selectRowsFirst(table: string): string {
@@ -72,10 +79,9 @@ export function reviewed(plan: ReviewPlan): string {
 export function pushed(res: PushResult): string {
   const jobs = res.jobs.length ? `, ${pluralGrouped(res.jobs.length, 'job')}` : '';
   const patches = res.patches.length ? `, ${pluralGrouped(res.patches.length, 'single-row update')}` : '';
-  const resumed = res.resumed.entries ? ` Resumed ${pluralGrouped(res.resumed.entries, 'interrupted job')} first.` : '';
   const warnings = res.warnings.length ? ` ${res.warnings.join(' ')}` : '';
   const notSent = res.invalid.length + res.held.length;
-  return `Pushed: ${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${resumed}${warnings}`;
+  return `Pushed: ${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${warnings}`;
 }
 
 export function resumed(res: ResumeResult & { calls: number | null }): string {
@@ -112,9 +118,11 @@ export function rowsNotSent(n: number): string {
 }
 
 export function rowsHeld(n: number): string {
-  return `${pluralGrouped(n, 'row')} held: changed or deleted upstream (see Push status).`;
+  return `${pluralGrouped(n, 'row')} held: changed or deleted upstream, or part of an unfinished push (see Push status).`;
 }
 
-export function jobsResumedFirst(n: number): string {
-  return `${pluralGrouped(n, 'interrupted job')} will be resumed first.`;
+/** Rows that lost their Pulled id cannot carry a status: they are named here, by position. */
+export function rowsLost(lost: readonly { row: number; message: string }[]): string {
+  return lost.length === 1 ? lost[0].message : `${pluralGrouped(lost.length, 'row')} (table rows ${lost.map((l) => l.row).join(', ')}) lost their Pulled id and cannot be pushed: delete them, or pull the transactions again.`;
 }
+

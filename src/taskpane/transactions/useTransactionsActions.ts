@@ -10,6 +10,7 @@ import {
   type ReviewPlan,
   type TransactionFilters,
   type TransactionsTableInfo,
+  type UnfinishedPush,
 } from '../../engine/transactions';
 import { useToday } from '../hooks';
 import type { PaneServices } from '../services';
@@ -21,8 +22,8 @@ export interface TransactionsActions {
   tables: TransactionsTableInfo[];
   current: TransactionsTableInfo | undefined;
   select(bindingId: string): void;
-  /** Bulk jobs of an interrupted push saved with the chosen table. */
-  unfinished: number;
+  /** Unfinished pushes of the chosen table: each shown, resumed or discarded only on the user's word. */
+  unfinished: UnfinishedPush[];
   /** What Review changes found (cleared by a pull or a push). */
   plan: ReviewPlan | null;
   /** The running action's label, or null. */
@@ -34,7 +35,10 @@ export interface TransactionsActions {
   refresh(): void;
   review(): void;
   push(): void;
-  resume(): void;
+  /** Resumes the unfinished pushes the user confirmed. */
+  resume(keys: string[]): void;
+  /** Forgets unfinished pushes (nothing is sent). */
+  discard(keys: string[]): void;
   shift(ids: string[], months: number): void;
   drillDownCell(): void;
   drillDown(request: DrillDownRequest): void;
@@ -45,12 +49,20 @@ export interface TransactionsActions {
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
   const engine = useMemo(
-    () => createTransactionsEngine({ client: connection.client, reader: connection.reader, gateway: services.gateway, now: services.now }),
-    [connection.client, connection.reader, services.gateway, services.now],
+    () =>
+      createTransactionsEngine({
+        client: connection.client,
+        reader: connection.reader,
+        gateway: services.gateway,
+        journal: services.storage,
+        owner: { keyFingerprint: connection.keyFingerprint, label: connection.companyName },
+        now: services.now,
+      }),
+    [connection.client, connection.reader, connection.keyFingerprint, connection.companyName, services.gateway, services.storage, services.now],
   );
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
   const [selected, setSelected] = useState('');
-  const [jobsSaved, setJobsSaved] = useState<{ bindingId: string; jobs: number } | null>(null);
+  const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
   const [plan, setPlan] = useState<ReviewPlan | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [progress, setProgress] = useState('');
@@ -78,9 +90,9 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   useEffect(() => {
     if (!selected) return;
     let live = true;
-    void engine.unfinishedJobs(selected).then(
-      (entries) => {
-        if (live) setJobsSaved({ bindingId: selected, jobs: entries.length });
+    void engine.unfinished(selected).then(
+      (pushes) => {
+        if (live) setUnfinishedOf({ bindingId: selected, pushes });
       },
       () => undefined,
     );
@@ -90,7 +102,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   }, [engine, selected, version]);
 
   const current = tables.find((t) => t.bindingId === selected);
-  const unfinished = jobsSaved && jobsSaved.bindingId === selected ? jobsSaved.jobs : 0;
+  const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];
 
   async function run(label: string, work: () => Promise<string>): Promise<void> {
     setBusy(label);
@@ -146,7 +158,13 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
         return say.pushed(res);
       }),
 
-    resume: () => void run('Resume push', async () => say.resumed(await engine.resume(selected, onProgress))),
+    resume: (keys) => void run('Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress))),
+
+    discard: (keys) =>
+      void run('Discard unfinished push', async () => {
+        await engine.discard(selected, keys);
+        return say.discarded(keys.length);
+      }),
 
     shift: (ids, months) =>
       void run('Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),

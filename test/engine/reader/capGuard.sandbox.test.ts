@@ -4,7 +4,7 @@
 import { MonthlyLimitError } from '../../../src/api';
 import { createStatementsEngine } from '../../../src/engine/statements';
 import { createTransactionsEngine } from '../../../src/engine/transactions';
-import { MemoryGateway } from '../../../src/excel/memoryGateway';
+import { MemoryGateway, MemorySecretStore } from '../../../src/excel/memoryGateway';
 import { testRuntime, type RuntimeStores } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 
@@ -25,7 +25,7 @@ async function connection(stores?: RuntimeStores) {
     reader,
     stores: kept,
     statements: createStatementsEngine({ gateway, reader, client, companyName: 'Formation' }),
-    transactions: createTransactionsEngine({ client, reader, gateway }),
+    transactions: createTransactionsEngine({ client, reader, journal: new MemorySecretStore(), owner: { keyFingerprint: 'test', label: 'Test' }, gateway }),
     sent,
   };
 }
