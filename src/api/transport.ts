@@ -27,11 +27,16 @@ export interface CallOptions {
   dropIfQueued?: AbortSignal;
   /** Per-attempt timeout in ms, overriding the client's. */
   timeoutMs?: number;
+  /**
+   * Told of every attempt sent, retries included: its HTTP status, or null when no answer came. Lets a
+   * caller see an outage as it happens (a circuit breaker) rather than after every retry was spent.
+   */
+  onAttempt?: (outcome: { status: number | null }) => void;
 }
 
 /** Copies only the call options, so a stray property can never override a request's method or path. */
 export function callOptions(opts?: CallOptions): CallOptions {
-  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs };
+  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt };
 }
 
 /** A signal that aborts when either does (AbortSignal.any is missing from older Office webviews). */
@@ -282,6 +287,14 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       let result: AttemptResult;
       try {
         result = await attempt(url, spec);
+        // Told before the slot is freed: a caller that stops on an outage stops the next queued request too.
+        if (result.kind === 'response' || result.reason !== 'aborted') {
+          try {
+            spec.onAttempt?.({ status: result.kind === 'response' ? result.status : null });
+          } catch {
+            // An observer's bug must not turn a spent call into a failed one.
+          }
+        }
       } finally {
         release();
       }

@@ -4,7 +4,7 @@ import { plural, pluralNoun } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
-import { blockCostText, describeSpec, formatAge, isStale, refreshAllCostText, type RefreshBlock, type RefreshPlan } from '../engine/statements';
+import { blockCostText, describeSpec, failureOf, formatAge, isStale, refreshAllCostText, specFromBinding, type RefreshBlock, type RefreshPlan } from '../engine/statements';
 import { useStatements } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
@@ -22,6 +22,9 @@ const useRefreshStyles = makeStyles({
     display: 'flex',
     flexDirection: 'column',
     rowGap: tokens.spacingVerticalM,
+  },
+  failure: {
+    color: tokens.colorPaletteRedForeground1,
   },
 });
 
@@ -127,10 +130,15 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         );
         const n = outcome.refreshed.length;
         const failed = outcome.failed.length;
+        // Each block that failed is named: which statement, where, and that its figures are the old ones.
+        const named = outcome.failed.map((f) => {
+          const spec = specFromBinding(f.binding);
+          return `${spec ? describeSpec(spec) : 'a block'} at ${f.binding.address}`;
+        });
         setResult(
           failed === 0
             ? `Refreshed ${plural(n, 'block')} and the FIN formulas. ${spentText()}`
-            : `Refreshed ${n} of ${n + failed} blocks; ${failed} kept ${pluralNoun(failed, 'its', 'their')} previous figures. ${spentText()}`,
+            : `Refreshed ${n} of ${n + failed} blocks. Not refreshed, ${pluralNoun(failed, 'its', 'their')} previous figures kept: ${named.join('; ')}. ${spentText()}`,
         );
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
         if (failed > 0) setError(outcome.failed[0].error);
@@ -206,6 +214,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
           {plan.blocks.map((block) => {
             const at = Date.parse(block.binding.refreshedAt);
             const stale = isStale(block.binding, now);
+            const failure = failureOf(block.binding);
             const titleId = `block-${block.binding.id}`;
             return (
               <li key={block.binding.id} aria-labelledby={titleId}>
@@ -215,9 +224,18 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                 <Text block className={styles.note}>
                   {block.binding.address}
                 </Text>
+                {failure && (
+                  <Text block className={refreshStyles.failure}>
+                    Refresh failed {formatAge(Date.parse(failure.at), now)}: {failure.message}. Its figures are from its last good refresh.
+                  </Text>
+                )}
                 <Text block>
                   Refreshed {formatAge(at, now)}{' '}
-                  {stale ? (
+                  {failure ? (
+                    <Badge appearance="tint" shape="rounded" color="danger">
+                      Refresh failed
+                    </Badge>
+                  ) : stale ? (
                     <Badge appearance="tint" shape="rounded" color="warning">
                       Stale
                     </Badge>

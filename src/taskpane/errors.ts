@@ -111,6 +111,12 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
         code,
       };
     }
+    case 'outage':
+      return {
+        title: 'The API is not answering',
+        body: `${said(error)}. Figures already in the workbook stay as they are; try again in a few minutes.`,
+        code,
+      };
     case 'rate_limit_exceeded':
       return { title: 'Too many requests', body: 'The API is limiting requests for this key right now. Wait a minute and try again.', code };
     default:

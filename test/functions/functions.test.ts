@@ -142,7 +142,10 @@ describe('connected to the Growth demo company', () => {
     // Connecting without the company id learns it with one GET /company, stored with the key.
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'] });
     expect(host.sent()).toBe(1);
-    expect(JSON.parse(await host.secrets.get('connection').then(String))).toEqual({ baseUrl: sb.baseUrl, companyId: sb.companies['growth-admin'] });
+    // Beside the key: where, which company, and a fingerprint of the key (never the key).
+    const stored = await host.secrets.get('connection').then(String);
+    expect(JSON.parse(stored)).toEqual({ baseUrl: sb.baseUrl, companyId: sb.companies['growth-admin'], keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(stored).not.toContain(sb.keys['growth-admin']);
   });
 
   it('single values: TOTAL, PNL, BALANCE, CASHFLOW (omitted optionals arrive as null)', async () => {

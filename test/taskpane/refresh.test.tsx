@@ -175,8 +175,11 @@ describe('Refresh', () => {
     await h.user.click(await screen.findByRole('button', { name: 'Refresh' }));
     const error = await screen.findByRole('group', { name: 'Error: Monthly API limit reached' }, { timeout: 30000 });
     expect(error.textContent).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
-    expect((await h.gateway.listBindings())[0].refreshedAt).toBe(binding.refreshedAt);
-    expect(screen.getByText(/^Refreshed 0 of 1 blocks; 1 kept its previous figures. Spent 0 calls./)).toBeTruthy();
+    const [after] = await h.gateway.listBindings();
+    expect(after.refreshedAt).toBe(binding.refreshedAt);
+    // The block that failed is named, where it is, and marked in the list with why.
+    expect(screen.getByText(new RegExp(`^Refreshed 0 of 1 blocks\\. Not refreshed, its previous figures kept: Income statement, .* at ${after.address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Spent 0 calls\\.`))).toBeTruthy();
+    expect(screen.getByText('Refresh failed', { selector: '.fui-Badge' })).toBeTruthy();
     // The client now knows the cap is spent: the next attempt is refused before anything is cleared.
     await h.user.click(screen.getByRole('button', { name: 'Refresh this block' }));
     await waitFor(() =>

@@ -86,6 +86,7 @@ export function fromApiError(error: ApiError, path: string): FinError {
       break;
   }
   if (error.code === 'timeout') return new FinError('na', `${said}; recalculate to try again`, 'timeout');
+  if (error.code === 'outage') return new FinError('na', said, 'outage');
   if (error.code === 'invalid_response') return new FinError('na', `The API's answer could not be used: ${said}`, 'invalid_response');
   if (error.type === 'connection_error') {
     return new FinError('na', `Could not reach the API (${error.code ?? 'network'}); recalculate to try again`, 'connection');

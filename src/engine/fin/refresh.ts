@@ -53,6 +53,8 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
     const fin = toFinError(error, '/company');
     return report({ spent: 0, cleared: 0, settled: true, limited: fin.code === 'monthly_limit', message: `Refresh all: nothing refreshed. ${fin.message}` });
   }
+  // A run the user started: a breaker opened by an earlier outage gives the API its chance again.
+  reader.newRun();
   const before = await client.meter.count();
   const cleared = await reader.clear();
   inputs.forgetDateSystem();

@@ -7,12 +7,15 @@
 //     reload), and calls already queued behind the client's limiter are dropped, not sent;
 //   - every call is bounded in time, the client's retries included;
 //   - an answer a second identical request would get again (a 400, 403, 404...) is remembered until the
-//     next refresh, so a cell that recalculates does not pay for the same refusal twice.
+//     next refresh, so a cell that recalculates does not pay for the same refusal twice;
+//   - an outage costs a handful of calls, not dozens: after a few server failures or lost connections in
+//     a row (retries included) nothing more is sent for a short pause (breaker.ts).
 // It throws the client's own errors (ApiError, MonthlyLimitError), plus a 'timeout' ApiError; the callers
 // word them for a cell or for the pane.
 
 import { ApiError, MonthlyLimitError } from '../../api/errors';
 import type { CallOptions } from '../../api/transport';
+import { OutageBreaker } from './breaker';
 import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './capBlock';
 import { canonicalKey, type CacheStore, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 
@@ -53,6 +56,18 @@ function isDeterministicFailure(error: unknown): boolean {
   return error instanceof ApiError && error.status !== null && [400, 401, 403, 404, 409, 422].includes(error.status);
 }
 
+/** What a call the breaker stopped fails with: no status, nothing sent (or no more retries). */
+export function outageError(path: string, failedAttempts: number, resumeAt: number): ApiError {
+  const at = new Date(resumeAt).toISOString().slice(11, 16);
+  return new ApiError({
+    message: `The API is failing (${failedAttempts} failed attempts in a row, each a counted call); nothing more is asked until ${at} UTC`,
+    status: null,
+    type: 'connection_error',
+    code: 'outage',
+    request: { method: 'GET', path, query: '' },
+  });
+}
+
 export function timeoutError(path: string, ms: number): ApiError {
   return new ApiError({
     message: `The API did not answer within ${Math.max(1, Math.round(ms / 1000))} s`,
@@ -75,6 +90,7 @@ export class CachedReader {
   private readonly queued = new Set<AbortController>();
   private readonly listeners = new Set<() => void>();
   private block: CapBlock | null = null;
+  private readonly breaker: OutageBreaker;
   private blockLoaded?: Promise<void>;
   private blockLoadedFor?: string;
   private companyPromise?: Promise<string>;
@@ -85,6 +101,8 @@ export class CachedReader {
     this.stateStore = options.stateStore;
     this.now = options.now ?? Date.now;
     this.apiTimeoutMs = options.apiTimeoutMs ?? DEFAULT_API_TIMEOUT_MS;
+    // Opened: what is queued or waiting for a retry is dropped; what is being sent gets its answer.
+    this.breaker = new OutageBreaker(this.now, () => this.dropQueued());
   }
 
   /** The company of the key; one GET /company (through the guard) only when the client was not told. */
@@ -139,6 +157,7 @@ export class CachedReader {
    */
   async call<T>(path: string, work: (opts: CallOptions) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
     await this.assertCanSpend(path);
+    this.assertNoOutage(path);
     const controller = new AbortController();
     const queued = new AbortController();
     const limitMs = options.timeoutMs ?? this.apiTimeoutMs;
@@ -149,18 +168,37 @@ export class CachedReader {
     }, limitMs);
     this.queued.add(queued);
     try {
-      return await work({ signal: controller.signal, dropIfQueued: queued.signal });
+      return await work({ signal: controller.signal, dropIfQueued: queued.signal, onAttempt: (o) => this.breaker.attempt(o.status) });
     } catch (error) {
       if (error instanceof MonthlyLimitError && error.status !== null) await this.blockUntilReset(error);
       if (error instanceof ApiError && error.code === 'aborted') {
         if (this.block) throw blockedError(this.block, path, this.now());
         if (timedOut) throw timeoutError(path, limitMs);
+        const until = this.breaker.openUntil();
+        if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until);
       }
       throw error;
     } finally {
       clearTimeout(timer);
       this.queued.delete(queued);
     }
+  }
+
+  /** Nothing is sent while the outage pause lasts. */
+  private assertNoOutage(path: string): void {
+    const until = this.breaker.openUntil();
+    if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until);
+  }
+
+  /** The outage pause in force: when it ends and what the failures spent; null when the API answers. */
+  outage(): { until: number; failedAttempts: number } | null {
+    const until = this.breaker.openUntil();
+    return until === null ? null : { until, failedAttempts: this.breaker.failedAttempts() };
+  }
+
+  /** A run the user started (Refresh all, a push): the API gets its chance again, with a fresh count. */
+  newRun(): void {
+    this.breaker.reset();
   }
 
   /** What fetching these requests through the cache spends; never calls the API. */
@@ -213,6 +251,10 @@ export class CachedReader {
     await this.setBlock(blockFrom(error));
     // Requests still queued behind the client's concurrency limit are dropped, not sent; those already
     // sent get their own answer (a refusal the server does not count).
+    this.dropQueued();
+  }
+
+  private dropQueued(): void {
     const queued = [...this.queued];
     this.queued.clear();
     for (const controller of queued) controller.abort();

@@ -250,6 +250,9 @@ const LINE_FIELD: Readonly<Record<StatementKind, LineValueField>> = {
 // ---------------------------------------------------------------------------------------------------
 // Rendering
 
+/** The block's row that says when its figures were fetched (0-based: after company, name and period). */
+export const STAMP_ROW = 3;
+
 /** "2026-07-15T18:30:00Z": whole seconds, UTC, unambiguous for anyone reading the workbook later. */
 export function formatRefreshedAt(at: Date): string {
   const ms = at.getTime();
@@ -337,6 +340,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
   push(text(STATEMENT_NAMES[kind]), blanks(), plain('title', true));
   push(text(describePeriods(reports, labels)), blanks(), plain('title'));
   push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt)}`), blanks(), plain('title'));
+  // (STAMP_ROW: the row index of this line, which a failed refresh rewrites.)
   push(text(unitsNote(currency, scale)), blanks(), plain('title'));
   push(EMPTY, blanks(), plain('blank'));
   const columnHeaderRow = b.rows.length;

@@ -3,6 +3,7 @@
 // can rebuild it in place.
 
 import { renderStatement, type StatementGrid } from '../render';
+import { formatRefreshedAt, STAMP_ROW } from '../render/statementGrid';
 import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
 import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
@@ -56,6 +57,36 @@ function newBindingId(now: number): string {
   return `statement-${now.toString(36)}-${sequence}-${random}`;
 }
 
+/** Why a block's last refresh failed, kept in its binding until a refresh succeeds. */
+export interface LastFailure {
+  /** ISO time of the failed refresh. */
+  at: string;
+  message: string;
+}
+
+export function failureOf(binding: BindingRecord): LastFailure | null {
+  const f = (binding.parameters as { lastFailure?: unknown }).lastFailure as Partial<LastFailure> | undefined;
+  return f && typeof f.at === 'string' && typeof f.message === 'string' ? { at: f.at, message: f.message } : null;
+}
+
+/**
+ * A refresh of the block failed: its figures stay as they are, its stamp in the sheet says they are
+ * those of the last good refresh, and its binding keeps the failure for the Refresh list.
+ */
+export async function markFailed(deps: BlockDeps, binding: BindingRecord, message: string): Promise<BindingRecord> {
+  const at = new Date(deps.now()).toISOString();
+  const { sheet, box } = parseQualified(binding.address);
+  const lastGood = binding.refreshedAt ? formatRefreshedAt(new Date(binding.refreshedAt)) : 'an earlier refresh';
+  try {
+    await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row + STAMP_ROW, box.col) }, { values: [[`Figures of ${lastGood}: refresh failed at ${formatRefreshedAt(new Date(at))}`]] });
+  } catch {
+    // The sheet may be gone or locked: the Refresh list still names the block and its failure.
+  }
+  const next: BindingRecord = { ...binding, parameters: { ...binding.parameters, lastFailure: { at, message } } };
+  await deps.gateway.saveBinding(next);
+  return next;
+}
+
 /** Fetches, renders and writes a new block (on a new sheet or at the selected cell) and records it. */
 export async function insertStatement(
   deps: BlockDeps,
@@ -105,9 +136,10 @@ export async function refreshStatement(
   const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, toGridWrite(grid), {
     replace: { address: binding.address, outlineDepth: binding.outlineDepth ?? 0 },
   });
+  const { lastFailure: _cleared, ...parameters } = binding.parameters as { lastFailure?: unknown } & BindingRecord['parameters'];
   const next: BindingRecord = {
     ...binding,
-    parameters: { ...binding.parameters, ...drillParameters(grid) },
+    parameters: { ...parameters, ...drillParameters(grid) },
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
     address: written.address,
     outlineDepth: outlineDepth(grid),

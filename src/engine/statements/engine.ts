@@ -49,13 +49,22 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
   const { reader } = options;
   return {
     cost: (spec) => reader.cost(columnsFor(spec).map((c) => c.request)),
-    insert: (spec, where, onProgress) => insertStatement(deps, spec, where, onProgress),
+    insert: (spec, where, onProgress) => {
+      reader.newRun();
+      return insertStatement(deps, spec, where, onProgress);
+    },
     plan: async () => {
       const company = await reader.companyId();
       return planRefresh(options.gateway, company, () => reader.cache.storedKeys(company));
     },
-    refreshAll: (plan, o) => refreshAll(deps, plan, o),
-    refreshBlock: (block, onProgress) => refreshBlock(deps, block, onProgress),
+    refreshAll: (plan, o) => {
+      reader.newRun();
+      return refreshAll(deps, plan, o);
+    },
+    refreshBlock: (block, onProgress) => {
+      reader.newRun();
+      return refreshBlock(deps, block, onProgress);
+    },
     rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, onProgress }),
     capBlock: () => reader.capBlock(),
   };

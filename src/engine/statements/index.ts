@@ -18,5 +18,5 @@ export {
   type StatementSpec,
 } from './spec';
 export { columnsFor, costText, distinctRequests, type StatementColumn } from './columns';
-export { toGridWrite, type BlockResult } from './blocks';
+export { failureOf, toGridWrite, type BlockResult, type LastFailure } from './blocks';
 export { blockCostText, formatAge, isStale, refreshAllCostText, STALE_AFTER_MS, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';

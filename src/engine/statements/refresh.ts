@@ -8,7 +8,7 @@ import type { RefreshReport } from '../fin';
 import { canonicalKey } from '../reader/requestCache';
 import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
-import { refreshStatement, type BlockDeps } from './blocks';
+import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
 import { specFromBinding, type StatementSpec } from './spec';
 
@@ -122,7 +122,8 @@ export async function refreshAll(
       });
       outcome.refreshed.push(binding);
     } catch (error) {
-      outcome.failed.push({ binding: block.binding, error });
+      const marked = await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
+      outcome.failed.push({ binding: marked, error });
       if (isMonthlyLimit(error)) break;
     }
     before += block.keys.length;
@@ -137,10 +138,20 @@ export async function refreshBlock(
   block: RefreshBlock,
   onProgress?: (done: number, total: number) => void,
 ): Promise<BindingRecord> {
-  return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
+  try {
+    return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
+  } catch (error) {
+    await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
+    throw error;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export function isStale(binding: BindingRecord, now: number): boolean {
+  if (failureOf(binding)) return true;
   const at = Date.parse(binding.refreshedAt);
   return !Number.isFinite(at) || now - at > STALE_AFTER_MS;
 }

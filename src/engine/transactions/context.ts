@@ -67,6 +67,8 @@ export interface Deps {
   spend: <T>(path: string, work: (opts: CallOptions) => Promise<T>, kind?: 'call' | 'run') => Promise<T>;
   /** The connected key's company (the reader's: no call when the client knows it). */
   companyId: () => Promise<string>;
+  /** The user started a run (pull, refresh, push, shift, resume): an earlier outage pause is lifted. */
+  newRun: () => void;
   gateway: WorkbookGateway;
   journalStore: SecretStore;
   owner: { keyFingerprint: string; label: string };
@@ -86,6 +88,7 @@ export function resolveDeps(o: EngineOptions): Deps {
     client: o.client,
     spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
     companyId: () => o.reader.companyId(),
+    newRun: () => o.reader.newRun(),
     gateway: o.gateway,
     journalStore: o.journal,
     owner: o.owner,

@@ -47,6 +47,11 @@ export interface TransactionsEngine {
 
 export function createTransactionsEngine(options: EngineOptions): TransactionsEngine {
   const deps = resolveDeps(options);
+  // Each action the user starts gives the API its chance again after an outage pause.
+  const run = <T>(action: () => Promise<T>): Promise<T> => {
+    deps.newRun();
+    return action();
+  };
   return {
     async tables() {
       const bindings: BindingRecord[] = await deps.gateway.listBindings();
@@ -61,13 +66,13 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
       }
       return out;
     },
-    pull: (filters, o) => pull(deps, filters, o),
-    refresh: (id, p) => refresh(deps, id, p),
+    pull: (filters, o) => run(() => pull(deps, filters, o)),
+    refresh: (id, p) => run(() => refresh(deps, id, p)),
     review: (id) => review(deps, id),
-    push: (id, o) => push(deps, id, o),
-    shiftAccountingDates: (id, ids, months, o) => shiftAccountingDates(deps, id, ids, months, o),
+    push: (id, o) => run(() => push(deps, id, o)),
+    shiftAccountingDates: (id, ids, months, o) => run(() => shiftAccountingDates(deps, id, ids, months, o)),
     unfinished: (id) => unfinished(deps, id),
-    resume: (id, keys, p) => resume(deps, id, keys, p),
+    resume: (id, keys, p) => run(() => resume(deps, id, keys, p)),
     discard: (id, keys) => discard(deps, id, keys),
     drillDown: (req, p) => drillDown(deps, req, p),
     drillDownFromSelection: (o) => drillDownFromSelection(deps, o),
