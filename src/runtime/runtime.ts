@@ -181,15 +181,16 @@ export function createRuntime(host: RuntimeHost): Runtime {
 
     /**
      * Refresh all for the ribbon command and the pane: clears the company's cached answers, recalculates
-     * every FIN cell, waits for them and reports what it spent ("Refresh all spent 13 calls").
+     * this workbook's FIN cells, waits for them and reports what it spent ("Refresh all spent 13 calls").
      */
     async refreshAll(options = {}) {
       const service = await runtime.getFinService();
       if (!service) {
         return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
-      // Excel hands custom functions over in batches after calculate() returns; half a second without any
-      // FIN work is taken as "all of them ran".
+      // Excel hands custom functions over in batches after calculate() returns. The host says how many
+      // evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without
+      // any FIN work.
       return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: 500, ...options });
     },
 
