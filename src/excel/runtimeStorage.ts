@@ -27,9 +27,9 @@ function officeStorage(): BulkKeyValueStorage {
 
 /**
  * CacheStore over OfficeRuntime.storage. Keys are the engine's own (`fin-cache:...`, `fin-state:...`), so
- * keys() lists only those and never the secrets or meter counts kept in the same storage.
- * OfficeRuntime.storage holds about 10 MB per add-in domain: a write past it rejects, and the RequestCache
- * then keeps the answer in memory only (the next reopen pays one call for it).
+ * keys() lists only those and never the secrets or meter counts kept in the same storage. The storage is
+ * small and shared (docs/architecture.md, "Add-in storage"): the RequestCache keeps its answers within a
+ * budget, and a write the storage refuses makes room from older answers.
  */
 export class OfficeRuntimeCacheStore implements CacheStore {
   constructor(
