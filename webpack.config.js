@@ -3,9 +3,11 @@
 //
 //   npm run build                                        production build in dist/ (manifest still localhost)
 //   npm run build -- --env url=https://example.com/addin/    ... with dist/manifest.xml pointing there
-//   npm run build -- --env officejs=cdn                  reference office.js from Microsoft's CDN, don't copy it
+//   npm run build -- --env officejs=local                copy the npm package's office.js into dist/office-js/ and
+//                                                        load it from there (offline work only; see below)
 //   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),
-//                                                        with the workbench at /workbench.html
+//                                                        with the workbench at /workbench.html (--env officejs=local
+//                                                        serves the npm package's office.js, for no internet)
 //   webpack --mode development --env workbench           the add-in and the workbench in dist/
 //
 // The workbench (src/workbench: the real task pane and FIN functions on an in-memory workbook, for machines
@@ -22,9 +24,16 @@ const pkg = require('./package.json');
 const DEV_PORT = 3000;
 const DIST = path.resolve(__dirname, 'dist');
 const FUNCTIONS_SOURCE = path.resolve(__dirname, 'src/functions/functions.ts');
-// office.js and its siblings (see the comment in src/taskpane/taskpane.html for why they are served locally).
-const OFFICE_JS_DIR = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
+// office.js comes from Microsoft's CDN, the only copy Microsoft supports in production and the one that keeps
+// up with Excel: the npm package (1.1.110) says it is no longer supported, and its library never sets
+// invocation.isInValuePreview, so on a host with formula value preview every preview would spend calls.
+// `--env officejs=local` (builds and the dev server alike) serves the package's copy instead, for working
+// with no internet; the workbench loads no office.js at all, and the tests read the package directly.
 const OFFICE_JS_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
+// office.js loads sibling files from its own folder (the host scripts, locale strings), so a local copy is
+// the whole folder.
+const OFFICE_JS_DIR = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
+const OFFICE_JS_LOCAL = 'office-js/office.js';
 
 /** Adds a warning to the build summary (shown by webpack with the other warnings). */
 class WarnPlugin {
@@ -91,11 +100,11 @@ module.exports = async (env = {}, argv = {}) => {
   const dev = mode === 'development';
   const serving = Boolean(env.WEBPACK_SERVE);
   const baseUrl = env.url ? normalizeBaseUrl(env.url) : null; // throws early on a bad URL
-  const officeJsFromCdn = env.officejs === 'cdn';
+  const officeJsLocal = env.officejs === 'local';
   // The workbench comes with the dev server, or with --env workbench; never in a plain build.
   const withWorkbench = serving || Boolean(env.workbench);
   if (env.officejs && !['cdn', 'local'].includes(env.officejs)) {
-    throw new Error(`--env officejs=${env.officejs}: expected "local" (the default) or "cdn".`);
+    throw new Error(`--env officejs=${env.officejs}: expected "cdn" (the default) or "local".`);
   }
 
   const copy = [
@@ -109,7 +118,7 @@ module.exports = async (env = {}, argv = {}) => {
     },
   ];
   // The dev server serves the folder in place (static below) instead of copying 280 files into memory.
-  if (!officeJsFromCdn && !serving) copy.push({ from: OFFICE_JS_DIR, to: 'office-js', info: { minimized: true } });
+  if (officeJsLocal && !serving) copy.push({ from: OFFICE_JS_DIR, to: 'office-js', info: { minimized: true } });
 
   const plugins = [
     new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
@@ -119,7 +128,7 @@ module.exports = async (env = {}, argv = {}) => {
       template: './src/taskpane/taskpane.html',
       // One page loads all three: the shared runtime.
       chunks: ['functions', 'commands', 'taskpane'],
-      templateParameters: { officeJsSrc: officeJsFromCdn ? OFFICE_JS_CDN : 'office-js/office.js' },
+      templateParameters: { officeJsSrc: officeJsLocal ? OFFICE_JS_LOCAL : OFFICE_JS_CDN },
       // ?<hash> on the bundles: Office's webviews cache hard, a new deployment must not run stale code.
       hash: !dev,
     }),
@@ -188,7 +197,7 @@ module.exports = async (env = {}, argv = {}) => {
         'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
         'Access-Control-Allow-Headers': '*',
       },
-      static: officeJsFromCdn ? false : [{ directory: OFFICE_JS_DIR, publicPath: '/office-js', watch: false }],
+      static: officeJsLocal ? [{ directory: OFFICE_JS_DIR, publicPath: '/office-js', watch: false }] : false,
       client: { overlay: { errors: true, warnings: false } },
     },
   };

@@ -6,9 +6,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 
-// Office asks for 16/32/80 (ribbon buttons, plus 20/24/40/48 on some DPI settings), 64 (IconUrl) and
-// 128 (HighResolutionIconUrl).
-const SIZES = [16, 20, 24, 32, 40, 48, 64, 80, 128];
+// The sizes the add-in-only manifest asks for (learn.microsoft.com/javascript/api/manifest/...): ribbon
+// <Icon> images 16, 32 and 80 required, 20, 24, 40, 48 and 64 supported (icon); IconUrl 32 and
+// HighResolutionIconUrl 64 for a task pane add-in (iconurl, highresolutioniconurl).
+const RIBBON_SIZES = [16, 20, 24, 32, 40, 48, 64, 80];
+const ICON_URL_SIZE = 32;
+const HIGH_RESOLUTION_ICON_URL_SIZE = 64;
+const SIZES = [...new Set([...RIBBON_SIZES, ICON_URL_SIZE, HIGH_RESOLUTION_ICON_URL_SIZE])].sort((a, b) => a - b);
 const BACKGROUND = [0x10, 0x7c, 0x41]; // Excel-ish green
 const GLYPH = [0xff, 0xff, 0xff];
 const SUPERSAMPLE = 4;
@@ -115,4 +119,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { SIZES, encodePng, drawIcon };
+module.exports = { SIZES, RIBBON_SIZES, ICON_URL_SIZE, HIGH_RESOLUTION_ICON_URL_SIZE, encodePng, drawIcon };

@@ -2,15 +2,17 @@
  * The shared runtime's Office-side pieces for the FIN functions, the pane and the commands:
  * - the engine's CacheStore and the client's MeterStore over OfficeRuntime.storage (add-in storage, shared
  *   by every part of the shared runtime and kept across reopen; never the workbook, which travels),
- * - "recalculate every FIN cell" for Refresh all (a full calculation),
+ * - "recalculate this workbook's FIN cells" for Refresh all (recalculation.ts),
  * - the host bundle src/runtime/runtime.ts builds its singletons from.
  * Office globals are touched only when a method runs, so importing this file in Node is harmless.
  */
 import type { MeterStore } from '../api/meter';
 import type { DateSystem } from '../engine/dates';
+import type { Recalculation } from '../engine/fin';
 import type { CacheStore } from '../engine/reader/requestCache';
 import type { SecretStore } from '../engine/ports/storage';
 import { OfficeGateway } from './officeGateway';
+import { recalculateFinCells } from './recalculation';
 import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';
 
 /** The slice of OfficeRuntime.storage the cache needs besides get/set/remove of one item. */
@@ -25,9 +27,9 @@ function officeStorage(): BulkKeyValueStorage {
 
 /**
  * CacheStore over OfficeRuntime.storage. Keys are the engine's own (`fin-cache:...`, `fin-state:...`), so
- * keys() lists only those and never the secrets or meter counts kept in the same storage.
- * OfficeRuntime.storage holds about 10 MB per add-in domain: a write past it rejects, and the RequestCache
- * then keeps the answer in memory only (the next reopen pays one call for it).
+ * keys() lists only those and never the secrets or meter counts kept in the same storage. The storage is
+ * small and shared (docs/architecture.md, "Add-in storage"): the RequestCache keeps its answers within a
+ * budget, and a write the storage refuses makes room from older answers.
  */
 export class OfficeRuntimeCacheStore implements CacheStore {
   constructor(
@@ -69,25 +71,13 @@ export class OfficeRuntimeMeterStore implements MeterStore {
   }
 }
 
-/**
- * Recalculates every formula of every open workbook, which re-invokes every FIN function (Refresh all has
- * just emptied their cache). CalculationType.full rather than recalculate: custom functions are not dirty,
- * so only a full calculation reaches them.
- */
-export async function recalculateAll(): Promise<void> {
-  await Excel.run(async (context) => {
-    context.workbook.application.calculate(Excel.CalculationType.full);
-    await context.sync();
-  });
-}
-
 /** Everything src/runtime/runtime.ts needs from Office, in one bundle. */
 export interface OfficeRuntimeHost {
   cacheStore: CacheStore;
   meterStore: MeterStore;
   secrets: SecretStore;
   dateSystem(): Promise<DateSystem>;
-  recalculate(): Promise<void>;
+  recalculate(): Promise<Recalculation>;
 }
 
 export function createOfficeRuntimeHost(): OfficeRuntimeHost {
@@ -97,7 +87,7 @@ export function createOfficeRuntimeHost(): OfficeRuntimeHost {
     meterStore: new OfficeRuntimeMeterStore(),
     secrets: new OfficeRuntimeSecretStore(),
     dateSystem: () => gateway.getDateSystem(),
-    recalculate: recalculateAll,
+    recalculate: () => recalculateFinCells(),
   };
 }
 

@@ -25,8 +25,11 @@ declare namespace CustomFunctions {
     address?: string;
     functionName?: string;
     parameterAddresses?: string[];
-    /** True while Excel evaluates the formula for its value preview (CustomFunctionsRuntime 1.5). */
-    isInValuePreview?: boolean;
+    /**
+     * True while Excel evaluates the formula for its value preview (CustomFunctionsRuntime 1.5). Documented as
+     * a boolean, declared `string` by Microsoft's types: read it with valuePreview.ts's isValuePreview.
+     */
+    isInValuePreview?: boolean | string;
   }
 
   interface CancelableInvocation extends Invocation {

@@ -12,6 +12,7 @@
    spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
 import { FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
 import { getFinService, onDataChange, refreshedText } from '../runtime';
+import { isValuePreview } from './valuePreview';
 
 /** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
 declare const __ADDIN_VERSION__: string | undefined;
@@ -41,7 +42,7 @@ async function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, w
     const run = (async () => {
       const fin = await getFinService();
       if (!fin) throw finErrors.notConnected();
-      return work(fin, { preview: invocation?.isInValuePreview === true });
+      return work(fin, { preview: isValuePreview(invocation) });
     })();
     return await Promise.race([run, limit]);
   } catch (error) {

@@ -14,6 +14,7 @@ import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
 import { claimCache, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
+import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
 
 interface Connected {
   client: Client;
@@ -61,8 +62,12 @@ export interface Runtime {
 
 export function createRuntime(host: RuntimeHost): Runtime {
   const now = host.now ?? Date.now;
-  const meter = new CallMeter({ store: host.meterStore });
   const cache = new RequestCache(host.cacheStore, now);
+  // The key, the connection, the meter and the cap block share add-in storage with the cached answers: a
+  // write of theirs that finds it full evicts answers and tries again (storageRoom.ts).
+  const secrets = secretsMakingRoom(host.secrets, cache);
+  const stateStore = stateStoreMakingRoom(host.cacheStore, cache);
+  const meter = new CallMeter({ store: meterStoreMakingRoom(host.meterStore, cache) });
   const listeners = new Set<() => void>();
   let current: Connected | null = null;
   let loading: Promise<Connected | null> | null = null;
@@ -82,7 +87,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const clientFor = (baseUrl: string, apiKey: string, companyId?: string): Client =>
     createClient({ ...host.clientOptions, baseUrl, apiKey, companyId, meter, ...(host.fetch ? { fetch: host.fetch } : {}), now });
 
-  const readerFor = (client: Client): CachedReader => new CachedReader({ client, cache, stateStore: host.cacheStore, now, apiTimeoutMs: host.apiTimeoutMs });
+  const readerFor = (client: Client): CachedReader => new CachedReader({ client, cache, stateStore, now, apiTimeoutMs: host.apiTimeoutMs });
 
   const build = (connection: StoredConnection, apiKey: string): Connected => {
     const client = clientFor(connection.baseUrl, apiKey, connection.companyId);
@@ -93,7 +98,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       today: () => calendarDateAt(now()),
       dateSystem: () => host.dateSystem(),
       fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1,
-      stateStore: host.cacheStore,
+      stateStore,
     });
     const stopService = service.onChange(emit);
     const stopReader = reader.onChange(emit);
@@ -113,7 +118,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
     if (current) return current;
     loading ??= (async () => {
       const started = generation;
-      const stored = await readStoredConnection(host.secrets);
+      const stored = await readStoredConnection(secrets);
       if (!stored) return null;
       const connection = stored.connection.keyFingerprint ? stored.connection : { ...stored.connection, keyFingerprint: await keyFingerprint(stored.apiKey) };
       let built: Connected;
@@ -155,8 +160,8 @@ export function createRuntime(host: RuntimeHost): Runtime {
       const companyId = params.companyId ?? (await runtime.identify(params)).company.id;
       const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId, keyFingerprint: await keyFingerprint(params.apiKey) };
       if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
-      await claimCache(host.secrets, params.apiKey, () => cache.clear(companyId));
-      await storeConnection(host.secrets, params.apiKey, connection);
+      await claimCache(secrets, params.apiKey, () => cache.clear(companyId));
+      await storeConnection(secrets, params.apiKey, connection);
       current?.unsubscribe();
       generation += 1;
       current = build(connection, params.apiKey);
@@ -166,7 +171,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
 
     /** Forgets the key and the connection; cached answers stay for this key's next connect (see claimCache). */
     async disconnect() {
-      await forgetConnection(host.secrets);
+      await forgetConnection(secrets);
       current?.unsubscribe();
       current = null;
       generation += 1;
@@ -182,15 +187,16 @@ export function createRuntime(host: RuntimeHost): Runtime {
 
     /**
      * Refresh all for the ribbon command and the pane: clears the company's cached answers, recalculates
-     * every FIN cell, waits for them and reports what it spent ("Refresh all spent 13 calls").
+     * this workbook's FIN cells, waits for them and reports what it spent ("Refresh all spent 13 calls").
      */
     async refreshAll(options = {}) {
       const service = await runtime.getFinService();
       if (!service) {
         return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
-      // Excel hands custom functions over in batches after calculate() returns; half a second without any
-      // FIN work is taken as "all of them ran".
+      // Excel hands custom functions over in batches after calculate() returns. The host says how many
+      // evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without
+      // any FIN work.
       return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: 500, ...options });
     },
 

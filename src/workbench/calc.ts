@@ -132,6 +132,8 @@ export class FormulaEngine {
   private revision = 0;
   private readonly namespace: string;
   private pending = 0;
+  /** Evaluations that have not yet called their function or given up before calling it. */
+  private dispatching = 0;
   private readonly idleWaiters = new Set<() => void>();
 
   constructor(private readonly options: FormulaEngineOptions) {
@@ -251,6 +253,12 @@ export class FormulaEngine {
     const entry: Entry = { at, formula, result: { state: 'busy' }, generation: ++this.generation };
     this.entries.set(key, entry);
     this.pending += 1;
+    this.dispatching += 1;
+    let dispatched = false;
+    const dispatch = () => {
+      if (!dispatched) this.dispatching -= 1;
+      dispatched = true;
+    };
     this.changed();
     const current = () => this.entries.get(key) === entry;
     const settle = (result: CellResult) => {
@@ -308,6 +316,8 @@ export class FormulaEngine {
           fn(...values, invocation);
         } catch (error) {
           settle(errorResult(error));
+        } finally {
+          dispatch();
         }
         return;
       }
@@ -316,11 +326,14 @@ export class FormulaEngine {
         entry.cancel = () => (invocation.onCanceled as () => void)();
       }
       try {
-        settle(toResult(await fn(...values, invocation)));
+        const answer = fn(...values, invocation);
+        dispatch();
+        settle(toResult(await answer));
       } catch (error) {
         settle(errorResult(error));
       }
     } finally {
+      dispatch();
       this.pending -= 1;
       if (this.pending === 0) for (const w of [...this.idleWaiters]) w();
     }
@@ -328,14 +341,21 @@ export class FormulaEngine {
 
   /**
    * A full recalculation (the runtime's RuntimeHost.recalculate, which Refresh all calls after emptying the
-   * cache): every formula cell is evaluated again. Like Excel's calculate, it resolves once every
-   * function has been called, not when their answers arrive (the runtime waits for those itself).
+   * cache): every formula cell is evaluated again. Like Excel's calculate, it resolves before the answers
+   * arrive (the runtime waits for those itself), with the formulas it recalculated.
    */
-  async recalculateAll(): Promise<void> {
+  async recalculateAll(): Promise<string[]> {
     await this.ready;
     const cells = this.options.book.formulas();
+    const formulas = cells.map((at) => this.cellFormula(at) ?? '');
     for (const at of cells) void this.evaluate(at);
     await Promise.resolve();
+    return formulas;
+  }
+
+  /** True until every evaluation started has called its function or given up (Excel: calculating). */
+  calculating(): boolean {
+    return this.dispatching > 0;
   }
 
   /** Resolves when no evaluation is running (for the workbench's status line). */

@@ -3,6 +3,7 @@
 // formula engine, and the pane's services over the workbench's MemoryGateway. The same wiring the
 // add-in's index.tsx does with Office's pieces.
 
+import { finEvaluations } from '../engine/fin';
 import type { RuntimeHost } from '../runtime';
 import * as runtime from '../runtime';
 import { createPaneServices, SANDBOX_BASE_URL, type PaneServices } from '../taskpane/services';
@@ -51,7 +52,12 @@ export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld 
     meterStore: new WorkbenchMeterStore(storage),
     secrets: new WorkbenchSecretStore(storage, 'secret:'),
     dateSystem: () => book.getDateSystem(),
-    recalculate: () => engine.recalculateAll(),
+    // What the Office host reports too: the FIN evaluations the recalculated formulas hold, and whether
+    // the formula engine has handed every one of them over.
+    recalculate: async () => {
+      const formulas = await engine.recalculateAll();
+      return { evaluations: formulas.reduce((n, f) => n + finEvaluations(f), 0), calculationDone: async () => !engine.calculating() };
+    },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   runtime.configureRuntime(host);

@@ -201,6 +201,34 @@ describe('connected to the Growth demo company', () => {
     expect(host.sent()).toBe(sentBefore);
   });
 
+  it('the preview flag as Microsoft declares it (a string) is read too: "true" peeks only, "false" evaluates', async () => {
+    const asText = (flag: string) => ({ isInValuePreview: flag }) as CustomFunctions.Invocation;
+    const sentBefore = host.sent();
+    expect(await cellError(fin.total('Rent', `${year - 1}-11`, null as any, null as any, asText('true')))).toEqual(
+      new FakeCustomFunctionsError('#N/A', 'Preview: press Enter to fetch'),
+    );
+    expect(host.sent()).toBe(sentBefore);
+    expect(await fin.total('Rent', `${year - 1}-11`, null as any, null as any, asText('false'))).toBeLessThan(0);
+    expect(host.sent()).toBe(sentBefore + 1);
+  });
+
+  it('a host with value preview whose office.js sets no flag: evaluated as a cell, and the console is told once', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const isSetSupported = jest.fn((name: string, version?: string) => name === 'CustomFunctionsRuntime' && Number(version) <= 1.5);
+    (globalThis as any).Office = { context: { requirements: { isSetSupported } } };
+    try {
+      const noFlag = {} as CustomFunctions.Invocation;
+      expect(await fin.total('Rent', month, null as any, null as any, noFlag)).toBe(await fin.total('Rent', month, null as any, null as any, cell));
+      await fin.pnl('Rent', month, null as any, noFlag);
+      expect(isSetSupported).toHaveBeenCalledWith('CustomFunctionsRuntime', '1.5');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toMatch(/office\.js does not say which evaluations are previews/);
+    } finally {
+      delete (globalThis as any).Office;
+      warn.mockRestore();
+    }
+  });
+
   it('FIN.REFRESHED streams the data-as-of time; Refresh all recalculates and reports its cost', async () => {
     const results: unknown[] = [];
     const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;

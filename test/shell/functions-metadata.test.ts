@@ -1,5 +1,6 @@
 // The custom functions' metadata, generated the way the build generates functions.json
 // (custom-functions-metadata-plugin calls custom-functions-metadata on src/functions/functions.ts).
+import fs from 'node:fs';
 import path from 'node:path';
 
 interface MetadataResult {
@@ -27,4 +28,19 @@ test('FIN.VERSION returns a version string', async () => {
   const { version } = await import('../../src/functions/functions');
   // Outside the webpack bundle __ADDIN_VERSION__ is not defined.
   expect(version()).toBe('dev');
+});
+
+test("Refresh all's count of FIN evaluations knows exactly the functions that run one (EVALUATED_FUNCTIONS)", async () => {
+  const { EVALUATED_FUNCTIONS } = await import('../../src/engine/fin');
+  const source = fs.readFileSync(functionsFile, 'utf8');
+  const result = await generateCustomFunctionsMetadata([functionsFile], true);
+  const evaluating = result.associate
+    .filter(({ functionName }) => {
+      const start = source.indexOf(`export function ${functionName}(`);
+      const body = source.slice(start, source.indexOf('\n}\n', start));
+      return start >= 0 && /\bevaluate\(/.test(body);
+    })
+    .map(({ id }) => id);
+  expect(evaluating.length).toBeGreaterThan(5);
+  expect([...EVALUATED_FUNCTIONS].sort()).toEqual(evaluating.sort());
 });

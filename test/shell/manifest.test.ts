@@ -164,16 +164,25 @@ describe('manifest.xml', () => {
     }
   });
 
-  test('every icon exists under assets/ with the declared pixel size', () => {
+  // The sizes Microsoft's manifest reference asks for (learn.microsoft.com/javascript/api/manifest/iconurl,
+  // .../highresolutioniconurl, .../icon): a task pane add-in's IconUrl is 32x32 and HighResolutionIconUrl
+  // 64x64; a ribbon <Icon> needs 16, 32 and 80 and supports 20, 24, 40, 48 and 64.
+  const ICON_URL_SIZE = 32;
+  const HIGH_RESOLUTION_ICON_URL_SIZE = 64;
+  const RIBBON_REQUIRED = [16, 32, 80];
+  const RIBBON_SUPPORTED = [20, 24, 40, 48, 64];
+
+  test('every icon exists under assets/ at the size the docs require, and assets/ holds no other icon', () => {
     const expectations: { url: string; size: number; where: string }[] = [
-      { url: one(NS.app, 'IconUrl').getAttribute('DefaultValue') ?? '', size: 64, where: 'IconUrl' },
-      { url: one(NS.app, 'HighResolutionIconUrl').getAttribute('DefaultValue') ?? '', size: 128, where: 'HighResolutionIconUrl' },
+      { url: one(NS.app, 'IconUrl').getAttribute('DefaultValue') ?? '', size: ICON_URL_SIZE, where: 'IconUrl' },
+      { url: one(NS.app, 'HighResolutionIconUrl').getAttribute('DefaultValue') ?? '', size: HIGH_RESOLUTION_ICON_URL_SIZE, where: 'HighResolutionIconUrl' },
     ];
     const iconElements = all(NS.ov, 'Icon');
     expect(iconElements.length).toBe(3); // the group and its two buttons
     for (const icon of iconElements) {
       const refs = all(NS.bt, 'Image', icon);
-      expect(refs.map((r) => Number(r.getAttribute('size'))).sort((a, b) => a - b)).toEqual([16, 32, 80]);
+      // Every required size, and the optional ones too (Office picks the nearest for the display's scaling).
+      expect(refs.map((r) => Number(r.getAttribute('size'))).sort((a, b) => a - b)).toEqual([...RIBBON_REQUIRED, ...RIBBON_SUPPORTED].sort((a, b) => a - b));
       for (const ref of refs) {
         const resid = ref.getAttribute('resid') ?? '';
         expectations.push({ url: images.get(resid) ?? '', size: Number(ref.getAttribute('size')), where: `bt:Image ${resid}` });
@@ -185,6 +194,10 @@ describe('manifest.xml', () => {
       expect(`${where}: ${fs.existsSync(file)}`).toBe(`${where}: true`);
       expect({ where, ...pngSize(file) }).toEqual({ where, width: size, height: size });
     }
+    // scripts/make-icons.js draws exactly the icons the manifest uses.
+    const referenced = new Set(expectations.map((e) => e.url.slice(`${DEV_BASE}assets/`.length)));
+    const onDisk = fs.readdirSync(path.join(root, 'assets')).filter((f) => f.endsWith('.png'));
+    expect(onDisk.sort()).toEqual([...referenced].sort());
   });
 
   test('custom functions use namespace FIN and the shared page', () => {

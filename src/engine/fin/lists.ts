@@ -8,6 +8,7 @@ import { centsToDisplay } from '../render/money';
 import { isMissing, parseMaxRows, parseStatus } from './args';
 import type { CellValue, Matrix } from './matrix';
 import type { EvalContext } from './reads';
+import { MAX_RESULT_BYTES, ResultRows } from './resultSize';
 import type { ValueParts } from './values';
 
 export const TRANSACTIONS_PAGE_SIZE = 500;
@@ -70,25 +71,23 @@ function compactTransactions(page: ListPage<Transaction>): ListPage<TxnRow> {
 }
 
 /**
- * The first `max` items of a paged list, and whether the list goes on past them. Stops without asking for
- * a page it does not need: a page that fills the last row ends the walk.
+ * Fills `into` from a paged list until the list ends or a row is refused (the row limit or the size limit,
+ * see resultSize.ts). Never asks for a page it does not need: a page that fills the last row ends the walk.
  */
-async function firstItems<T>(pages: AsyncIterable<ListPage<T>>, max: number): Promise<{ items: T[]; more: boolean }> {
-  const out: T[] = [];
+async function collect<T>(pages: AsyncIterable<ListPage<T>>, into: ResultRows, toRow: (item: T) => CellValue[]): Promise<void> {
   for await (const page of pages) {
-    for (const item of page.data) {
-      if (out.length >= max) return { items: out, more: true };
-      out.push(item);
-    }
-    if (out.length >= max && page.has_more === true) return { items: out, more: true };
+    for (const item of page.data) if (!into.push(toRow(item))) return;
+    if (into.full && page.has_more === true) return into.markMore();
   }
-  return { items: out, more: false };
 }
+
+/** The last row's words for a result cut at the size limit. */
+const SIZE_LIMIT_TEXT = `a FIN result holds at most ${MAX_RESULT_BYTES / 1_000_000} MB`;
 
 /**
  * FIN.TRANSACTIONS: a header row, then transactions dated start..end (newest first), pages of 500, at most
- * `maxRows` (default 1000, at most 10000); when more exist a last row says so. The category filter is the
- * API's: that one category, not its subcategories.
+ * `maxRows` (default 1000, at most 10000) and at most MAX_RESULT_BYTES; when more exist a last row says so
+ * and why. The category filter is the API's: that one category, not its subcategories.
  */
 export async function transactions(
   { reads, inputs }: ValueParts,
@@ -109,17 +108,27 @@ export async function transactions(
         compactTransactions(await reads.client.transactions.list(params, o)),
       )
     ).value;
-  const { items: rows, more } = await firstItems(iteratePages(page, base, '/transactions'), maxRows);
+  const result = new ResultRows([...TRANSACTION_HEADERS], maxRows);
+  await collect(iteratePages(page, base, '/transactions'), result, (r): CellValue[] => [
+    r[0],
+    r[1] ?? '',
+    centsToDisplay(r[2], 'units'),
+    r[3],
+    r[4] ?? '',
+    r[5] ?? '',
+    r[6] ?? '',
+    r[7] ?? '',
+    r[8],
+    r[9],
+  ]);
 
-  const width = TRANSACTION_HEADERS.length;
-  const out: Matrix = [[...TRANSACTION_HEADERS]];
-  for (const r of rows) {
-    out.push([r[0], r[1] ?? '', centsToDisplay(r[2], 'units'), r[3], r[4] ?? '', r[5] ?? '', r[6] ?? '', r[7] ?? '', r[8], r[9]]);
-  }
-  const note = (text: string): CellValue[] => [text, ...new Array<CellValue>(width - 1).fill('')];
-  if (more) {
+  const out = result.rows;
+  const note = (text: string): CellValue[] => [text, ...new Array<CellValue>(TRANSACTION_HEADERS.length - 1).fill('')];
+  if (result.cut === 'rows') {
     out.push(note(`… more rows not shown (first ${maxRows}; raise max_rows up to 10000 or narrow the dates)`));
-  } else if (rows.length === 0 && node && node.children.length > 0) {
+  } else if (result.cut === 'size') {
+    out.push(note(`… more rows not shown (first ${result.count}: ${SIZE_LIMIT_TEXT}; narrow the dates, or filter by category or status)`));
+  } else if (result.count === 0 && node && node.children.length > 0) {
     out.push(note(`No transactions: the filter matches "${node.name}" itself, not its subcategories`));
   }
   return out;
@@ -131,9 +140,11 @@ export async function merchants({ reads }: ValueParts, args: { category: unknown
   const base: MerchantListParams = { category_id: node.id, limit: MERCHANTS_PAGE_SIZE };
   const page = async (params: MerchantListParams) =>
     (await reads.read(ctx, { path: '/parties/merchants', query: { ...params } }, (o) => reads.client.merchants.list(params, o))).value;
-  const { items, more } = await firstItems(iteratePages(page, base, '/parties/merchants'), MAX_MERCHANTS);
-  const out: Matrix = [['Merchant'], ...items.map((m) => [String(m.name)])];
-  if (more) out.push([`… more merchants not shown (first ${MAX_MERCHANTS})`]);
+  const result = new ResultRows(['Merchant'], MAX_MERCHANTS);
+  await collect(iteratePages(page, base, '/parties/merchants'), result, (m) => [String(m.name)]);
+  const out = result.rows;
+  if (result.cut === 'rows') out.push([`… more merchants not shown (first ${MAX_MERCHANTS})`]);
+  else if (result.cut === 'size') out.push([`… more merchants not shown (first ${result.count}: ${SIZE_LIMIT_TEXT})`]);
   return out;
 }
 

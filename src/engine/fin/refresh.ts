@@ -1,9 +1,9 @@
-// Refresh all for the FIN cells: forget the company's cached answers, have the host recalculate every FIN
-// cell, wait until the evaluations that starts have settled, and report what it spent. Under the monthly
-// cap nothing is cleared (the cells keep their values) and nothing is spent.
+// Refresh all for the FIN cells: forget the company's cached answers, have the host recalculate the
+// workbook's FIN cells, wait until the evaluations that starts have settled, and report what it spent.
+// Under the monthly cap nothing is cleared (the cells keep their values) and nothing is spent.
 
 import { plural } from '../text/plural';
-import type { FinActivity } from './activity';
+import type { FinActivity, Recalculation } from './activity';
 import type { FinClient } from './client';
 import { monthlyLimitError, toFinError } from './errors';
 import type { Freshness } from './freshness';
@@ -11,9 +11,12 @@ import type { FinInputs } from './inputs';
 import type { CachedReader } from '../reader/cachedReader';
 
 export interface RefreshOptions {
-  /** Asks the host to recalculate every FIN cell (Excel: application.calculate(full)). */
-  recalculate: () => Promise<void>;
-  /** How long the service must stay idle after the recalculation before it is considered settled (ms). */
+  /** Asks the host to recalculate the workbook's FIN cells (Excel: those cells only, see src/excel). */
+  recalculate: () => Promise<Recalculation | void>;
+  /**
+   * When the host reports nothing: how long no FIN evaluation may run before the recalculation is taken as
+   * settled (ms). With the host's signals it only bounds a host that never says done (ten times as long).
+   */
   quietMs?: number;
   /** Stop waiting for the FIN calls after this long (ms); the report then says `settled: false`. */
   timeoutMs?: number;
@@ -59,8 +62,9 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
   const cleared = await reader.clear();
   inputs.forgetDateSystem();
   await freshness.reset(company);
-  await options.recalculate();
-  const settled = await activity.whenIdle(options.quietMs ?? 300, options.timeoutMs ?? 300_000);
+  const since = activity.mark();
+  const signals = (await options.recalculate()) ?? {};
+  const settled = await activity.whenSettled(since, signals, { quietMs: options.quietMs ?? 300, timeoutMs: options.timeoutMs ?? 300_000 });
   const spent = Math.max(0, (await client.meter.count()) - before);
   const calls = plural(spent, 'call');
   const block = await reader.capBlock();

@@ -1,7 +1,10 @@
 // Calls are the scarcest resource (a company may have 10 a month), so every read the add-in makes goes
 // through this cache: one canonical key per request, one promise per key while it is in flight, and the
 // answer kept -- in memory and in a persistent store -- until an explicit refresh. Recalculation, reopening
-// the workbook and value preview therefore never spend a call.
+// the workbook and value preview therefore never spend a call. The persistent store is small and shared,
+// so what is kept there has a budget (answerStore.ts): the answers used least recently make room.
+
+import { AnswerStore } from './answerStore';
 
 /** Where cached answers outlive the runtime (OfficeRuntime.storage in the add-in, memory in tests). */
 export interface CacheStore {
@@ -61,18 +64,22 @@ export class MemoryCacheStore implements CacheStore {
 export class RequestCache {
   private readonly memory = new Map<string, CachedAnswer<unknown>>();
   private readonly inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
+  private readonly persisted: AnswerStore;
   /** Bumped by clear(): an answer that arrives for an older generation is not kept. */
   private generation = 0;
 
   constructor(
-    private readonly store: CacheStore,
+    store: CacheStore,
     private readonly now: () => number = Date.now,
-  ) {}
+    options: { budgetChars?: number } = {},
+  ) {
+    this.persisted = new AnswerStore(store, PREFIX, now, options.budgetChars);
+  }
 
   /** The cached answer, or undefined; never calls the API (value preview uses this). */
   async peek<T>(companyId: string, req: ReadRequest): Promise<CachedAnswer<T> | undefined> {
     const key = canonicalKey(companyId, req);
-    const hit = this.memory.get(key) ?? (await this.loadPersisted(key));
+    const hit = this.fromMemory(key) ?? (await this.loadPersisted(key));
     return hit as CachedAnswer<T> | undefined;
   }
 
@@ -83,7 +90,7 @@ export class RequestCache {
    */
   async get<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>): Promise<CachedAnswer<T>> {
     const key = canonicalKey(companyId, req);
-    const hit = this.memory.get(key);
+    const hit = this.fromMemory(key);
     if (hit) return hit as CachedAnswer<T>;
     const pending = this.inFlight.get(key);
     if (pending) return pending as Promise<CachedAnswer<T>>;
@@ -94,10 +101,7 @@ export class RequestCache {
       if (persisted) return persisted;
       const value = await fetch();
       const answer: CachedAnswer<unknown> = { value, fetchedAt: this.now() };
-      if (generation === this.generation) {
-        this.memory.set(key, answer);
-        await this.store.set(key, JSON.stringify(answer)).catch(() => undefined);
-      }
+      if (generation === this.generation) await this.keep(key, answer);
       return answer;
     })();
     this.inFlight.set(key, promise);
@@ -116,10 +120,7 @@ export class RequestCache {
     const key = canonicalKey(companyId, req);
     const generation = this.generation;
     const answer: CachedAnswer<T> = { value: await fetch(), fetchedAt: this.now() };
-    if (generation === this.generation) {
-      this.memory.set(key, answer);
-      await this.store.set(key, JSON.stringify(answer)).catch(() => undefined);
-    }
+    if (generation === this.generation) await this.keep(key, answer);
     return answer;
   }
 
@@ -129,15 +130,25 @@ export class RequestCache {
     const prefix = `${PREFIX}${companyId}:`;
     for (const k of [...this.memory.keys()]) if (k.startsWith(prefix)) this.memory.delete(k);
     this.inFlight.clear();
-    const stored = (await this.store.keys()).filter((k) => k.startsWith(prefix));
-    await this.store.remove(stored);
+    const stored = await this.persisted.keys(prefix);
+    await this.persisted.remove(stored);
     return stored.length;
   }
 
   /** The persisted keys of the company's answers (what a Refresh all would fetch again, at most). */
-  async storedKeys(companyId: string): Promise<string[]> {
-    const prefix = `${PREFIX}${companyId}:`;
-    return (await this.store.keys()).filter((k) => k.startsWith(prefix));
+  storedKeys(companyId: string): Promise<string[]> {
+    return this.persisted.keys(`${PREFIX}${companyId}:`);
+  }
+
+  /**
+   * Makes room in the shared storage for a write that must not fail (the API key, the connection, the call
+   * meter): evicts the least recently used answer, from the store and from memory. Resolves with how many
+   * were evicted; 0 when there is nothing left to evict.
+   */
+  async makeRoom(): Promise<number> {
+    const evicted = await this.persisted.evict();
+    for (const key of evicted) this.memory.delete(key);
+    return evicted.length;
   }
 
   /** The oldest fetch time among the company's cached answers (for "refreshed at" and staleness). */
@@ -148,8 +159,22 @@ export class RequestCache {
     return oldest;
   }
 
+  /** An answer in memory, which counts as a use of it. */
+  private fromMemory(key: string): CachedAnswer<unknown> | undefined {
+    const hit = this.memory.get(key);
+    if (hit) this.persisted.touch(key);
+    return hit;
+  }
+
+  /** Keeps an answer in memory and, within the budget, in the store (else in memory only). */
+  private async keep(key: string, answer: CachedAnswer<unknown>): Promise<void> {
+    this.memory.set(key, answer);
+    const { evicted } = await this.persisted.write(key, JSON.stringify(answer)).catch(() => ({ evicted: [] as string[] }));
+    for (const k of evicted) this.memory.delete(k);
+  }
+
   private async loadPersisted(key: string): Promise<CachedAnswer<unknown> | undefined> {
-    const text = await this.store.get(key).catch(() => undefined);
+    const text = await this.persisted.read(key);
     if (text === undefined) return undefined;
     try {
       const answer = JSON.parse(text) as CachedAnswer<unknown>;

@@ -84,3 +84,83 @@ describe('RequestCache', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('RequestCache within its storage budget', () => {
+  const month = (m: number) => ({ path: '/reports/income_statement', query: { start_date: `2025-${String(m).padStart(2, '0')}-01` } });
+  /** An answer of about `chars` characters once stored. */
+  const answer = (chars: number, tag = 'x') => async () => ({ tag, filler: 'f'.repeat(chars) });
+  const storedChars = (store: MemoryCacheStore) => [...store.data].filter(([k]) => k.startsWith('fin-cache:')).reduce((n, [k, v]) => n + k.length + v.length, 0);
+  const storedMonths = (store: MemoryCacheStore) =>
+    [...store.data.keys()]
+      .filter((k) => k.startsWith('fin-cache:'))
+      .map((k) => Number(/start_date=2025-(\d\d)/.exec(k)?.[1]))
+      .sort((a, b) => a - b);
+
+  it('never keeps more than the budget in the store, and the newest answers stay', async () => {
+    const store = new MemoryCacheStore();
+    let t = 1_000;
+    const cache = new RequestCache(store, () => ++t, { budgetChars: 10_000 });
+    for (let m = 1; m <= 12; m++) await cache.get('comp_1', month(m), answer(2_000));
+    expect(storedChars(store)).toBeLessThanOrEqual(10_000);
+    expect(storedMonths(store)).toEqual([9, 10, 11, 12]);
+    // What was evicted is gone from memory too: the cache is one cache.
+    expect(await cache.peek('comp_1', month(1))).toBeUndefined();
+    expect(await cache.peek('comp_1', month(12))).toBeDefined();
+  });
+
+  it('evicts the answers used least recently: what cells read now stays', async () => {
+    const store = new MemoryCacheStore();
+    let t = 1_000;
+    const cache = new RequestCache(store, () => ++t, { budgetChars: 10_000 });
+    for (let m = 1; m <= 4; m++) await cache.get('comp_1', month(m), answer(2_000));
+    // A cell reads January (memory), a preview peeks at February: both are recent now.
+    await cache.get('comp_1', month(1), answer(2_000, 'never fetched'));
+    await cache.peek('comp_1', month(2));
+    await cache.get('comp_1', month(5), answer(2_000));
+    await cache.get('comp_1', month(6), answer(2_000));
+    expect(storedMonths(store)).toEqual([1, 2, 5, 6]);
+  });
+
+  it('after a reopen, the answers fetched longest ago go first until cells use them again', async () => {
+    const store = new MemoryCacheStore();
+    let t = 1_000;
+    const first = new RequestCache(store, () => ++t, { budgetChars: 10_000 });
+    for (let m = 1; m <= 4; m++) await first.get('comp_1', month(m), answer(2_000));
+    const reopened = new RequestCache(store, () => ++t, { budgetChars: 10_000 });
+    await reopened.get('comp_1', month(1), answer(2_000, 'never fetched')); // read from the store: used now
+    await reopened.get('comp_1', month(7), answer(2_000));
+    await reopened.get('comp_1', month(8), answer(2_000));
+    expect(storedMonths(store)).toEqual([1, 4, 7, 8]);
+  });
+
+  it('keeps an answer larger than the whole budget in memory only', async () => {
+    const store = new MemoryCacheStore();
+    const cache = new RequestCache(store, Date.now, { budgetChars: 1_000 });
+    await cache.get('comp_1', month(1), answer(200));
+    await cache.get('comp_1', month(2), answer(5_000));
+    expect(storedMonths(store)).toEqual([1]);
+    expect((await cache.peek<{ filler: string }>('comp_1', month(2)))?.value.filler).toHaveLength(5_000);
+  });
+
+  it('a store that refuses a write when full: older answers make room and the write is tried again', async () => {
+    // Room for about three answers, whatever the budget says.
+    const store = new (class extends MemoryCacheStore {
+      override async set(key: string, value: string) {
+        const used = [...this.data].filter(([k]) => k !== key).reduce((n, [k, v]) => n + k.length + v.length, 0);
+        if (used + key.length + value.length > 7_000) throw Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
+        await super.set(key, value);
+      }
+    })();
+    let t = 1_000;
+    const cache = new RequestCache(store, () => ++t, { budgetChars: 100_000 });
+    for (let m = 1; m <= 6; m++) await cache.get('comp_1', month(m), answer(2_000));
+    expect(storedMonths(store)).toContain(6);
+    expect(storedChars(store)).toBeLessThanOrEqual(7_000);
+    // makeRoom, for the key and the meter: the least recently used answer.
+    const before = storedMonths(store);
+    expect(await cache.makeRoom()).toBe(1);
+    expect(storedMonths(store)).toEqual(before.slice(1));
+    while ((await cache.makeRoom()) > 0);
+    expect(storedMonths(store)).toEqual([]);
+  });
+});

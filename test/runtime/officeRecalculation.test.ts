@@ -1,0 +1,209 @@
+// Refresh all's recalculation in Excel (src/excel/recalculation.ts) over a small fake of the Excel calls it
+// makes: it recalculates this workbook's FIN cells and nothing else, counts their FIN calls, reads
+// Application.calculationState, and falls back to recalculating each sheet where ExcelApi 1.9 is missing.
+// The fake keeps the one rule of the real client that matters here: a loaded property is there only after
+// the next sync.
+import { ADDRESS_CHARS, FORMULA_CELLS_PER_SYNC, recalculateFinCells } from '../../src/excel/recalculation';
+import { cellA1, parseBox } from '../../src/engine/ports/address';
+import type { ExcelRunner } from '../../src/excel/officeGateway';
+
+interface SheetState {
+  name: string;
+  /** "row,col" (0-based) -> formula. */
+  formulas: Map<string, string>;
+}
+
+interface Log {
+  syncs: number;
+  /** Cells recalculated, as "Sheet!A1". */
+  calculated: string[];
+  addressLists: string[];
+  sheetCalculations: { sheet: string; markAllDirty: boolean }[];
+  applicationCalculations: number;
+  specialCells: number;
+}
+
+function fakeExcel(sheets: SheetState[], state: { calculationState: string } = { calculationState: 'Done' }) {
+  const log: Log = { syncs: 0, calculated: [], addressLists: [], sheetCalculations: [], applicationCalculations: 0, specialCells: 0 };
+  const onSync: (() => void)[] = [];
+
+  /** Formula cells as areas: Excel's are rectangles; vertical runs per column are rectangles too. */
+  function areasOf(sheet: SheetState) {
+    const cells = [...sheet.formulas.keys()].map((k) => k.split(',').map(Number) as [number, number]).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    const areas: { rowIndex: number; columnIndex: number; rowCount: number; columnCount: number }[] = [];
+    for (const [row, col] of cells) {
+      const last = areas[areas.length - 1];
+      if (last && last.columnIndex === col && last.rowIndex + last.rowCount === row) last.rowCount += 1;
+      else areas.push({ rowIndex: row, columnIndex: col, rowCount: 1, columnCount: 1 });
+    }
+    return areas;
+  }
+
+  function worksheet(sheet: SheetState) {
+    return {
+      name: undefined as string | undefined,
+      getRange: () => ({
+        getSpecialCellsOrNullObject: (type: string) => {
+          expect(type).toBe('Formulas');
+          log.specialCells += 1;
+          const areas = areasOf(sheet);
+          const result = {
+            isNullObject: undefined as boolean | undefined,
+            areas: { items: undefined as unknown },
+            load: (what: string) => {
+              expect(what).toContain('areas/items/rowIndex');
+              onSync.push(() => {
+                result.isNullObject = areas.length === 0;
+                result.areas.items = areas;
+              });
+            },
+          };
+          return result;
+        },
+      }),
+      getRangeByIndexes: (row: number, col: number, rows: number, cols: number) => {
+        const range = {
+          formulas: undefined as unknown,
+          load: (what: string) => {
+            expect(what).toBe('formulas');
+            onSync.push(() => {
+              range.formulas = Array.from({ length: rows }, (_, r) =>
+                Array.from({ length: cols }, (_, c) => sheet.formulas.get(`${row + r},${col + c}`) ?? ''),
+              );
+            });
+          },
+        };
+        return range;
+      },
+      getRanges: (addresses: string) => ({
+        calculate: () => {
+          log.addressLists.push(addresses);
+          for (const address of addresses.split(',')) {
+            const box = parseBox(address);
+            for (let r = 0; r < box.rows; r++) for (let c = 0; c < box.cols; c++) log.calculated.push(`${sheet.name}!${cellA1(box.row + r, box.col + c)}`);
+          }
+        },
+      }),
+      calculate: (markAllDirty: boolean) => {
+        log.sheetCalculations.push({ sheet: sheet.name, markAllDirty });
+      },
+    };
+  }
+
+  const run: ExcelRunner = async (batch) => {
+    const proxies = sheets.map((s) => ({ state: s, proxy: worksheet(s) }));
+    const worksheets = {
+      items: undefined as unknown,
+      load: (what: string) => {
+        expect(what).toBe('items/name');
+        onSync.push(() => {
+          for (const p of proxies) p.proxy.name = p.state.name;
+          worksheets.items = proxies.map((p) => p.proxy);
+        });
+      },
+    };
+    const application = {
+      calculationState: undefined as string | undefined,
+      load: (what: string) => {
+        expect(what).toBe('calculationState');
+        onSync.push(() => {
+          application.calculationState = state.calculationState;
+        });
+      },
+      calculate: () => {
+        log.applicationCalculations += 1;
+      },
+    };
+    const context = {
+      workbook: { worksheets, application },
+      sync: async () => {
+        log.syncs += 1;
+        for (const apply of onSync.splice(0)) apply();
+      },
+    };
+    return batch(context as unknown as Excel.RequestContext);
+  };
+  return { run, log, state };
+}
+
+function sheet(name: string, cells: Record<string, string>): SheetState {
+  const formulas = new Map<string, string>();
+  for (const [a1, formula] of Object.entries(cells)) {
+    const { row, col } = parseBox(a1);
+    formulas.set(`${row},${col}`, formula);
+  }
+  return { name, formulas };
+}
+
+const ALL_SETS = () => true;
+const BEFORE_1_9 = (set: string, version: string) => set !== 'ExcelApi' || Number(version.split('.')[1]) < 9;
+
+describe("Refresh all's recalculation in Excel", () => {
+  it("recalculates only this workbook's FIN cells, never the application, and counts their FIN calls", async () => {
+    const excel = fakeExcel([
+      sheet('Model', {
+        B2: '=FIN.PNL("Rent","2026-07")',
+        B3: '=FIN.PNL("Travel","2026-07")+FIN.PNL("Meals","2026-07")',
+        B4: '=FIN.BALANCE("Cash","2026-07")',
+        B5: '=SUM(B2:B4)', // same area, not FIN
+        C2: '=OTHERADDIN.PRICE("MSFT")', // another add-in's metered function
+        D2: '=FIN.VERSION()', // no evaluation
+        D3: '="FIN.TOTAL(" & A1', // text
+        E7: '=fin.total("Rent", "2026-Q1")',
+      }),
+      sheet('Empty', {}),
+      sheet('Notes', { A1: '=TODAY()' }),
+    ]);
+    const recalculation = await recalculateFinCells({ run: excel.run, supports: ALL_SETS });
+    expect(excel.log.calculated.sort()).toEqual(['Model!B2', 'Model!B3', 'Model!B4', 'Model!E7']);
+    expect(excel.log.addressLists).toEqual(['B2:B4,E7']);
+    expect(recalculation.evaluations).toBe(5);
+    expect(excel.log.applicationCalculations).toBe(0);
+    expect(excel.log.sheetCalculations).toEqual([]);
+    expect(excel.log.specialCells).toBe(3);
+    expect(excel.log.syncs).toBe(4); // sheets, their formula areas, the formulas, the recalculation
+
+    // Excel's calculation state, read when asked.
+    expect(await recalculation.calculationDone!()).toBe(true);
+    excel.state.calculationState = 'Calculating';
+    expect(await recalculation.calculationDone!()).toBe(false);
+    excel.state.calculationState = 'Pending';
+    expect(await recalculation.calculationDone!()).toBe(false);
+  });
+
+  it('a workbook without FIN cells: nothing recalculated, nothing to wait for', async () => {
+    const excel = fakeExcel([sheet('Sheet1', { A1: '=1+1' }), sheet('Sheet2', {})]);
+    const recalculation = await recalculateFinCells({ run: excel.run, supports: ALL_SETS });
+    expect(recalculation.evaluations).toBe(0);
+    expect(excel.log.calculated).toEqual([]);
+    expect(excel.log.applicationCalculations).toBe(0);
+  });
+
+  it('reads many formulas a slice at a time and recalculates scattered FIN cells in bounded address lists', async () => {
+    // 30,000 formulas in one column, every other one a FIN call: 15,000 separate cells.
+    const cells: Record<string, string> = {};
+    for (let row = 1; row <= 30_000; row++) cells[`C${row}`] = row % 2 === 1 ? `=FIN.TOTAL("Rent","2026-${String((row % 12) + 1).padStart(2, '0')}")` : '=1';
+    const excel = fakeExcel([sheet('Big', cells)]);
+    const recalculation = await recalculateFinCells({ run: excel.run, supports: ALL_SETS });
+    expect(recalculation.evaluations).toBe(15_000);
+    expect(excel.log.calculated).toHaveLength(15_000);
+    expect(new Set(excel.log.calculated).size).toBe(15_000);
+    expect(excel.log.calculated.every((a) => Number(a.slice('Big!C'.length)) % 2 === 1)).toBe(true);
+    expect(excel.log.addressLists.length).toBeGreaterThan(1);
+    expect(excel.log.addressLists.every((list) => list.length <= ADDRESS_CHARS)).toBe(true);
+    // sheets + areas + ceil(30,000 / 20,000) formula reads + the recalculation
+    expect(excel.log.syncs).toBe(2 + Math.ceil(30_000 / FORMULA_CELLS_PER_SYNC) + 1);
+  });
+
+  it('without ExcelApi 1.9: every sheet of this workbook is recalculated (never the application), and no count', async () => {
+    const excel = fakeExcel([sheet('Model', { B2: '=FIN.PNL("Rent","2026-07")' }), sheet('Other', {})]);
+    const recalculation = await recalculateFinCells({ run: excel.run, supports: BEFORE_1_9 });
+    expect(recalculation).toEqual({});
+    expect(excel.log.sheetCalculations).toEqual([
+      { sheet: 'Model', markAllDirty: true },
+      { sheet: 'Other', markAllDirty: true },
+    ]);
+    expect(excel.log.specialCells).toBe(0);
+    expect(excel.log.applicationCalculations).toBe(0);
+  });
+});

@@ -1,0 +1,83 @@
+// Refresh all in the workbench (its RuntimeHost: the in-memory workbook and its formula engine), against a
+// sandbox: the host reports how many FIN evaluations its recalculation starts and when it has handed them
+// all over, so Refresh all ends when they have settled, not after a quiet period.
+import '../../src/workbench/customFunctionsStub';
+import path from 'node:path';
+import * as functions from '../../src/functions/functions';
+import * as runtime from '../../src/runtime';
+import { parseFunctionsJson } from '../../src/workbench/calc';
+import { registry } from '../../src/workbench/customFunctionsStub';
+import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
+import { lastFullYear } from '../engine/fin/finHarness';
+import { startSandbox, type TestSandbox } from '../support/sandbox';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { generateCustomFunctionsMetadata } = require('custom-functions-metadata') as {
+  generateCustomFunctionsMetadata(input: string[], wantAssociate: boolean): Promise<{ metadataJson: string; associate: { id: string; functionName: string }[] }>;
+};
+
+/** What the build does: functions.json from the JSDoc tags, and CustomFunctions.associate for each id. */
+async function registerFunctions() {
+  const result = await generateCustomFunctionsMetadata([path.resolve(__dirname, '../../src/functions/functions.ts')], true);
+  const exported = functions as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const { id, functionName } of result.associate) CustomFunctions.associate(id, exported[functionName]);
+  return parseFunctionsJson(JSON.parse(result.metadataJson));
+}
+
+let sb: TestSandbox;
+let sent = 0;
+const year = lastFullYear();
+const month = `${year}-07`;
+
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  runtime.configureRuntime(null);
+  await sb.close();
+});
+
+async function workbench(formulas: string[]): Promise<WorkbenchWorld> {
+  const w = createWorkbench({
+    baseUrl: sb.baseUrl,
+    metadata: registerFunctions(),
+    fetch: (input, init) => {
+      sent += 1;
+      return fetch(input, init);
+    },
+  });
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+  for (const [i, formula] of formulas.entries()) await w.book.writeFormula(`Sheet1!A${i + 1}`, formula);
+  await w.engine.whenIdle();
+  return w;
+}
+
+const values = (w: WorkbenchWorld, count: number) => Array.from({ length: count }, (_, row) => w.engine.resultAt({ sheet: 'Sheet1', row, col: 0 }));
+
+describe('Refresh all in the workbench', () => {
+  it('ends when the expected evaluations have settled, long before the quiet period', async () => {
+    const w = await workbench([`=FIN.PNL("Rent","${month}")`, `=FIN.PNL("Travel","${month}")`, `=FIN.BALANCE("Cash","${month}")`, '=FIN.VERSION()']);
+    const before = values(w, 4);
+    expect(before.every((r) => r?.state === 'value')).toBe(true);
+    expect(registry.size).toBeGreaterThan(10);
+    const sentBefore = sent;
+    const t0 = Date.now();
+    // A quiet period of 20 s would fail the test's time limit: the count of 3 evaluations ends it.
+    const report = await runtime.refreshAll({ quietMs: 20_000 });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    // categories + July income statement + July balance sheet.
+    expect(report).toMatchObject({ spent: 3, settled: true, message: 'Refresh all spent 3 calls' });
+    expect(sent - sentBefore).toBe(3);
+    expect(values(w, 4)).toEqual(before);
+  });
+
+  it('a FIN cell whose arguments are wrong is never called: the formula engine saying it is done ends the wait', async () => {
+    const w = await workbench([`=FIN.PNL("Rent","${month}")`, '=FIN.PNL("Rent")']);
+    expect(values(w, 2)[1]).toMatchObject({ state: 'error', code: '#VALUE!' });
+    const t0 = Date.now();
+    const report = await runtime.refreshAll({ quietMs: 20_000 });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(report).toMatchObject({ settled: true });
+    expect(values(w, 2)[0]).toMatchObject({ state: 'value' });
+  });
+});
