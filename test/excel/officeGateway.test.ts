@@ -4,6 +4,7 @@ import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
 import { officeHarness } from './harnesses';
+import { EXCEL_2019 } from './officeJs';
 
 const COLUMNS: TableColumnSpec[] = [
   { name: 'Id', kind: 'text' },
@@ -51,7 +52,7 @@ function transactions(n: number): WriteValue[][] {
   });
 }
 
-describe('OfficeGateway against the fake Excel', () => {
+describe('OfficeGateway through office-js against the fake Excel', () => {
   test('getSelection: the range and its top-left formula in one sync', async () => {
     const h = officeHarness();
     await h.gateway.writeFormula('Sheet1!B2', '=FIN.BALANCE("Cash","2025-12")');
@@ -193,7 +194,7 @@ describe('OfficeGateway against the fake Excel', () => {
   });
 
   test('an older host (no ExcelApi 1.9 / 1.10) gets no calls it would reject', async () => {
-    const h = officeHarness({}, { budgetBytes: 50_000, supports: (_set, version) => Number(version.split('.')[1]) < 9 });
+    const h = officeHarness({}, { budgetBytes: 50_000, host: EXCEL_2019 });
     await h.office.writeGrid(
       { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
       { values: Array.from({ length: 2_000 }, (_, r) => [`row ${r}`, r]), indentLevels: [1, 2], outlineLevels: [0, 1, 1] },
