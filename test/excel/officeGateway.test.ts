@@ -4,7 +4,7 @@ import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
 import { officeHarness } from './harnesses';
-import { EXCEL_2019 } from './officeJs';
+import { EXCEL_2019, MAC, membersCalledOn, WEB, WINDOWS } from './officeJs';
 
 const COLUMNS: TableColumnSpec[] = [
   { name: 'Id', kind: 'text' },
@@ -204,11 +204,34 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
     expect(h.inspect.cell('Sheet1', 'A2').indent).toBe(0);
     expect(h.inspect.outlineLevel('Sheet1', 1)).toBe(0);
     expect(h.inspect.cell('Sheet1', 'A2000').value).toBe('row 1999');
-    // Row by row where deleteRowsAt (1.14) is missing.
     const rows = transactions(10);
     await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'D1' } });
     await h.office.deleteRowsByKey('Tx', 'Id', [rows[2][0] as string, rows[3][0] as string, rows[7][0] as string]);
     expect((await h.office.readTable('Tx')).rows.map((r) => r[0])).toEqual([0, 1, 4, 5, 6, 8, 9].map((i) => rows[i][0]));
+  });
+
+  describe('deleting table rows (deleteRowsAt is ExcelApiOnline 1.1, the web only)', () => {
+    for (const host of [WINDOWS, MAC, WEB, EXCEL_2019]) {
+      test(`on ${host.name}: runs of rows in one sync, bottom up, also in a filtered table (the filter is cleared)`, async () => {
+        const h = officeHarness({}, { host });
+        const rows = transactions(12);
+        await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'B2' } });
+        await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B20' }, { values: [['below the table']] });
+        h.fake.filterTable('Tx');
+        h.fake.resetLog();
+        const gone = [1, 2, 3, 7, 11].map((i) => rows[i][0] as string);
+        expect(await h.office.deleteRowsByKey('Tx', 'Id', gone)).toEqual({ count: 5, missing: [] });
+        // The table and its keys (two reads), then every run in one request.
+        expect(h.office.lastWriteStats).toMatchObject({ syncs: 3, retries: 0 });
+        expect(h.fake.syncs).toHaveLength(3);
+        expect(h.fake.findTable('Tx')!.filtered).toBe(false);
+        expect((await h.office.readTable('Tx')).rows.map((r) => r[0])).toEqual([0, 4, 5, 6, 8, 9, 10].map((i) => rows[i][0]));
+        expect(h.inspect.cell('Sheet1', 'B15').value).toBe('below the table');
+        const calls = membersCalledOn(host);
+        expect(calls.has('TableRowCollection.deleteRowsAt')).toBe(host === WEB);
+        expect(calls.has('Range.delete')).toBe(host !== WEB);
+      });
+    }
   });
 
   test('settings and bindings live in the workbook as JSON text under our own keys', async () => {

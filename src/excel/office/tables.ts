@@ -282,19 +282,25 @@ export async function deleteRowsByKey(session: Session, name: string, keyColumn:
       last.count++;
     } else runs.push({ index: r, count: 1 });
   }
-  // deleteRowsAt (ExcelApi 1.14) removes a run in one operation; older hosts delete row by row.
-  const byRun = session.options.supports('ExcelApi', '1.14');
-  const units = byRun ? runs : order.map((index) => ({ index, count: 1 }));
+  // TableRowCollection.deleteRowsAt is Excel on the web's only (ExcelApiOnline 1.1: Windows and Mac refuse it
+  // with ApiNotFound); everywhere else a run of body rows goes as one Range.delete(up), and the table shrinks.
+  const byTableRows = session.options.supports('ExcelApiOnline', '1.1');
   session.stats.rows = order.length;
-  if (units.length > 0) {
+  if (runs.length > 0) {
     await runChunked(session, {
-      total: units.length,
-      rowBytes: units.map(() => 2 * OP_OVERHEAD_BYTES),
+      total: runs.length,
+      rowBytes: runs.map(() => 2 * OP_OVERHEAD_BYTES),
+      fixedBytes: OP_OVERHEAD_BYTES,
+      setup: (ctx) => {
+        // Under a filter deleteRowsAt refuses (InsertDeleteConflict) and Range.delete keeps the rows without a
+        // word (OfficeDev/office-js#994), so the filter goes first: every row the refresh removes is removed,
+        // and the user sees all rows afterwards (the filter can be applied again).
+        ctx.workbook.tables.getItem(name).clearFilters();
+      },
       chunk: (ctx, start, n) => {
-        const table = ctx.workbook.tables.getItem(name);
-        for (const u of units.slice(start, start + n)) {
-          if (byRun) table.rows.deleteRowsAt(u.index, u.count);
-          else table.rows.getItemAt(u.index).delete();
+        for (const run of runs.slice(start, start + n)) {
+          if (byTableRows) ctx.workbook.tables.getItem(name).rows.deleteRowsAt(run.index, run.count);
+          else session.sheet(info.sheet).getRangeByIndexes(info.body.row + run.index, info.body.col, run.count, info.body.cols).delete('Up');
         }
       },
     });
