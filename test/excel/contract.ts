@@ -364,6 +364,7 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       await gw.saveBinding({ ...b1, refreshedAt: '2026-04-01T10:00:00.000Z' });
       expect((await gw.listBindings())[0].refreshedAt).toBe('2026-04-01T10:00:00.000Z');
       await gw.removeBinding('b2');
+      await gw.removeBinding('never-saved');
       expect((await gw.listBindings()).map((b) => b.id)).toEqual(['b1']);
     });
   });

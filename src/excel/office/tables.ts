@@ -325,13 +325,19 @@ export const LISTS_SHEET = 'FinLists';
 export async function setListValidation(session: Session, name: string, column: string, items: string[], listName: string): Promise<void> {
   const { ctx } = session;
   const helper = ctx.workbook.worksheets.getItemOrNullObject(LISTS_SHEET);
-  const used = helper.getUsedRangeOrNullObject(true).load('address, values');
   const tableColumn = ctx.workbook.tables.getItem(name).columns.getItem(column).load('name');
   await session.sync();
+  // Nothing is asked of the helper sheet before it is known to exist (the first list creates it).
+  let used: Excel.Range | undefined;
+  if (!helper.isNullObject) {
+    used = helper.getUsedRangeOrNullObject(true).load('address, values');
+    await session.sync();
+  }
 
   // Lists sit side by side from A1, name in row 1; the used range tells where each is and how long.
-  const grid = used.isNullObject ? [] : (used.values as ReadValue[][]);
-  const origin = used.isNullObject ? { row: 0, col: 0 } : parseQualified(used.address).box;
+  const found = used && !used.isNullObject ? used : undefined;
+  const grid = found ? (found.values as ReadValue[][]) : [];
+  const origin = found ? parseQualified(found.address).box : { row: 0, col: 0 };
   const width = grid.length ? origin.col + grid[0].length : 0;
   const at = (r: number, c: number): ReadValue => grid[r - origin.row]?.[c - origin.col] ?? '';
   let col = width;
