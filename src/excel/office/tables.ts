@@ -216,13 +216,57 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
   return tableRef(info, existing + values.length);
 }
 
+/** Consecutive rows of one column to write in one operation. */
+interface ColumnRun {
+  col: number;
+  row: number;
+  cells: (string | number)[];
+}
+
+/**
+ * The cells to write, as runs down each column: a push writes the same columns of many rows, so a run is
+ * usually thousands of cells in one operation rather than one operation per row. Runs are cut at `maxBytes`
+ * so each fits a request.
+ */
+function columnRuns(byColumn: Map<number, Map<number, string | number>>, maxBytes: number): ColumnRun[] {
+  const runs: ColumnRun[] = [];
+  for (const [col, cells] of [...byColumn].sort((a, b) => a[0] - b[0])) {
+    let run: ColumnRun | undefined;
+    let bytes = 0;
+    for (const [row, v] of [...cells].sort((a, b) => a[0] - b[0])) {
+      const size = jsonBytes(v) + 3;
+      if (run && run.row + run.cells.length === row && bytes + size <= maxBytes) {
+        run.cells.push(v);
+        bytes += size;
+      } else {
+        run = { col, row, cells: [v] };
+        runs.push(run);
+        bytes = size;
+      }
+    }
+  }
+  return runs;
+}
+
+/** Stretches of non-empty text in a run: each gets the text format before the values land. */
+function textStretches(cells: (string | number)[]): { start: number; count: number }[] {
+  const out: { start: number; count: number }[] = [];
+  cells.forEach((v, i) => {
+    if (typeof v !== 'string' || v === '') return;
+    const last = out[out.length - 1];
+    if (last && last.start + last.count === i) last.count++;
+    else out.push({ start: i, count: 1 });
+  });
+  return out;
+}
+
 export async function updateRowsByKey(session: Session, name: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
   const info = await loadTableInfo(session, name);
   const index = await indexKeys(session, info, keyColumn);
   const text = info.formats.map((f) => f === TEXT_FORMAT);
   const missing: (string | number)[] = [];
-  /** One contiguous stretch of cells in one row. */
-  const writes: { row: number; col: number; cells: (string | number)[] }[] = [];
+  /** Column -> body row -> value; a later update of the same cell wins, as it would written in order. */
+  const byColumn = new Map<number, Map<number, string | number>>();
   let count = 0;
   for (const u of updates) {
     const rows = index.get(keyOf(u.key));
@@ -230,32 +274,30 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
       missing.push(u.key);
       continue;
     }
-    const cells = Object.entries(u.values)
-      .map(([column, v]) => {
-        const c = columnIndex(info, column);
-        return { c, v: typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Key ${u.key}, column ${column}`) };
-      })
-      .sort((a, b) => a.c - b.c);
+    const cells = Object.entries(u.values).map(([column, v]) => {
+      const c = columnIndex(info, column);
+      return { c, v: typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Key ${u.key}, column ${column}`) };
+    });
     for (const row of rows) {
       count++;
-      for (const cell of cells) {
-        const last = writes[writes.length - 1];
-        if (last && last.row === row && last.col + last.cells.length === cell.c) last.cells.push(cell.v);
-        else writes.push({ row, col: cell.c, cells: [cell.v] });
+      for (const { c, v } of cells) {
+        if (!byColumn.has(c)) byColumn.set(c, new Map());
+        byColumn.get(c)!.set(row, v);
       }
     }
   }
   session.stats.rows = count;
+  const runs = columnRuns(byColumn, session.options.budgetBytes / 4);
   await runChunked(session, {
-    total: writes.length,
-    rowBytes: writes.map((wr) => jsonBytes(wr.cells) + OP_OVERHEAD_BYTES * (1 + wr.cells.filter((v) => typeof v === 'string').length)),
+    total: runs.length,
+    rowBytes: runs.map((run) => jsonBytes(run.cells) + OP_OVERHEAD_BYTES * (1 + textStretches(run.cells).length)),
     chunk: (_ctx, start, n) => {
       const sheet = session.sheet(info.sheet);
-      for (const wr of writes.slice(start, start + n)) {
-        wr.cells.forEach((v, k) => {
-          if (typeof v === 'string' && v !== '') setAll(sheet.getRangeByIndexes(info.body.row + wr.row, info.body.col + wr.col + k, 1, 1), 'numberFormat', TEXT_FORMAT);
-        });
-        sheet.getRangeByIndexes(info.body.row + wr.row, info.body.col + wr.col, 1, wr.cells.length).values = [wr.cells];
+      for (const run of runs.slice(start, start + n)) {
+        const top = info.body.row + run.row;
+        const col = info.body.col + run.col;
+        for (const t of textStretches(run.cells)) setAll(sheet.getRangeByIndexes(top + t.start, col, t.count, 1), 'numberFormat', TEXT_FORMAT);
+        sheet.getRangeByIndexes(top, col, run.cells.length, 1).values = run.cells.map((v) => [v]);
       }
     },
   });
