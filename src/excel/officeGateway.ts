@@ -27,10 +27,11 @@ import {
 } from '../engine/ports/workbook';
 import { checkFormula } from './hostRules';
 import { readRange, writeFormula, writeGrid } from './office/grid';
+import { hostError } from './office/hostError';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';
 import * as tables from './office/tables';
-import { DEFAULT_BUDGET_BYTES, isPayloadLimitError } from './payload';
+import { DEFAULT_BUDGET_BYTES } from './payload';
 
 export type ExcelRunner = <T>(options: Excel.RunOptions, batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -55,16 +56,6 @@ const RUN_OPTIONS: Excel.RunOptions = { delayForCellEdit: true };
 /** DATE(2000,1,1) in each date system: 1904 counts from 1904-01-01, 1900 from 1899-12-31 (with 1900-02-29). */
 const Y2K_1900 = 36526;
 const Y2K_1904 = 35064;
-
-function hostError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const e = (error ?? {}) as { code?: string; message?: string };
-  const message = e.message ?? String(error);
-  if (isPayloadLimitError(error)) return new GatewayError('PayloadTooLarge', message, e.code);
-  if (e.code === 'ItemNotFound') return new GatewayError('NotFound', message, e.code);
-  if (e.code === 'InvalidArgument') return new GatewayError('InvalidInput', message, e.code);
-  return new GatewayError('Host', message, e.code);
-}
 
 function emptyStats(operation: string): WriteStats {
   return { operation, rows: 0, syncs: 0, chunks: 0, rowsPerChunk: 0, largestPayloadBytes: 0, retries: 0 };

@@ -678,6 +678,9 @@ class Table extends HostObject<TableState> {
       case 'ClearFilters':
         t.filtered = false;
         return undefined;
+      case 'Delete':
+        this.excel.deleteTable(t);
+        return undefined;
       default:
         return super.call(name, args, t);
     }

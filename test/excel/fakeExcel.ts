@@ -591,6 +591,12 @@ export class FakeExcel {
     t.box = { ...t.box, rows: t.box.rows + rows.length };
   }
 
+  /** Table.delete: the table and what it held go (assumed, as deleting a list object in Excel does). */
+  deleteTable(t: TableState): void {
+    this.tables.splice(this.tables.indexOf(t), 1);
+    this.clear(t.sheet, t.box, 'All');
+  }
+
   /** TableRow.delete, TableRowCollection.deleteRowsAt and Range.delete on body rows: the cells below move up. */
   deleteTableRows(t: TableState, index: number, count: number): void {
     const bodyRows = t.box.rows - 1;

@@ -1,5 +1,5 @@
 /** What only the Office implementation has: round trips, request sizes, suspension, host capabilities. */
-import { GatewayError, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
+import { GatewayError, type RowUpdate, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
@@ -232,6 +232,92 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
         expect(calls.has('Range.delete')).toBe(host !== WEB);
       });
     }
+  });
+
+  describe('writes while the user edits a cell, and writes Excel stops part way (defect 6)', () => {
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+    test('every request waits for a cell edit to end, so a chunked write is not cut by one', async () => {
+      const h = officeHarness({}, { budgetBytes: 20_000 });
+      h.fake.startCellEdit();
+      let done = false;
+      const write = h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(300), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } }).then(() => (done = true));
+      await tick();
+      expect(done).toBe(false);
+      expect(h.fake.tables).toHaveLength(0);
+      h.fake.endCellEdit();
+      await write;
+      expect(h.office.lastWriteStats!.chunks).toBeGreaterThan(1);
+      expect(h.fake.syncs.every((s) => s.delayForCellEdit && !s.error)).toBe(true);
+      expect((await h.office.readTable('Tx')).rows).toHaveLength(300);
+      expect(h.fake.syncs.every((s) => s.delayForCellEdit)).toBe(true);
+    });
+
+    test('where the host cannot wait (Excel 2019 ignores delayForCellEdit) the write fails whole', async () => {
+      const h = officeHarness({}, { host: EXCEL_2019 });
+      h.fake.startCellEdit();
+      const error = await gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['x', 1]] }));
+      expect(error.hostCode).toBe('InvalidOperationInCellEditMode');
+      expect(h.inspect.cell('Sheet1', 'A1').value).toBe('');
+    });
+
+    test('a new table Excel stops part way is removed, on a sheet of the user’s or on its own new sheet', async () => {
+      const h = officeHarness({}, { budgetBytes: 20_000 });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'Q1' }, { values: [['mine']] });
+      h.fake.plantFault({ request: 3, code: 'GeneralException', afterActions: 12 });
+      const error = await gatewayError(h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(300), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } }));
+      expect(error.message).toMatch(/^Excel stopped creating the table Tx at Sheet1!A1:O301 part way; it was removed\. \(Excel: /);
+      expect(h.fake.tables).toHaveLength(0);
+      expect(h.fake.sheet('Sheet1').used(false)).toEqual({ row: 0, col: 16, rows: 1, cols: 1 });
+
+      h.fake.plantFault({ request: 4, code: 'GeneralException', afterActions: 5 });
+      const onNew = await gatewayError(h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(300), target: { kind: 'newSheet', name: 'Transactions' } }));
+      expect(onNew.message).toMatch(/it was removed/);
+      expect(h.inspect.sheetNames()).toEqual(['Sheet1']);
+    });
+
+    test('a block rewritten in place that Excel stops is cleared, and the error says to rewrite it with Refresh', async () => {
+      const h = officeHarness({}, { budgetBytes: 5_000 });
+      const grid = (label: string) => ({ values: Array.from({ length: 40 }, (_, r) => [`${label} ${r}`, r]), outlineLevels: Array.from({ length: 40 }, (_, r) => (r % 5 ? 1 : 0)) });
+      const first = await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid('old'));
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A50' }, { values: [['below, mine']] });
+      h.fake.plantFault({ request: 2, code: 'GeneralException', afterActions: 8 });
+      const error = await gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid('new'), { replace: { address: first.address, outlineDepth: 1 } }));
+      expect(error.message).toMatch(/^Excel stopped the refresh of Sheet1!B2:C41 part way and the block was cleared: rewrite it with Refresh\. \(Excel: /);
+      expect(h.fake.sheet('Sheet1').used(false)).toEqual({ row: 49, col: 0, rows: 1, cols: 1 });
+    });
+
+    test('appendRows that Excel stops says how many rows are in, and the table holds exactly those', async () => {
+      const h = officeHarness({}, { budgetBytes: 20_000 });
+      const rows = transactions(300);
+      await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: rows.slice(0, 10), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      h.fake.plantFault({ request: 3, code: 'GeneralException', afterActions: 30 });
+      const error = await gatewayError(h.office.appendRows('Tx', rows.slice(10)));
+      expect(error.partial).toMatchObject({ total: 290 });
+      const written = error.partial!.written;
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(290);
+      expect(error.message).toBe(`Excel stopped adding rows to Tx after ${written} of 290: those are in the table, the others are not; add them again with Refresh. (Excel: (planted) GeneralException)`);
+      expect((await h.office.readTable('Tx')).rows).toEqual(rows.slice(0, 10 + written).map((r) => r.map((v) => v ?? '')));
+    });
+
+    test('updateRowsByKey that Excel stops names the updates that are in', async () => {
+      const h = officeHarness({}, { budgetBytes: 3_000 });
+      const rows = transactions(40);
+      await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      const updates: RowUpdate[] = rows.map((r, i) => ({ key: r[0] as string, values: i % 2 ? { 'Push status': 'done' } : ({ Message: 'ok' } as Record<string, WriteValue>) }));
+      h.fake.plantFault({ request: 4, code: 'GeneralException', afterActions: 2 });
+      const error = await gatewayError(h.office.updateRowsByKey('Tx', 'Id', updates));
+      const keys = error.partial!.keys!;
+      expect(error.partial).toMatchObject({ total: 40, written: keys.length });
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.length).toBeLessThan(40);
+      expect(error.message).toMatch(new RegExp(`^Excel stopped updating Tx after ${keys.length} of 40 rows were written: write the others again`));
+      const back = new Map((await h.office.readTable('Tx')).rows.map((r) => [r[0], r]));
+      for (const u of updates.filter((x) => keys.includes(x.key))) {
+        expect(back.get(u.key)!.slice(13)).toEqual('Message' in u.values ? ['', 'ok'] : ['done', '']);
+      }
+    });
   });
 
   test('settings and bindings live in the workbook as JSON text under our own keys', async () => {

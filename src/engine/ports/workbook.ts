@@ -221,6 +221,16 @@ export interface WorkbookGateway {
 
 export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
 
+/** How far appendRows or updateRowsByKey got before Excel stopped it, so the caller can redo the rest. */
+export interface PartialWrite {
+  /** appendRows: rows in the table, counted from the first given. updateRowsByKey: updates fully written. */
+  written: number;
+  /** Rows given (appendRows), or updates whose key was found (updateRowsByKey). */
+  total: number;
+  /** updateRowsByKey: the keys of the updates fully written. */
+  keys?: (string | number)[];
+}
+
 /** One error type for both implementations, so callers do not learn Office's error codes. */
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
@@ -228,6 +238,7 @@ export class GatewayError extends Error {
     readonly code: GatewayErrorCode,
     message: string,
     readonly hostCode?: string,
+    readonly partial?: PartialWrite,
   ) {
     super(message);
   }

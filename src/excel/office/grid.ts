@@ -5,7 +5,8 @@ import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, ty
 import { planGrid, type Run } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
 import { queueFormats } from './ranges';
-import { readChunked, runChunked, type Session } from './session';
+import { stoppedError } from './hostError';
+import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
 
 /** Resolves the sheet a write goes to; a new sheet costs one sync to learn the names already taken. */
 export async function resolveTarget(
@@ -39,7 +40,8 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
   const canIndent = session.options.supports('ExcelApi', '1.9');
   const canGroup = session.options.supports('ExcelApi', '1.10');
 
-  await runChunked(session, {
+  const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+  const write = runChunked(session, {
     total: plan.rows,
     rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES),
     fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups),
@@ -81,9 +83,34 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
     },
   });
-
-  const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Never a half-written block: a new sheet goes, cells written are cleared (and, on a refresh, what is
+    // left of the old block too: it was being replaced).
+    const where = qualify(at.sheet, box);
+    const undone = await tryUndo(async () => {
+      if (at.isNew) return removeAddedSheet(session, at.sheet);
+      if (replace) session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols).clear('All');
+      session.sheet(at.sheet).getRangeByIndexes(box.row, box.col, box.rows, box.cols).clear('All');
+      await session.sync();
+    });
+    if (replace) {
+      throw stoppedError(error, `Excel stopped the refresh of ${where} part way${undone ? ' and the block was cleared' : ''}: rewrite it with Refresh.`);
+    }
+    throw stoppedError(error, `Excel stopped writing ${where} part way${undone ? '; nothing of it was kept' : ': clear what was written and try again'}.`);
+  }
   return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols };
+}
+
+/** Deletes a sheet this write added, if it got that far (the add is the first thing its first request does). */
+export async function removeAddedSheet(session: Session, name: string): Promise<void> {
+  const sheet = session.ctx.workbook.worksheets.getItemOrNullObject(name);
+  await session.sync();
+  if (sheet.isNullObject) return;
+  sheet.delete();
+  await session.sync();
 }
 
 export async function readRange(session: Session, address: string): Promise<RangeRead> {

@@ -29,6 +29,26 @@ export class Session {
   }
 }
 
+/** A chunked write Excel stopped: the first `done` units went in whole before `reason`. */
+export class WriteStopped extends Error {
+  constructor(
+    readonly done: number,
+    readonly reason: unknown,
+  ) {
+    super('A chunked write stopped part way');
+  }
+}
+
+/** Undoes what a stopped write left, as far as Excel lets it; false when Excel refused that too. */
+export async function tryUndo(undo: () => Promise<void>): Promise<boolean> {
+  try {
+    await undo();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface ChunkedWrite {
   /** Data rows to send. Zero still runs one batch (setup and finalize). */
   total: number;
@@ -47,7 +67,8 @@ export interface ChunkedWrite {
  * Sends a write in as few syncs as the budget allows. When it takes more than one, calculation is suspended
  * for all but the last batch, which recalculates what the others left dirty (only in automatic mode: a user
  * who chose manual calculation keeps it), and screen updating is suspended once, not per chunk (Microsoft
- * warns that repeating it makes the window flicker).
+ * warns that repeating it makes the window flicker). A failure throws WriteStopped with the units done, so
+ * the caller can undo or report what a request that failed half way left.
  */
 export async function runChunked(session: Session, job: ChunkedWrite): Promise<void> {
   const { ctx, stats, options } = session;
@@ -84,9 +105,9 @@ export async function runChunked(session: Session, job: ChunkedWrite): Promise<v
     try {
       await session.sync();
     } catch (error) {
-      if (!isPayloadLimitError(error)) throw error;
+      if (!isPayloadLimitError(error)) throw new WriteStopped(start, error);
       if (count <= 1) {
-        throw new GatewayError('PayloadTooLarge', `One row is larger than Excel accepts in a request (about ${bytes} bytes)`);
+        throw new WriteStopped(start, new GatewayError('PayloadTooLarge', `One row is larger than Excel accepts in a request (about ${bytes} bytes)`));
       }
       maxRows = Math.floor(count / 2);
       stats.retries++;

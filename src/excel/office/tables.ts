@@ -17,9 +17,10 @@ import {
 } from '../../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, TEXT_FORMAT } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
-import { resolveTarget } from './grid';
+import { removeAddedSheet, resolveTarget } from './grid';
+import { stoppedError } from './hostError';
 import { setAll } from './ranges';
-import { readChunked, runChunked, type Session } from './session';
+import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
 
 interface TableInfo {
   name: string;
@@ -130,7 +131,7 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
   const box: Box = { row: at.row, col: at.col, rows: 1 + bodyRows, cols: w };
   const headers = spec.columns.map((c) => c.name);
 
-  await runChunked(session, {
+  const write = runChunked(session, {
     total: values.length,
     rowBytes: values.map((v) => jsonBytes(v) + 1),
     fixedBytes: OP_OVERHEAD_BYTES * (2 * w + 8) + jsonBytes(headers),
@@ -158,6 +159,23 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
       if (at.isNew && (spec.target.kind !== 'newSheet' || spec.target.activate !== false)) sheet.activate();
     },
   });
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Never a half-written table: a new sheet goes with it; on a sheet of the user's, the table (added by the
+    // last request, if that got so far) and the cells written go.
+    const undone = await tryUndo(async () => {
+      if (at.isNew) return removeAddedSheet(session, at.sheet);
+      const table = session.ctx.workbook.tables.getItemOrNullObject(name);
+      await session.sync();
+      if (!table.isNullObject) table.delete();
+      session.sheet(at.sheet).getRangeByIndexes(box.row, box.col, box.rows, box.cols).clear('All');
+      await session.sync();
+    });
+    const where = qualify(at.sheet, box);
+    throw stoppedError(error, `Excel stopped creating the table ${name} at ${where} part way${undone ? '; it was removed' : ': delete what was written and try again'}.`);
+  }
   return { name, sheet: at.sheet, address: qualify(at.sheet, box) };
 }
 
@@ -191,7 +209,7 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
   const base = info.body.row + existing;
   const blanked = (from: number, to: number) => values.slice(from, to).map((r) => r.map((v) => (typeof v === 'string' ? '' : v)));
 
-  await runChunked(session, {
+  const write = runChunked(session, {
     total: values.length,
     rowBytes: values.map((v) => jsonBytes(v) + OP_OVERHEAD_BYTES),
     fixedBytes: OP_OVERHEAD_BYTES * 2 * w,
@@ -213,7 +231,34 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
       }
     },
   });
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Whole chunks are in; whatever the failed request added after them goes, so the caller can add the rest.
+    const written = error.done;
+    const trimmed = await tryUndo(() => trimTable(session, info, existing + written));
+    const state = trimmed ? 'the others are not' : 'the rows after them may be incomplete';
+    throw stoppedError(error, `Excel stopped adding rows to ${name} after ${written} of ${values.length}: those are in the table, ${state}; add them again with Refresh.`, {
+      written,
+      total: values.length,
+    });
+  }
   return tableRef(info, existing + values.length);
+}
+
+/** Cuts a table's body back to `keep` rows (an empty table keeps its one blank row). */
+async function trimTable(session: Session, info: TableInfo, keep: number): Promise<void> {
+  const table = session.ctx.workbook.tables.getItem(info.name);
+  const body = table.getDataBodyRange().load('rowCount');
+  await session.sync();
+  const sheet = session.sheet(info.sheet);
+  const kept = Math.max(1, keep);
+  // A filter would make Range.delete keep the rows without a word (office-js#994).
+  table.clearFilters();
+  if (body.rowCount > kept) sheet.getRangeByIndexes(info.body.row + kept, info.body.col, body.rowCount - kept, info.body.cols).delete('Up');
+  if (keep === 0) sheet.getRangeByIndexes(info.body.row, info.body.col, 1, info.body.cols).clear('Contents');
+  await session.sync();
 }
 
 /** Consecutive rows of one column to write in one operation. */
@@ -267,6 +312,8 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
   const missing: (string | number)[] = [];
   /** Column -> body row -> value; a later update of the same cell wins, as it would written in order. */
   const byColumn = new Map<number, Map<number, string | number>>();
+  /** Each update whose key was found, with the cells it writes, to tell which are complete if Excel stops. */
+  const found: { key: string | number; cells: [number, number][] }[] = [];
   let count = 0;
   for (const u of updates) {
     const rows = index.get(keyOf(u.key));
@@ -274,6 +321,8 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
       missing.push(u.key);
       continue;
     }
+    const mine: [number, number][] = [];
+    found.push({ key: u.key, cells: mine });
     const cells = Object.entries(u.values).map(([column, v]) => {
       const c = columnIndex(info, column);
       return { c, v: typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Key ${u.key}, column ${column}`) };
@@ -283,12 +332,13 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
       for (const { c, v } of cells) {
         if (!byColumn.has(c)) byColumn.set(c, new Map());
         byColumn.get(c)!.set(row, v);
+        mine.push([c, row]);
       }
     }
   }
   session.stats.rows = count;
   const runs = columnRuns(byColumn, session.options.budgetBytes / 4);
-  await runChunked(session, {
+  const write = runChunked(session, {
     total: runs.length,
     rowBytes: runs.map((run) => jsonBytes(run.cells) + OP_OVERHEAD_BYTES * (1 + textStretches(run.cells).length)),
     chunk: (_ctx, start, n) => {
@@ -301,6 +351,20 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
       }
     },
   });
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Runs go down columns, so an update is complete only when the run of each of its cells went in.
+    const runOf = new Map<string, number>();
+    runs.forEach((run, i) => run.cells.forEach((_, k) => runOf.set(`${run.col},${run.row + k}`, i)));
+    const keys = found.filter((u) => u.cells.every(([c, r]) => runOf.get(`${c},${r}`)! < error.done)).map((u) => u.key);
+    throw stoppedError(error, `Excel stopped updating ${name} after ${keys.length} of ${found.length} rows were written: write the others again (they may be partly updated).`, {
+      written: keys.length,
+      total: found.length,
+      keys,
+    });
+  }
   return { count, missing };
 }
 
