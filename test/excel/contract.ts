@@ -35,7 +35,7 @@ export interface Harness {
 export type MakeHarness = (options?: { date1904?: boolean }) => Harness;
 
 /** Strings that a careless write turns into formulas, numbers or booleans. */
-export const HOSTILE_TEXT = ['=HYPERLINK("http://evil.example","click")', '+44 20 7946 0000', '-ACME Ltd', '00123', 'TRUE', '=1+1', "'quoted"];
+export const HOSTILE_TEXT = ['=HYPERLINK("http://evil.example","click")', '+44 20 7946 0000', '-ACME Ltd', '@SUM(1,2)', '00123', 'TRUE', '=1+1', "'quoted"];
 
 const STATEMENT: GridWrite = {
   values: [

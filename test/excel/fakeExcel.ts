@@ -4,9 +4,9 @@
  * whether the user is editing a cell. Microsoft's own client library talks to it through excelHost.ts; this
  * file knows nothing of the client API (proxies, load, sync), only Excel's rules, written from Excel's
  * documented behaviour rather than from OfficeGateway:
- *  - a string entered into a cell that is not '@' is parsed like typed input: "=..." (and "+x", "-x") becomes
- *    a formula, "123" a number, "TRUE" a boolean; in an '@' cell it stays text; a String value written
- *    through valuesAsJson is text whatever the format;
+ *  - a string entered into a cell that is not '@' is parsed like typed input: "=..." (and "+x", "-x", "@x")
+ *    becomes a formula, "123" a number, "TRUE" a boolean; in an '@' cell it stays text (unless the test says
+ *    the text format does not hold); a String value written through valuesAsJson is text whatever the format;
  *  - value and format arrays must match the range's shape exactly (InvalidArgument); a single value applies
  *    to every cell ("update all cells in a range");
  *  - tables grow and shrink by shifting the cells below them, keep one body row when emptied, and refuse
@@ -201,6 +201,11 @@ export interface FakeExcelOptions {
   date1904?: boolean;
   calculationMode?: 'Automatic' | 'AutomaticExceptTables' | 'Manual';
   sheets?: string[];
+  /**
+   * false: a value that starts like a formula becomes one even in an '@' cell. The docs promise the text
+   * format for typing, not for values written through the API; the tests check the add-in under both.
+   */
+  textFormatHolds?: boolean;
 }
 
 /** A fault a test plants: the n-th request from now fails with `code`, after `afterActions` of its actions ran. */
@@ -210,10 +215,13 @@ export interface PlantedFault {
   afterActions?: number;
 }
 
-/** Typed input, as Excel parses it when a cell is not text-formatted. */
-export function enter(cell: FakeCell, v: CellValue): void {
+/**
+ * Typed input, as Excel parses it when a cell is not text-formatted ('@'), or whatever the format where the
+ * text format does not hold for values from the API (`textFormatHolds` false).
+ */
+export function enter(cell: FakeCell, v: CellValue, textFormatHolds = true): void {
   cell.formula = undefined;
-  if (typeof v !== 'string' || cell.numberFormat === '@') {
+  if (typeof v !== 'string' || (cell.numberFormat === '@' && textFormatHolds)) {
     cell.value = v;
     return;
   }
@@ -221,7 +229,7 @@ export function enter(cell: FakeCell, v: CellValue): void {
   if (v === '') cell.value = '';
   else if (v.startsWith("'")) cell.value = v.slice(1);
   else if (numeric) cell.value = Number(v);
-  else if (v.length > 1 && /^[=+-]/.test(v)) {
+  else if (v.length > 1 && /^[=+\-@]/.test(v)) {
     // The fake does not evaluate formulas; what matters is that the text became one.
     cell.formula = v.startsWith('=') ? v : `=${v}`;
     cell.value = '#NAME?';
@@ -272,6 +280,7 @@ export class FakeExcel {
   dirtyWhileSuspended = false;
   requestLimit: number;
   responseLimit: number;
+  readonly textFormatHolds: boolean;
   readonly faults: PlantedFault[] = [];
   private cellEdit: { ended: Promise<void>; end: () => void } | undefined;
   private sheetCounter = 0;
@@ -285,6 +294,7 @@ export class FakeExcel {
     this.calculationMode = options.calculationMode ?? 'Automatic';
     this.requestLimit = options.requestLimitBytes ?? FAKE_PAYLOAD_LIMIT;
     this.responseLimit = options.responseLimitBytes ?? FAKE_PAYLOAD_LIMIT;
+    this.textFormatHolds = options.textFormatHolds ?? true;
   }
 
   // What a user does -------------------------------------------------------------------------------
@@ -405,7 +415,7 @@ export class FakeExcel {
       for (let c = 0; c < box.cols; c++) {
         const v = at(r, c);
         if (v === null) continue; // null leaves a cell as it is
-        enter(sheet.ensure(box.row + r, box.col + c), checkValue(v));
+        enter(sheet.ensure(box.row + r, box.col + c), checkValue(v), this.textFormatHolds);
       }
     }
   }
@@ -582,7 +592,7 @@ export class FakeExcel {
       for (let c = 0; c < t.box.cols; c++) {
         const v = matrix(i, c);
         const cell = t.sheet.ensure(bottom + i, t.box.col + c);
-        if (v !== null) enter(cell, checkValue(v));
+        if (v !== null) enter(cell, checkValue(v), this.textFormatHolds);
         const above = t.sheet.get(bottom - 1, t.box.col + c);
         cell.numberFormat = above?.numberFormat ?? 'General';
         cell.validation = above?.validation;

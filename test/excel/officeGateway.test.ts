@@ -3,6 +3,7 @@ import { GatewayError, type RowUpdate, type TableColumnSpec, type WriteValue } f
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
+import { HOSTILE_TEXT } from './contract';
 import { officeHarness } from './harnesses';
 import { EXCEL_2019, MAC, membersCalledOn, WEB, WINDOWS } from './officeJs';
 
@@ -318,6 +319,43 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
         expect(back.get(u.key)!.slice(13)).toEqual('Message' in u.values ? ['', 'ok'] : ['done', '']);
       }
     });
+  });
+
+  describe('text from the API that starts like a formula (= + - @) stays text (defect 9)', () => {
+    const HOSTILE = HOSTILE_TEXT.filter((t) => /^[=+\-@]/.test(t));
+
+    /** Every way text reaches a cell: a block, a new table, appended rows, updated rows, a validation list. */
+    async function writeEverywhere(h: ReturnType<typeof officeHarness>): Promise<string[]> {
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: HOSTILE.map((t) => [t, 1]) });
+      const rows = transactions(HOSTILE.length).map((r, i) => Object.assign([...r], { 5: HOSTILE[i] }));
+      await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'D1' } });
+      await h.office.appendRows('Tx', [Object.assign([...transactions(1)[0]], { 0: 'new', 5: HOSTILE[0], 8: HOSTILE[1] })]);
+      await h.office.updateRowsByKey('Tx', 'Id', [{ key: rows[0][0] as string, values: { Department: HOSTILE[2], Message: HOSTILE[3] } }]);
+      await h.office.setListValidation('Tx', 'Department', HOSTILE);
+      const cells = [...HOSTILE.map((_, i) => `A${i + 1}`), ...HOSTILE.map((_, i) => `I${i + 2}`), `I${HOSTILE.length + 2}`, `L${HOSTILE.length + 2}`, 'L2', 'R2'];
+      const back = cells.map((a1) => h.inspect.cell('Sheet1', a1));
+      expect(back.map((c) => c.formula)).toEqual(cells.map(() => undefined));
+      expect(back.map((c) => c.value)).toEqual([...HOSTILE, ...HOSTILE, HOSTILE[0], HOSTILE[1], HOSTILE[2], HOSTILE[3]]);
+      const lists = h.fake.sheets.find((x) => x.name === 'FinLists')!;
+      expect(HOSTILE.map((_, i) => lists.get(1 + i, 0))).toEqual(HOSTILE.map((t) => expect.objectContaining({ value: t, formula: undefined })));
+      return cells;
+    }
+
+    for (const host of [MAC, WEB]) {
+      test(`on ${host.name} (ExcelApi 1.16, a client with valuesAsJson): typed String values, text even where '@' would not hold`, async () => {
+        await writeEverywhere(officeHarness({ textFormatHolds: false }, { host }));
+        expect(membersCalledOn(host).has('Range.valuesAsJson')).toBe(true);
+      });
+    }
+
+    for (const host of [WINDOWS, EXCEL_2019]) {
+      test(`on ${host.name} (no valuesAsJson in the client or the host): cells formatted '@' before the text arrives`, async () => {
+        const h = officeHarness({}, { host });
+        const cells = await writeEverywhere(h);
+        expect(cells.map((a1) => h.inspect.cell('Sheet1', a1).numberFormat)).toEqual(cells.map(() => '@'));
+        expect(membersCalledOn(host).has('Range.valuesAsJson')).toBe(false);
+      });
+    }
   });
 
   test('settings and bindings live in the workbook as JSON text under our own keys', async () => {

@@ -4,7 +4,7 @@ import { uniqueSheetName } from '../hostRules';
 import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../../engine/ports/workbook';
 import { planGrid, type Run } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
-import { queueFormats } from './ranges';
+import { putValues, queueFormats, typedTextBytes } from './ranges';
 import { stoppedError } from './hostError';
 import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
 
@@ -43,7 +43,7 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
   const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
   const write = runChunked(session, {
     total: plan.rows,
-    rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES),
+    rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
     fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
@@ -60,8 +60,8 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     chunk: (_ctx, start, count) => {
       const sheet = session.sheet(at.sheet);
       queueFormats(sheet, at.row, at.col, plan.formats, start, count, plan.cols);
+      putValues(session, sheet, at.row + start, at.col, plan.values.slice(start, start + count));
       const block = sheet.getRangeByIndexes(at.row + start, at.col, count, plan.cols);
-      block.values = plan.values.slice(start, start + count);
       // Explicit false and 0 first: a block written over old content must not inherit its bold or indent.
       block.format.font.bold = false;
       for (const run of plan.boldRuns) {

@@ -23,6 +23,15 @@ export class Session {
     await this.ctx.sync();
   }
 
+  /**
+   * Whether text can go as a typed String value (Range.valuesAsJson): the host has ExcelApi 1.16 and the
+   * office.js loaded defines it (the CDN's does; the npm package's 1.1.110 predates it, and a property it
+   * does not define would be set on the proxy and never sent).
+   */
+  get typedText(): boolean {
+    return this.options.supports('ExcelApi', '1.16') && 'valuesAsJson' in Excel.Range.prototype;
+  }
+
   /** A fresh proxy per batch: a proxy made in a batch that failed points at nothing. */
   sheet(name: string): Excel.Worksheet {
     return this.ctx.workbook.worksheets.getItem(name);

@@ -19,7 +19,7 @@ import { fitText, GENERAL_FORMAT, TEXT_FORMAT } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
 import { removeAddedSheet, resolveTarget } from './grid';
 import { stoppedError } from './hostError';
-import { setAll } from './ranges';
+import { putValues, setAll, typedTextBytes } from './ranges';
 import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
 
 interface TableInfo {
@@ -133,14 +133,14 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
 
   const write = runChunked(session, {
     total: values.length,
-    rowBytes: values.map((v) => jsonBytes(v) + 1),
-    fixedBytes: OP_OVERHEAD_BYTES * (2 * w + 8) + jsonBytes(headers),
+    rowBytes: values.map((v) => jsonBytes(v) + 1 + typedTextBytes(v)),
+    fixedBytes: OP_OVERHEAD_BYTES * (2 * w + 8) + jsonBytes(headers) + typedTextBytes(headers),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
       const sheet = session.sheet(at.sheet);
       const header = sheet.getRangeByIndexes(at.row, at.col, 1, w);
       setAll(header, 'numberFormat', TEXT_FORMAT);
-      header.values = [headers];
+      putValues(session, sheet, at.row, at.col, [headers]);
       // Whole-column formats before any row arrives: a merchant named "=HYPERLINK(...)" lands in an '@' cell.
       spec.columns.forEach((col, c) => {
         const column = sheet.getRangeByIndexes(at.row + 1, at.col + c, bodyRows, 1);
@@ -149,7 +149,7 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
       });
     },
     chunk: (_ctx, start, count) => {
-      session.sheet(at.sheet).getRangeByIndexes(at.row + 1 + start, at.col, count, w).values = values.slice(start, start + count);
+      putValues(session, session.sheet(at.sheet), at.row + 1 + start, at.col, values.slice(start, start + count));
     },
     finalize: () => {
       const sheet = session.sheet(at.sheet);
@@ -211,7 +211,7 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
 
   const write = runChunked(session, {
     total: values.length,
-    rowBytes: values.map((v) => jsonBytes(v) + OP_OVERHEAD_BYTES),
+    rowBytes: values.map((v) => jsonBytes(v) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
     fixedBytes: OP_OVERHEAD_BYTES * 2 * w,
     chunk: (ctx, start, count) => {
       const sheet = session.sheet(info.sheet);
@@ -224,9 +224,8 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
       });
       for (let c = 0; c < w; c++) {
         for (const run of textRuns(values, c, start, count)) {
-          const cells = sheet.getRangeByIndexes(base + run.start, info.body.col + c, run.cells.length, 1);
-          setAll(cells, 'numberFormat', TEXT_FORMAT);
-          cells.values = run.cells.map((v) => [v]);
+          setAll(sheet.getRangeByIndexes(base + run.start, info.body.col + c, run.cells.length, 1), 'numberFormat', TEXT_FORMAT);
+          putValues(session, sheet, base + run.start, info.body.col + c, run.cells.map((v) => [v]));
         }
       }
     },
@@ -340,14 +339,14 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
   const runs = columnRuns(byColumn, session.options.budgetBytes / 4);
   const write = runChunked(session, {
     total: runs.length,
-    rowBytes: runs.map((run) => jsonBytes(run.cells) + OP_OVERHEAD_BYTES * (1 + textStretches(run.cells).length)),
+    rowBytes: runs.map((run) => jsonBytes(run.cells) + OP_OVERHEAD_BYTES * (1 + textStretches(run.cells).length) + typedTextBytes(run.cells)),
     chunk: (_ctx, start, n) => {
       const sheet = session.sheet(info.sheet);
       for (const run of runs.slice(start, start + n)) {
         const top = info.body.row + run.row;
         const col = info.body.col + run.col;
         for (const t of textStretches(run.cells)) setAll(sheet.getRangeByIndexes(top + t.start, col, t.count, 1), 'numberFormat', TEXT_FORMAT);
-        sheet.getRangeByIndexes(top, col, run.cells.length, 1).values = run.cells.map((v) => [v]);
+        putValues(session, sheet, top, col, run.cells.map((v) => [v]));
       }
     },
   });
@@ -459,13 +458,12 @@ export async function setListValidation(session: Session, name: string, column: 
   if (previous > 0) sheet.getRangeByIndexes(0, col, previous, 1).clear('Contents');
   const header = sheet.getRangeByIndexes(0, col, 1, 1);
   setAll(header, 'numberFormat', TEXT_FORMAT);
-  header.values = [[listName]];
+  putValues(session, sheet, 0, col, [[listName]]);
   const target = ctx.workbook.tables.getItem(name).columns.getItem(tableColumn.name).getDataBodyRange();
   target.dataValidation.clear();
   if (items.length > 0) {
-    const list = sheet.getRangeByIndexes(1, col, items.length, 1);
-    setAll(list, 'numberFormat', TEXT_FORMAT);
-    list.values = items.map((i) => [fitText(i)]);
+    setAll(sheet.getRangeByIndexes(1, col, items.length, 1), 'numberFormat', TEXT_FORMAT);
+    putValues(session, sheet, 1, col, items.map((i) => [fitText(i)]));
     const source = `=${qualify(LISTS_SHEET, { row: 1, col, rows: items.length, cols: 1 }, true)}`;
     target.dataValidation.rule = { list: { inCellDropDown: true, source } };
   }
