@@ -25,7 +25,7 @@ import {
   type WriteValue,
   type WrittenRange,
 } from '../engine/ports/workbook';
-import { checkFormula } from './hostRules';
+import { checkFormula, unreadableSelection } from './hostRules';
 import { readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import { Session, type SessionOptions } from './office/session';
@@ -151,7 +151,12 @@ export class OfficeGateway implements WorkbookGateway {
     return this.plain(async (ctx) => {
       const range = ctx.workbook.getSelectedRange().load('address,rowCount,columnCount');
       const top = range.getCell(0, 0).load('formulas,values');
-      await ctx.sync();
+      try {
+        await ctx.sync();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'InvalidSelection') throw unreadableSelection();
+        throw error;
+      }
       const formula = top.formulas[0]?.[0];
       const value = top.values[0]?.[0] as SelectionRead['topLeft']['value'] | undefined;
       return {

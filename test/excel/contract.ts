@@ -314,6 +314,15 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect((await gw.getSelection()).topLeft).toEqual({ formula: null, value: '' });
     });
 
+    test('a selection of several areas: a clear refusal, not a host error; the active cell still reads', async () => {
+      await gw.writeGrid({ kind: 'newSheet', name: 'My sheet', activate: false }, { values: [['Id', 'Amount'], ['t1', 5]] });
+      inspect.select('My sheet', 'A1:B2,D4');
+      const error = await rejection(gw.getSelection());
+      expect(error.code).toBe('InvalidInput');
+      expect(error.message).toBe('Excel cannot read this selection: select one block of cells (not several areas) in this workbook and try again.');
+      expect(await gw.getSelectedCell()).toEqual({ sheet: 'My sheet', cell: 'A1', address: "'My sheet'!A1" });
+    });
+
     test('writeFormula: a formula in one cell, also in a text-formatted one; other formats stay', async () => {
       await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['label', 5]], cellFormats: [['@', '#,##0.00']] });
       await gw.writeFormula({ sheet: 'Sheet1', cell: 'B1', address: 'Sheet1!B1' }, '=FIN.TOTAL("Operating Expenses > Software","2026-Q3")');
