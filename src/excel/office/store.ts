@@ -32,12 +32,12 @@ export async function writeSetting(ctx: Excel.RequestContext, key: string, value
  * Deletes a setting that may not exist. Microsoft documents nothing for a method called on a null object, so
  * the object is checked first: a second round trip only when there is something to delete.
  */
-async function removeItem(ctx: Excel.RequestContext, key: string): Promise<void> {
-  const item = ctx.workbook.settings.getItemOrNullObject(key);
-  await ctx.sync();
+async function removeItem(context: Excel.RequestContext, key: string): Promise<void> {
+  const item = context.workbook.settings.getItemOrNullObject(key);
+  await context.sync();
   if (item.isNullObject) return;
   item.delete();
-  await ctx.sync();
+  await context.sync();
 }
 
 export function removeSetting(ctx: Excel.RequestContext, key: string): Promise<void> {
