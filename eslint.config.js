@@ -1,6 +1,7 @@
 // Flat config: type-aware rules are left to `tsc --noEmit`; lint keeps to what tsc cannot see.
 const path = require('node:path');
 const js = require('@eslint/js');
+const officeAddins = require('eslint-plugin-office-addins');
 const reactHooks = require('eslint-plugin-react-hooks');
 const tseslint = require('typescript-eslint');
 
@@ -93,6 +94,13 @@ module.exports = tseslint.config(
   {
     files: ['src/engine/**', 'src/api/**'],
     rules: { 'no-restricted-globals': ['error', 'Office', 'Excel', 'OfficeRuntime', 'CustomFunctions'] },
+  },
+  {
+    // Office.js load/sync rules where Office.js is used. Only the plugin's rules: its 'recommended' config also
+    // brings prettier, an ES6 parser and rules this project does not use.
+    files: ['src/excel/**'],
+    plugins: { 'office-addins': officeAddins },
+    rules: Object.fromEntries(Object.keys(officeAddins.rules).map((rule) => [`office-addins/${rule}`, 'error'])),
   },
   {
     // The React code: the pane, and the workbench that hosts it.

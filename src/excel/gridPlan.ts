@@ -30,7 +30,10 @@ export interface GridPlan {
   boldRuns: Run[];
   indentRuns: (Run & { level: number })[];
   indentColumn: number;
-  /** One run per (level, contiguous rows at or deeper than that level); grouping them in order nests them. */
+  /**
+   * The row groups to make, outer levels first (grouping grouped rows nests them one level deeper): one per
+   * level and contiguous rows at or deeper than it, where Excel's +/- lands on the group's total (see planGrid).
+   */
   outlineRuns: (Run & { level: number })[];
   maxOutline: number;
   columnWidths: (number | null)[];
@@ -101,9 +104,19 @@ export function planGrid(grid: GridWrite): GridPlan {
   const levels = Array.from({ length: rows }, (_, i) => intIn(grid.outlineLevels?.[i], 0, MAX_OUTLINE_LEVEL, 'Outline level'));
   const maxOutline = Math.max(0, ...levels);
   const outlineRuns: (Run & { level: number })[] = [];
+  const hasFigures = (r: number) => values[r].some((v) => typeof v === 'number');
   for (let level = 1; level <= maxOutline; level++) {
     for (const run of runsOf(rows, (i) => levels[i] >= level, (v) => v)) {
-      outlineRuns.push({ start: run.start, count: run.count, level });
+      // Excel puts a group's +/- on the row right after it (summary rows below detail) and no API puts it
+      // above. So a run is grouped only where that row is its total: inside the block (not the user's row
+      // below it) and one level up; and not where a row one level up right above it carries figures (a
+      // parent with its children's subtotal, as statement lines are: their +/- would sit on the next
+      // sibling). Those rows stay in the enclosing group.
+      const after = run.start + run.count;
+      const before = run.start - 1;
+      const totalBelow = after < rows && levels[after] < level;
+      const summaryAbove = before >= 0 && levels[before] === level - 1 && hasFigures(before);
+      if (totalBelow && !summaryAbove) outlineRuns.push({ start: run.start, count: run.count, level });
     }
   }
 

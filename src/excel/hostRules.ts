@@ -52,3 +52,11 @@ export function checkFormula(formula: string): void {
   }
   if (formula.length > 8192) throw new GatewayError('InvalidInput', 'A formula is limited to 8,192 characters');
 }
+
+/**
+ * Excel reads no selection of several areas as one range (getSelectedRange fails with InvalidSelection, as it
+ * does when another workbook takes the focus mid-call): the pane says what to do instead.
+ */
+export function unreadableSelection(): GatewayError {
+  return new GatewayError('InvalidInput', 'Excel cannot read this selection: select one block of cells (not several areas) in this workbook and try again.');
+}

@@ -30,7 +30,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, planGrid, TEXT_FORMAT } from './gridPlan';
-import { checkFormula, uniqueSheetName, uniqueTableName } from './hostRules';
+import { checkFormula, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
 
 export interface MemoryCell {
   value: ReadValue;
@@ -134,13 +134,14 @@ export class MemoryGateway implements WorkbookGateway {
   private readonly bindings = new Map<string, string>();
   private readonly dateSystem: DateSystem;
   private active: MemorySheet;
-  private selection: { sheet: MemorySheet } & Box;
+  /** The selected areas; the active cell is the top-left cell of the first. */
+  private selection: { sheet: MemorySheet; areas: Box[] };
   private stats: WriteStats | undefined;
 
   constructor(options: MemoryGatewayOptions = {}) {
     for (const name of options.sheets ?? ['Sheet1']) this.sheets.push(new MemorySheet(name));
     this.active = this.sheets[0];
-    this.selection = { sheet: this.active, row: 0, col: 0, rows: 1, cols: 1 };
+    this.selection = { sheet: this.active, areas: [{ row: 0, col: 0, rows: 1, cols: 1 }] };
     this.dateSystem = options.dateSystem ?? 1900;
   }
 
@@ -182,9 +183,9 @@ export class MemoryGateway implements WorkbookGateway {
     return t?.validations.get(t.columns[col - t.col]);
   }
 
-  /** Selects a cell ("C5") or a range ("B2:D9"); the active cell is its top-left one. */
+  /** Selects a cell ("C5"), a range ("B2:D9") or several areas ("A1:B2,D4"); the active cell is the first's top-left. */
   select(sheet: string, a1: string): void {
-    this.selection = { sheet: this.sheet(sheet), ...parseBox(a1) };
+    this.selection = { sheet: this.sheet(sheet), areas: a1.split(',').map((area) => parseBox(area)) };
   }
 
   // Blocks -----------------------------------------------------------------------------------------
@@ -437,13 +438,16 @@ export class MemoryGateway implements WorkbookGateway {
   }
 
   async getSelectedCell(): Promise<CellRef> {
-    const { sheet, row, col } = this.selection;
+    const { sheet, areas } = this.selection;
+    const { row, col } = areas[0];
     const cell = cellA1(row, col);
     return { sheet: sheet.name, cell, address: qualify(sheet.name, parseBox(cell)) };
   }
 
   async getSelection(): Promise<SelectionRead> {
-    const { sheet, ...box } = this.selection;
+    const { sheet, areas } = this.selection;
+    if (areas.length > 1) throw unreadableSelection();
+    const box = areas[0];
     const top = sheet.get(box.row, box.col);
     return {
       sheet: sheet.name,

@@ -1,7 +1,7 @@
 /**
- * WorkbookGateway over Office.js. Excel.run is injected so tests drive a fake object model; in the add-in the
- * default runs the real one. Office globals are touched only when a method runs, so importing this file in
- * Node is harmless.
+ * WorkbookGateway over Office.js. Excel.run is injected so tests can put their own host behind Microsoft's
+ * client library; in the add-in the default is the global one. Office globals are touched only when a method
+ * runs, so importing this file in Node is harmless.
  */
 import type { DateSystem } from '../engine/dates';
 import { parseQualified, boxA1 } from '../engine/ports/address';
@@ -25,42 +25,37 @@ import {
   type WriteValue,
   type WrittenRange,
 } from '../engine/ports/workbook';
-import { checkFormula } from './hostRules';
+import { checkFormula, unreadableSelection } from './hostRules';
 import { readRange, writeFormula, writeGrid } from './office/grid';
+import { hostError } from './office/hostError';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';
 import * as tables from './office/tables';
-import { DEFAULT_BUDGET_BYTES, isPayloadLimitError } from './payload';
+import { DEFAULT_BUDGET_BYTES } from './payload';
 
-export type ExcelRunner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+export type ExcelRunner = <T>(options: Excel.RunOptions, batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
 export interface OfficeGatewayOptions {
   /** Defaults to the global Excel.run. */
   run?: ExcelRunner;
   /** Estimated bytes per request; Excel on the web rejects requests over 5 MB. */
   budgetBytes?: number;
-  /** Defaults to Office.context.requirements.isSetSupported, or "yes" outside Office. */
-  supports?: (set: string, version: string) => boolean;
 }
 
 function hostSupports(set: string, version: string): boolean {
-  if (typeof Office === 'undefined' || !Office.context?.requirements) return true;
   return Office.context.requirements.isSetSupported(set, version);
 }
+
+/**
+ * Every batch waits for the user to finish editing a cell instead of failing with
+ * InvalidOperationInCellEditMode (which would stop a chunked write half way). The option has no public
+ * requirement set: the library applies it where the host supports it and ignores it elsewhere.
+ */
+const RUN_OPTIONS: Excel.RunOptions = { delayForCellEdit: true };
 
 /** DATE(2000,1,1) in each date system: 1904 counts from 1904-01-01, 1900 from 1899-12-31 (with 1900-02-29). */
 const Y2K_1900 = 36526;
 const Y2K_1904 = 35064;
-
-function hostError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const e = (error ?? {}) as { code?: string; message?: string };
-  const message = e.message ?? String(error);
-  if (isPayloadLimitError(error)) return new GatewayError('PayloadTooLarge', message, e.code);
-  if (e.code === 'ItemNotFound') return new GatewayError('NotFound', message, e.code);
-  if (e.code === 'InvalidArgument') return new GatewayError('InvalidInput', message, e.code);
-  return new GatewayError('Host', message, e.code);
-}
 
 function emptyStats(operation: string): WriteStats {
   return { operation, rows: 0, syncs: 0, chunks: 0, rowsPerChunk: 0, largestPayloadBytes: 0, retries: 0 };
@@ -72,8 +67,8 @@ export class OfficeGateway implements WorkbookGateway {
   private stats: WriteStats | undefined;
 
   constructor(options: OfficeGatewayOptions = {}) {
-    this.run = options.run ?? ((batch) => Excel.run(batch));
-    this.sessionOptions = { budgetBytes: options.budgetBytes ?? DEFAULT_BUDGET_BYTES, supports: options.supports ?? hostSupports };
+    this.run = options.run ?? ((runOptions, batch) => Excel.run(runOptions, batch));
+    this.sessionOptions = { budgetBytes: options.budgetBytes ?? DEFAULT_BUDGET_BYTES, supports: hostSupports };
   }
 
   get lastWriteStats(): WriteStats | undefined {
@@ -85,7 +80,7 @@ export class OfficeGateway implements WorkbookGateway {
     const stats = emptyStats(operation);
     this.stats = stats;
     try {
-      return await this.run((ctx) => fn(new Session(ctx, stats, this.sessionOptions)));
+      return await this.run(RUN_OPTIONS, (ctx) => fn(new Session(ctx, stats, this.sessionOptions)));
     } catch (error) {
       throw hostError(error);
     }
@@ -93,7 +88,7 @@ export class OfficeGateway implements WorkbookGateway {
 
   private async plain<T>(fn: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> {
     try {
-      return await this.run(fn);
+      return await this.run(RUN_OPTIONS, fn);
     } catch (error) {
       throw hostError(error);
     }
@@ -156,7 +151,12 @@ export class OfficeGateway implements WorkbookGateway {
     return this.plain(async (ctx) => {
       const range = ctx.workbook.getSelectedRange().load('address,rowCount,columnCount');
       const top = range.getCell(0, 0).load('formulas,values');
-      await ctx.sync();
+      try {
+        await ctx.sync();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'InvalidSelection') throw unreadableSelection();
+        throw error;
+      }
       const formula = top.formulas[0]?.[0];
       const value = top.values[0]?.[0] as SelectionRead['topLeft']['value'] | undefined;
       return {

@@ -35,21 +35,22 @@ export interface Harness {
 export type MakeHarness = (options?: { date1904?: boolean }) => Harness;
 
 /** Strings that a careless write turns into formulas, numbers or booleans. */
-export const HOSTILE_TEXT = ['=HYPERLINK("http://evil.example","click")', '+44 20 7946 0000', '-ACME Ltd', '00123', 'TRUE', '=1+1', "'quoted"];
+export const HOSTILE_TEXT = ['=HYPERLINK("http://evil.example","click")', '+44 20 7946 0000', '-ACME Ltd', '@SUM(1,2)', '00123', 'TRUE', '=1+1', "'quoted"];
 
+/** A section as statements lay it out: a heading, its lines (grouped), its total right after them. */
 const STATEMENT: GridWrite = {
   values: [
     ['Income statement', null, null],
     [null, 'Jan 2026', 'Feb 2026'],
-    ['Revenue', 1200.5, 1300],
+    ['Revenue', null, null],
     ['Product', 1000, 1100],
     ['Services', 200.5, 200],
-    ['Expenses', -800, -850],
+    ['Total revenue', 1200.5, 1300],
     ['Net income', 400.5, 450],
   ],
   columnFormats: [null, '#,##0.00;(#,##0.00)', '#,##0.00;(#,##0.00)'],
   cellFormats: [[], [], [], [], [], [], [null, '0.0%']],
-  boldRows: [0, 2, 6],
+  boldRows: [0, 2, 5, 6],
   indentLevels: [0, 0, 0, 1, 1, 0, 0],
   outlineLevels: [0, 0, 0, 1, 1, 0, 0],
   columnWidths: [180, 90, 90],
@@ -96,7 +97,9 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect(out).toEqual({ sheet: 'Sheet1', address: 'Sheet1!B2:D8', rowCount: 7, columnCount: 3 });
       expect(inspect.cell('Sheet1', 'B2')).toMatchObject({ value: 'Income statement', numberFormat: '@', bold: true });
       expect(inspect.cell('Sheet1', 'C3')).toMatchObject({ value: 'Jan 2026', numberFormat: '@', bold: false });
-      expect(inspect.cell('Sheet1', 'C4')).toMatchObject({ value: 1200.5, numberFormat: '#,##0.00;(#,##0.00)', bold: true });
+      expect(inspect.cell('Sheet1', 'B4')).toMatchObject({ value: 'Revenue', numberFormat: '@', bold: true });
+      expect(inspect.cell('Sheet1', 'C4')).toMatchObject({ value: '', numberFormat: '#,##0.00;(#,##0.00)', bold: true });
+      expect(inspect.cell('Sheet1', 'C7')).toMatchObject({ value: 1200.5, numberFormat: '#,##0.00;(#,##0.00)', bold: true });
       expect(inspect.cell('Sheet1', 'C8')).toMatchObject({ value: 400.5, numberFormat: '0.0%' });
       expect(inspect.cell('Sheet1', 'B3')).toMatchObject({ value: '', numberFormat: 'General' });
       expect(inspect.cell('Sheet1', 'B5')).toMatchObject({ value: 'Product', indent: 1, bold: false });
@@ -105,14 +108,24 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect([1, 2, 3].map((c) => inspect.columnWidth('Sheet1', c))).toEqual([180, 90, 90]);
     });
 
-    test('nested outline levels and ragged rows', async () => {
+    test('nested outline levels and ragged rows: a group only where its total is the row right after it', async () => {
+      // Excel's +/- sits on the row after a group. Child sits under Parent, whose figures are its subtotal
+      // (summary above): not a group of its own. Members A and B fold into Group total: a group.
       await gw.writeGrid(
         { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
-        { values: [['a'], ['b', 1], ['c', 2, 3], ['d']], outlineLevels: [0, 1, 2, 1] },
+        {
+          values: [['Section'], ['Parent', 10], ['Child', 10, 3], ['Group'], ['Member A', 4], ['Member B', 6], ['Group total', 10], ['Total', 20]],
+          outlineLevels: [0, 1, 2, 1, 2, 2, 1, 0],
+        },
       );
-      expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 1, 2, 1]);
+      expect([0, 1, 2, 3, 4, 5, 6, 7].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 1, 1, 1, 2, 2, 1, 0]);
       expect(inspect.cell('Sheet1', 'C1')).toMatchObject({ value: '' });
       expect(inspect.cell('Sheet1', 'C3')).toMatchObject({ value: 3 });
+    });
+
+    test('a group that would fold into the row below the block is not made', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['Section'], ['a', 1], ['b', 2]], outlineLevels: [0, 1, 1] });
+      expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 0, 0, 0]);
     });
 
     test('text from the API stays text, wherever it is written', async () => {
@@ -167,8 +180,9 @@ export function gatewayContract(label: string, make: MakeHarness): void {
     test('a refresh in place clears the old block and its outline', async () => {
       const first = await gw.writeGrid(
         { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
-        { values: [['a', 1], ['b', 2], ['c', 3], ['d', 4]], outlineLevels: [0, 1, 2, 0], boldRows: [3] },
+        { values: [['a'], ['b'], ['c', 3], ['d', 4]], outlineLevels: [0, 1, 2, 0], boldRows: [3] },
       );
+      expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 1, 2, 0]);
       await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['a2', 10], ['b2', 20]] }, { replace: { address: first.address, outlineDepth: 2 } });
       expect(inspect.cell('Sheet1', 'A1').value).toBe('a2');
       expect(inspect.cell('Sheet1', 'A4')).toMatchObject({ value: '', bold: false });
@@ -179,7 +193,7 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       const out = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, STATEMENT);
       const read = await gw.readRange(out.address);
       expect(read.address).toBe('Sheet1!B2:D8');
-      expect(read.values[2]).toEqual(['Revenue', 1200.5, 1300]);
+      expect(read.values[5]).toEqual(['Total revenue', 1200.5, 1300]);
       expect(read.values[1][0]).toBe('');
       expect(read.numberFormats[2]).toEqual(['@', '#,##0.00;(#,##0.00)', '#,##0.00;(#,##0.00)']);
     });
@@ -314,6 +328,15 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect((await gw.getSelection()).topLeft).toEqual({ formula: null, value: '' });
     });
 
+    test('a selection of several areas: a clear refusal, not a host error; the active cell still reads', async () => {
+      await gw.writeGrid({ kind: 'newSheet', name: 'My sheet', activate: false }, { values: [['Id', 'Amount'], ['t1', 5]] });
+      inspect.select('My sheet', 'A1:B2,D4');
+      const error = await rejection(gw.getSelection());
+      expect(error.code).toBe('InvalidInput');
+      expect(error.message).toBe('Excel cannot read this selection: select one block of cells (not several areas) in this workbook and try again.');
+      expect(await gw.getSelectedCell()).toEqual({ sheet: 'My sheet', cell: 'A1', address: "'My sheet'!A1" });
+    });
+
     test('writeFormula: a formula in one cell, also in a text-formatted one; other formats stay', async () => {
       await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['label', 5]], cellFormats: [['@', '#,##0.00']] });
       await gw.writeFormula({ sheet: 'Sheet1', cell: 'B1', address: 'Sheet1!B1' }, '=FIN.TOTAL("Operating Expenses > Software","2026-Q3")');
@@ -364,6 +387,7 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       await gw.saveBinding({ ...b1, refreshedAt: '2026-04-01T10:00:00.000Z' });
       expect((await gw.listBindings())[0].refreshedAt).toBe('2026-04-01T10:00:00.000Z');
       await gw.removeBinding('b2');
+      await gw.removeBinding('never-saved');
       expect((await gw.listBindings()).map((b) => b.id)).toEqual(['b1']);
     });
   });

@@ -1,5 +1,10 @@
-/** The fake must hold Excel's rules, or the gateway tests prove nothing. */
-import { FakeExcel, FakeOfficeError } from './fakeExcel';
+/**
+ * The host behind Microsoft's client library must hold Excel's rules, or the gateway tests prove nothing.
+ * Driven through the real Excel.run (officeJs.ts), so the client-side behaviour is the library's own.
+ */
+import { DELAY_FOR_CELL_EDIT_FLAG } from './excelHost';
+import { FakeExcel } from './fakeExcel';
+import { EXCEL_2019, realExcelRun, WEB, WINDOWS } from './officeJs';
 
 type Ctx = Excel.RequestContext;
 
@@ -8,14 +13,19 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
     await p;
     return undefined;
   } catch (e) {
-    return (e as FakeOfficeError).code;
+    return (e as { code?: string }).code;
   }
 }
 
-describe('fake Excel', () => {
+function runner(fake: FakeExcel, host = WINDOWS) {
+  const run = realExcelRun(fake, host);
+  return <T>(batch: (ctx: Ctx) => Promise<T>, options: Excel.RunOptions = {}) => run(options, batch);
+}
+
+describe('fake Excel behind the real office-js client', () => {
   test('writes wait for sync; reads need load + sync; syncs are counted', async () => {
     const fake = new FakeExcel();
-    await fake.run(async (ctx: Ctx) => {
+    await runner(fake)(async (ctx) => {
       const sheet = ctx.workbook.worksheets.getItem('Sheet1');
       sheet.getRange('A1').values = [[42]];
       const back = sheet.getRange('A1').load('values');
@@ -30,7 +40,7 @@ describe('fake Excel', () => {
 
   test('a load queued before a write in the same batch sees the old value', async () => {
     const fake = new FakeExcel();
-    await fake.run(async (ctx: Ctx) => {
+    await runner(fake)(async (ctx) => {
       const sheet = ctx.workbook.worksheets.getItem('Sheet1');
       const before = sheet.getRange('A1').load('values');
       sheet.getRange('A1').values = [['x']];
@@ -43,26 +53,37 @@ describe('fake Excel', () => {
 
   test('arrays must be rectangular and match the range; a single value fills the range', async () => {
     const fake = new FakeExcel();
-    const ragged = fake.run(async (ctx: Ctx) => {
+    const run = runner(fake);
+    const ragged = run(async (ctx) => {
       ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:B2').values = [[1, 2], [3]];
       await ctx.sync();
     });
     expect(await codeOf(ragged)).toBe('InvalidArgument');
-    const wrongShape = fake.run(async (ctx: Ctx) => {
+    const wrongShape = run(async (ctx) => {
       ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:B2').numberFormat = [['0', '0', '0']];
       await ctx.sync();
     });
     expect(await codeOf(wrongShape)).toBe('InvalidArgument');
-    await fake.run(async (ctx: Ctx) => {
+    await run(async (ctx) => {
       (ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:B2') as unknown as { numberFormat: string }).numberFormat = '0.00';
       await ctx.sync();
     });
     expect(fake.cell('Sheet1', 'B2').numberFormat).toBe('0.00');
   });
 
-  test('strings are parsed like typed input unless the cell is already text', async () => {
+  test('a write of more than 1,500 cells arrives in slices the library cuts (getRow, getBoundingRect)', async () => {
     const fake = new FakeExcel();
-    await fake.run(async (ctx: Ctx) => {
+    await runner(fake)(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:B2000').values = Array.from({ length: 2000 }, (_, i) => [i, `r${i}`]);
+      await ctx.sync();
+    });
+    expect(fake.cell('Sheet1', 'A1').value).toBe(0);
+    expect(fake.cell('Sheet1', 'B2000').value).toBe('r1999');
+  });
+
+  test('strings are parsed like typed input unless the cell is already text; typed String values stay text', async () => {
+    const fake = new FakeExcel();
+    await runner(fake, WEB)(async (ctx) => {
       const sheet = ctx.workbook.worksheets.getItem('Sheet1');
       sheet.getRange('A1:D1').values = [['=HYPERLINK("x")', '00123', '-ACME', 'TRUE']];
       // Wrong order: the value lands first and is parsed before the format arrives.
@@ -71,6 +92,8 @@ describe('fake Excel', () => {
       // Right order.
       sheet.getRange('A3').numberFormat = [['@']];
       sheet.getRange('A3').values = [['=1+1']];
+      // ExcelApi 1.16 (a client that has it): the value says it is a string.
+      (sheet.getRange('A4') as unknown as { valuesAsJson: unknown }).valuesAsJson = [[{ type: 'String', basicValue: '=1+1' }]];
       await ctx.sync();
     });
     expect(fake.cell('Sheet1', 'A1').formula).toBe('=HYPERLINK("x")');
@@ -79,11 +102,13 @@ describe('fake Excel', () => {
     expect(fake.cell('Sheet1', 'D1').value).toBe(true);
     expect(fake.cell('Sheet1', 'A2').formula).toBe('=1+1');
     expect(fake.cell('Sheet1', 'A3')).toMatchObject({ value: '=1+1', formula: undefined });
+    expect(fake.cell('Sheet1', 'A4')).toMatchObject({ value: '=1+1', formula: undefined, numberFormat: 'General' });
   });
 
   test('a request over the limit is rejected whole; a large response too', async () => {
-    const fake = new FakeExcel({ requestLimitBytes: 1000, responseLimitBytes: 1000 });
-    const big = fake.run(async (ctx: Ctx) => {
+    const fake = new FakeExcel({ requestLimitBytes: 2000, responseLimitBytes: 1000 });
+    const run = runner(fake);
+    const big = run(async (ctx) => {
       const sheet = ctx.workbook.worksheets.getItem('Sheet1');
       sheet.getRange('A1').values = [['small']];
       sheet.getRange('A2:A101').values = Array.from({ length: 100 }, () => ['0123456789']);
@@ -92,49 +117,116 @@ describe('fake Excel', () => {
     expect(await codeOf(big)).toBe('RequestPayloadSizeLimitExceeded');
     expect(fake.cell('Sheet1', 'A1').value).toBe('');
 
-    await fake.run(async (ctx: Ctx) => {
+    await run(async (ctx) => {
       const sheet = ctx.workbook.worksheets.getItem('Sheet1');
       for (let i = 0; i < 5; i++) {
         sheet.getRange(`A${i * 20 + 1}:A${i * 20 + 20}`).values = Array.from({ length: 20 }, () => ['0123456789']);
         await ctx.sync();
       }
     });
-    const read = fake.run(async (ctx: Ctx) => {
+    const read = run(async (ctx) => {
       ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A100').load('values');
       await ctx.sync();
     });
     expect(await codeOf(read)).toBe('ResponsePayloadSizeLimitExceeded');
   });
 
-  test('null objects, missing items and dead proxies behave as in Office', async () => {
+  test('null objects, missing items and objects of a finished run behave as in Office', async () => {
     const fake = new FakeExcel();
-    let leaked: Excel.Worksheet | undefined;
-    await fake.run(async (ctx: Ctx) => {
+    const run = runner(fake);
+    let leaked: Excel.Range | undefined;
+    await run(async (ctx) => {
       const missing = ctx.workbook.worksheets.getItemOrNullObject('Nope');
       expect(() => missing.isNullObject).toThrow();
       await ctx.sync();
       expect(missing.isNullObject).toBe(true);
-      leaked = ctx.workbook.worksheets.getItem('Sheet1');
+      leaked = ctx.workbook.worksheets.getItem('Sheet1').getRange('A1');
+      leaked.values = [[1]];
+      await ctx.sync();
     });
+    expect(fake.cleanups).toBe(1);
     expect(() => {
-      leaked!.getRange('A1').values = [[1]];
-    }).toThrow(expect.objectContaining({ code: 'InvalidRequestContext' }));
-    const notFound = fake.run(async (ctx: Ctx) => {
+      leaked!.values = [[2]];
+    }).toThrow(expect.objectContaining({ code: 'InvalidObjectPath' }));
+    const notFound = run(async (ctx) => {
       ctx.workbook.worksheets.getItem('Nope').getRange('A1').values = [[1]];
       await ctx.sync();
     });
     expect(await codeOf(notFound)).toBe('ItemNotFound');
+    // Microsoft documents nothing for a method called on a null object: the fake refuses it.
+    const onNull = run(async (ctx) => {
+      ctx.workbook.settings.getItemOrNullObject('never-set').delete();
+      await ctx.sync();
+    });
+    expect(await codeOf(onNull)).toBe('GeneralException');
+  });
+
+  test('a member the host lacks throws ApiNotFound at the call, before anything is sent', async () => {
+    const fake = new FakeExcel();
+    const missing = runner(fake, EXCEL_2019)(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A2').group('ByRows');
+      await ctx.sync();
+    });
+    expect(await codeOf(missing)).toBe('ApiNotFound');
+    const webOnly = runner(fake, WINDOWS)(async (ctx) => {
+      ctx.workbook.tables.getItem('T').rows.deleteRowsAt(0, 1);
+      await ctx.sync();
+    });
+    expect(await codeOf(webOnly)).toBe('ApiNotFound');
+  });
+
+  test('while the user edits a cell, a request waits if it asked to and fails otherwise', async () => {
+    const fake = new FakeExcel();
+    const run = runner(fake);
+    fake.startCellEdit();
+    const impatient = run(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1').values = [[1]];
+      await ctx.sync();
+    });
+    expect(await codeOf(impatient)).toBe('InvalidOperationInCellEditMode');
+    let done = false;
+    const patient = run(
+      async (ctx) => {
+        ctx.workbook.worksheets.getItem('Sheet1').getRange('A1').values = [[2]];
+        await ctx.sync();
+      },
+      { delayForCellEdit: true },
+    ).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(done).toBe(false);
+    expect(fake.cell('Sheet1', 'A1').value).toBe('');
+    fake.endCellEdit();
+    await patient;
+    expect(fake.cell('Sheet1', 'A1').value).toBe(2);
+    expect(fake.syncs.at(-1)!.delayForCellEdit).toBe(true);
+    expect(DELAY_FOR_CELL_EDIT_FLAG).toBe(64);
+  });
+
+  test('a multi-area selection: getSelectedRange refuses it, getSelectedRanges reads it', async () => {
+    const fake = new FakeExcel();
+    fake.select('Sheet1', 'A1:B2,D4');
+    const run = runner(fake);
+    expect(await codeOf(run(async (ctx) => void (await ctx.workbook.getSelectedRange().load('address').context.sync())))).toBe('InvalidSelection');
+    await run(async (ctx) => {
+      const areas = ctx.workbook.getSelectedRanges().load('areaCount,address');
+      const active = ctx.workbook.getActiveCell().load('address');
+      await ctx.sync();
+      expect(areas.areaCount).toBe(2);
+      expect(areas.address).toBe('Sheet1!A1:B2,Sheet1!D4');
+      expect(active.address).toBe('Sheet1!A1');
+    });
   });
 
   test('inline validation lists stop at 255 characters; range sources must be one column', async () => {
     const fake = new FakeExcel();
-    const long = fake.run(async (ctx: Ctx) => {
+    const run = runner(fake);
+    const long = run(async (ctx) => {
       const source = Array.from({ length: 60 }, (_, i) => `Dept ${i}`).join(',');
       ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A5').dataValidation.rule = { list: { inCellDropDown: true, source } };
       await ctx.sync();
     });
     expect(await codeOf(long)).toBe('InvalidArgument');
-    const square = fake.run(async (ctx: Ctx) => {
+    const square = run(async (ctx) => {
       ctx.workbook.worksheets.getItem('Sheet1').getRange('A1').dataValidation.rule = { list: { inCellDropDown: true, source: '=Sheet1!$C$1:$D$4' } };
       await ctx.sync();
     });
@@ -143,7 +235,8 @@ describe('fake Excel', () => {
 
   test('tables: header-only ranges get a body row, names are validated, rows.add shifts cells below', async () => {
     const fake = new FakeExcel();
-    await fake.run(async (ctx: Ctx) => {
+    const run = runner(fake);
+    await run(async (ctx) => {
       const sheet = ctx.workbook.worksheets.getItem('Sheet1');
       sheet.getRange('A1:B1').values = [['Id', 'Amount']];
       sheet.getRange('A5').values = [['below']];
@@ -158,10 +251,37 @@ describe('fake Excel', () => {
     });
     expect(fake.findTable('Tx')!.box).toEqual({ row: 0, col: 0, rows: 4, cols: 2 });
     expect(fake.cell('Sheet1', 'A7').value).toBe('below');
-    const badName = fake.run(async (ctx: Ctx) => {
+    const badName = run(async (ctx) => {
       ctx.workbook.tables.getItem('Tx').name = 'A1';
       await ctx.sync();
     });
     expect(await codeOf(badName)).toBe('InvalidArgument');
+  });
+
+  test('tables: rows deleted as a range go with the table; a filtered table refuses deleteRowsAt', async () => {
+    const fake = new FakeExcel();
+    const run = runner(fake, WEB);
+    await run(async (ctx) => {
+      const sheet = ctx.workbook.worksheets.getItem('Sheet1');
+      sheet.getRange('A1:A6').values = [['Id'], ['a'], ['b'], ['c'], ['d'], ['e']];
+      sheet.getRange('A9').values = [['below']];
+      sheet.tables.add('A1:A6', true).name = 'T';
+      await ctx.sync();
+      sheet.getRange('A3:A4').delete('Up');
+      await ctx.sync();
+    });
+    expect(fake.findTable('T')!.box.rows).toBe(4);
+    expect(['A2', 'A3', 'A4', 'A7'].map((a) => fake.cell('Sheet1', a).value)).toEqual(['a', 'd', 'e', 'below']);
+    const straddle = run(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A4:A6').delete('Up');
+      await ctx.sync();
+    });
+    expect(await codeOf(straddle)).toBe('InvalidOperation');
+    fake.filterTable('T');
+    const filtered = run(async (ctx) => {
+      ctx.workbook.tables.getItem('T').rows.deleteRowsAt(0, 1);
+      await ctx.sync();
+    });
+    expect(await codeOf(filtered)).toBe('InsertDeleteConflict');
   });
 });

@@ -2,7 +2,8 @@
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 import { OfficeGateway, type OfficeGatewayOptions } from '../../src/excel/officeGateway';
 import type { Harness, Inspector } from './contract';
-import { FakeExcel, parseA1, type FakeExcelOptions } from './fakeExcel';
+import { FakeExcel, type FakeExcelOptions } from './fakeExcel';
+import { realExcelRun, WINDOWS, type HostProfile } from './officeJs';
 
 export function fakeInspector(fake: FakeExcel): Inspector {
   return {
@@ -16,19 +17,18 @@ export function fakeInspector(fake: FakeExcel): Inspector {
     visibility: (sheet) => fake.sheet(sheet).visibility,
     activeSheet: () => fake.active.name,
     validationSource: (sheet, a1) => (fake.cell(sheet, a1).validation as { list?: { source?: string } } | undefined)?.list?.source,
-    select: (sheet, a1) => {
-      const b = parseA1(a1);
-      fake.selection = { sheet: fake.sheet(sheet), row: b.row, col: b.col, rows: b.rows, cols: b.cols };
-    },
+    select: (sheet, a1) => fake.select(sheet, a1),
   };
 }
 
+/** OfficeGateway through Microsoft's client library, on a host profile (Windows unless told). */
 export function officeHarness(
   fakeOptions: FakeExcelOptions = {},
-  gatewayOptions: Omit<OfficeGatewayOptions, 'run'> = {},
+  gatewayOptions: Omit<OfficeGatewayOptions, 'run'> & { host?: HostProfile } = {},
 ): Harness & { fake: FakeExcel; office: OfficeGateway } {
+  const { host = WINDOWS, ...options } = gatewayOptions;
   const fake = new FakeExcel(fakeOptions);
-  const office = new OfficeGateway({ run: fake.run, ...gatewayOptions });
+  const office = new OfficeGateway({ run: realExcelRun(fake, host), ...options });
   return { fake, office, gateway: office, inspect: fakeInspector(fake) };
 }
 

@@ -10,6 +10,9 @@ import { sanitizeTableName, uniqueSheetName, uniqueTableName } from '../../src/e
 import { GatewayError } from '../../src/engine/ports/workbook';
 import { formatRuns, planGrid } from '../../src/excel/gridPlan';
 import { isPayloadLimitError, rowsThatFit, utf8Length } from '../../src/excel/payload';
+import { renderStatement } from '../../src/engine/render/statementGrid';
+import { toGridWrite } from '../../src/engine/statements/blocks';
+import { demoBalanceSheet, demoCashFlow, demoIncomeStatement } from '../engine/fixtures/statements';
 
 describe('addresses', () => {
   test('column letters round-trip to the last column', () => {
@@ -81,12 +84,15 @@ describe('grid plan', () => {
     expect(plan.formats).toEqual([['@', '#,##0', '#,##0'], ['General', '#,##0', '#,##0']]);
   });
 
-  test('outline runs nest by level; bold and indent come as runs', () => {
-    const plan = planGrid({ values: [[1], [2], [3], [4], [5]], outlineLevels: [0, 1, 2, 2, 1], boldRows: [0, 1, 4], indentLevels: [0, 1, 1, 2] });
+  test('outline runs nest by level, each folding into the total right after it; bold and indent come as runs', () => {
+    const plan = planGrid({ values: [['h'], ['g'], [3], [4], [5], [6]], outlineLevels: [0, 1, 2, 2, 1, 0], boldRows: [0, 1, 4], indentLevels: [0, 1, 1, 2] });
     expect(plan.outlineRuns).toEqual([
       { start: 1, count: 4, level: 1 },
       { start: 2, count: 2, level: 2 },
     ]);
+    // Under a row one level up with figures (its subtotal, above), or with no total row after: no group.
+    expect(planGrid({ values: [['h'], ['p', 5], ['c', 5], ['t', 5]], outlineLevels: [0, 1, 2, 0] }).outlineRuns).toEqual([{ start: 1, count: 2, level: 1 }]);
+    expect(planGrid({ values: [['h'], ['a', 1]], outlineLevels: [0, 1] }).outlineRuns).toEqual([]);
     expect(plan.boldRuns).toEqual([{ start: 0, count: 2 }, { start: 4, count: 1 }]);
     expect(plan.indentRuns).toEqual([{ start: 1, count: 2, level: 1 }, { start: 3, count: 1, level: 2 }]);
     expect(formatRuns([['a'], ['a'], ['b']], 0, 1, 2)).toEqual([{ start: 1, count: 1, format: 'a' }, { start: 2, count: 1, format: 'b' }]);
@@ -103,4 +109,25 @@ describe('grid plan', () => {
     expect(() => planGrid({ values: [[1]], boldRows: [3] })).toThrow(/outside/);
     expect(() => planGrid({ values: [[{} as unknown as string]] })).toThrow(/unsupported/);
   });
+});
+
+describe('statement outlines on Excel (no API puts summary rows above; the +/- goes on the row after a group)', () => {
+  const statements = {
+    'income statement': [demoIncomeStatement('2026-01-01', '2026-01-31'), demoIncomeStatement('2026-02-01', '2026-02-28', 2)],
+    'balance sheet': [demoBalanceSheet()],
+    'cash flow': [demoCashFlow()],
+  };
+  for (const [kind, reports] of Object.entries(statements)) {
+    test(`${kind}: every group statementGrid asks for folds into its section's total, the row right after it`, () => {
+      const grid = renderStatement({ reports, companyName: 'Acme', refreshedAt: new Date(Date.UTC(2026, 6, 15)), scale: 'thousands' });
+      const plan = planGrid(toGridWrite(grid));
+      expect(plan.outlineRuns.length).toBeGreaterThan(0);
+      for (const run of plan.outlineRuns) {
+        const after = grid.rowInfo[run.start + run.count];
+        expect({ role: after?.role, section: after?.section }).toEqual({ role: 'section-total', section: grid.rowInfo[run.start].section });
+      }
+      // Parent lines carry their children's subtotal above them: their children fold with the section.
+      expect(grid.rowInfo.some((info) => info.outlineLevel > 1)).toBe(true);
+    });
+  }
 });

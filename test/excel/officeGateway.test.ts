@@ -1,9 +1,11 @@
 /** What only the Office implementation has: round trips, request sizes, suspension, host capabilities. */
-import { GatewayError, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
+import { GatewayError, type RowUpdate, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
+import { HOSTILE_TEXT } from './contract';
 import { officeHarness } from './harnesses';
+import { EXCEL_2019, MAC, membersCalledOn, WEB, WINDOWS } from './officeJs';
 
 const COLUMNS: TableColumnSpec[] = [
   { name: 'Id', kind: 'text' },
@@ -51,7 +53,7 @@ function transactions(n: number): WriteValue[][] {
   });
 }
 
-describe('OfficeGateway against the fake Excel', () => {
+describe('OfficeGateway through office-js against the fake Excel', () => {
   test('getSelection: the range and its top-left formula in one sync', async () => {
     const h = officeHarness();
     await h.gateway.writeFormula('Sheet1!B2', '=FIN.BALANCE("Cash","2025-12")');
@@ -193,7 +195,7 @@ describe('OfficeGateway against the fake Excel', () => {
   });
 
   test('an older host (no ExcelApi 1.9 / 1.10) gets no calls it would reject', async () => {
-    const h = officeHarness({}, { budgetBytes: 50_000, supports: (_set, version) => Number(version.split('.')[1]) < 9 });
+    const h = officeHarness({}, { budgetBytes: 50_000, host: EXCEL_2019 });
     await h.office.writeGrid(
       { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
       { values: Array.from({ length: 2_000 }, (_, r) => [`row ${r}`, r]), indentLevels: [1, 2], outlineLevels: [0, 1, 1] },
@@ -203,11 +205,157 @@ describe('OfficeGateway against the fake Excel', () => {
     expect(h.inspect.cell('Sheet1', 'A2').indent).toBe(0);
     expect(h.inspect.outlineLevel('Sheet1', 1)).toBe(0);
     expect(h.inspect.cell('Sheet1', 'A2000').value).toBe('row 1999');
-    // Row by row where deleteRowsAt (1.14) is missing.
     const rows = transactions(10);
     await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'D1' } });
     await h.office.deleteRowsByKey('Tx', 'Id', [rows[2][0] as string, rows[3][0] as string, rows[7][0] as string]);
     expect((await h.office.readTable('Tx')).rows.map((r) => r[0])).toEqual([0, 1, 4, 5, 6, 8, 9].map((i) => rows[i][0]));
+  });
+
+  describe('deleting table rows (deleteRowsAt is ExcelApiOnline 1.1, the web only)', () => {
+    for (const host of [WINDOWS, MAC, WEB, EXCEL_2019]) {
+      test(`on ${host.name}: runs of rows in one sync, bottom up, also in a filtered table (the filter is cleared)`, async () => {
+        const h = officeHarness({}, { host });
+        const rows = transactions(12);
+        await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'B2' } });
+        await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B20' }, { values: [['below the table']] });
+        h.fake.filterTable('Tx');
+        h.fake.resetLog();
+        const gone = [1, 2, 3, 7, 11].map((i) => rows[i][0] as string);
+        expect(await h.office.deleteRowsByKey('Tx', 'Id', gone)).toEqual({ count: 5, missing: [] });
+        // The table and its keys (two reads), then every run in one request.
+        expect(h.office.lastWriteStats).toMatchObject({ syncs: 3, retries: 0 });
+        expect(h.fake.syncs).toHaveLength(3);
+        expect(h.fake.findTable('Tx')!.filtered).toBe(false);
+        expect((await h.office.readTable('Tx')).rows.map((r) => r[0])).toEqual([0, 4, 5, 6, 8, 9, 10].map((i) => rows[i][0]));
+        expect(h.inspect.cell('Sheet1', 'B15').value).toBe('below the table');
+        const calls = membersCalledOn(host);
+        expect(calls.has('TableRowCollection.deleteRowsAt')).toBe(host === WEB);
+        expect(calls.has('Range.delete')).toBe(host !== WEB);
+      });
+    }
+  });
+
+  describe('writes while the user edits a cell, and writes Excel stops part way (defect 6)', () => {
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+    test('every request waits for a cell edit to end, so a chunked write is not cut by one', async () => {
+      const h = officeHarness({}, { budgetBytes: 20_000 });
+      h.fake.startCellEdit();
+      let done = false;
+      const write = h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(300), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } }).then(() => (done = true));
+      await tick();
+      expect(done).toBe(false);
+      expect(h.fake.tables).toHaveLength(0);
+      h.fake.endCellEdit();
+      await write;
+      expect(h.office.lastWriteStats!.chunks).toBeGreaterThan(1);
+      expect(h.fake.syncs.every((s) => s.delayForCellEdit && !s.error)).toBe(true);
+      expect((await h.office.readTable('Tx')).rows).toHaveLength(300);
+      expect(h.fake.syncs.every((s) => s.delayForCellEdit)).toBe(true);
+    });
+
+    test('where the host cannot wait (Excel 2019 ignores delayForCellEdit) the write fails whole', async () => {
+      const h = officeHarness({}, { host: EXCEL_2019 });
+      h.fake.startCellEdit();
+      const error = await gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['x', 1]] }));
+      expect(error.hostCode).toBe('InvalidOperationInCellEditMode');
+      expect(h.inspect.cell('Sheet1', 'A1').value).toBe('');
+    });
+
+    test('a new table Excel stops part way is removed, on a sheet of the user’s or on its own new sheet', async () => {
+      const h = officeHarness({}, { budgetBytes: 20_000 });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'Q1' }, { values: [['mine']] });
+      h.fake.plantFault({ request: 3, code: 'GeneralException', afterActions: 12 });
+      const error = await gatewayError(h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(300), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } }));
+      expect(error.message).toMatch(/^Excel stopped creating the table Tx at Sheet1!A1:O301 part way; it was removed\. \(Excel: /);
+      expect(h.fake.tables).toHaveLength(0);
+      expect(h.fake.sheet('Sheet1').used(false)).toEqual({ row: 0, col: 16, rows: 1, cols: 1 });
+
+      h.fake.plantFault({ request: 4, code: 'GeneralException', afterActions: 5 });
+      const onNew = await gatewayError(h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: transactions(300), target: { kind: 'newSheet', name: 'Transactions' } }));
+      expect(onNew.message).toMatch(/it was removed/);
+      expect(h.inspect.sheetNames()).toEqual(['Sheet1']);
+    });
+
+    test('a block rewritten in place that Excel stops is cleared, and the error says to rewrite it with Refresh', async () => {
+      const h = officeHarness({}, { budgetBytes: 5_000 });
+      const grid = (label: string) => ({ values: Array.from({ length: 40 }, (_, r) => [`${label} ${r}`, r]), outlineLevels: Array.from({ length: 40 }, (_, r) => (r % 5 ? 1 : 0)) });
+      const first = await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid('old'));
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A50' }, { values: [['below, mine']] });
+      h.fake.plantFault({ request: 2, code: 'GeneralException', afterActions: 8 });
+      const error = await gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid('new'), { replace: { address: first.address, outlineDepth: 1 } }));
+      expect(error.message).toMatch(/^Excel stopped the refresh of Sheet1!B2:C41 part way and the block was cleared: rewrite it with Refresh\. \(Excel: /);
+      expect(h.fake.sheet('Sheet1').used(false)).toEqual({ row: 49, col: 0, rows: 1, cols: 1 });
+    });
+
+    test('appendRows that Excel stops says how many rows are in, and the table holds exactly those', async () => {
+      const h = officeHarness({}, { budgetBytes: 20_000 });
+      const rows = transactions(300);
+      await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows: rows.slice(0, 10), target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      h.fake.plantFault({ request: 3, code: 'GeneralException', afterActions: 30 });
+      const error = await gatewayError(h.office.appendRows('Tx', rows.slice(10)));
+      expect(error.partial).toMatchObject({ total: 290 });
+      const written = error.partial!.written;
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(290);
+      expect(error.message).toBe(`Excel stopped adding rows to Tx after ${written} of 290: those are in the table, the others are not; add them again with Refresh. (Excel: (planted) GeneralException)`);
+      expect((await h.office.readTable('Tx')).rows).toEqual(rows.slice(0, 10 + written).map((r) => r.map((v) => v ?? '')));
+    });
+
+    test('updateRowsByKey that Excel stops names the updates that are in', async () => {
+      const h = officeHarness({}, { budgetBytes: 3_000 });
+      const rows = transactions(40);
+      await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' } });
+      const updates: RowUpdate[] = rows.map((r, i) => ({ key: r[0] as string, values: i % 2 ? { 'Push status': 'done' } : ({ Message: 'ok' } as Record<string, WriteValue>) }));
+      h.fake.plantFault({ request: 4, code: 'GeneralException', afterActions: 2 });
+      const error = await gatewayError(h.office.updateRowsByKey('Tx', 'Id', updates));
+      const keys = error.partial!.keys!;
+      expect(error.partial).toMatchObject({ total: 40, written: keys.length });
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.length).toBeLessThan(40);
+      expect(error.message).toMatch(new RegExp(`^Excel stopped updating Tx after ${keys.length} of 40 rows were written: write the others again`));
+      const back = new Map((await h.office.readTable('Tx')).rows.map((r) => [r[0], r]));
+      for (const u of updates.filter((x) => keys.includes(x.key))) {
+        expect(back.get(u.key)!.slice(13)).toEqual('Message' in u.values ? ['', 'ok'] : ['done', '']);
+      }
+    });
+  });
+
+  describe('text from the API that starts like a formula (= + - @) stays text (defect 9)', () => {
+    const HOSTILE = HOSTILE_TEXT.filter((t) => /^[=+\-@]/.test(t));
+
+    /** Every way text reaches a cell: a block, a new table, appended rows, updated rows, a validation list. */
+    async function writeEverywhere(h: ReturnType<typeof officeHarness>): Promise<string[]> {
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: HOSTILE.map((t) => [t, 1]) });
+      const rows = transactions(HOSTILE.length).map((r, i) => Object.assign([...r], { 5: HOSTILE[i] }));
+      await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'D1' } });
+      await h.office.appendRows('Tx', [Object.assign([...transactions(1)[0]], { 0: 'new', 5: HOSTILE[0], 8: HOSTILE[1] })]);
+      await h.office.updateRowsByKey('Tx', 'Id', [{ key: rows[0][0] as string, values: { Department: HOSTILE[2], Message: HOSTILE[3] } }]);
+      await h.office.setListValidation('Tx', 'Department', HOSTILE);
+      const cells = [...HOSTILE.map((_, i) => `A${i + 1}`), ...HOSTILE.map((_, i) => `I${i + 2}`), `I${HOSTILE.length + 2}`, `L${HOSTILE.length + 2}`, 'L2', 'R2'];
+      const back = cells.map((a1) => h.inspect.cell('Sheet1', a1));
+      expect(back.map((c) => c.formula)).toEqual(cells.map(() => undefined));
+      expect(back.map((c) => c.value)).toEqual([...HOSTILE, ...HOSTILE, HOSTILE[0], HOSTILE[1], HOSTILE[2], HOSTILE[3]]);
+      const lists = h.fake.sheets.find((x) => x.name === 'FinLists')!;
+      expect(HOSTILE.map((_, i) => lists.get(1 + i, 0))).toEqual(HOSTILE.map((t) => expect.objectContaining({ value: t, formula: undefined })));
+      return cells;
+    }
+
+    for (const host of [MAC, WEB]) {
+      test(`on ${host.name} (ExcelApi 1.16, a client with valuesAsJson): typed String values, text even where '@' would not hold`, async () => {
+        await writeEverywhere(officeHarness({ textFormatHolds: false }, { host }));
+        expect(membersCalledOn(host).has('Range.valuesAsJson')).toBe(true);
+      });
+    }
+
+    for (const host of [WINDOWS, EXCEL_2019]) {
+      test(`on ${host.name} (no valuesAsJson in the client or the host): cells formatted '@' before the text arrives`, async () => {
+        const h = officeHarness({}, { host });
+        const cells = await writeEverywhere(h);
+        expect(cells.map((a1) => h.inspect.cell('Sheet1', a1).numberFormat)).toEqual(cells.map(() => '@'));
+        expect(membersCalledOn(host).has('Range.valuesAsJson')).toBe(false);
+      });
+    }
   });
 
   test('settings and bindings live in the workbook as JSON text under our own keys', async () => {

@@ -41,7 +41,12 @@ export interface GridWrite {
   indentLevels?: (number | null | undefined)[];
   /** Column (0-based, within the grid) that carries the indent; default 0 (the label column). */
   indentColumn?: number;
-  /** Outline level per row: 0 = not grouped, n = inside n nested row groups (at most MAX_OUTLINE_LEVEL). */
+  /**
+   * Outline level per row: 0 = not grouped, n = inside n nested row groups (at most MAX_OUTLINE_LEVEL). Excel
+   * folds a group into the row right after it (its +/- sits there; no API puts it above), so a group is made
+   * only where that row is its total: in the grid, one level up. Rows right under a row one level up that
+   * carries figures (a parent with their subtotal) stay in the enclosing group.
+   */
   outlineLevels?: (number | null | undefined)[];
   /** Column widths in points (Excel's unit for columnWidth); null keeps the current width. */
   columnWidths?: (number | null | undefined)[];
@@ -221,6 +226,16 @@ export interface WorkbookGateway {
 
 export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
 
+/** How far appendRows or updateRowsByKey got before Excel stopped it, so the caller can redo the rest. */
+export interface PartialWrite {
+  /** appendRows: rows in the table, counted from the first given. updateRowsByKey: updates fully written. */
+  written: number;
+  /** Rows given (appendRows), or updates whose key was found (updateRowsByKey). */
+  total: number;
+  /** updateRowsByKey: the keys of the updates fully written. */
+  keys?: (string | number)[];
+}
+
 /** One error type for both implementations, so callers do not learn Office's error codes. */
 export class GatewayError extends Error {
   override readonly name = 'GatewayError';
@@ -228,6 +243,7 @@ export class GatewayError extends Error {
     readonly code: GatewayErrorCode,
     message: string,
     readonly hostCode?: string,
+    readonly partial?: PartialWrite,
   ) {
     super(message);
   }

@@ -4,8 +4,9 @@ import { uniqueSheetName } from '../hostRules';
 import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../../engine/ports/workbook';
 import { planGrid, type Run } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
-import { queueFormats } from './ranges';
-import { readChunked, runChunked, type Session } from './session';
+import { putValues, queueFormats, typedTextBytes } from './ranges';
+import { stoppedError } from './hostError';
+import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
 
 /** Resolves the sheet a write goes to; a new sheet costs one sync to learn the names already taken. */
 export async function resolveTarget(
@@ -39,9 +40,10 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
   const canIndent = session.options.supports('ExcelApi', '1.9');
   const canGroup = session.options.supports('ExcelApi', '1.10');
 
-  await runChunked(session, {
+  const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+  const write = runChunked(session, {
     total: plan.rows,
-    rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES),
+    rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
     fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
@@ -58,8 +60,8 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     chunk: (_ctx, start, count) => {
       const sheet = session.sheet(at.sheet);
       queueFormats(sheet, at.row, at.col, plan.formats, start, count, plan.cols);
+      putValues(session, sheet, at.row + start, at.col, plan.values.slice(start, start + count));
       const block = sheet.getRangeByIndexes(at.row + start, at.col, count, plan.cols);
-      block.values = plan.values.slice(start, start + count);
       // Explicit false and 0 first: a block written over old content must not inherit its bold or indent.
       block.format.font.bold = false;
       for (const run of plan.boldRuns) {
@@ -81,9 +83,35 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
     },
   });
-
-  const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Never a half-written block: a new sheet goes, cells written are cleared (and, on a refresh, what is
+    // left of the old block too: it was being replaced).
+    const where = qualify(at.sheet, box);
+    const undone = await tryUndo(async () => {
+      if (at.isNew) return removeAddedSheet(session, at.sheet);
+      if (replace) session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols).clear('All');
+      session.sheet(at.sheet).getRangeByIndexes(box.row, box.col, box.rows, box.cols).clear('All');
+      await session.sync();
+    });
+    if (replace) {
+      throw stoppedError(error, `Excel stopped the refresh of ${where} part way${undone ? ' and the block was cleared' : ''}: rewrite it with Refresh.`);
+    }
+    throw stoppedError(error, `Excel stopped writing ${where} part way${undone ? '; nothing of it was kept' : ': clear what was written and try again'}.`);
+  }
   return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols };
+}
+
+/** Deletes a sheet this write added, if it got that far (the add is the first thing its first request does). */
+export async function removeAddedSheet(session: Session, name: string): Promise<void> {
+  const sheet = session.ctx.workbook.worksheets.getItemOrNullObject(name);
+  await session.sync();
+  // eslint-disable-next-line office-addins/call-sync-before-read -- session.sync() is context.sync(), counted; the rule knows a sync only by a variable named context
+  if (sheet.isNullObject) return;
+  sheet.delete();
+  await session.sync();
 }
 
 export async function readRange(session: Session, address: string): Promise<RangeRead> {

@@ -1,6 +1,7 @@
 /** Small Office.js idioms shared by the grid and table writers. */
 import { formatRuns } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
+import type { Session } from './session';
 
 /**
  * Sets one value on every cell of a range. Office documents this ("update all cells in a range": assign a
@@ -33,5 +34,42 @@ export function queueFormats(
     });
   } else {
     sheet.getRangeByIndexes(top + start, left, count, cols).numberFormat = slice;
+  }
+}
+
+/** Text Excel reads as a formula when it arrives as a value: the docs name = + and -, and @ opens one too. */
+export function startsLikeFormula(v: unknown): v is string {
+  return typeof v === 'string' && /^[=+\-@]/.test(v);
+}
+
+/** Request bytes the typed writes of putValues add for these values (counted on every host: an upper bound). */
+export function typedTextBytes(values: unknown[]): number {
+  return values.filter(startsLikeFormula).length * OP_OVERHEAD_BYTES;
+}
+
+/**
+ * Writes a block of values at (top, left) whose text cells are already '@'. Where the host and the client have
+ * ExcelApi 1.16, text that starts like a formula goes as a typed String value (valuesAsJson), which is text
+ * whatever the cell's format; elsewhere the '@' written first is the defence (documented for typing, not
+ * promised for the API).
+ */
+export function putValues(session: Session, sheet: Excel.Worksheet, top: number, left: number, values: (string | number)[][]): void {
+  const typed: { row: number; col: number; cells: string[] }[] = [];
+  if (session.typedText) {
+    for (let c = 0; c < values[0].length; c++) {
+      values.forEach((row, r) => {
+        const v = row[c];
+        if (!startsLikeFormula(v)) return;
+        const last = typed[typed.length - 1];
+        if (last && last.col === c && last.row + last.cells.length === r) last.cells.push(v);
+        else typed.push({ row: r, col: c, cells: [v] });
+      });
+    }
+  }
+  const block = sheet.getRangeByIndexes(top, left, values.length, values[0].length);
+  block.values = typed.length > 0 ? values.map((row) => row.map((v) => (startsLikeFormula(v) ? '' : v))) : values;
+  for (const run of typed) {
+    const cells = sheet.getRangeByIndexes(top + run.row, left + run.col, run.cells.length, 1);
+    cells.valuesAsJson = run.cells.map((v): Excel.CellValue[] => [{ type: 'String', basicValue: v } as Excel.StringCellValue]);
   }
 }

@@ -23,9 +23,38 @@ export class Session {
     await this.ctx.sync();
   }
 
+  /**
+   * Whether text can go as a typed String value (Range.valuesAsJson): the host has ExcelApi 1.16 and the
+   * office.js loaded defines it (the CDN's does; the npm package's 1.1.110 predates it, and a property it
+   * does not define would be set on the proxy and never sent).
+   */
+  get typedText(): boolean {
+    return this.options.supports('ExcelApi', '1.16') && 'valuesAsJson' in Excel.Range.prototype;
+  }
+
   /** A fresh proxy per batch: a proxy made in a batch that failed points at nothing. */
   sheet(name: string): Excel.Worksheet {
     return this.ctx.workbook.worksheets.getItem(name);
+  }
+}
+
+/** A chunked write Excel stopped: the first `done` units went in whole before `reason`. */
+export class WriteStopped extends Error {
+  constructor(
+    readonly done: number,
+    readonly reason: unknown,
+  ) {
+    super('A chunked write stopped part way');
+  }
+}
+
+/** Undoes what a stopped write left, as far as Excel lets it; false when Excel refused that too. */
+export async function tryUndo(undo: () => Promise<void>): Promise<boolean> {
+  try {
+    await undo();
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -47,7 +76,8 @@ export interface ChunkedWrite {
  * Sends a write in as few syncs as the budget allows. When it takes more than one, calculation is suspended
  * for all but the last batch, which recalculates what the others left dirty (only in automatic mode: a user
  * who chose manual calculation keeps it), and screen updating is suspended once, not per chunk (Microsoft
- * warns that repeating it makes the window flicker).
+ * warns that repeating it makes the window flicker). A failure throws WriteStopped with the units done, so
+ * the caller can undo or report what a request that failed half way left.
  */
 export async function runChunked(session: Session, job: ChunkedWrite): Promise<void> {
   const { ctx, stats, options } = session;
@@ -84,9 +114,9 @@ export async function runChunked(session: Session, job: ChunkedWrite): Promise<v
     try {
       await session.sync();
     } catch (error) {
-      if (!isPayloadLimitError(error)) throw error;
+      if (!isPayloadLimitError(error)) throw new WriteStopped(start, error);
       if (count <= 1) {
-        throw new GatewayError('PayloadTooLarge', `One row is larger than Excel accepts in a request (about ${bytes} bytes)`);
+        throw new WriteStopped(start, new GatewayError('PayloadTooLarge', `One row is larger than Excel accepts in a request (about ${bytes} bytes)`));
       }
       maxRows = Math.floor(count / 2);
       stats.retries++;

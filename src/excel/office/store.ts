@@ -28,10 +28,20 @@ export async function writeSetting(ctx: Excel.RequestContext, key: string, value
   await ctx.sync();
 }
 
-export async function removeSetting(ctx: Excel.RequestContext, key: string): Promise<void> {
-  // Deleting through a null object is a no-op, so a missing key costs no extra round trip.
-  ctx.workbook.settings.getItemOrNullObject(SETTING_PREFIX + key).delete();
-  await ctx.sync();
+/**
+ * Deletes a setting that may not exist. Microsoft documents nothing for a method called on a null object, so
+ * the object is checked first: a second round trip only when there is something to delete.
+ */
+async function removeItem(context: Excel.RequestContext, key: string): Promise<void> {
+  const item = context.workbook.settings.getItemOrNullObject(key);
+  await context.sync();
+  if (item.isNullObject) return;
+  item.delete();
+  await context.sync();
+}
+
+export function removeSetting(ctx: Excel.RequestContext, key: string): Promise<void> {
+  return removeItem(ctx, SETTING_PREFIX + key);
 }
 
 function isBinding(v: Json | undefined): v is Json & BindingRecord {
@@ -58,7 +68,6 @@ export async function saveBinding(ctx: Excel.RequestContext, binding: BindingRec
   await ctx.sync();
 }
 
-export async function removeBinding(ctx: Excel.RequestContext, id: string): Promise<void> {
-  ctx.workbook.settings.getItemOrNullObject(BINDING_PREFIX + id).delete();
-  await ctx.sync();
+export function removeBinding(ctx: Excel.RequestContext, id: string): Promise<void> {
+  return removeItem(ctx, BINDING_PREFIX + id);
 }

@@ -17,9 +17,10 @@ import {
 } from '../../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, TEXT_FORMAT } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
-import { resolveTarget } from './grid';
-import { setAll } from './ranges';
-import { readChunked, runChunked, type Session } from './session';
+import { removeAddedSheet, resolveTarget } from './grid';
+import { stoppedError } from './hostError';
+import { putValues, setAll, typedTextBytes } from './ranges';
+import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
 
 interface TableInfo {
   name: string;
@@ -130,16 +131,16 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
   const box: Box = { row: at.row, col: at.col, rows: 1 + bodyRows, cols: w };
   const headers = spec.columns.map((c) => c.name);
 
-  await runChunked(session, {
+  const write = runChunked(session, {
     total: values.length,
-    rowBytes: values.map((v) => jsonBytes(v) + 1),
-    fixedBytes: OP_OVERHEAD_BYTES * (2 * w + 8) + jsonBytes(headers),
+    rowBytes: values.map((v) => jsonBytes(v) + 1 + typedTextBytes(v)),
+    fixedBytes: OP_OVERHEAD_BYTES * (2 * w + 8) + jsonBytes(headers) + typedTextBytes(headers),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
       const sheet = session.sheet(at.sheet);
       const header = sheet.getRangeByIndexes(at.row, at.col, 1, w);
       setAll(header, 'numberFormat', TEXT_FORMAT);
-      header.values = [headers];
+      putValues(session, sheet, at.row, at.col, [headers]);
       // Whole-column formats before any row arrives: a merchant named "=HYPERLINK(...)" lands in an '@' cell.
       spec.columns.forEach((col, c) => {
         const column = sheet.getRangeByIndexes(at.row + 1, at.col + c, bodyRows, 1);
@@ -148,7 +149,7 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
       });
     },
     chunk: (_ctx, start, count) => {
-      session.sheet(at.sheet).getRangeByIndexes(at.row + 1 + start, at.col, count, w).values = values.slice(start, start + count);
+      putValues(session, session.sheet(at.sheet), at.row + 1 + start, at.col, values.slice(start, start + count));
     },
     finalize: () => {
       const sheet = session.sheet(at.sheet);
@@ -158,6 +159,24 @@ export async function createTable(session: Session, spec: TableSpec): Promise<Ta
       if (at.isNew && (spec.target.kind !== 'newSheet' || spec.target.activate !== false)) sheet.activate();
     },
   });
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Never a half-written table: a new sheet goes with it; on a sheet of the user's, the table (added by the
+    // last request, if that got so far) and the cells written go.
+    const undone = await tryUndo(async () => {
+      if (at.isNew) return removeAddedSheet(session, at.sheet);
+      const table = session.ctx.workbook.tables.getItemOrNullObject(name);
+      await session.sync();
+      // eslint-disable-next-line office-addins/call-sync-before-read -- session.sync() is context.sync(), counted; the rule knows a sync only by a variable named context
+      if (!table.isNullObject) table.delete();
+      session.sheet(at.sheet).getRangeByIndexes(box.row, box.col, box.rows, box.cols).clear('All');
+      await session.sync();
+    });
+    const where = qualify(at.sheet, box);
+    throw stoppedError(error, `Excel stopped creating the table ${name} at ${where} part way${undone ? '; it was removed' : ': delete what was written and try again'}.`);
+  }
   return { name, sheet: at.sheet, address: qualify(at.sheet, box) };
 }
 
@@ -191,9 +210,9 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
   const base = info.body.row + existing;
   const blanked = (from: number, to: number) => values.slice(from, to).map((r) => r.map((v) => (typeof v === 'string' ? '' : v)));
 
-  await runChunked(session, {
+  const write = runChunked(session, {
     total: values.length,
-    rowBytes: values.map((v) => jsonBytes(v) + OP_OVERHEAD_BYTES),
+    rowBytes: values.map((v) => jsonBytes(v) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
     fixedBytes: OP_OVERHEAD_BYTES * 2 * w,
     chunk: (ctx, start, count) => {
       const sheet = session.sheet(info.sheet);
@@ -206,14 +225,84 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
       });
       for (let c = 0; c < w; c++) {
         for (const run of textRuns(values, c, start, count)) {
-          const cells = sheet.getRangeByIndexes(base + run.start, info.body.col + c, run.cells.length, 1);
-          setAll(cells, 'numberFormat', TEXT_FORMAT);
-          cells.values = run.cells.map((v) => [v]);
+          setAll(sheet.getRangeByIndexes(base + run.start, info.body.col + c, run.cells.length, 1), 'numberFormat', TEXT_FORMAT);
+          putValues(session, sheet, base + run.start, info.body.col + c, run.cells.map((v) => [v]));
         }
       }
     },
   });
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Whole chunks are in; whatever the failed request added after them goes, so the caller can add the rest.
+    const written = error.done;
+    const trimmed = await tryUndo(() => trimTable(session, info, existing + written));
+    const state = trimmed ? 'the others are not' : 'the rows after them may be incomplete';
+    throw stoppedError(error, `Excel stopped adding rows to ${name} after ${written} of ${values.length}: those are in the table, ${state}; add them again with Refresh.`, {
+      written,
+      total: values.length,
+    });
+  }
   return tableRef(info, existing + values.length);
+}
+
+/** Cuts a table's body back to `keep` rows (an empty table keeps its one blank row). */
+async function trimTable(session: Session, info: TableInfo, keep: number): Promise<void> {
+  const table = session.ctx.workbook.tables.getItem(info.name);
+  const body = table.getDataBodyRange().load('rowCount');
+  await session.sync();
+  const sheet = session.sheet(info.sheet);
+  const kept = Math.max(1, keep);
+  // A filter would make Range.delete keep the rows without a word (office-js#994).
+  table.clearFilters();
+  if (body.rowCount > kept) sheet.getRangeByIndexes(info.body.row + kept, info.body.col, body.rowCount - kept, info.body.cols).delete('Up');
+  if (keep === 0) sheet.getRangeByIndexes(info.body.row, info.body.col, 1, info.body.cols).clear('Contents');
+  await session.sync();
+}
+
+/** Consecutive rows of one column to write in one operation. */
+interface ColumnRun {
+  col: number;
+  row: number;
+  cells: (string | number)[];
+}
+
+/**
+ * The cells to write, as runs down each column: a push writes the same columns of many rows, so a run is
+ * usually thousands of cells in one operation rather than one operation per row. Runs are cut at `maxBytes`
+ * so each fits a request.
+ */
+function columnRuns(byColumn: Map<number, Map<number, string | number>>, maxBytes: number): ColumnRun[] {
+  const runs: ColumnRun[] = [];
+  for (const [col, cells] of [...byColumn].sort((a, b) => a[0] - b[0])) {
+    let run: ColumnRun | undefined;
+    let bytes = 0;
+    for (const [row, v] of [...cells].sort((a, b) => a[0] - b[0])) {
+      const size = jsonBytes(v) + 3;
+      if (run && run.row + run.cells.length === row && bytes + size <= maxBytes) {
+        run.cells.push(v);
+        bytes += size;
+      } else {
+        run = { col, row, cells: [v] };
+        runs.push(run);
+        bytes = size;
+      }
+    }
+  }
+  return runs;
+}
+
+/** Stretches of non-empty text in a run: each gets the text format before the values land. */
+function textStretches(cells: (string | number)[]): { start: number; count: number }[] {
+  const out: { start: number; count: number }[] = [];
+  cells.forEach((v, i) => {
+    if (typeof v !== 'string' || v === '') return;
+    const last = out[out.length - 1];
+    if (last && last.start + last.count === i) last.count++;
+    else out.push({ start: i, count: 1 });
+  });
+  return out;
 }
 
 export async function updateRowsByKey(session: Session, name: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
@@ -221,8 +310,10 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
   const index = await indexKeys(session, info, keyColumn);
   const text = info.formats.map((f) => f === TEXT_FORMAT);
   const missing: (string | number)[] = [];
-  /** One contiguous stretch of cells in one row. */
-  const writes: { row: number; col: number; cells: (string | number)[] }[] = [];
+  /** Column -> body row -> value; a later update of the same cell wins, as it would written in order. */
+  const byColumn = new Map<number, Map<number, string | number>>();
+  /** Each update whose key was found, with the cells it writes, to tell which are complete if Excel stops. */
+  const found: { key: string | number; cells: [number, number][] }[] = [];
   let count = 0;
   for (const u of updates) {
     const rows = index.get(keyOf(u.key));
@@ -230,35 +321,50 @@ export async function updateRowsByKey(session: Session, name: string, keyColumn:
       missing.push(u.key);
       continue;
     }
-    const cells = Object.entries(u.values)
-      .map(([column, v]) => {
-        const c = columnIndex(info, column);
-        return { c, v: typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Key ${u.key}, column ${column}`) };
-      })
-      .sort((a, b) => a.c - b.c);
+    const mine: [number, number][] = [];
+    found.push({ key: u.key, cells: mine });
+    const cells = Object.entries(u.values).map(([column, v]) => {
+      const c = columnIndex(info, column);
+      return { c, v: typeof v === 'string' ? fitText(v) : cellValue(v, text[c], `Key ${u.key}, column ${column}`) };
+    });
     for (const row of rows) {
       count++;
-      for (const cell of cells) {
-        const last = writes[writes.length - 1];
-        if (last && last.row === row && last.col + last.cells.length === cell.c) last.cells.push(cell.v);
-        else writes.push({ row, col: cell.c, cells: [cell.v] });
+      for (const { c, v } of cells) {
+        if (!byColumn.has(c)) byColumn.set(c, new Map());
+        byColumn.get(c)!.set(row, v);
+        mine.push([c, row]);
       }
     }
   }
   session.stats.rows = count;
-  await runChunked(session, {
-    total: writes.length,
-    rowBytes: writes.map((wr) => jsonBytes(wr.cells) + OP_OVERHEAD_BYTES * (1 + wr.cells.filter((v) => typeof v === 'string').length)),
+  const runs = columnRuns(byColumn, session.options.budgetBytes / 4);
+  const write = runChunked(session, {
+    total: runs.length,
+    rowBytes: runs.map((run) => jsonBytes(run.cells) + OP_OVERHEAD_BYTES * (1 + textStretches(run.cells).length) + typedTextBytes(run.cells)),
     chunk: (_ctx, start, n) => {
       const sheet = session.sheet(info.sheet);
-      for (const wr of writes.slice(start, start + n)) {
-        wr.cells.forEach((v, k) => {
-          if (typeof v === 'string' && v !== '') setAll(sheet.getRangeByIndexes(info.body.row + wr.row, info.body.col + wr.col + k, 1, 1), 'numberFormat', TEXT_FORMAT);
-        });
-        sheet.getRangeByIndexes(info.body.row + wr.row, info.body.col + wr.col, 1, wr.cells.length).values = [wr.cells];
+      for (const run of runs.slice(start, start + n)) {
+        const top = info.body.row + run.row;
+        const col = info.body.col + run.col;
+        for (const t of textStretches(run.cells)) setAll(sheet.getRangeByIndexes(top + t.start, col, t.count, 1), 'numberFormat', TEXT_FORMAT);
+        putValues(session, sheet, top, col, run.cells.map((v) => [v]));
       }
     },
   });
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof WriteStopped)) throw error;
+    // Runs go down columns, so an update is complete only when the run of each of its cells went in.
+    const runOf = new Map<string, number>();
+    runs.forEach((run, i) => run.cells.forEach((_, k) => runOf.set(`${run.col},${run.row + k}`, i)));
+    const keys = found.filter((u) => u.cells.every(([c, r]) => runOf.get(`${c},${r}`)! < error.done)).map((u) => u.key);
+    throw stoppedError(error, `Excel stopped updating ${name} after ${keys.length} of ${found.length} rows were written: write the others again (they may be partly updated).`, {
+      written: keys.length,
+      total: found.length,
+      keys,
+    });
+  }
   return { count, missing };
 }
 
@@ -282,19 +388,25 @@ export async function deleteRowsByKey(session: Session, name: string, keyColumn:
       last.count++;
     } else runs.push({ index: r, count: 1 });
   }
-  // deleteRowsAt (ExcelApi 1.14) removes a run in one operation; older hosts delete row by row.
-  const byRun = session.options.supports('ExcelApi', '1.14');
-  const units = byRun ? runs : order.map((index) => ({ index, count: 1 }));
+  // TableRowCollection.deleteRowsAt is Excel on the web's only (ExcelApiOnline 1.1: Windows and Mac refuse it
+  // with ApiNotFound); everywhere else a run of body rows goes as one Range.delete(up), and the table shrinks.
+  const byTableRows = session.options.supports('ExcelApiOnline', '1.1');
   session.stats.rows = order.length;
-  if (units.length > 0) {
+  if (runs.length > 0) {
     await runChunked(session, {
-      total: units.length,
-      rowBytes: units.map(() => 2 * OP_OVERHEAD_BYTES),
+      total: runs.length,
+      rowBytes: runs.map(() => 2 * OP_OVERHEAD_BYTES),
+      fixedBytes: OP_OVERHEAD_BYTES,
+      setup: (ctx) => {
+        // Under a filter deleteRowsAt refuses (InsertDeleteConflict) and Range.delete keeps the rows without a
+        // word (OfficeDev/office-js#994), so the filter goes first: every row the refresh removes is removed,
+        // and the user sees all rows afterwards (the filter can be applied again).
+        ctx.workbook.tables.getItem(name).clearFilters();
+      },
       chunk: (ctx, start, n) => {
-        const table = ctx.workbook.tables.getItem(name);
-        for (const u of units.slice(start, start + n)) {
-          if (byRun) table.rows.deleteRowsAt(u.index, u.count);
-          else table.rows.getItemAt(u.index).delete();
+        for (const run of runs.slice(start, start + n)) {
+          if (byTableRows) ctx.workbook.tables.getItem(name).rows.deleteRowsAt(run.index, run.count);
+          else session.sheet(info.sheet).getRangeByIndexes(info.body.row + run.index, info.body.col, run.count, info.body.cols).delete('Up');
         }
       },
     });
@@ -319,13 +431,20 @@ export const LISTS_SHEET = 'FinLists';
 export async function setListValidation(session: Session, name: string, column: string, items: string[], listName: string): Promise<void> {
   const { ctx } = session;
   const helper = ctx.workbook.worksheets.getItemOrNullObject(LISTS_SHEET);
-  const used = helper.getUsedRangeOrNullObject(true).load('address, values');
   const tableColumn = ctx.workbook.tables.getItem(name).columns.getItem(column).load('name');
   await session.sync();
+  // Nothing is asked of the helper sheet before it is known to exist (the first list creates it).
+  let used: Excel.Range | undefined;
+  // eslint-disable-next-line office-addins/call-sync-before-read -- session.sync() is context.sync(), counted; the rule knows a sync only by a variable named context
+  if (!helper.isNullObject) {
+    used = helper.getUsedRangeOrNullObject(true).load('address, values');
+    await session.sync();
+  }
 
   // Lists sit side by side from A1, name in row 1; the used range tells where each is and how long.
-  const grid = used.isNullObject ? [] : (used.values as ReadValue[][]);
-  const origin = used.isNullObject ? { row: 0, col: 0 } : parseQualified(used.address).box;
+  const found = used && !used.isNullObject ? used : undefined;
+  const grid = found ? (found.values as ReadValue[][]) : [];
+  const origin = found ? parseQualified(found.address).box : { row: 0, col: 0 };
   const width = grid.length ? origin.col + grid[0].length : 0;
   const at = (r: number, c: number): ReadValue => grid[r - origin.row]?.[c - origin.col] ?? '';
   let col = width;
@@ -333,6 +452,7 @@ export async function setListValidation(session: Session, name: string, column: 
   let previous = 0;
   for (let r = origin.row; r < origin.row + grid.length; r++) if (at(r, col) !== '') previous = r + 1;
 
+  // eslint-disable-next-line office-addins/call-sync-before-read -- session.sync() is context.sync(), counted; the rule knows a sync only by a variable named context
   if (helper.isNullObject) {
     const sheet = ctx.workbook.worksheets.add(LISTS_SHEET);
     sheet.visibility = 'Hidden';
@@ -341,13 +461,12 @@ export async function setListValidation(session: Session, name: string, column: 
   if (previous > 0) sheet.getRangeByIndexes(0, col, previous, 1).clear('Contents');
   const header = sheet.getRangeByIndexes(0, col, 1, 1);
   setAll(header, 'numberFormat', TEXT_FORMAT);
-  header.values = [[listName]];
+  putValues(session, sheet, 0, col, [[listName]]);
   const target = ctx.workbook.tables.getItem(name).columns.getItem(tableColumn.name).getDataBodyRange();
   target.dataValidation.clear();
   if (items.length > 0) {
-    const list = sheet.getRangeByIndexes(1, col, items.length, 1);
-    setAll(list, 'numberFormat', TEXT_FORMAT);
-    list.values = items.map((i) => [fitText(i)]);
+    setAll(sheet.getRangeByIndexes(1, col, items.length, 1), 'numberFormat', TEXT_FORMAT);
+    putValues(session, sheet, 1, col, items.map((i) => [fitText(i)]));
     const source = `=${qualify(LISTS_SHEET, { row: 1, col, rows: items.length, cols: 1 }, true)}`;
     target.dataValidation.rule = { list: { inCellDropDown: true, source } };
   }
