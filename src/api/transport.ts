@@ -28,8 +28,9 @@ export interface CallOptions {
   /** Per-attempt timeout in ms, overriding the client's. */
   timeoutMs?: number;
   /**
-   * Told of every attempt sent, retries included: its HTTP status, or null when no answer came. Lets a
-   * caller see an outage as it happens (a circuit breaker) rather than after every retry was spent.
+   * Told of every attempt that reached the network, retries included: its HTTP status, or null when no
+   * answer came. Lets a caller see an outage as it happens (a circuit breaker) rather than after every
+   * retry was spent.
    */
   onAttempt?: (outcome: { status: number | null }) => void;
 }
@@ -288,7 +289,8 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       try {
         result = await attempt(url, spec);
         // Told before the slot is freed: a caller that stops on an outage stops the next queued request too.
-        if (result.kind === 'response' || result.reason !== 'aborted') {
+        // A refused connection reached nothing and cost nothing; an abort was the caller's own.
+        if (result.kind === 'response' || (result.reason !== 'aborted' && result.reason !== 'not_sent')) {
           try {
             spec.onAttempt?.({ status: result.kind === 'response' ? result.status : null });
           } catch {

@@ -21,7 +21,10 @@ export interface RecalculationOptions {
   supports?: (set: string, version: string) => boolean;
 }
 
-const defaultRun: ExcelRunner = (batch) => Excel.run(batch);
+const defaultRun: ExcelRunner = (options, batch) => Excel.run(options, batch);
+
+/** Like every write of the gateway: wait for the user to finish editing a cell rather than fail. */
+const RUN_OPTIONS: Excel.RunOptions = { delayForCellEdit: true };
 
 function officeSupports(set: string, version: string): boolean {
   return Office.context.requirements.isSetSupported(set, version);
@@ -71,7 +74,7 @@ function slices(area: Box): Box[] {
 
 /** Recalculates the FIN cells of this workbook and counts their FIN calls (ExcelApi 1.9). */
 async function recalculateFinCellsOnly(run: ExcelRunner): Promise<number> {
-  return run(async (context) => {
+  return run(RUN_OPTIONS, async (context) => {
     const sheets = context.workbook.worksheets;
     sheets.load('items/name');
     await context.sync();
@@ -94,6 +97,7 @@ async function recalculateFinCellsOnly(run: ExcelRunner): Promise<number> {
           read.push({ sheet, box, range });
           pending += box.rows * box.cols;
           if (pending >= FORMULA_CELLS_PER_SYNC) {
+            // eslint-disable-next-line office-addins/no-context-sync-in-loop -- the formulas are read in slices so each request stays under Excel on the web's 5 MB; one sync per 20,000 cells, not per cell
             await context.sync();
             pending = 0;
           }
@@ -117,7 +121,7 @@ async function recalculateFinCellsOnly(run: ExcelRunner): Promise<number> {
 
 /** Recalculates every sheet of this workbook (ExcelApi 1.6), where FIN cells cannot be picked out. */
 async function recalculateSheets(run: ExcelRunner): Promise<void> {
-  await run(async (context) => {
+  await run(RUN_OPTIONS, async (context) => {
     const sheets = context.workbook.worksheets;
     sheets.load('items/name');
     await context.sync();
@@ -130,7 +134,7 @@ async function recalculateSheets(run: ExcelRunner): Promise<void> {
 /** True once Excel has finished calculating (ExcelApi 1.9). */
 function calculationDone(run: ExcelRunner): () => Promise<boolean> {
   return () =>
-    run(async (context) => {
+    run(RUN_OPTIONS, async (context) => {
       const application = context.workbook.application;
       application.load('calculationState');
       await context.sync();

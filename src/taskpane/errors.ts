@@ -112,6 +112,8 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
       };
     }
     case 'outage':
+      // No answer at all reads as any unreachable API (below); server failures say what they cost.
+      if (error.type === 'connection_error') break;
       return {
         title: 'The API is not answering',
         body: `${said(error)}. Figures already in the workbook stay as they are; try again in a few minutes.`,

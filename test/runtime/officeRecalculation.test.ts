@@ -90,7 +90,7 @@ function fakeExcel(sheets: SheetState[], state: { calculationState: string } = {
     };
   }
 
-  const run: ExcelRunner = async (batch) => {
+  const run: ExcelRunner = async (_options, batch) => {
     const proxies = sheets.map((s) => ({ state: s, proxy: worksheet(s) }));
     const worksheets = {
       items: undefined as unknown,

@@ -15,10 +15,12 @@ export interface BreakerState {
   openUntil: number | null;
   /** Attempts the failures spent since the breaker last closed (each was a counted call, or a refused connection). */
   spentOnFailures: number;
+  /** True while every failure since the breaker last closed had no answer at all (nothing reached, or no reply). */
+  noAnswer: boolean;
 }
 
 export class OutageBreaker {
-  private state: BreakerState = { failures: 0, openUntil: null, spentOnFailures: 0 };
+  private state: BreakerState = { failures: 0, openUntil: null, spentOnFailures: 0, noAnswer: true };
 
   constructor(
     private readonly now: () => number,
@@ -30,11 +32,12 @@ export class OutageBreaker {
   /** Told of each attempt: its HTTP status, or null when no answer came. */
   attempt(status: number | null): void {
     if (status !== null && status < 500) {
-      this.state = { failures: 0, openUntil: null, spentOnFailures: 0 };
+      this.state = { failures: 0, openUntil: null, spentOnFailures: 0, noAnswer: true };
       return;
     }
     this.state.failures += 1;
     this.state.spentOnFailures += 1;
+    if (status !== null) this.state.noAnswer = false;
     if (this.state.failures >= this.threshold && !this.isOpen()) {
       this.state.openUntil = this.now() + this.pauseMs;
       this.onOpen();
@@ -55,8 +58,13 @@ export class OutageBreaker {
     return this.state.spentOnFailures;
   }
 
+  /** The failures were all without an answer (the API unreachable), rather than server errors. */
+  noAnswer(): boolean {
+    return this.state.noAnswer;
+  }
+
   /** A new run (Refresh all, a push the user started): the API gets its chance again. */
   reset(): void {
-    this.state = { failures: 0, openUntil: null, spentOnFailures: 0 };
+    this.state = { failures: 0, openUntil: null, spentOnFailures: 0, noAnswer: true };
   }
 }

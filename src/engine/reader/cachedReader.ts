@@ -57,12 +57,15 @@ function isDeterministicFailure(error: unknown): boolean {
 }
 
 /** What a call the breaker stopped fails with: no status, nothing sent (or no more retries). */
-export function outageError(path: string, failedAttempts: number, resumeAt: number): ApiError {
+export function outageError(path: string, failedAttempts: number, resumeAt: number, noAnswer: boolean): ApiError {
   const at = new Date(resumeAt).toISOString().slice(11, 16);
   return new ApiError({
-    message: `The API is failing (${failedAttempts} failed attempts in a row, each a counted call); nothing more is asked until ${at} UTC`,
+    message: noAnswer
+      ? `No answer from the API (${failedAttempts} attempts in a row); nothing more is asked until ${at} UTC`
+      : `The API is failing (${failedAttempts} failed attempts in a row, each a counted call); nothing more is asked until ${at} UTC`,
     status: null,
-    type: 'connection_error',
+    // No answer at all is a connection problem (the base URL, the network, a sandbox not running).
+    type: noAnswer ? 'connection_error' : 'api_error',
     code: 'outage',
     request: { method: 'GET', path, query: '' },
   });
@@ -175,7 +178,7 @@ export class CachedReader {
         if (this.block) throw blockedError(this.block, path, this.now());
         if (timedOut) throw timeoutError(path, limitMs);
         const until = this.breaker.openUntil();
-        if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until);
+        if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer());
       }
       throw error;
     } finally {
@@ -187,7 +190,7 @@ export class CachedReader {
   /** Nothing is sent while the outage pause lasts. */
   private assertNoOutage(path: string): void {
     const until = this.breaker.openUntil();
-    if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until);
+    if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer());
   }
 
   /** The outage pause in force: when it ends and what the failures spent; null when the API answers. */
