@@ -1,4 +1,4 @@
-import { checkListPage, iterateItems } from './paging';
+import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { IterateParams, JournalEntry, JournalEntryListParams, ListPage } from './types';
 import { pathSegment } from './url';
@@ -17,7 +17,7 @@ export function journalApi(transport: Transport) {
     /** GET /journal_entries: one page. */
     list,
     /** GET /journal_entries, every page. */
-    iterate: (params: IterateParams<JournalEntryListParams> = {}, opts?: CallOptions): AsyncGenerator<JournalEntry, void, undefined> =>
+    iterate: (params: IterateParams<JournalEntryListParams> = {}, opts?: PagingOptions): AsyncGenerator<JournalEntry, void, undefined> =>
       iterateItems(list, params, '/journal_entries', opts),
     /** GET /journal_entries/{id}. */
     retrieve: async (id: string, opts?: CallOptions): Promise<JournalEntry> =>

@@ -1,4 +1,4 @@
-import { checkListPage, iterateItems } from './paging';
+import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { IterateParams, ListPage, Merchant, MerchantListParams } from './types';
 
@@ -13,7 +13,7 @@ export function merchantsApi(transport: Transport) {
     /** GET /parties/merchants: one page of names recorded for a category and its descendants. */
     list,
     /** GET /parties/merchants, every page (category_id re-sent with each cursor). */
-    iterate: (params: IterateParams<MerchantListParams>, opts?: CallOptions): AsyncGenerator<Merchant, void, undefined> =>
+    iterate: (params: IterateParams<MerchantListParams>, opts?: PagingOptions): AsyncGenerator<Merchant, void, undefined> =>
       iterateItems(list, params, '/parties/merchants', opts),
   };
 }

@@ -1,4 +1,4 @@
-import { iterateItems, iteratePages, checkListPage } from './paging';
+import { iterateItems, iteratePages, checkListPage, type PagingOptions } from './paging';
 import { syncPages, syncTransactions, type SyncOptions, type SyncPage, type SyncResult } from './sync';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type {
@@ -26,11 +26,11 @@ export function transactionsApi(transport: Transport) {
     list,
 
     /** GET /transactions, every page: the filters are re-sent with each cursor. */
-    iterate: (params: IterateParams<TransactionListParams> = {}, opts?: CallOptions): AsyncGenerator<Transaction, void, undefined> =>
+    iterate: (params: IterateParams<TransactionListParams> = {}, opts?: PagingOptions): AsyncGenerator<Transaction, void, undefined> =>
       iterateItems(list, params, '/transactions', opts),
 
     /** GET /transactions page by page. */
-    pages: (params: IterateParams<TransactionListParams> = {}, opts?: CallOptions): AsyncGenerator<ListPage<Transaction>, void, undefined> =>
+    pages: (params: IterateParams<TransactionListParams> = {}, opts?: PagingOptions): AsyncGenerator<ListPage<Transaction>, void, undefined> =>
       iteratePages(list, params, '/transactions', opts),
 
     /** GET /transactions/{id}. */
