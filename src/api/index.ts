@@ -78,5 +78,6 @@ export { collect, ITERATE_PAGE_LIMIT, MAX_LIST_PAGES, type PagingOptions } from 
 export { generateIdempotencyKey, isTerminalJob, JOB_ERRORS_PAGE_LIMIT, MAX_JOB_ERROR_PAGES, type JobOutcome, type RunOptions, type SubmitOptions, type WaitOptions } from './jobs';
 export { MAX_UPDATED_AFTER, type SyncOptions, type SyncPage, type SyncResult } from './sync';
 export { decideRetry, RETRYABLE_SERVER_CODES, NEVER_RETRIED_CODES } from './retry';
+export { MAX_RESPONSE_BYTES } from './transport';
 export type { CallOptions, ApiResponse } from './transport';
 export type * from './types';
