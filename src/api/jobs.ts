@@ -1,6 +1,7 @@
 import { backoffDelay } from './backoff';
 import { ApiError, localError } from './errors';
 import { invalidResponse, PageBudget, walkCursors } from './paging';
+import { checkTextOfEach, JOB_ERROR_TEXT } from './textFields';
 import type { TransactionsApi } from './transactions';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { BulkUpdateJob, BulkUpdateParams, JobError, JobRetrieveParams, ListPage } from './types';
@@ -21,6 +22,13 @@ export const JOB_ERRORS_PAGE_LIMIT = 500;
 export const MAX_JOB_ERROR_PAGES = 20;
 
 const TERMINAL = new Set(['success', 'failed']);
+
+/** A job as the API returns it: a status, and error entries whose code and message are text (they reach cells). */
+export function checkJob(job: BulkUpdateJob, method: string, path: string): BulkUpdateJob {
+  if (!job || typeof job !== 'object' || typeof job.status !== 'string') throw invalidResponse(`${method} ${path} did not return a job.`, method, path);
+  if (job.errors && Array.isArray(job.errors.data)) checkTextOfEach(job.errors.data, JOB_ERROR_TEXT, method, path);
+  return job;
+}
 
 export function isTerminalJob(job: Pick<BulkUpdateJob, 'status'>): boolean {
   return TERMINAL.has(job.status);
@@ -78,10 +86,7 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
   /** GET /jobs/{id}: the whole job with one page of its errors. */
   const retrieve = async (id: string, params: JobRetrieveParams = {}, opts?: CallOptions): Promise<BulkUpdateJob> => {
     const job = (await transport.request<BulkUpdateJob>({ method: 'GET', path: jobPath(id), query: { ...params }, ...callOptions(opts) })).body;
-    if (!job || typeof job !== 'object' || typeof job.status !== 'string') {
-      throw invalidResponse(`GET /jobs/${id} did not return a job.`, 'GET', '/jobs/{id}');
-    }
-    return job;
+    return checkJob(job, 'GET', '/jobs/{id}');
   };
 
   /**

@@ -1,13 +1,17 @@
 import { checkListPage, iterateItems, type PagingOptions } from './paging';
+import { checkTextOfEach, MERCHANT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { IterateParams, ListPage, Merchant, MerchantListParams } from './types';
 
 export function merchantsApi(transport: Transport) {
-  const list = async (params: MerchantListParams, opts?: CallOptions): Promise<ListPage<Merchant>> =>
-    checkListPage(
+  const list = async (params: MerchantListParams, opts?: CallOptions): Promise<ListPage<Merchant>> => {
+    const page = checkListPage(
       (await transport.request<ListPage<Merchant>>({ method: 'GET', path: '/parties/merchants', query: { ...params }, ...callOptions(opts) })).body,
       '/parties/merchants',
     );
+    checkTextOfEach(page.data, MERCHANT_TEXT, 'GET', '/parties/merchants');
+    return page;
+  };
 
   return {
     /** GET /parties/merchants: one page of names recorded for a category and its descendants. */
