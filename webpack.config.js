@@ -4,6 +4,8 @@
 //   npm run build                                        production build in dist/ (manifest still localhost)
 //   npm run build -- --env url=https://example.com/addin/    ... with dist/manifest.xml pointing there
 //   npm run build -- --env officejs=cdn                  reference office.js from Microsoft's CDN, don't copy it
+//   npm run build -- --env api=https://api.example.com/api/v1   the API the pages may call (required with url=;
+//                                                        without it, the local sandbox: scripts/page-security.js)
 //   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),
 //                                                        with the workbench at /workbench.html
 //   webpack --mode development --env workbench           the add-in and the workbench in dist/
@@ -17,6 +19,7 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const CopyWebpackPlugin = require('copy-webpack-plugin');
 const CustomFunctionsMetadataPlugin = require('custom-functions-metadata-plugin');
 const { normalizeBaseUrl, rewriteManifestUrls, stripXmlComments, DEV_BASE } = require('./scripts/manifest-url');
+const { apiOrigin, contentSecurityPolicy, officeCorsHeaders, LOOPBACK_ANY_PORT, SANDBOX_ORIGINS } = require('./scripts/page-security');
 const pkg = require('./package.json');
 
 const DEV_PORT = 3000;
@@ -25,6 +28,9 @@ const FUNCTIONS_SOURCE = path.resolve(__dirname, 'src/functions/functions.ts');
 // office.js and its siblings (see the comment in src/taskpane/taskpane.html for why they are served locally).
 const OFFICE_JS_DIR = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
 const OFFICE_JS_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.js';
+const DEV_SOCKET = `wss://localhost:${DEV_PORT}`;
+// Development builds map sources without eval, so the pages' policy needs no 'unsafe-eval'.
+const DEV_DEVTOOL = 'cheap-module-source-map';
 
 /** Adds a warning to the build summary (shown by webpack with the other warnings). */
 class WarnPlugin {
@@ -57,13 +63,15 @@ const tsRule = {
 /**
  * The workbench page: workbench.html at the root, its bundle and functions.json under workbench/ (so
  * nothing collides with the add-in's files in the same output folder). `outputPath` lets the browser
- * tests build it on its own into a folder of their own.
+ * tests build it on its own into a folder of their own. It calls sandboxes on any loopback port (its
+ * ?sandbox= parameter), and `apiOrigins` besides.
  */
-function workbenchConfig({ mode, dev, outputPath = DIST }) {
+function workbenchConfig({ mode, dev, outputPath = DIST, apiOrigins = [], devSocket = null }) {
+  const csp = contentSecurityPolicy({ connect: [...LOOPBACK_ANY_PORT, ...apiOrigins], officeJs: false, devSocket });
   return {
     name: 'workbench',
     mode,
-    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    devtool: dev ? DEV_DEVTOOL : 'source-map',
     entry: { workbench: './src/workbench/index.tsx' },
     output: {
       path: outputPath,
@@ -79,7 +87,7 @@ function workbenchConfig({ mode, dev, outputPath = DIST }) {
       // The same CustomFunctions.associate calls Excel gets, appended to functions.ts; the workbench's
       // evaluator reads them, and functions.json for the parameter lists.
       new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'workbench/functions.json' }),
-      new HtmlWebpackPlugin({ filename: 'workbench.html', template: './src/workbench/workbench.html', chunks: ['workbench'] }),
+      new HtmlWebpackPlugin({ filename: 'workbench.html', template: './src/workbench/workbench.html', chunks: ['workbench'], templateParameters: { csp } }),
     ],
     performance: { hints: false },
     stats: 'minimal',
@@ -97,6 +105,15 @@ module.exports = async (env = {}, argv = {}) => {
   if (env.officejs && !['cdn', 'local'].includes(env.officejs)) {
     throw new Error(`--env officejs=${env.officejs}: expected "local" (the default) or "cdn".`);
   }
+  // The API the pages may call. A build for the team names it; a local build calls the sandbox, and the dev
+  // server's pages any loopback port (npm start may move the sandbox).
+  if (baseUrl && !env.api) {
+    throw new Error(
+      '--env url=... needs --env api=<the API base URL, e.g. https://api.example.com/api/v1>: the pages may call only that origin.',
+    );
+  }
+  const apiOrigins = env.api ? [apiOrigin(env.api)] : serving ? LOOPBACK_ANY_PORT : SANDBOX_ORIGINS;
+  const devSocket = serving ? DEV_SOCKET : null;
 
   const copy = [
     { from: 'assets', to: 'assets' },
@@ -119,7 +136,10 @@ module.exports = async (env = {}, argv = {}) => {
       template: './src/taskpane/taskpane.html',
       // One page loads all three: the shared runtime.
       chunks: ['functions', 'commands', 'taskpane'],
-      templateParameters: { officeJsSrc: officeJsFromCdn ? OFFICE_JS_CDN : 'office-js/office.js' },
+      templateParameters: {
+        officeJsSrc: officeJsFromCdn ? OFFICE_JS_CDN : 'office-js/office.js',
+        csp: contentSecurityPolicy({ connect: apiOrigins, officeJs: true, devSocket }),
+      },
       // ?<hash> on the bundles: Office's webviews cache hard, a new deployment must not run stale code.
       hash: !dev,
     }),
@@ -144,7 +164,7 @@ module.exports = async (env = {}, argv = {}) => {
 
   const addin = {
     mode,
-    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    devtool: dev ? DEV_DEVTOOL : 'source-map',
     entry: {
       functions: FUNCTIONS_SOURCE,
       commands: './src/commands/commands.ts',
@@ -183,18 +203,15 @@ module.exports = async (env = {}, argv = {}) => {
       host: 'localhost',
       port: DEV_PORT,
       server,
-      headers: {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-        'Access-Control-Allow-Headers': '*',
-      },
+      // CORS for Excel on the web only (it fetches functions.json), never Access-Control-Allow-Origin: *.
+      headers: (req) => officeCorsHeaders(req.headers.origin),
       static: officeJsFromCdn ? false : [{ directory: OFFICE_JS_DIR, publicPath: '/office-js', watch: false }],
       client: { overlay: { errors: true, warnings: false } },
     },
   };
   if (!withWorkbench) return addin;
   // Two compilations; the dev server (configured on the first) serves both.
-  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev })];
+  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev, apiOrigins: env.api ? apiOrigins : [], devSocket })];
 };
 
 module.exports.workbenchConfig = workbenchConfig;
