@@ -6,6 +6,8 @@
 //   npm run build -- --env officejs=cdn                  reference office.js from Microsoft's CDN, don't copy it
 //   npm run build -- --env api=https://api.example.com/api/v1   the API the pages may call (required with url=;
 //                                                        without it, the local sandbox: scripts/page-security.js)
+//   --env sandbox=https://localhost:4011/api/v1          the sandbox address the pane and workbench offer (npm start
+//                                                        on macOS: the https sandbox; default http://127.0.0.1:4010)
 //   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),
 //                                                        with the workbench at /workbench.html
 //   webpack --mode development --env workbench           the add-in and the workbench in dist/
@@ -44,6 +46,13 @@ class WarnPlugin {
   }
 }
 
+/** Build-time constants of both compilations: the version, and the sandbox address when one was given. */
+function buildDefines(sandboxBaseUrl) {
+  const defines = { __ADDIN_VERSION__: JSON.stringify(pkg.version) };
+  if (sandboxBaseUrl) defines.__SANDBOX_BASE_URL__ = JSON.stringify(sandboxBaseUrl);
+  return defines;
+}
+
 /** TypeScript through ts-loader, shared by the add-in and the workbench compilations. */
 const tsRule = {
   test: /\.tsx?$/,
@@ -66,7 +75,7 @@ const tsRule = {
  * tests build it on its own into a folder of their own. It calls sandboxes on any loopback port (its
  * ?sandbox= parameter), and `apiOrigins` besides.
  */
-function workbenchConfig({ mode, dev, outputPath = DIST, apiOrigins = [], devSocket = null }) {
+function workbenchConfig({ mode, dev, outputPath = DIST, apiOrigins = [], devSocket = null, defines = buildDefines() }) {
   const csp = contentSecurityPolicy({ connect: [...LOOPBACK_ANY_PORT, ...apiOrigins], officeJs: false, devSocket });
   return {
     name: 'workbench',
@@ -83,7 +92,7 @@ function workbenchConfig({ mode, dev, outputPath = DIST, apiOrigins = [], devSoc
     resolve: { extensions: ['.ts', '.tsx', '.js', '.json'] },
     module: { rules: [tsRule] },
     plugins: [
-      new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
+      new webpack.DefinePlugin(defines),
       // The same CustomFunctions.associate calls Excel gets, appended to functions.ts; the workbench's
       // evaluator reads them, and functions.json for the parameter lists.
       new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'workbench/functions.json' }),
@@ -113,6 +122,10 @@ module.exports = async (env = {}, argv = {}) => {
     );
   }
   const apiOrigins = env.api ? [apiOrigin(env.api)] : serving ? LOOPBACK_ANY_PORT : SANDBOX_ORIGINS;
+  if (env.sandbox && !/^(http|https):\/\/(localhost|127\.0\.0\.1)(:\d+)?\/api\/v1$/.test(env.sandbox)) {
+    throw new Error(`--env sandbox=${env.sandbox}: expected the local sandbox's base URL, e.g. https://localhost:4011/api/v1.`);
+  }
+  const defines = buildDefines(env.sandbox);
   const devSocket = serving ? DEV_SOCKET : null;
 
   const copy = [
@@ -129,7 +142,7 @@ module.exports = async (env = {}, argv = {}) => {
   if (!officeJsFromCdn && !serving) copy.push({ from: OFFICE_JS_DIR, to: 'office-js', info: { minimized: true } });
 
   const plugins = [
-    new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
+    new webpack.DefinePlugin(defines),
     new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'functions.json' }),
     new HtmlWebpackPlugin({
       filename: 'taskpane.html',
@@ -211,7 +224,7 @@ module.exports = async (env = {}, argv = {}) => {
   };
   if (!withWorkbench) return addin;
   // Two compilations; the dev server (configured on the first) serves both.
-  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev, apiOrigins: env.api ? apiOrigins : [], devSocket })];
+  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev, apiOrigins: env.api ? apiOrigins : [], devSocket, defines })];
 };
 
 module.exports.workbenchConfig = workbenchConfig;

@@ -61,7 +61,11 @@ export interface PaneServicesOptions {
   defaultBaseUrl?: string;
 }
 
-export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010/api/v1';
+/** Set by the build (--env sandbox=...): npm start points the Mac's webview at the https sandbox. */
+declare const __SANDBOX_BASE_URL__: string | undefined;
+
+/** The local sandbox: the address the build was given, else its http address. */
+export const SANDBOX_BASE_URL = typeof __SANDBOX_BASE_URL__ === 'string' ? __SANDBOX_BASE_URL__ : 'http://127.0.0.1:4010/api/v1';
 
 /** Builds the services object once per page (index.tsx) or per test. */
 export function createPaneServices(options: PaneServicesOptions): PaneServices {

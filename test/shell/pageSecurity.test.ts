@@ -13,6 +13,8 @@ interface BuildView {
   pages: Record<string, string>;
   /** The dev server's CORS headers for each origin asked about. */
   cors: Record<string, Record<string, string>>;
+  /** The sandbox address each compilation was built with (DefinePlugin), by compilation name. */
+  sandbox: Record<string, string | null>;
   error?: string;
 }
 
@@ -26,17 +28,18 @@ function inspectBuild(env: Record<string, unknown>, mode = 'production'): BuildV
   const script = `
     const configure = require(${JSON.stringify(path.join(ROOT, 'webpack.config.js'))});
     configure(${JSON.stringify(env)}, { mode: ${JSON.stringify(mode)} }).then((result) => {
-      const view = { pages: {}, cors: {} };
+      const view = { pages: {}, cors: {}, sandbox: {} };
       for (const config of [result].flat()) {
         for (const plugin of config.plugins || []) {
           const o = plugin.userOptions;
           if (o && o.templateParameters && o.templateParameters.csp) view.pages[o.filename] = o.templateParameters.csp;
+          if (plugin.definitions) view.sandbox[config.name || 'addin'] = plugin.definitions.__SANDBOX_BASE_URL__ || null;
         }
         const headers = config.devServer && config.devServer.headers;
         if (typeof headers === 'function') for (const origin of ${JSON.stringify(ORIGINS)}) view.cors[origin] = headers({ headers: { origin: origin || undefined } });
       }
       console.log(JSON.stringify(view));
-    }, (e) => console.log(JSON.stringify({ pages: {}, cors: {}, error: e.message })));`;
+    }, (e) => console.log(JSON.stringify({ pages: {}, cors: {}, sandbox: {}, error: e.message })));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as BuildView;
 }
 
@@ -102,5 +105,14 @@ describe('the dev server answers CORS to Excel on the web only', () => {
       expect(cors[origin]).toEqual({ Vary: 'Origin' });
     }
     expect(officeCorsHeaders('https://inc-excel.officeapps.live.com')).toMatchObject({ Vary: 'Origin', 'Access-Control-Allow-Origin': 'https://inc-excel.officeapps.live.com' });
+  });
+});
+
+describe('the sandbox address the pages offer (npm start: the https sandbox on macOS)', () => {
+  it('is built into the pane and the workbench when given, and left to the default otherwise', () => {
+    const given = inspectBuild({ workbench: true, sandbox: 'https://localhost:4011/api/v1' }, 'development');
+    expect(given.sandbox).toEqual({ addin: '"https://localhost:4011/api/v1"', workbench: '"https://localhost:4011/api/v1"' });
+    expect(inspectBuild({ workbench: true }, 'development').sandbox).toEqual({ addin: null, workbench: null });
+    expect(inspectBuild({ sandbox: 'https://api.example.com/api/v1' }).error).toMatch(/local sandbox/);
   });
 });
