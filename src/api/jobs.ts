@@ -97,7 +97,7 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
   function errorPages(id: string, first?: ListPage<JobError>, opts?: CallOptions): AsyncGenerator<ListPage<JobError>, void, undefined> {
     const fetchPage = async (cursor: string | undefined): Promise<ListPage<JobError>> =>
       (await retrieve(id, cursor === undefined ? { limit: JOB_ERRORS_PAGE_LIMIT } : { limit: JOB_ERRORS_PAGE_LIMIT, starting_after: cursor }, opts)).errors;
-    return walkCursors<JobError>(fetchPage, '/jobs/{id}', { first, budget: new PageBudget(MAX_JOB_ERROR_PAGES, 'GET', '/jobs/{id}') });
+    return walkCursors<JobError>(fetchPage, '/jobs/{id}', { first, budget: new PageBudget(MAX_JOB_ERROR_PAGES, '/jobs/{id}') });
   }
 
   async function* iterateErrors(id: string, opts?: CallOptions): AsyncGenerator<JobError, void, undefined> {

@@ -34,13 +34,13 @@ export interface PagingOptions extends CallOptions {
   maxPages?: number;
 }
 
-export function pageLimitError(method: string, path: string, maxPages: number): ApiError {
+function pageLimitError(path: string, maxPages: number): ApiError {
   return new ApiError({
-    message: `${method} ${path} still said has_more after ${maxPages.toLocaleString('en-US')} pages; stopped so that a list without an end cannot spend the monthly cap.`,
+    message: `GET ${path} still said has_more after ${maxPages.toLocaleString('en-US')} pages; stopped so that a list without an end cannot spend the monthly cap.`,
     status: null,
     type: 'api_error',
     code: 'page_limit_exceeded',
-    request: { method, path, query: '' },
+    request: { method: 'GET', path, query: '' },
   });
 }
 
@@ -49,19 +49,17 @@ export class PageBudget {
   private spent = 0;
   constructor(
     readonly maxPages: number,
-    private readonly method: string,
     private readonly path: string,
   ) {}
 
   /** Takes one call, or throws page_limit_exceeded when none is left. */
   take(): void {
-    if (this.spent >= this.maxPages) throw pageLimitError(this.method, this.path, this.maxPages);
+    if (this.spent >= this.maxPages) throw pageLimitError(this.path, this.maxPages);
     this.spent++;
   }
 }
 
 export interface WalkOptions<P> {
-  method?: string;
   /** What the budget counts; default a new one of MAX_LIST_PAGES. */
   budget?: PageBudget;
   /** A first page already in hand (a job's embedded errors): it costs no call. */
@@ -78,8 +76,7 @@ export async function* walkCursors<T, P extends ListPage<T> = ListPage<T>>(
   path: string,
   options: WalkOptions<P> = {},
 ): AsyncGenerator<P, void, undefined> {
-  const method = options.method ?? 'GET';
-  const budget = options.budget ?? new PageBudget(MAX_LIST_PAGES, method, path);
+  const budget = options.budget ?? new PageBudget(MAX_LIST_PAGES, path);
   const fetchChecked = async (cursor: string | undefined): Promise<P> => {
     budget.take();
     return checkListPage(await fetchPage(cursor), path) as P;
@@ -91,7 +88,7 @@ export async function* walkCursors<T, P extends ListPage<T> = ListPage<T>>(
     if (page.has_more !== true) return;
     const next = page.next_cursor;
     if (typeof next !== 'string' || next === '' || followed.has(next)) {
-      throw invalidResponse(`${method} ${path} said has_more but gave no new next_cursor.`, method, path);
+      throw invalidResponse(`GET ${path} said has_more but gave no new next_cursor.`, 'GET', path);
     }
     followed.add(next);
     page = await fetchChecked(next);
@@ -107,7 +104,7 @@ export function iteratePages<T, P extends PageParams>(
 ): AsyncGenerator<ListPage<T>, void, undefined> {
   const base = { ...params, limit: params.limit ?? ITERATE_PAGE_LIMIT };
   const callOpts = callOptions(opts);
-  const budget = new PageBudget(opts?.maxPages ?? MAX_LIST_PAGES, 'GET', path);
+  const budget = new PageBudget(opts?.maxPages ?? MAX_LIST_PAGES, path);
   return walkCursors<T>((cursor) => fetchPage({ ...base, starting_after: cursor } as unknown as P, callOpts), path, { budget });
 }
 

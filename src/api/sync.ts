@@ -98,7 +98,7 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
   const callOpts: CallOptions = callOptions(options);
   // One budget for the whole run, restarts included: a server that keeps refusing cursors late in a long
   // run cannot make each restart spend the pages again without end.
-  const budget = new PageBudget(options.maxPages ?? MAX_LIST_PAGES, 'GET', '/transactions');
+  const budget = new PageBudget(options.maxPages ?? MAX_LIST_PAGES, '/transactions');
   let restarts = 0;
   const totals = { pages: 0, upserts: 0, tombstones: 0 };
 
