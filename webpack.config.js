@@ -5,6 +5,10 @@
 //   npm run build -- --env url=https://example.com/addin/    ... with dist/manifest.xml pointing there
 //   npm run build -- --env officejs=local                copy the npm package's office.js into dist/office-js/ and
 //                                                        load it from there (offline work only; see below)
+//   npm run build -- --env api=https://api.example.com/api/v1   the API the pages may call (required with url=;
+//                                                        without it, the local sandbox: scripts/page-security.js)
+//   --env sandbox=https://localhost:4011/api/v1          the sandbox address the pane and workbench offer (npm start
+//                                                        on macOS: the https sandbox; default http://127.0.0.1:4010)
 //   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),
 //                                                        with the workbench at /workbench.html (--env officejs=local
 //                                                        serves the npm package's office.js, for no internet)
@@ -19,6 +23,7 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const CopyWebpackPlugin = require('copy-webpack-plugin');
 const CustomFunctionsMetadataPlugin = require('custom-functions-metadata-plugin');
 const { normalizeBaseUrl, rewriteManifestUrls, stripXmlComments, DEV_BASE } = require('./scripts/manifest-url');
+const { apiOrigin, contentSecurityPolicy, officeCorsHeaders, LOOPBACK_ANY_PORT, SANDBOX_ORIGINS } = require('./scripts/page-security');
 const pkg = require('./package.json');
 
 const DEV_PORT = 3000;
@@ -34,6 +39,9 @@ const OFFICE_JS_CDN = 'https://appsforoffice.microsoft.com/lib/1/hosted/office.j
 // the whole folder.
 const OFFICE_JS_DIR = path.join(path.dirname(require.resolve('@microsoft/office-js/package.json')), 'dist');
 const OFFICE_JS_LOCAL = 'office-js/office.js';
+const DEV_SOCKET = `wss://localhost:${DEV_PORT}`;
+// Development builds map sources without eval, so the pages' policy needs no 'unsafe-eval'.
+const DEV_DEVTOOL = 'cheap-module-source-map';
 
 /** Adds a warning to the build summary (shown by webpack with the other warnings). */
 class WarnPlugin {
@@ -45,6 +53,13 @@ class WarnPlugin {
       compilation.warnings.push(new webpack.WebpackError(this.message));
     });
   }
+}
+
+/** Build-time constants of both compilations: the version, and the sandbox address when one was given. */
+function buildDefines(sandboxBaseUrl) {
+  const defines = { __ADDIN_VERSION__: JSON.stringify(pkg.version) };
+  if (sandboxBaseUrl) defines.__SANDBOX_BASE_URL__ = JSON.stringify(sandboxBaseUrl);
+  return defines;
 }
 
 /** TypeScript through ts-loader, shared by the add-in and the workbench compilations. */
@@ -66,13 +81,15 @@ const tsRule = {
 /**
  * The workbench page: workbench.html at the root, its bundle and functions.json under workbench/ (so
  * nothing collides with the add-in's files in the same output folder). `outputPath` lets the browser
- * tests build it on its own into a folder of their own.
+ * tests build it on its own into a folder of their own. It calls sandboxes on any loopback port (its
+ * ?sandbox= parameter), and `apiOrigins` besides.
  */
-function workbenchConfig({ mode, dev, outputPath = DIST }) {
+function workbenchConfig({ mode, dev, outputPath = DIST, apiOrigins = [], devSocket = null, defines = buildDefines() }) {
+  const csp = contentSecurityPolicy({ connect: [...LOOPBACK_ANY_PORT, ...apiOrigins], officeJs: false, devSocket });
   return {
     name: 'workbench',
     mode,
-    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    devtool: dev ? DEV_DEVTOOL : 'source-map',
     entry: { workbench: './src/workbench/index.tsx' },
     output: {
       path: outputPath,
@@ -84,11 +101,11 @@ function workbenchConfig({ mode, dev, outputPath = DIST }) {
     resolve: { extensions: ['.ts', '.tsx', '.js', '.json'] },
     module: { rules: [tsRule] },
     plugins: [
-      new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
+      new webpack.DefinePlugin(defines),
       // The same CustomFunctions.associate calls Excel gets, appended to functions.ts; the workbench's
       // evaluator reads them, and functions.json for the parameter lists.
       new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'workbench/functions.json' }),
-      new HtmlWebpackPlugin({ filename: 'workbench.html', template: './src/workbench/workbench.html', chunks: ['workbench'] }),
+      new HtmlWebpackPlugin({ filename: 'workbench.html', template: './src/workbench/workbench.html', chunks: ['workbench'], templateParameters: { csp } }),
     ],
     performance: { hints: false },
     stats: 'minimal',
@@ -106,6 +123,19 @@ module.exports = async (env = {}, argv = {}) => {
   if (env.officejs && !['cdn', 'local'].includes(env.officejs)) {
     throw new Error(`--env officejs=${env.officejs}: expected "cdn" (the default) or "local".`);
   }
+  // The API the pages may call. A build for the team names it; a local build calls the sandbox, and the dev
+  // server's pages any loopback port (npm start may move the sandbox).
+  if (baseUrl && !env.api) {
+    throw new Error(
+      '--env url=... needs --env api=<the API base URL, e.g. https://api.example.com/api/v1>: the pages may call only that origin.',
+    );
+  }
+  const apiOrigins = env.api ? [apiOrigin(env.api)] : serving ? LOOPBACK_ANY_PORT : SANDBOX_ORIGINS;
+  if (env.sandbox && !/^(http|https):\/\/(localhost|127\.0\.0\.1)(:\d+)?\/api\/v1$/.test(env.sandbox)) {
+    throw new Error(`--env sandbox=${env.sandbox}: expected the local sandbox's base URL, e.g. https://localhost:4011/api/v1.`);
+  }
+  const defines = buildDefines(env.sandbox);
+  const devSocket = serving ? DEV_SOCKET : null;
 
   const copy = [
     { from: 'assets', to: 'assets' },
@@ -121,14 +151,18 @@ module.exports = async (env = {}, argv = {}) => {
   if (officeJsLocal && !serving) copy.push({ from: OFFICE_JS_DIR, to: 'office-js', info: { minimized: true } });
 
   const plugins = [
-    new webpack.DefinePlugin({ __ADDIN_VERSION__: JSON.stringify(pkg.version) }),
+    new webpack.DefinePlugin(defines),
     new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'functions.json' }),
     new HtmlWebpackPlugin({
       filename: 'taskpane.html',
       template: './src/taskpane/taskpane.html',
       // One page loads all three: the shared runtime.
       chunks: ['functions', 'commands', 'taskpane'],
-      templateParameters: { officeJsSrc: officeJsLocal ? OFFICE_JS_LOCAL : OFFICE_JS_CDN },
+      templateParameters: {
+        officeJsSrc: officeJsLocal ? OFFICE_JS_LOCAL : OFFICE_JS_CDN,
+        // The CDN's origin is allowed only when office.js comes from there; a local copy is the page's own.
+        csp: contentSecurityPolicy({ connect: apiOrigins, officeJs: !officeJsLocal, devSocket }),
+      },
       // ?<hash> on the bundles: Office's webviews cache hard, a new deployment must not run stale code.
       hash: !dev,
     }),
@@ -153,7 +187,7 @@ module.exports = async (env = {}, argv = {}) => {
 
   const addin = {
     mode,
-    devtool: dev ? 'eval-cheap-module-source-map' : 'source-map',
+    devtool: dev ? DEV_DEVTOOL : 'source-map',
     entry: {
       functions: FUNCTIONS_SOURCE,
       commands: './src/commands/commands.ts',
@@ -192,18 +226,15 @@ module.exports = async (env = {}, argv = {}) => {
       host: 'localhost',
       port: DEV_PORT,
       server,
-      headers: {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-        'Access-Control-Allow-Headers': '*',
-      },
+      // CORS for Excel on the web only (it fetches functions.json), never Access-Control-Allow-Origin: *.
+      headers: (req) => officeCorsHeaders(req.headers.origin),
       static: officeJsLocal ? [{ directory: OFFICE_JS_DIR, publicPath: '/office-js', watch: false }] : false,
       client: { overlay: { errors: true, warnings: false } },
     },
   };
   if (!withWorkbench) return addin;
   // Two compilations; the dev server (configured on the first) serves both.
-  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev })];
+  return [{ ...addin, name: 'addin' }, workbenchConfig({ mode, dev, apiOrigins: env.api ? apiOrigins : [], devSocket, defines })];
 };
 
 module.exports.workbenchConfig = workbenchConfig;

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: runs the add-in's local world.
-//   1. the sandbox API (seeding the demo companies on first run) on http://127.0.0.1:4010;
+//   1. the sandbox API (seeding the demo companies on first run) on http://127.0.0.1:4010, and over https on
+//      https://localhost:4011 with the dev server's certificate; on macOS the add-in is pointed at the https
+//      one, because the Mac's webview (and Safari) block http calls from the add-in's https page;
 //   2. the add-in's webpack dev server on https://localhost:3000 (taskpane.html, functions, commands);
 //   3. where Excel desktop exists (Windows, macOS), sideloads manifest.xml into it with office-addin-debugging;
 //      elsewhere (Linux) points to the workbench (https://localhost:3000/workbench.html: the real task pane and
@@ -15,9 +17,14 @@ const root = path.resolve(__dirname, '..');
 const runFile = path.join(root, '.sandbox', 'run.json');
 const port = Number(process.env.SANDBOX_PORT || 4010);
 const base = `http://127.0.0.1:${port}`;
+const httpsPort = port + 1;
+const secureBase = `https://localhost:${httpsPort}`;
+// Where the pane and the workbench find the demo company: https where the webview insists on it.
+const HTTPS_ONLY_WEBVIEW = ['darwin'];
+const paneSandbox = HTTPS_ONLY_WEBVIEW.includes(process.platform) ? `${secureBase}/api/v1` : `${base}/api/v1`;
 const devPage = 'https://localhost:3000/taskpane.html';
 // The workbench talks to this sandbox; the default address needs no parameter.
-const workbenchPage = `https://localhost:3000/workbench.html${port === 4010 ? '' : `?sandbox=${encodeURIComponent(`${base}/api/v1`)}`}`;
+const workbenchPage = 'https://localhost:3000/workbench.html';
 const manifest = 'manifest.xml';
 const sideloadWanted = !process.argv.includes('--no-sideload');
 const DESKTOP_EXCEL = ['win32', 'darwin'];
@@ -139,7 +146,16 @@ ${webSideloadSteps()}`;
 async function main() {
   fs.mkdirSync(path.dirname(runFile), { recursive: true });
   const tsNode = require.resolve('ts-node/dist/bin.js');
-  const sandbox = startChild('sandbox', process.execPath, [tsNode, '--transpile-only', 'src/sandbox/cli.ts', '--port', String(port)]);
+  const sandbox = startChild('sandbox', process.execPath, [
+    tsNode,
+    '--transpile-only',
+    'src/sandbox/cli.ts',
+    '--port',
+    String(port),
+    '--https',
+    '--https-port',
+    String(httpsPort),
+  ]);
   children.push(sandbox);
   run.pids.push(sandbox.pid);
   saveRun();
@@ -149,10 +165,10 @@ async function main() {
     shutdown(1);
     return;
   }
-  console.log(`start: the sandbox API is up: ${base}/api/v1`);
+  console.log(`start: the sandbox API is up: ${base}/api/v1 and ${secureBase}/api/v1`);
 
   const webpackCli = require.resolve('webpack-cli/bin/cli.js');
-  const devServer = startChild('dev server', process.execPath, [webpackCli, 'serve', '--mode', 'development']);
+  const devServer = startChild('dev server', process.execPath, [webpackCli, 'serve', '--mode', 'development', '--env', `sandbox=${paneSandbox}`]);
   children.push(devServer);
   run.pids.push(devServer.pid);
   saveRun();
@@ -164,7 +180,8 @@ async function main() {
 
   const sideloadResult = sideload();
   console.log(`
-The sandbox API is up: ${base}/api/v1
+The sandbox API is up: ${base}/api/v1 (and over https: ${secureBase}/api/v1)
+  The add-in and the workbench use ${paneSandbox}
   Demo keys (labelled):   npm run -s sandbox -- --list-keys
   Try it:                 curl -H "Authorization: Bearer <growth-admin key>" ${base}/api/v1/company
 The add-in is served at ${devPage}

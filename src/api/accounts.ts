@@ -1,4 +1,4 @@
-import { checkListPage, iterateItems } from './paging';
+import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { Account, AccountCreateParams, AccountListParams, IterateParams, ListPage } from './types';
 
@@ -10,7 +10,7 @@ export function accountsApi(transport: Transport) {
     /** GET /accounts: one page, oldest identity first. */
     list,
     /** GET /accounts, every page. */
-    iterate: (params: IterateParams<AccountListParams> = {}, opts?: CallOptions): AsyncGenerator<Account, void, undefined> =>
+    iterate: (params: IterateParams<AccountListParams> = {}, opts?: PagingOptions): AsyncGenerator<Account, void, undefined> =>
       iterateItems(list, params, '/accounts', opts),
     /**
      * POST /accounts: a manual bank or credit account. Safe to repeat with the same body (an existing

@@ -1,3 +1,4 @@
+import { checkText, REPORT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { AggregationTotal, AggregationTotalParams } from './types';
 
@@ -9,7 +10,7 @@ export function aggregationsApi(transport: Transport) {
      * the month is ignored by the API.
      */
     total: async (params: AggregationTotalParams, opts?: CallOptions): Promise<AggregationTotal> =>
-      (await transport.request<AggregationTotal>({ method: 'GET', path: '/aggregations/total', query: { ...params }, ...callOptions(opts) })).body,
+      checkText((await transport.request<AggregationTotal>({ method: 'GET', path: '/aggregations/total', query: { ...params }, ...callOptions(opts) })).body, REPORT_TEXT, 'GET', '/aggregations/total'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { checkListPage, iterateItems } from './paging';
+import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { Card, CardListParams, IterateParams, ListPage } from './types';
 
@@ -12,7 +12,7 @@ export function cardsApi(transport: Transport) {
     /** GET /cards: one page, optionally for one account. */
     list,
     /** GET /cards, every page. */
-    iterate: (params: IterateParams<CardListParams> = {}, opts?: CallOptions): AsyncGenerator<Card, void, undefined> =>
+    iterate: (params: IterateParams<CardListParams> = {}, opts?: PagingOptions): AsyncGenerator<Card, void, undefined> =>
       iterateItems(list, params, '/cards', opts),
   };
 }

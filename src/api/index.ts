@@ -74,9 +74,10 @@ export { ConfigError, isLoopbackHost, validateApiKey, validateBaseUrl, type Clie
 export { CallMeter, ClientMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type MeterListener, type Plan } from './meter';
 export { RequestLimiter, type LimiterOptions } from './limiter';
 export { capMonthOf, nextMonthlyReset, resetDateFromMessage, CAP_ZONE, type MonthlyReset } from './calendar';
-export { collect, ITERATE_PAGE_LIMIT } from './paging';
-export { generateIdempotencyKey, isTerminalJob, JOB_ERRORS_PAGE_LIMIT, type JobOutcome, type RunOptions, type SubmitOptions, type WaitOptions } from './jobs';
+export { collect, ITERATE_PAGE_LIMIT, MAX_LIST_PAGES, type PagingOptions } from './paging';
+export { generateIdempotencyKey, isTerminalJob, JOB_ERRORS_PAGE_LIMIT, MAX_JOB_ERROR_PAGES, type JobOutcome, type RunOptions, type SubmitOptions, type WaitOptions } from './jobs';
 export { MAX_UPDATED_AFTER, type SyncOptions, type SyncPage, type SyncResult } from './sync';
 export { decideRetry, RETRYABLE_SERVER_CODES, NEVER_RETRIED_CODES } from './retry';
+export { MAX_RESPONSE_BYTES } from './transport';
 export type { CallOptions, ApiResponse } from './transport';
 export type * from './types';

@@ -1,6 +1,7 @@
 import { backoffDelay } from './backoff';
 import { ApiError, localError } from './errors';
-import { checkListPage, invalidResponse } from './paging';
+import { invalidResponse, PageBudget, walkCursors } from './paging';
+import { checkTextOfEach, JOB_ERROR_TEXT } from './textFields';
 import type { TransactionsApi } from './transactions';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { BulkUpdateJob, BulkUpdateParams, JobError, JobRetrieveParams, ListPage } from './types';
@@ -13,7 +14,21 @@ import { pathSegment } from './url';
 
 export const JOB_ERRORS_PAGE_LIMIT = 500;
 
+/**
+ * Calls spent on one job's error pages at most. A job holds at most 5,000 transactions, and so about as
+ * many errors: 10 pages of 500. Twice that leaves room for job-level errors; a server whose errors never
+ * end stops here with page_limit_exceeded.
+ */
+export const MAX_JOB_ERROR_PAGES = 20;
+
 const TERMINAL = new Set(['success', 'failed']);
+
+/** A job as the API returns it: a status, and error entries whose code and message are text (they reach cells). */
+export function checkJob(job: BulkUpdateJob, method: string, path: string): BulkUpdateJob {
+  if (!job || typeof job !== 'object' || typeof job.status !== 'string') throw invalidResponse(`${method} ${path} did not return a job.`, method, path);
+  if (job.errors && Array.isArray(job.errors.data)) checkTextOfEach(job.errors.data, JOB_ERROR_TEXT, method, path);
+  return job;
+}
 
 export function isTerminalJob(job: Pick<BulkUpdateJob, 'status'>): boolean {
   return TERMINAL.has(job.status);
@@ -71,30 +86,18 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
   /** GET /jobs/{id}: the whole job with one page of its errors. */
   const retrieve = async (id: string, params: JobRetrieveParams = {}, opts?: CallOptions): Promise<BulkUpdateJob> => {
     const job = (await transport.request<BulkUpdateJob>({ method: 'GET', path: jobPath(id), query: { ...params }, ...callOptions(opts) })).body;
-    if (!job || typeof job !== 'object' || typeof job.status !== 'string') {
-      throw invalidResponse(`GET /jobs/${id} did not return a job.`, 'GET', '/jobs/{id}');
-    }
-    return job;
+    return checkJob(job, 'GET', '/jobs/{id}');
   };
 
   /**
    * Error pages of a job, starting after `first` when it is given (a job already fetched holds the
-   * first page, so it costs no call), else from the beginning.
+   * first page, so it costs no call), else from the beginning. Through the guarded pager, at most
+   * MAX_JOB_ERROR_PAGES calls.
    */
-  async function* errorPages(id: string, first?: ListPage<JobError>, opts?: CallOptions): AsyncGenerator<ListPage<JobError>, void, undefined> {
-    let page = first ? checkListPage(first, '/jobs/{id}') : checkListPage((await retrieve(id, { limit: JOB_ERRORS_PAGE_LIMIT }, opts)).errors, '/jobs/{id}');
-    const used = new Set<string>();
-    for (;;) {
-      yield page;
-      if (page.has_more !== true) return;
-      const next = page.next_cursor;
-      if (typeof next !== 'string' || next === '' || used.has(next)) {
-        throw invalidResponse(`GET /jobs/${id} said the errors have more but gave no new next_cursor.`, 'GET', '/jobs/{id}');
-      }
-      used.add(next);
-      const job = await retrieve(id, { limit: JOB_ERRORS_PAGE_LIMIT, starting_after: next }, opts);
-      page = checkListPage(job.errors, '/jobs/{id}');
-    }
+  function errorPages(id: string, first?: ListPage<JobError>, opts?: CallOptions): AsyncGenerator<ListPage<JobError>, void, undefined> {
+    const fetchPage = async (cursor: string | undefined): Promise<ListPage<JobError>> =>
+      (await retrieve(id, cursor === undefined ? { limit: JOB_ERRORS_PAGE_LIMIT } : { limit: JOB_ERRORS_PAGE_LIMIT, starting_after: cursor }, opts)).errors;
+    return walkCursors<JobError>(fetchPage, '/jobs/{id}', { first, budget: new PageBudget(MAX_JOB_ERROR_PAGES, '/jobs/{id}') });
   }
 
   async function* iterateErrors(id: string, opts?: CallOptions): AsyncGenerator<JobError, void, undefined> {

@@ -1,3 +1,4 @@
+import { checkText, REPORT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { BalanceSheet, CashFlow, IncomeStatement, ReportDateParams, ReportPeriodParams } from './types';
 
@@ -8,15 +9,20 @@ export function reportsApi(transport: Transport) {
   return {
     /** GET /reports/balance_sheet (default date: today in the company's zone). */
     balanceSheet: async (params: ReportDateParams = {}, opts?: CallOptions): Promise<BalanceSheet> =>
-      (await transport.request<BalanceSheet>({ method: 'GET', path: '/reports/balance_sheet', query: { ...params }, ...callOptions(opts) })).body,
+      checkText((await transport.request<BalanceSheet>({ method: 'GET', path: '/reports/balance_sheet', query: { ...params }, ...callOptions(opts) })).body, REPORT_TEXT, 'GET', '/reports/balance_sheet'),
 
     /** GET /reports/income_statement (default: current quarter start to today). */
     incomeStatement: async (params: ReportPeriodParams = {}, opts?: CallOptions): Promise<IncomeStatement> =>
-      (await transport.request<IncomeStatement>({ method: 'GET', path: '/reports/income_statement', query: { ...params }, ...callOptions(opts) })).body,
+      checkText(
+        (await transport.request<IncomeStatement>({ method: 'GET', path: '/reports/income_statement', query: { ...params }, ...callOptions(opts) })).body,
+        REPORT_TEXT,
+        'GET',
+        '/reports/income_statement',
+      ),
 
     /** GET /reports/cash_flow. */
     cashFlow: async (params: ReportPeriodParams = {}, opts?: CallOptions): Promise<CashFlow> =>
-      (await transport.request<CashFlow>({ method: 'GET', path: '/reports/cash_flow', query: { ...params }, ...callOptions(opts) })).body,
+      checkText((await transport.request<CashFlow>({ method: 'GET', path: '/reports/cash_flow', query: { ...params }, ...callOptions(opts) })).body, REPORT_TEXT, 'GET', '/reports/cash_flow'),
   };
 }
 

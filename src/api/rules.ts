@@ -1,4 +1,4 @@
-import { checkListPage, iterateItems } from './paging';
+import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { IterateParams, ListPage, Rule, RuleCreateParams, RuleListParams, RuleUpdateParams } from './types';
 import { pathSegment } from './url';
@@ -16,7 +16,7 @@ export function rulesApi(transport: Transport) {
     /** GET /rules: one page, newest first. */
     list,
     /** GET /rules, every page. */
-    iterate: (params: IterateParams<RuleListParams> = {}, opts?: CallOptions): AsyncGenerator<Rule, void, undefined> =>
+    iterate: (params: IterateParams<RuleListParams> = {}, opts?: PagingOptions): AsyncGenerator<Rule, void, undefined> =>
       iterateItems(list, params, '/rules', opts),
     /** GET /rules/{id}. */
     retrieve: async (id: string, opts?: CallOptions): Promise<Rule> =>

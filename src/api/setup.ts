@@ -1,4 +1,5 @@
 import { checkFullList } from './paging';
+import { CATEGORY_TEXT, checkText, checkTextOfEach, COMPANY_TEXT, DEPARTMENT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { Category, Company, Department, FullList } from './types';
 
@@ -8,16 +9,22 @@ import type { Category, Company, Department, FullList } from './types';
 export function categoriesApi(transport: Transport) {
   return {
     /** GET /categories: every category (tiers 1-3), ordered by tier, position, name. */
-    list: async (opts?: CallOptions): Promise<FullList<Category>> =>
-      checkFullList((await transport.request<FullList<Category>>({ method: 'GET', path: '/categories', ...callOptions(opts) })).body, '/categories'),
+    list: async (opts?: CallOptions): Promise<FullList<Category>> => {
+      const list = checkFullList((await transport.request<FullList<Category>>({ method: 'GET', path: '/categories', ...callOptions(opts) })).body, '/categories');
+      checkTextOfEach(list.data, CATEGORY_TEXT, 'GET', '/categories');
+      return list;
+    },
   };
 }
 
 export function departmentsApi(transport: Transport) {
   return {
     /** GET /departments: every department, in display order. */
-    list: async (opts?: CallOptions): Promise<FullList<Department>> =>
-      checkFullList((await transport.request<FullList<Department>>({ method: 'GET', path: '/departments', ...callOptions(opts) })).body, '/departments'),
+    list: async (opts?: CallOptions): Promise<FullList<Department>> => {
+      const list = checkFullList((await transport.request<FullList<Department>>({ method: 'GET', path: '/departments', ...callOptions(opts) })).body, '/departments');
+      checkTextOfEach(list.data, DEPARTMENT_TEXT, 'GET', '/departments');
+      return list;
+    },
   };
 }
 
@@ -25,8 +32,8 @@ export function companyApi(transport: Transport) {
   return {
     /** GET /company. Also attributes the meter's counts to this company. */
     retrieve: async (opts?: CallOptions): Promise<Company> => {
-      const company = (await transport.request<Company>({ method: 'GET', path: '/company', ...callOptions(opts) })).body;
-      if (company && typeof company.id === 'string' && company.id !== '') await transport.meter.setCompanyId(company.id);
+      const company = checkText((await transport.request<Company>({ method: 'GET', path: '/company', ...callOptions(opts) })).body, COMPANY_TEXT, 'GET', '/company');
+      if (typeof company.id === 'string' && company.id !== '') await transport.meter.setCompanyId(company.id);
       return company;
     },
   };

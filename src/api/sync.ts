@@ -1,5 +1,5 @@
 import { ApiError, localError } from './errors';
-import { invalidResponse, ITERATE_PAGE_LIMIT } from './paging';
+import { invalidResponse, ITERATE_PAGE_LIMIT, MAX_LIST_PAGES, PageBudget, walkCursors } from './paging';
 import { callOptions, type CallOptions } from './transport';
 import type { ListPage, Transaction, TransactionListParams, TransactionTombstone } from './types';
 
@@ -36,6 +36,8 @@ export interface SyncOptions extends CallOptions {
    * just behind it (spec, incremental mode rule 7). Default 0: re-delivered rows are harmless upserts.
    */
   overlapSeconds?: number;
+  /** Calls the run may spend, restarts included (default MAX_LIST_PAGES); one more is page_limit_exceeded. */
+  maxPages?: number;
 }
 
 export interface SyncPage {
@@ -62,6 +64,7 @@ export interface SyncResult {
 }
 
 type ListFn = (params: TransactionListParams, opts?: CallOptions) => Promise<ListPage<Transaction>>;
+type SyncListPage = ListPage<Transaction> & { watermark?: unknown };
 
 function isUnusableCursor(error: unknown): boolean {
   // GET /transactions has no path id, so a 404 with a cursor can only be about the cursor; the spec
@@ -93,58 +96,61 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
   const maxRestarts = options.maxRestarts ?? 3;
   const limit = options.limit ?? ITERATE_PAGE_LIMIT;
   const callOpts: CallOptions = callOptions(options);
+  // One budget for the whole run, restarts included: a server that keeps refusing cursors late in a long
+  // run cannot make each restart spend the pages again without end.
+  const budget = new PageBudget(options.maxPages ?? MAX_LIST_PAGES, '/transactions');
   let restarts = 0;
-  let cursor: string | undefined;
-  let pageIndex = 0;
-  let runWatermark: number | undefined;
   const totals = { pages: 0, upserts: 0, tombstones: 0 };
 
   for (;;) {
-    let page: ListPage<Transaction> & { watermark?: unknown };
+    let pageIndex = 0;
+    let runWatermark: number | undefined;
+    let cursor: string | undefined;
+    // A restarted run may hand out the cursors of the abandoned one again, so each attempt is a walk of its own.
+    const walk = walkCursors<Transaction, SyncListPage>(
+      (next) => {
+        cursor = next;
+        return list({ ...options.filters, limit, updated_after: updatedAfter, starting_after: next }, callOpts);
+      },
+      '/transactions',
+      { budget },
+    );
+    let last = false;
     try {
-      page = await list({ ...options.filters, limit, updated_after: updatedAfter, starting_after: cursor }, callOpts);
+      for await (const page of walk) {
+        const watermark = page.watermark;
+        if (typeof watermark !== 'number' || !Number.isInteger(watermark) || watermark < 0) {
+          throw invalidResponse('GET /transactions in incremental mode returned no integer watermark.', 'GET', '/transactions');
+        }
+        // The watermark is pinned per run; if pages ever disagreed, keeping the smallest can only cause
+        // rows to be delivered again, never skipped.
+        runWatermark = runWatermark === undefined ? watermark : Math.min(runWatermark, watermark);
+
+        const upserts: Transaction[] = [];
+        const tombstones: TransactionTombstone[] = [];
+        for (const row of page.data) {
+          if (row.deleted === true) tombstones.push(row as TransactionTombstone);
+          else upserts.push(row);
+        }
+        totals.pages++;
+        totals.upserts += upserts.length;
+        totals.tombstones += tombstones.length;
+
+        last = page.has_more !== true;
+        yield { upserts, tombstones, watermark: runWatermark, hasMore: !last, pageIndex, restarts };
+        pageIndex++;
+      }
     } catch (error) {
       if (cursor !== undefined && isUnusableCursor(error) && restarts < maxRestarts) {
         restarts++;
-        cursor = undefined;
-        pageIndex = 0;
-        runWatermark = undefined;
         continue;
       }
       throw error;
     }
-
-    const watermark = page.watermark;
-    if (typeof watermark !== 'number' || !Number.isInteger(watermark) || watermark < 0) {
-      throw invalidResponse('GET /transactions in incremental mode returned no integer watermark.', 'GET', '/transactions');
-    }
-    // The watermark is pinned per run; if pages ever disagreed, keeping the smallest can only cause
-    // rows to be delivered again, never skipped.
-    runWatermark = runWatermark === undefined ? watermark : Math.min(runWatermark, watermark);
-
-    const upserts: Transaction[] = [];
-    const tombstones: TransactionTombstone[] = [];
-    for (const row of page.data) {
-      if (row.deleted === true) tombstones.push(row as TransactionTombstone);
-      else upserts.push(row);
-    }
-    totals.pages++;
-    totals.upserts += upserts.length;
-    totals.tombstones += tombstones.length;
-
-    const hasMore = page.has_more === true;
-    yield { upserts, tombstones, watermark: runWatermark, hasMore, pageIndex, restarts };
-
-    if (!hasMore) {
-      await options.onCommit?.(runWatermark);
-      return { watermark: runWatermark, restarts, ...totals };
-    }
-    const next = page.next_cursor;
-    if (typeof next !== 'string' || next === '' || next === cursor) {
-      throw invalidResponse('GET /transactions said has_more but gave no new next_cursor.', 'GET', '/transactions');
-    }
-    cursor = next;
-    pageIndex++;
+    // The walk ends only after a page with has_more false (anything else threw above).
+    if (!last || runWatermark === undefined) throw invalidResponse('GET /transactions ended without a last page.', 'GET', '/transactions');
+    await options.onCommit?.(runWatermark);
+    return { watermark: runWatermark, restarts, ...totals };
   }
 }
 

@@ -1,4 +1,4 @@
-import { iterateItems, iteratePages, checkListPage } from './paging';
+import { iterateItems, iteratePages, checkListPage, type PagingOptions } from './paging';
 import { syncPages, syncTransactions, type SyncOptions, type SyncPage, type SyncResult } from './sync';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type {
@@ -10,6 +10,8 @@ import type {
   TransactionListParams,
   TransactionUpdateParams,
 } from './types';
+import { checkJob } from './jobs';
+import { checkText, checkTextOfEach, TRANSACTION_TEXT } from './textFields';
 import { pathSegment } from './url';
 
 export interface BulkUpdateOptions extends CallOptions {
@@ -18,38 +20,51 @@ export interface BulkUpdateOptions extends CallOptions {
 }
 
 export function transactionsApi(transport: Transport) {
-  const list = async (params: TransactionListParams = {}, opts?: CallOptions): Promise<ListPage<Transaction>> =>
-    checkListPage((await transport.request<ListPage<Transaction>>({ method: 'GET', path: '/transactions', query: { ...params }, ...callOptions(opts) })).body, '/transactions');
+  const list = async (params: TransactionListParams = {}, opts?: CallOptions): Promise<ListPage<Transaction>> => {
+    const page = checkListPage((await transport.request<ListPage<Transaction>>({ method: 'GET', path: '/transactions', query: { ...params }, ...callOptions(opts) })).body, '/transactions');
+    checkTextOfEach(page.data, TRANSACTION_TEXT, 'GET', '/transactions');
+    return page;
+  };
 
   return {
     /** GET /transactions: one page. With `updated_after` it is an incremental page (see `sync`). */
     list,
 
     /** GET /transactions, every page: the filters are re-sent with each cursor. */
-    iterate: (params: IterateParams<TransactionListParams> = {}, opts?: CallOptions): AsyncGenerator<Transaction, void, undefined> =>
+    iterate: (params: IterateParams<TransactionListParams> = {}, opts?: PagingOptions): AsyncGenerator<Transaction, void, undefined> =>
       iterateItems(list, params, '/transactions', opts),
 
     /** GET /transactions page by page. */
-    pages: (params: IterateParams<TransactionListParams> = {}, opts?: CallOptions): AsyncGenerator<ListPage<Transaction>, void, undefined> =>
+    pages: (params: IterateParams<TransactionListParams> = {}, opts?: PagingOptions): AsyncGenerator<ListPage<Transaction>, void, undefined> =>
       iteratePages(list, params, '/transactions', opts),
 
     /** GET /transactions/{id}. */
     retrieve: async (id: string, opts?: CallOptions): Promise<Transaction> =>
-      (await transport.request<Transaction>({ method: 'GET', path: `/transactions/${pathSegment(id, 'id', 'GET', '/transactions/{id}')}`, ...callOptions(opts) })).body,
+      checkText(
+        (await transport.request<Transaction>({ method: 'GET', path: `/transactions/${pathSegment(id, 'id', 'GET', '/transactions/{id}')}`, ...callOptions(opts) })).body,
+        TRANSACTION_TEXT,
+        'GET',
+        '/transactions/{id}',
+      ),
 
     /**
      * PATCH /transactions/{id}: any non-empty subset of the editable fields, applied atomically.
      * Not retried after a network failure: the caller re-reads the transaction and decides.
      */
     update: async (id: string, params: TransactionUpdateParams, opts?: CallOptions): Promise<Transaction> =>
-      (
-        await transport.request<Transaction>({
-          method: 'PATCH',
-          path: `/transactions/${pathSegment(id, 'id', 'PATCH', '/transactions/{id}')}`,
-          body: params,
-          ...callOptions(opts),
-        })
-      ).body,
+      checkText(
+        (
+          await transport.request<Transaction>({
+            method: 'PATCH',
+            path: `/transactions/${pathSegment(id, 'id', 'PATCH', '/transactions/{id}')}`,
+            body: params,
+            ...callOptions(opts),
+          })
+        ).body,
+        TRANSACTION_TEXT,
+        'PATCH',
+        '/transactions/{id}',
+      ),
 
     /**
      * POST /transactions/bulk/update: queues a job (202, always `queued`). Safe to retry with the same
@@ -57,16 +72,20 @@ export function transactionsApi(transport: Transport) {
      * key handling and polling.
      */
     bulkUpdate: async (params: BulkUpdateParams, opts: BulkUpdateOptions): Promise<BulkUpdateJob> => {
-      return (
-        await transport.request<BulkUpdateJob>({
-          method: 'POST',
-          path: '/transactions/bulk/update',
-          body: params,
-          idempotencyKey: opts.idempotencyKey,
-          idempotent: true,
-          ...callOptions(opts),
-        })
-      ).body;
+      return checkJob(
+        (
+          await transport.request<BulkUpdateJob>({
+            method: 'POST',
+            path: '/transactions/bulk/update',
+            body: params,
+            idempotencyKey: opts.idempotencyKey,
+            idempotent: true,
+            ...callOptions(opts),
+          })
+        ).body,
+        'POST',
+        '/transactions/bulk/update',
+      );
     },
 
     /** Incremental sync run: pages to `onPage`, watermark to `onCommit` after the last page. */

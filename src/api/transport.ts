@@ -13,6 +13,15 @@ import { encodeQuery, type QueryParams } from './url';
 // The key lives only in this module's closure (createTransport's parameter). It is not a property of
 // any object, so inspecting the client, the transport or an error cannot reveal it.
 
+/**
+ * The most of a response body the client reads: 8 MiB. The largest answers the add-in asks for are far
+ * smaller: a page of 500 transactions is about 285 KB on the demo company (so this allows about 16 KB of
+ * text per row), a job's page of 500 errors about 75 KB, the full chart of accounts 12 KB, a statement
+ * under 10 KB. Anything bigger is not an answer the add-in could use, and reading it whole (64 MB and up)
+ * would stall the shared runtime and its memory, so it is refused with response_too_large.
+ */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** Per-call options every endpoint method accepts. */
@@ -86,7 +95,42 @@ export interface Transport {
 
 type AttemptResult =
   | { kind: 'response'; status: number; text: string; retryAfter: string | null; location: string | null }
+  /** An answer the client refuses to read: a redirect (status null when the browser hides it), or a body over the cap. */
+  | { kind: 'refused'; reason: 'redirect' | 'too_large'; status: number | null }
   | { kind: 'network'; reason: 'aborted' | 'timeout' | 'network_error' | 'not_sent'; cause: unknown };
+
+/** The body as text, or null once it passes `max` bytes (the rest is never read). */
+async function readCapped(response: Response, max: number): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  const reader = response.body?.getReader();
+  if (!reader) {
+    // A host without response streams: the length can only be checked after reading.
+    const text = await response.text();
+    return text.length > max ? null : text;
+  }
+  const decoder = new TextDecoder();
+  let received = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    received += value.byteLength;
+    if (received > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+/** What a browser's fetch gives for a redirect under redirect: 'manual' (Node's gives the 3xx itself). */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status <= 399);
+}
 
 /** Failures that prove nothing reached the server (so nothing was counted there). */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -186,22 +230,28 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
           headers,
           body,
           signal: controller.signal,
-          // A redirect could carry the key to another origin; the API never redirects.
-          redirect: 'error',
+          // A redirect could carry the key to another origin; the API never redirects. 'manual' hands the
+          // redirect back unfollowed, so it can be told apart from a network failure (and not retried).
+          redirect: 'manual',
           credentials: 'omit',
           cache: 'no-store',
         });
       } catch (error) {
         return networkFailure(error);
       }
-      let text: string;
+      if (isRedirect(response)) {
+        await response.body?.cancel().catch(() => undefined);
+        return { kind: 'refused', reason: 'redirect', status: response.status === 0 ? null : response.status };
+      }
+      let text: string | null;
       try {
-        text = await response.text();
+        text = await readCapped(response, MAX_RESPONSE_BYTES);
       } catch (error) {
         // Headers arrived, so the server handled the request; only the body was lost.
         const failure = networkFailure(error);
         return failure.kind === 'network' && failure.reason === 'not_sent' ? { ...failure, reason: 'network_error' } : failure;
       }
+      if (text === null) return { kind: 'refused', reason: 'too_large', status: response.status };
       return {
         kind: 'response',
         status: response.status,
@@ -247,6 +297,25 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       request: info,
       attempts,
       cause: result.reason === 'aborted' ? undefined : sanitizeCause(result.cause, apiKey),
+    });
+  }
+
+  function invalidBody(message: string, status: number, info: FailedRequest, attempts: number): ApiError {
+    return new ApiError({ message, status, type: 'api_error', code: 'invalid_response', request: info, attempts });
+  }
+
+  function refusedError(result: Extract<AttemptResult, { kind: 'refused' }>, info: FailedRequest, attempts: number): ApiError {
+    const message =
+      result.reason === 'redirect'
+        ? `${info.method} ${info.path} was answered with a redirect, which the client never follows (it would carry the key elsewhere; the API itself never redirects). Check the base URL: it must be the API's own address, ending in /api/v1.`
+        : `${info.method} ${info.path} returned a body over ${MAX_RESPONSE_BYTES / 1024 / 1024} MB, far more than any answer of the API; it was not read.`;
+    return new ApiError({
+      message,
+      status: result.status,
+      type: 'api_error',
+      code: result.reason === 'redirect' ? 'redirect_refused' : 'response_too_large',
+      request: info,
+      attempts,
     });
   }
 
@@ -324,21 +393,24 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       if (result.kind === 'network') {
         error = connectionError(result, info, attemptNo);
         failure = { kind: 'network', reason: result.reason };
+      } else if (result.kind === 'refused') {
+        // Final: sending again would be redirected again, or bring the same oversized body.
+        throw refusedError(result, info, attemptNo);
       } else if (result.status >= 200 && result.status <= 299) {
         if (result.text.trim() === '') return { status: result.status, body: undefined as T, location: result.location };
+        let body: unknown;
         try {
-          return { status: result.status, body: JSON.parse(result.text) as T, location: result.location };
+          body = JSON.parse(result.text);
         } catch {
           // The request was processed; sending it again would not make the body readable.
-          throw new ApiError({
-            message: `${spec.method} ${spec.path} returned a body that is not JSON.`,
-            status: result.status,
-            type: 'api_error',
-            code: 'invalid_response',
-            request: info,
-            attempts: attemptNo,
-          });
+          throw invalidBody(`${spec.method} ${spec.path} returned a body that is not JSON.`, result.status, info, attemptNo);
         }
+        // Every answer of the API is a JSON object (lists come in an envelope): null, a bare value or an
+        // array would otherwise travel on as if it were the resource, and end up in a cell.
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+          throw invalidBody(`${spec.method} ${spec.path} returned ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}, not a JSON object.`, result.status, info, attemptNo);
+        }
+        return { status: result.status, body: body as T, location: result.location };
       } else {
         const retryAfterMs = parseRetryAfter(result.retryAfter, Date.now());
         const type = errorBody.type ?? fallbackType(result.status);

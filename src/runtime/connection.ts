@@ -64,6 +64,11 @@ export async function forgetConnection(secrets: SecretStore): Promise<void> {
   await secrets.remove(CONNECTION_SECRET);
 }
 
+/** The cache has no owner any more (its answers were forgotten): the next key to connect claims it. */
+export async function forgetCacheOwner(secrets: SecretStore): Promise<void> {
+  await secrets.remove(CACHE_OWNER_SECRET);
+}
+
 /**
  * Cached answers are kept per company, but a key may see less than the key that fetched them (another user,
  * fewer permissions): a different key starts from an empty cache (`clear`), and becomes its owner.

@@ -12,7 +12,7 @@ import { calendarDateAt } from '../engine/dates';
 import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
-import { claimCache, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
+import { claimCache, forgetCacheOwner, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
 import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
 
@@ -33,6 +33,14 @@ export interface Identified {
   calls: number;
 }
 
+export interface DisconnectOptions {
+  /**
+   * Also remove the company's cached answers from add-in storage (shared with every add-in served from the
+   * same origin) and whose key filled them. Figures in the workbook and the call meter stay.
+   */
+  forgetCachedAnswers?: boolean;
+}
+
 export interface Runtime {
   readonly host: RuntimeHost;
   /** The one call meter (the pane shows it; every client of the runtime counts into it). */
@@ -50,7 +58,8 @@ export interface Runtime {
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   /** Stores the key and connection and switches every FIN function to it; learns the company first when not given. */
   connect(params: ConnectParams): Promise<StoredConnection>;
-  disconnect(): Promise<void>;
+  /** Forgets the key and the connection; with forgetCachedAnswers also the company's cached answers. */
+  disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
   onDataChange(listener: () => void): () => void;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
@@ -169,9 +178,17 @@ export function createRuntime(host: RuntimeHost): Runtime {
       return connection;
     },
 
-    /** Forgets the key and the connection; cached answers stay for this key's next connect (see claimCache). */
-    async disconnect() {
+    /**
+     * Forgets the key and the connection. Cached answers stay for this key's next connect (see claimCache)
+     * unless the user asks to forget them too.
+     */
+    async disconnect(options = {}) {
+      const companyId = (await load())?.connection.companyId;
       await forgetConnection(secrets);
+      if (options.forgetCachedAnswers && companyId) {
+        await cache.clear(companyId);
+        await forgetCacheOwner(secrets);
+      }
       current?.unsubscribe();
       current = null;
       generation += 1;

@@ -8,7 +8,7 @@ import type { CachedReader } from '../engine/reader/cachedReader';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
-import { createRuntime, type Identified, type Runtime } from './runtime';
+import { createRuntime, type DisconnectOptions, type Identified, type Runtime } from './runtime';
 
 let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
@@ -62,7 +62,7 @@ export const getClient = async (): Promise<Client | null> => (await maybeShared(
 export const getConnection = async (): Promise<StoredConnection | null> => (await maybeShared()?.getConnection()) ?? null;
 export const identify = (params: { baseUrl: string; apiKey: string }): Promise<Identified> => sharedRuntime().identify(params);
 export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
-export const disconnect = (): Promise<void> => sharedRuntime().disconnect();
+export const disconnect = (options?: DisconnectOptions): Promise<void> => sharedRuntime().disconnect(options);
 export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
 
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */

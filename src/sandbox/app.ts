@@ -8,6 +8,7 @@ import { ApiError, invalidRequest, resourceMissing } from './http/errors';
 import { bearerKey, callerFromKey, findKey, invalidApiKey } from './http/auth';
 import { BurstWindows, IP_LIMIT_PER_WINDOW, KEY_LIMIT_PER_WINDOW, countUsage, monthlyCap, usageCount } from './http/limits';
 import { Faults } from './http/faults';
+import { hostNotAllowed, isLoopbackHostHeader, isLoopbackName } from './http/host';
 import { API_PREFIX } from './http/paging';
 import { ROUTE_MODULES } from './routes';
 import { controlRoutes, CONTROL_PREFIX } from './control';
@@ -54,7 +55,8 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
     // A URL that cannot be decoded (bad percent-encoding) never reaches the router or the hooks: give it
     // the same credential check, counting and error envelope as any other request.
     frameworkErrors: (_err, req, reply) => {
-      gate(req, reply)
+      checkHost(req)
+        .then(() => gate(req, reply))
         .then(() => {
           throw invalidRequest('The request URL is malformed.');
         })
@@ -72,6 +74,9 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
     req.rawBody = body as string;
     done(null, undefined);
   });
+
+  // Before anything else, for every route (the API, the test-only controls, preflights): see http/host.ts.
+  app.addHook('onRequest', checkHost);
 
   // Browsers: the add-in's pages (https://localhost:3000, the workbench, the browser tests' static server)
   // call the sandbox from another loopback origin. A preflight is answered here, before the gate: it
@@ -190,9 +195,12 @@ export function corsOrigin(origin: string | undefined): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  const host = url.hostname;
-  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-  return loopback && url.origin === origin ? origin : null;
+  return isLoopbackName(url.hostname) && url.origin === origin ? origin : null;
+}
+
+/** Requests addressed to any name but a loopback one are refused, uncounted (DNS rebinding). */
+async function checkHost(req: FastifyRequest): Promise<void> {
+  if (!isLoopbackHostHeader(req.headers.host)) throw hostNotAllowed();
 }
 
 function sendError(err: unknown, req: FastifyRequest, reply: FastifyReply): void {

@@ -1,11 +1,15 @@
-// `npm run sandbox -- [--port N] [--db FILE] [--reset] [--transactions N] [--list-keys]`
+// `npm run sandbox -- [--port N] [--https] [--https-port N] [--db FILE] [--reset] [--transactions N] [--list-keys]`
 import { parseArgs } from 'node:util';
+import { getHttpsOptions } from '../../scripts/dev-certs';
 import { getMeta } from './db/open';
 import { listRoster } from './seed';
-import { DEFAULT_DB, DEFAULT_PORT, openSeeded, serveSandbox } from './server';
+import { DEFAULT_DB, DEFAULT_HTTPS_PORT, DEFAULT_PORT, openSeeded, serveSandbox } from './server';
 
 const USAGE = `Usage: npm run sandbox -- [options]
   --port N          port to serve on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --https           also serve the API over https on loopback, with the dev server's certificate
+                    (the Mac's webview blocks http calls from the add-in's https page; npm start uses it)
+  --https-port N    port for --https (default: --port + 1, so ${DEFAULT_HTTPS_PORT})
   --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
   --reset           delete the database and seed it again
   --transactions N  transactions of the Growth demo company when seeding (default 20000)
@@ -22,6 +26,8 @@ async function main(): Promise<void> {
     args = parseArgs({
       options: {
         port: { type: 'string' },
+        https: { type: 'boolean' },
+        'https-port': { type: 'string' },
         db: { type: 'string' },
         reset: { type: 'boolean' },
         transactions: { type: 'string' },
@@ -39,6 +45,9 @@ async function main(): Promise<void> {
   }
   const port = args.port === undefined ? DEFAULT_PORT : Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got '${args.port}'.`);
+  const httpsPort = args['https-port'] === undefined ? (port === 0 ? 0 : port + 1) : Number(args['https-port']);
+  if (!Number.isInteger(httpsPort) || httpsPort < 0 || httpsPort > 65535) fail(`--https-port must be a port number, got '${args['https-port']}'.`);
+  if (args['https-port'] !== undefined && !args.https) fail('--https-port needs --https.');
   const transactions = args.transactions === undefined ? undefined : Number(args.transactions);
   if (transactions !== undefined && (!Number.isInteger(transactions) || transactions < 100 || transactions > 2_000_000)) {
     fail(`--transactions must be a whole number from 100 to 2000000, got '${args.transactions}'.`);
@@ -58,8 +67,12 @@ async function main(): Promise<void> {
     return;
   }
 
-  const running = await serveSandbox(db, { port });
+  const certificate = args.https ? await getHttpsOptions({ log: (m) => console.log(`sandbox: ${m}`) }) : null;
+  const running = await serveSandbox(db, { port, https: certificate ? { cert: certificate.cert, key: certificate.key, ca: certificate.ca, port: httpsPort } : undefined });
   console.log(`sandbox: serving ${running.baseUrl} (database ${file})`);
+  if (running.httpsBaseUrl && certificate) {
+    console.log(`sandbox: and ${running.httpsBaseUrl} (certificate: ${certificate.source}; trust ${certificate.caPath})`);
+  }
   console.log('sandbox: keys: npm run -s sandbox -- --list-keys');
   const stop = async () => {
     await running.close();

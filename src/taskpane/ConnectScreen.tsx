@@ -1,6 +1,7 @@
 import {
   Body1,
   Button,
+  Checkbox,
   Field,
   Input,
   ProgressBar,
@@ -17,7 +18,8 @@ import { useScreenStyles } from './styles';
 
 // Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo
 // company of the local sandbox. Connected: which company, the plan (the user's choice: the API does not
-// report it), and Disconnect. The key stays in this form only until it is stored (or refused).
+// report it), and Disconnect, which can also forget what this computer keeps about the company. The key
+// stays in this form only until it is stored (or refused).
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -162,12 +164,13 @@ function ConnectionDetails({ services, state }: { services: PaneServices; state:
   const styles = useScreenStyles();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [forgetCompany, setForgetCompany] = useState(false);
 
   const disconnect = async () => {
     setBusy(true);
     setError(null);
     try {
-      await services.session.disconnect();
+      await services.session.disconnect({ forgetCompany });
     } catch (e) {
       setError(e);
       setBusy(false);
@@ -191,6 +194,15 @@ function ConnectionDetails({ services, state }: { services: PaneServices; state:
       <Text className={styles.note}>
         {planLabel(state.plan)} plan. Fiscal year starts in {MONTHS[state.fiscalYearStartMonth - 1]}. Disconnecting removes the key from this
         computer; figures already in the workbook stay.
+      </Text>
+      <Checkbox
+        checked={forgetCompany}
+        onChange={(_, d) => setForgetCompany(d.checked === true)}
+        label={`Also forget the cached answers and action log of ${state.companyName} on this computer`}
+      />
+      <Text className={styles.note}>
+        Cached answers let formulas and reopened workbooks show figures without spending API calls; forgotten, the next refresh fetches them
+        again. Other add-ins served from the same address share this add-in&apos;s storage.
       </Text>
       <div className={styles.row}>
         <Button onClick={() => void disconnect()} disabled={busy}>

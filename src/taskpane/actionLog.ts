@@ -81,6 +81,14 @@ export class ActionLog {
     await this.writes;
   }
 
+  /** Removes the company's entries, here and in storage. */
+  async forget(companyId: string): Promise<void> {
+    this.byCompany.set(companyId, []);
+    this.emit();
+    this.writes = this.writes.then(() => this.options.storage.remove(KEY_PREFIX + companyId)).catch(() => undefined);
+    await this.writes;
+  }
+
   /**
    * Runs `work` and records what it spent on the connected company (the meter's change), also when it
    * fails. Without a connection it just runs the work.

@@ -121,6 +121,17 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
       };
     case 'rate_limit_exceeded':
       return { title: 'Too many requests', body: 'The API is limiting requests for this key right now. Wait a minute and try again.', code };
+    // Answers the client refuses to use (src/api: malformed, oversized, a list that never ends).
+    case 'invalid_response':
+    case 'response_too_large':
+    case 'page_limit_exceeded':
+      return {
+        title: "The API's answer could not be used",
+        body: `${said(error)} Nothing was written from it. Try again later; if it keeps happening, tell whoever runs the API.`,
+        code,
+      };
+    case 'redirect_refused':
+      return { title: 'Check the base URL', body: `${said(error)}${ctx.baseUrl ? ` The base URL in use is ${ctx.baseUrl}.` : ''}`, code };
     default:
       break;
   }

@@ -8,7 +8,7 @@ import type { FinService, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectParams, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectParams, DisconnectOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -25,7 +25,7 @@ export interface PaneRuntime {
   getFinService(): Promise<FinService | null>;
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
-  disconnect(): Promise<void>;
+  disconnect(options?: DisconnectOptions): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
@@ -61,7 +61,11 @@ export interface PaneServicesOptions {
   defaultBaseUrl?: string;
 }
 
-export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010/api/v1';
+/** Set by the build (--env sandbox=...): npm start points the Mac's webview at the https sandbox. */
+declare const __SANDBOX_BASE_URL__: string | undefined;
+
+/** The local sandbox: the address the build was given, else its http address. */
+export const SANDBOX_BASE_URL = typeof __SANDBOX_BASE_URL__ === 'string' ? __SANDBOX_BASE_URL__ : 'http://127.0.0.1:4010/api/v1';
 
 /** Builds the services object once per page (index.tsx) or per test. */
 export function createPaneServices(options: PaneServicesOptions): PaneServices {
@@ -76,6 +80,7 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
     fetch: fetchImpl,
     defaultBaseUrl,
     onConnected: (companyId, calls) => actions.record(companyId, { action: 'Connect', calls, at: now() }),
+    onForgotten: (companyId) => actions.forget(companyId),
   });
   const actions: ActionLog = new ActionLog({ storage, now, current: () => session.connected() });
   return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, fetch: fetchImpl, defaultBaseUrl };

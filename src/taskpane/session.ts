@@ -65,6 +65,8 @@ export interface PaneSessionOptions {
   defaultBaseUrl: string;
   /** Told after each successful connect, with the calls validating the key spent (normally 1). */
   onConnected?: (companyId: string, calls: number) => void | Promise<void>;
+  /** Told when a disconnect forgot the company: the pane's own records of it go too. */
+  onForgotten?: (companyId: string) => void | Promise<void>;
 }
 
 export class PaneSession {
@@ -164,9 +166,14 @@ export class PaneSession {
     return this.connect({ baseUrl, apiKey: demo.key, plan: 'growth' });
   }
 
-  /** Forgets the key and the connection (figures in the workbook stay). */
-  async disconnect(): Promise<void> {
-    await this.options.runtime.disconnect();
+  /**
+   * Forgets the key and the connection (figures in the workbook stay). With `forgetCompany`, also what this
+   * computer keeps about the company: its cached answers and the pane's log of actions.
+   */
+  async disconnect(options: { forgetCompany?: boolean } = {}): Promise<void> {
+    const companyId = this.connected()?.companyId;
+    await this.options.runtime.disconnect({ forgetCachedAnswers: options.forgetCompany === true });
+    if (options.forgetCompany && companyId) await this.options.onForgotten?.(companyId);
     this.set({ status: 'disconnected' });
   }
 

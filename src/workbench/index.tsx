@@ -1,6 +1,8 @@
 // Entry of the workbench page (workbench.html, served next to the add-in by `npm start`):
-//   https://localhost:3000/workbench.html                      against the local sandbox (127.0.0.1:4010)
-//   ...workbench.html?sandbox=http://127.0.0.1:4020/api/v1     another sandbox (or any API base URL)
+//   https://localhost:3000/workbench.html                      against the local sandbox (the build's address)
+//   ...workbench.html?sandbox=http://127.0.0.1:4020/api/v1     another sandbox on this computer (the page's
+//                                                              Content-Security-Policy allows loopback only,
+//                                                              and the API a build names with --env api=)
 //   ...workbench.html?storage=memory                           add-in storage in memory (gone on reload)
 //
 // Import order matters: the CustomFunctions stand-in must exist before functions.ts runs its

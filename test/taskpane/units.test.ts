@@ -69,6 +69,17 @@ describe('describeError: every failure says what to do, never the key', () => {
     expect(describeError(apiError(503, 'api_error', 'internal_error', 'x')).body).toMatch(/503.*try again/);
   });
 
+  test('answers the client refuses: unusable, too large, endless, redirected', () => {
+    for (const code of ['invalid_response', 'response_too_large', 'page_limit_exceeded']) {
+      const m = describeError(apiError(code === 'response_too_large' ? 200 : null, 'api_error', code, 'GET /transactions returned something odd.'));
+      expect(m).toMatchObject({ title: "The API's answer could not be used", code });
+      expect(m.body).toMatch(/^GET \/transactions returned something odd\. Nothing was written.*Try again/);
+    }
+    const redirect = describeError(apiError(302, 'api_error', 'redirect_refused', 'GET /company was answered with a redirect.'), { baseUrl: 'https://api.example.com/api/v1' });
+    expect(redirect.title).toBe('Check the base URL');
+    expect(redirect.body).toMatch(/redirect.*https:\/\/api\.example\.com\/api\/v1/);
+  });
+
   test('configuration, workbook and pane errors', () => {
     expect(describeError(new ConfigError('apiKey must be a secret key starting with svc_.', 'apiKey')).body).toMatch(/start with svc_/);
     expect(describeError(new ConfigError('baseUrl must use https.', 'baseUrl')).title).toBe('Check the base URL');
