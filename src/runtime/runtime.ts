@@ -209,7 +209,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
     async refreshAll(options = {}) {
       const service = await runtime.getFinService();
       if (!service) {
-        return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
       // Excel hands custom functions over in batches after calculate() returns. The host says how many
       // evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without

@@ -68,7 +68,7 @@ export const refreshedText = (): Promise<string> => sharedRuntime().refreshedTex
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
 export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
   const runtime = maybeShared();
-  if (!runtime) return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+  if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
   return runtime.refreshAll(options);
 }
 

@@ -94,8 +94,8 @@ function isMonthlyLimit(error: unknown): boolean {
 }
 
 /**
- * Refresh all. `refreshFormulas` is the runtime's refresh all (clears the cache, recalculates FIN cells);
- * without one, the cache is cleared here. A monthly-limit stop ends the run: nothing more can be fetched.
+ * Refresh all. `refreshFormulas` is the runtime's refresh all (marks the cache due, recalculates FIN cells);
+ * without one, the cache is marked due here. A monthly-limit stop ends the run: nothing more can be fetched.
  */
 export async function refreshAll(
   deps: BlockDeps,
@@ -105,10 +105,10 @@ export async function refreshAll(
   let formulas: RefreshReport | undefined;
   if (options.refreshFormulas) {
     formulas = await options.refreshFormulas();
-    // Under the cap nothing was cleared: every block keeps its figures, and nothing is sent.
+    // Under the cap nothing was marked: every block keeps its figures, and nothing is sent.
     if (formulas.limited) await deps.reader.assertCanSpend('/reports');
   } else {
-    await deps.reader.clear();
+    await deps.reader.markAllStale();
   }
   const total = plan.blocks.reduce((n, b) => n + b.keys.length, 0);
   let before = 0;
