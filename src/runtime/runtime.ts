@@ -62,7 +62,7 @@ export interface Runtime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
   onDataChange(listener: () => void): () => void;
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
   refreshedText(): Promise<string>;
   /** Stops listening to the connection's services (the shared runtime is being replaced). */

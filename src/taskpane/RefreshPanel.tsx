@@ -4,15 +4,29 @@ import { plural, pluralNoun } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
-import { blockCostText, describeSpec, failureOf, formatAge, isStale, refreshAllCostText, specFromBinding, type RefreshBlock, type RefreshPlan } from '../engine/statements';
+import {
+  blockCostText,
+  changedCostText,
+  changedOnly,
+  describeSpec,
+  failureOf,
+  formatAge,
+  hasChanges,
+  isOld,
+  refreshAllCostText,
+  specFromBinding,
+  type RefreshBlock,
+  type RefreshPlan,
+} from '../engine/statements';
 import { useStatements } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
-// Refresh: every block the pane wrote, when it was refreshed and whether that is stale; Refresh all (blocks
-// and FIN formulas) and Refresh this block, each showing what it will spend before it spends it.
+// Refresh: every block the pane wrote, when it was refreshed and whether anything is known to have changed
+// since (the add-in's own pushes and shifts are); Refresh all (blocks and FIN formulas), Refresh what
+// changed, and Refresh this block, each showing what it will spend before it spends it.
 
-type Pending = { kind: 'all'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
+type Pending = { kind: 'all'; text: string } | { kind: 'changed'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
 const useRefreshStyles = makeStyles({
   blocks: {
@@ -61,6 +75,9 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     void reload();
   }, [reload]);
 
+  // A push or shift marks what it changed: the blocks it leaves behind say so without a click.
+  useEffect(() => services.runtime.onDataChange(() => void reload()), [services.runtime, reload]);
+
   useEffect(() => {
     if (pending) confirmRef.current?.focus();
   }, [pending]);
@@ -101,6 +118,24 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setPending({ kind: 'all', text: refreshAllCostText(fresh) });
   };
 
+  const askChanged = async (opener: HTMLElement) => {
+    openerRef.current = opener;
+    setError(null);
+    setResult('');
+    if (await refuseAtCap()) return;
+    const fresh = await statements.plan().catch((e: unknown) => {
+      setError(e);
+      return null;
+    });
+    if (!fresh) return;
+    setPlan(fresh);
+    if (!hasChanges(fresh)) {
+      setResult('Nothing is known to have changed since it was fetched: nothing to refresh.');
+      return;
+    }
+    setPending({ kind: 'changed', text: changedCostText(fresh) });
+  };
+
   const askBlock = async (block: RefreshBlock, opener: HTMLElement) => {
     openerRef.current = opener;
     setError(null);
@@ -121,10 +156,12 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
       return `Spent ${plural(spent, 'call')}.`;
     };
     try {
-      if (job.kind === 'all') {
-        const outcome = await services.actions.track('Refresh all', () =>
-          statements.refreshAll(plan, {
-            refreshFormulas: () => services.runtime.refreshAll(),
+      if (job.kind === 'all' || job.kind === 'changed') {
+        const scope = job.kind;
+        const outcome = await services.actions.track(scope === 'all' ? 'Refresh all' : 'Refresh what changed', () =>
+          statements.refreshAll(scope === 'all' ? plan : changedOnly(plan), {
+            scope,
+            refreshFormulas: () => services.runtime.refreshAll({ scope }),
             onProgress: (done, total) => setProgress({ done, total }),
           }),
         );
@@ -137,7 +174,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         });
         setResult(
           failed === 0
-            ? `Refreshed ${plural(n, 'block')} and the FIN formulas. ${spentText()}`
+            ? `Refreshed ${scope === 'changed' ? 'what changed: ' : ''}${plural(n, 'block')} and the FIN formulas. ${spentText()}`
             : `Refreshed ${n} of ${n + failed} blocks. Not refreshed, ${pluralNoun(failed, 'its', 'their')} previous figures kept: ${named.join('; ')}. ${spentText()}`,
         );
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
@@ -178,6 +215,16 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         </Button>
         <Text className={styles.note}>Rebuilds every block below and recalculates the FIN formulas.</Text>
       </div>
+      {plan && hasChanges(plan) && (
+        <div className={styles.row}>
+          <Button onClick={(e) => void askChanged(e.currentTarget)} disabledFocusable={busy || pending !== null}>
+            Refresh what changed
+          </Button>
+          <Text className={styles.note}>
+            Your push changed figures shown here: this fetches only those ({plural(plan.changedCalls.blockCalls + plan.changedCalls.formulaCalls, 'call')} at most).
+          </Text>
+        </div>
+      )}
       {pending && (
         <div role="group" aria-label="Confirm refresh" className={styles.screen}>
           <Text>{pending.text}</Text>
@@ -213,7 +260,8 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         <ul aria-label="Blocks" className={refreshStyles.blocks}>
           {plan.blocks.map((block) => {
             const at = Date.parse(block.binding.refreshedAt);
-            const stale = isStale(block.binding, now);
+            const old = isOld(block.binding, now);
+            const changed = block.changed.length > 0;
             const failure = failureOf(block.binding);
             const titleId = `block-${block.binding.id}`;
             return (
@@ -235,16 +283,23 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                     <Badge appearance="tint" shape="rounded" color="danger">
                       Refresh failed
                     </Badge>
-                  ) : stale ? (
+                  ) : changed ? (
                     <Badge appearance="tint" shape="rounded" color="warning">
-                      Stale
+                      Changed by your push
                     </Badge>
                   ) : (
-                    <Badge appearance="tint" shape="rounded" color="success">
-                      Current
+                    <Badge appearance="tint" shape="rounded" color={old ? 'informative' : 'success'}>
+                      {old ? 'Over a day old' : 'Current'}
                     </Badge>
                   )}
                 </Text>
+                {!failure && (
+                  <Text block className={styles.note}>
+                    {changed
+                      ? `Changed by your push: refresh (${plural(block.changedCalls, 'call')}).`
+                      : 'Nothing known to have changed since it was written: your pushes and shifts are tracked here; changes made elsewhere show after a refresh.'}
+                  </Text>
+                )}
                 <div className={styles.row}>
                   <Button
                     size="small"

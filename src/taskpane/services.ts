@@ -26,7 +26,7 @@ export interface PaneRuntime {
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
   disconnect(options?: DisconnectOptions): Promise<void>;
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
   onPaneRequest(listener: (request: PaneRequest) => void): () => void;

@@ -55,7 +55,7 @@ describe('Refresh', () => {
     const items = within(list).getAllByRole('listitem');
     expect(items).toHaveLength(2);
     const staleItem = items.find((i) => i.textContent!.includes('Income statement'))!;
-    expect(staleItem.textContent).toMatch(/Stale/);
+    expect(staleItem.textContent).toMatch(/Over a day old/);
     expect(staleItem.textContent).toContain(income.address);
     expect(items.find((i) => i.textContent!.includes('Balance sheet'))!.textContent).toMatch(/Refreshed just now/);
 

@@ -10,7 +10,7 @@ import { ActionLog } from '../../src/taskpane/actionLog';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { columnsFor, costText, formatAge, isStale, refreshAllCostText, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
+import { changedCostText, columnsFor, costText, formatAge, isOld, refreshAllCostText, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
 import { renderStatement } from '../../src/engine/render';
 
 const request = { method: 'GET', path: '/reports/income_statement', query: '' };
@@ -217,15 +217,23 @@ describe('refresh and the action log', () => {
     expect(formatAge(now - 3 * 3600_000, now)).toBe('3 hours ago');
     expect(formatAge(now - 3 * 86400_000, now)).toBe('3 days ago');
     const binding = { id: 'b', kind: 'statement', parameters: {}, company: 'c', address: 'A!A1' };
-    expect(isStale({ ...binding, refreshedAt: new Date(now - 25 * 3600_000).toISOString() }, now)).toBe(true);
-    expect(isStale({ ...binding, refreshedAt: new Date(now - 23 * 3600_000).toISOString() }, now)).toBe(false);
-    expect(isStale({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
+    expect(isOld({ ...binding, refreshedAt: new Date(now - 25 * 3600_000).toISOString() }, now)).toBe(true);
+    expect(isOld({ ...binding, refreshedAt: new Date(now - 23 * 3600_000).toISOString() }, now)).toBe(false);
+    expect(isOld({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
   });
 
   test('cost text of Refresh all', () => {
-    const plan = { blocks: [{}, {}] as never[], others: [], blockCalls: 13, formulaCalls: 0 };
+    const plan = { blocks: [{}, {}] as never[], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
     expect(refreshAllCostText(plan)).toBe('This will spend 13 calls to rebuild 2 blocks.');
     expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
+  });
+
+  test('cost text of a refresh of what changed', () => {
+    const plan = { blocks: [], others: [], blockCalls: 13, formulaCalls: 40 };
+    expect(changedCostText({ ...plan, changedCalls: { blocks: 1, blockCalls: 2, formulaCalls: 0 } })).toBe('This will spend 2 calls to rebuild 1 changed block (2 calls); nothing else is fetched again.');
+    expect(changedCostText({ ...plan, changedCalls: { blocks: 2, blockCalls: 3, formulaCalls: 1 } })).toBe(
+      'This will spend up to 4 calls to rebuild 2 changed blocks (3 calls) and refetch up to 1 answer your FIN formulas may use; nothing else is fetched again.',
+    );
   });
 
   test('entries per company, newest first, capped, persisted, also for failed work', async () => {

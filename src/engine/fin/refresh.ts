@@ -21,6 +21,11 @@ export interface RefreshOptions {
   quietMs?: number;
   /** Stop waiting for the FIN calls after this long (ms); the report then says `settled: false`. */
   timeoutMs?: number;
+  /**
+   * 'all' (Refresh all): every cached answer is due again. 'changed': only the answers already known to be
+   * stale (what a push changed) are fetched again as the recalculated cells read them; the rest is free.
+   */
+  scope?: 'all' | 'changed';
 }
 
 export interface RefreshReport {
@@ -63,9 +68,14 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
   reader.newRun();
   const before = await client.meter.count();
   const keptBefore = reader.staleServedCount();
-  const due = await reader.markAllStale();
-  inputs.forgetDateSystem();
-  await freshness.reset(company);
+  const changedOnly = options.scope === 'changed';
+  let due: number;
+  if (changedOnly) due = (await reader.staleKeys()).length;
+  else {
+    due = await reader.markAllStale();
+    inputs.forgetDateSystem();
+    await freshness.reset(company);
+  }
   const since = activity.mark();
   const signals = (await options.recalculate()) ?? {};
   const settled = await activity.whenSettled(since, signals, { quietMs: options.quietMs ?? 300, timeoutMs: options.timeoutMs ?? 300_000 });
@@ -73,12 +83,13 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
   const kept = reader.staleServedCount() - keptBefore;
   const calls = plural(spent, 'call');
   const block = await reader.capBlock();
-  let message = settled ? `Refresh all spent ${calls}` : `Refresh all spent ${calls} so far (some formulas were still calculating)`;
+  const what = changedOnly ? 'Refresh of what changed' : 'Refresh all';
+  let message = settled ? `${what} spent ${calls}` : `${what} spent ${calls} so far (some formulas were still calculating)`;
   if (block) message += `; ${monthlyLimitError(block.cap, block.resetDate).message}`;
   else if (kept > 0) {
     const asOf = await freshness.dataAsOf(company);
     const when = asOf === undefined ? 'earlier' : `of ${formatDataAsOf(asOf)}`;
-    message += `; the API failed for some formulas, which keep their figures ${when} — Refresh all again later`;
+    message += `; the API failed for some formulas, which keep their figures ${when} — refresh again later`;
   }
   return report({ spent, due, kept, settled, limited: block !== null, message });
 }

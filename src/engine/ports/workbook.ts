@@ -156,8 +156,10 @@ export interface BindingRecord {
   kind: string;
   parameters: { [key: string]: Json };
   company: string;
-  /** ISO 8601 timestamp of the last successful refresh. */
+  /** ISO 8601 timestamp of the last successful refresh (for a statement: when its oldest figure was fetched). */
   refreshedAt: string;
+  /** ISO 8601 time the block was last written: a change known after it leaves the block behind. */
+  writtenAt?: string;
   /** Sheet-qualified address of the block as last written. */
   address: string;
   /** Set when the block is an Excel table: the table name survives rows being inserted above it. */

@@ -258,7 +258,21 @@ export class CachedReader {
 
   /** The cached answers a known change touches are due for a refresh (a push; a sync that saw changes). */
   async markStale(touched: (req: ReadRequest) => boolean): Promise<string[]> {
-    return this.cache.markStale(await this.companyId(), touched);
+    const marked = await this.cache.markStale(await this.companyId(), touched);
+    if (marked.length) this.emit();
+    return marked;
+  }
+
+  /** Keys of the company's cached answers due for a refresh; never calls the API. */
+  async staleKeys(): Promise<string[]> {
+    const company = this.knownCompanyId();
+    return company ? this.cache.staleKeys(company) : [];
+  }
+
+  /** When each of the company's requests was last known to change (key -> Unix ms); never calls the API. */
+  async changes(): Promise<ReadonlyMap<string, number>> {
+    const company = this.knownCompanyId();
+    return company ? this.cache.changes(company) : new Map();
   }
 
   /** Whether the cached answer to `req` is due for a refresh. */
@@ -272,7 +286,7 @@ export class CachedReader {
     return this.staleServed;
   }
 
-  /** Called when the cap block starts or ends. */
+  /** Called when the cap block starts or ends, and when a known change makes cached answers stale. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => {
@@ -313,13 +327,15 @@ export class CachedReader {
     this.block = block;
     const company = this.client.companyId;
     if (company && this.stateStore) await saveBlock(this.stateStore, company, block);
-    if (changed) {
-      for (const listener of [...this.listeners]) {
-        try {
-          listener();
-        } catch {
-          // A listener's bug must not break a read.
-        }
+    if (changed) this.emit();
+  }
+
+  private emit(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's bug must not break a read.
       }
     }
   }

@@ -40,11 +40,19 @@ export interface GetOptions {
 const PREFIX = 'fin-cache:';
 const STALE_PREFIX = 'fin-stale:';
 
-/** What is stale for a company: everything fetched before an instant, and some requests by key. */
+/**
+ * What is stale for a company: every answer fetched at or before `before` (a Refresh all), and each answer
+ * fetched at or before the last known change to its request (`changed`: key -> when). The change times stay
+ * after the refetch: a statement block written before a change is behind even when a formula has fetched
+ * the request again since.
+ */
 interface StaleState {
   before: number;
-  keys: Set<string>;
+  changed: Map<string, number>;
 }
+
+/** Change marks kept per company; beyond this the oldest go (their requests were refetched long since). */
+const MAX_CHANGE_MARKS = 2_000;
 
 /** The request behind a canonical key (the inverse of canonicalKey): for deciding what a change touches. */
 export function requestOfKey(key: string): ReadRequest | null {
@@ -77,8 +85,8 @@ function staleKey(companyId: string): string {
   return `${STALE_PREFIX}${companyId}`;
 }
 
-function isStale(state: StaleState, key: string, answer: CachedAnswer<unknown>): boolean {
-  return answer.fetchedAt <= state.before || state.keys.has(key);
+function isStale(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
+  return answer.fetchedAt <= state.before || answer.fetchedAt <= (state.changed.get(key) ?? -Infinity);
 }
 
 export class MemoryCacheStore implements CacheStore {
@@ -178,29 +186,51 @@ export class RequestCache {
     // Strictly later than the last epoch, so answers fetched since then count as stale even on a clock that
     // has not moved (fetchAndKeep stamps answers at least one past the epoch).
     stale.before = Math.max(this.now(), stale.before + 1);
-    stale.keys.clear();
     await this.saveStale(companyId, stale);
     return (await this.storedKeys(companyId)).length;
   }
 
   /**
    * The answers whose request `touched` says a change concerns are due for a refresh (after a push, or a
-   * sync that saw changed transactions). Returns the keys marked.
+   * sync that saw changed transactions); the change is remembered with its time. Returns the keys marked.
    */
   async markStale(companyId: string, touched: (req: ReadRequest) => boolean): Promise<string[]> {
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const prefix = `${PREFIX}${companyId}:`;
     const keys = new Set([...(await this.storedKeys(companyId)), ...[...this.memory.keys()].filter((k) => k.startsWith(prefix))]);
+    const at = this.now();
     const marked: string[] = [];
     for (const key of keys) {
       const req = requestOfKey(key);
       if (req && touched(req)) {
-        stale.keys.add(key);
+        const previous = stale.changed.get(key) ?? 0;
+        stale.changed.delete(key); // re-inserted last: the map's order is the marks' age
+        stale.changed.set(key, Math.max(at, previous + 1));
         marked.push(key);
       }
     }
+    for (const key of stale.changed.keys()) {
+      if (stale.changed.size <= MAX_CHANGE_MARKS) break;
+      stale.changed.delete(key);
+    }
     if (marked.length) await this.saveStale(companyId, stale);
     return marked;
+  }
+
+  /** Keys of the company's stored answers that are due for a refresh. */
+  async staleKeys(companyId: string): Promise<string[]> {
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
+    const out: string[] = [];
+    for (const key of await this.storedKeys(companyId)) {
+      const known = this.memory.get(key) ?? (await this.inspectPersisted(key));
+      if (known && isStale(stale, key, known)) out.push(key);
+    }
+    return out;
+  }
+
+  /** When each request of the company was last known to change (a push, a sync): key -> Unix ms. */
+  async changes(companyId: string): Promise<ReadonlyMap<string, number>> {
+    return new Map((this.staleness.get(companyId) ?? (await this.loadStale(companyId))).changed);
   }
 
   /** Forgets every answer of the company (a different key, a disconnect): the next get calls the API again. */
@@ -257,12 +287,10 @@ export class RequestCache {
       throw error;
     }
     const stale = this.staleness.get(companyId);
-    // An answer fetched in the same millisecond as a Refresh all must still count as after it.
-    const answer: CachedAnswer<unknown> = { value, fetchedAt: Math.max(this.now(), (stale?.before ?? 0) + 1) };
-    if (generation === this.generation) {
-      await this.keep(key, answer);
-      if (stale?.keys.delete(key)) await this.saveStale(companyId, stale);
-    }
+    // An answer fetched in the same millisecond as a Refresh all or a change must still count as after it.
+    const after = Math.max(stale?.before ?? 0, stale?.changed.get(key) ?? 0);
+    const answer: CachedAnswer<unknown> = { value, fetchedAt: Math.max(this.now(), after + 1) };
+    if (generation === this.generation) await this.keep(key, answer);
     return answer;
   }
 
@@ -270,12 +298,16 @@ export class RequestCache {
     let loading = this.staleLoading.get(companyId);
     if (!loading) {
       loading = (async () => {
-        const state: StaleState = { before: 0, keys: new Set() };
+        const state: StaleState = { before: 0, changed: new Map() };
         try {
           const text = await this.store.get(staleKey(companyId));
-          const parsed = text ? (JSON.parse(text) as { before?: unknown; keys?: unknown }) : {};
+          const parsed = text ? (JSON.parse(text) as { before?: unknown; changed?: unknown }) : {};
           if (typeof parsed.before === 'number') state.before = parsed.before;
-          if (Array.isArray(parsed.keys)) for (const k of parsed.keys) if (typeof k === 'string') state.keys.add(k);
+          if (Array.isArray(parsed.changed)) {
+            for (const entry of parsed.changed) {
+              if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') state.changed.set(entry[0], entry[1]);
+            }
+          }
         } catch {
           // Unreadable: nothing is known to be stale (the worst case is an old figure until the next refresh).
         }
@@ -288,7 +320,7 @@ export class RequestCache {
   }
 
   private async saveStale(companyId: string, state: StaleState): Promise<void> {
-    await this.store.set(staleKey(companyId), JSON.stringify({ before: state.before, keys: [...state.keys] })).catch(() => undefined);
+    await this.store.set(staleKey(companyId), JSON.stringify({ before: state.before, changed: [...state.changed] })).catch(() => undefined);
   }
 
   /** An answer in memory, which counts as a use of it. */
@@ -303,6 +335,18 @@ export class RequestCache {
     this.memory.set(key, answer);
     const { evicted } = await this.persisted.write(key, JSON.stringify(answer)).catch(() => ({ evicted: [] as string[] }));
     for (const k of evicted) this.memory.delete(k);
+  }
+
+  /** A stored answer looked at for planning: not a use of it (the budget's order stays), not kept in memory. */
+  private async inspectPersisted(key: string): Promise<Pick<CachedAnswer<unknown>, 'fetchedAt'> | undefined> {
+    const text = await this.store.get(key).catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      const answer = JSON.parse(text) as CachedAnswer<unknown>;
+      return typeof answer?.fetchedAt === 'number' ? { fetchedAt: answer.fetchedAt } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private async loadPersisted(key: string): Promise<CachedAnswer<unknown> | undefined> {

@@ -110,6 +110,7 @@ export async function insertStatement(
     parameters: { ...specToParameters(spec), ...drillParameters(grid) },
     company: await deps.reader.companyId(),
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
+    writtenAt: new Date(deps.now()).toISOString(),
     address: written.address,
     outlineDepth: outlineDepth(grid),
   };
@@ -141,6 +142,7 @@ export async function refreshStatement(
     ...binding,
     parameters: { ...parameters, ...drillParameters(grid) },
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
+    writtenAt: new Date(deps.now()).toISOString(),
     address: written.address,
     outlineDepth: outlineDepth(grid),
   };

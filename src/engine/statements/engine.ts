@@ -28,8 +28,11 @@ export interface StatementsEngine {
   insert(spec: StatementSpec, where: 'newSheet' | 'selection', onProgress?: Progress): Promise<BlockResult>;
   /** The company's blocks and what refreshing them costs; never calls the API. */
   plan(): Promise<RefreshPlan>;
-  /** `refreshFormulas` is the runtime's Refresh all of the FIN cells (it clears the cache first). */
-  refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress }): Promise<RefreshOutcome>;
+  /**
+   * `refreshFormulas` is the runtime's refresh of the FIN cells (for all, it marks the cache due first).
+   * `scope: 'changed'` refreshes only what is known to have changed: pass changedOnly(plan).
+   */
+  refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress; scope?: 'all' | 'changed' }): Promise<RefreshOutcome>;
   /** Refresh this block: its reports fetched again whatever is cached, rewritten in place. */
   refreshBlock(block: RefreshBlock, onProgress?: Progress): Promise<BindingRecord>;
   /** Rebuilds a block in place through the cache (what Refresh all does for each block). */
@@ -55,7 +58,11 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     },
     plan: async () => {
       const company = await reader.companyId();
-      return planRefresh(options.gateway, company, () => reader.cache.storedKeys(company));
+      return planRefresh(options.gateway, company, {
+        cachedKeys: () => reader.cache.storedKeys(company),
+        staleKeys: () => reader.cache.staleKeys(company),
+        changes: () => reader.cache.changes(company),
+      });
     },
     refreshAll: (plan, o) => {
       reader.newRun();

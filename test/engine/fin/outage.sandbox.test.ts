@@ -35,7 +35,7 @@ test('FIN cells keep their figures through an outage during Refresh all, and the
 
   expect(await recalculated).toEqual(figures);
   expect(report).toMatchObject({ due: 13, kept: 12, limited: false, spent });
-  expect(report.message).toMatch(/the API failed for some formulas, which keep their figures of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC — Refresh all again later$/);
+  expect(report.message).toMatch(/the API failed for some formulas, which keep their figures of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC — refresh again later$/);
   // GET /categories (it answers) and the breaker's handful of failed reports, not 12 reports x 5 attempts:
   // the breaker opens at the third failure in a row, and what is then on the wire (8 at a time) finishes.
   expect(spent).toBeGreaterThanOrEqual(1 + 3);
