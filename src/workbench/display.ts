@@ -4,7 +4,8 @@
 import type { DateSystem } from '../engine/dates';
 import { plural } from '../engine/text/plural';
 import type { CellPosition, WorkbenchBook } from './book';
-import type { CellResult, FormulaEngine, Scalar } from './calc';
+import type { FormulaEngine } from './calc';
+import type { CellResult, Scalar } from './cellResult';
 import { formatCell, formatGeneral, type Formatted } from './numberFormat';
 
 export interface CellView extends Formatted {
