@@ -1,5 +1,8 @@
 import { accountingFormat } from '../../src/engine/render/money';
+import { WorkbenchBook } from '../../src/workbench/book';
+import { FormulaEngine } from '../../src/workbench/calc';
 import { fitNumber } from '../../src/workbench/columnFit';
+import { cellView } from '../../src/workbench/display';
 import { formatCell } from '../../src/workbench/numberFormat';
 
 // Numbers in narrow columns, as Excel shows them: General rounds to fit, other formats show ####.
@@ -38,5 +41,19 @@ describe('a number in a narrow column', () => {
   it('keeps the text and its alignment when it is cut', () => {
     const cut = fitNumber(1234.5678, formatCell(1234.5678, 'General'), true, 4, measure);
     expect(cut).toMatchObject({ text: '1235', align: 'right' });
+  });
+});
+
+describe('the grid', () => {
+  it('shows a cell fitted to its column, and the full text for its tooltip', async () => {
+    const book = new WorkbenchBook();
+    const engine = new FormulaEngine({ book, functions: new Map(), metadata: Promise.resolve(new Map()) });
+    await book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [[2 / 3, 1234567.5, 'a long label']], cellFormats: [['General', '#,##0.00', 'General']] });
+    const view = (col: number, width: number) => cellView(book, engine, { sheet: 'Sheet1', row: 0, col }, { width, measure });
+    expect(view(0, 5)).toMatchObject({ text: '0.667', full: '0.666666667' });
+    expect(view(1, 8)).toMatchObject({ text: '########', full: '1,234,567.50' });
+    expect(view(1, 20)).toMatchObject({ text: '1,234,567.50' });
+    expect(view(1, 20).full).toBeUndefined();
+    expect(view(2, 3).text).toBe('a long label');
   });
 });

@@ -3,8 +3,7 @@
 // kin evaluating only the branch they take (so a FIN call in the other branch is never made), custom
 // functions handed to the host with their arguments unread, and Excel's own functions from the library.
 
-import type { AstExpression } from './syntax';
-import { parseReference } from './syntax';
+import { parseReference, type AstExpression } from './syntax';
 import { callSheetFunction, sheetFunction } from './sheetFunctions';
 import {
   CellError,
