@@ -8,6 +8,7 @@ import { parseQualified, boxA1 } from '../engine/ports/address';
 import {
   GatewayError,
   type BindingRecord,
+  type BlockLocation,
   type CellRef,
   type GridWrite,
   type Json,
@@ -28,6 +29,7 @@ import {
 import { checkFormula, unreadableSelection } from './hostRules';
 import { readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
+import * as names from './office/names';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';
 import * as tables from './office/tables';
@@ -100,6 +102,14 @@ export class OfficeGateway implements WorkbookGateway {
 
   readRange(address: string): Promise<RangeRead> {
     return this.measured('readRange', (s) => readRange(s, address));
+  }
+
+  locateBlock(name: string): Promise<BlockLocation> {
+    return this.measured('locateBlock', (s) => names.locateBlock(s, name));
+  }
+
+  deleteName(name: string): Promise<void> {
+    return this.measured('deleteName', (s) => names.deleteName(s, name));
   }
 
   createTable(spec: TableSpec): Promise<TableRef> {
