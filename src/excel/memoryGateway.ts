@@ -372,6 +372,24 @@ export class MemoryGateway implements WorkbookGateway {
     };
   }
 
+  async findContent(address: string): Promise<string | null> {
+    const { sheet: name, box } = parseQualified(address);
+    const sheet = this.sheet(name);
+    let found: Box | null = null;
+    for (let r = box.row; r < box.row + box.rows; r++) {
+      for (let c = box.col; c < box.col + box.cols; c++) {
+        const cell = sheet.get(r, c);
+        if (cell.value === '' && cell.formula === undefined) continue;
+        const top = Math.min(found?.row ?? r, r);
+        const left = Math.min(found?.col ?? c, c);
+        const bottom = Math.max(found ? found.row + found.rows - 1 : r, r);
+        const right = Math.max(found ? found.col + found.cols - 1 : c, c);
+        found = { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
+      }
+    }
+    return found && qualify(sheet.name, found);
+  }
+
   async locateBlock(name: string): Promise<BlockLocation> {
     const n = this.names.get(name.toLowerCase());
     if (!n) return { state: 'missing' };

@@ -27,7 +27,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import { checkFormula, unreadableSelection } from './hostRules';
-import { readRange, writeFormula, writeGrid } from './office/grid';
+import { findContent, readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import * as names from './office/names';
 import { Session, type SessionOptions } from './office/session';
@@ -102,6 +102,10 @@ export class OfficeGateway implements WorkbookGateway {
 
   readRange(address: string): Promise<RangeRead> {
     return this.measured('readRange', (s) => readRange(s, address));
+  }
+
+  findContent(address: string): Promise<string | null> {
+    return this.measured('findContent', (s) => findContent(s, address));
   }
 
   locateBlock(name: string): Promise<BlockLocation> {

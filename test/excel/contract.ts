@@ -270,6 +270,17 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       });
     });
 
+    test('findContent: the smallest range around values and formulas in a range; blanks and formats alone are null', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [[null, null], [null, null]], columnFormats: ['0.00', '0.00'] });
+      expect(await gw.findContent('Sheet1!A1:F10')).toBeNull();
+      inspect.type('Sheet1', 'C5', 'my note');
+      inspect.type('Sheet1', 'E7', 12);
+      expect(await gw.findContent('Sheet1!A1:F10')).toBe('Sheet1!C5:E7');
+      expect(await gw.findContent('Sheet1!D6')).toBeNull();
+      await gw.writeFormula('Sheet1!H2', '=1+1');
+      expect(await gw.findContent('Sheet1!G1:H3')).toBe('Sheet1!H2');
+    });
+
     test('readRange returns values and number formats', async () => {
       const out = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, STATEMENT);
       const read = await gw.readRange(out.address);

@@ -373,6 +373,12 @@ class Range extends HostObject<RangeTarget> {
       case 'GetOffsetRange':
       case 'GetResizedRange':
         return this.sub(camel(name), (now) => relative(name, now.box, args, this.host));
+      case 'GetUsedRangeOrNullObject':
+        return new Range(this.host, () => {
+          const now = this.required('Range.getUsedRangeOrNullObject');
+          const used = now.sheet.used(args[0] === true, now.box);
+          return used && { sheet: now.sheet, box: used };
+        });
       case 'Group':
         this.excel.group(sheet, box, args[0]);
         return undefined;

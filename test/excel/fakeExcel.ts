@@ -163,14 +163,16 @@ export class SheetState {
     for (const [r, level] of moved) if (r >= from) this.outline.set(r + delta, level);
   }
 
-  used(valuesOnly: boolean): Box | null {
+  /** The used range (of the sheet, or of `within`): cells with values or formulas, or any cell touched when not valuesOnly. */
+  used(valuesOnly: boolean, within?: Box): Box | null {
     let top = Infinity;
     let left = Infinity;
     let bottom = -1;
     let right = -1;
+    const inside = (r: number, c: number) => !within || (r >= within.row && r < within.row + within.rows && c >= within.col && c < within.col + within.cols);
     this.columns.forEach((arr, c) => {
       arr?.forEach((cell, r) => {
-        if (!cell || (valuesOnly && cell.value === '' && cell.formula === undefined)) return;
+        if (!cell || !inside(r, c) || (valuesOnly && cell.value === '' && cell.formula === undefined)) return;
         top = Math.min(top, r);
         left = Math.min(left, c);
         bottom = Math.max(bottom, r);

@@ -210,6 +210,11 @@ export interface WorkbookGateway {
   writeGrid(target: WriteTarget, grid: GridWrite, options?: WriteGridOptions): Promise<WrittenRange>;
   /** Values and number formats of a sheet-qualified range ("Sheet1!A1:D9"), e.g. a bound block. */
   readRange(address: string): Promise<RangeRead>;
+  /**
+   * The part of a sheet-qualified range that holds anything typed (values or formulas; formats alone do not
+   * count), as the smallest range around it, or null when all of it is blank: where a growing block would go.
+   */
+  findContent(address: string): Promise<string | null>;
   /** Where the block written with this name is now, or that the name is gone or refers to #REF!. */
   locateBlock(name: string): Promise<BlockLocation>;
   /** Deletes a defined name (the cells it referred to stay as they are); nothing happens when there is none. */

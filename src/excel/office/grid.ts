@@ -122,6 +122,14 @@ export async function removeAddedSheet(session: Session, name: string): Promise<
   await session.sync();
 }
 
+/** Excel's used range of the range, values only (formulas count; formats alone do not): one small sync. */
+export async function findContent(session: Session, address: string): Promise<string | null> {
+  const { sheet, box } = parseQualified(address);
+  const used = session.sheet(sheet).getRangeByIndexes(box.row, box.col, box.rows, box.cols).getUsedRangeOrNullObject(true).load('address');
+  await session.sync();
+  return used.isNullObject ? null : used.address;
+}
+
 export async function readRange(session: Session, address: string): Promise<RangeRead> {
   const { sheet, box } = parseQualified(address);
   const chunks = await readChunked(session, box.rows, box.cols, (_ctx, start, count) => {
