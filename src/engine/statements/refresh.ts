@@ -1,4 +1,5 @@
-// Refresh of the statement blocks: what rebuilding the recorded blocks will cost, and doing it. Refresh
+// Refresh of the statement blocks: where each recorded block is now (placement.ts), what rebuilding them
+// will cost, and doing it. A damaged block is shown as such, costs nothing and is not written. Refresh
 // all first lets the shared runtime clear the company's cached answers and recalculate the FIN cells (its
 // own refresh all), then rebuilds every statement block through the cached reader, so a report that a
 // block and a formula both need is one call. Refresh this block fetches the block's reports again and
@@ -10,6 +11,7 @@ import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
+import { isDamage, placeBlock, type Placement } from './placement';
 import { specFromBinding, type StatementSpec } from './spec';
 
 /** A block is shown as stale when its data is older than this. */
@@ -20,6 +22,8 @@ export interface RefreshBlock {
   spec: StatementSpec;
   /** Canonical keys of the block's distinct requests. */
   keys: string[];
+  /** Where it is now, or that it is damaged (as of the plan). */
+  placement: Placement;
 }
 
 export interface RefreshPlan {
@@ -27,16 +31,21 @@ export interface RefreshPlan {
   blocks: RefreshBlock[];
   /** Blocks this pane does not rebuild (transactions tables, other companies). */
   others: BindingRecord[];
-  /** Distinct requests across the blocks: what rebuilding them spends. */
+  /** Distinct requests across the blocks that are not damaged: what rebuilding them spends. */
   blockCalls: number;
   /** Answers cached for the company beyond the blocks': at most what the FIN formulas fetch again. */
   formulaCalls: number;
 }
 
-export function blockOf(binding: BindingRecord, companyId: string): RefreshBlock | null {
+async function blockOf(gateway: WorkbookGateway, binding: BindingRecord, companyId: string): Promise<RefreshBlock | null> {
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
-  return { binding, spec, keys: [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r)) };
+  const keys = [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r));
+  return { binding, spec, keys, placement: await placeBlock(gateway, binding, spec) };
+}
+
+function isWritable(block: RefreshBlock): boolean {
+  return block.placement.kind !== 'damaged';
 }
 
 export async function planRefresh(
@@ -48,11 +57,11 @@ export async function planRefresh(
   const blocks: RefreshBlock[] = [];
   const others: BindingRecord[] = [];
   for (const b of bindings) {
-    const block = blockOf(b, companyId);
+    const block = await blockOf(gateway, b, companyId);
     if (block) blocks.push(block);
     else others.push(b);
   }
-  const blockKeys = new Set(blocks.flatMap((b) => b.keys));
+  const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys));
   const prefix = canonicalKey(companyId, { path: '' });
   let cached: string[] = [];
   try {
@@ -66,7 +75,7 @@ export async function planRefresh(
 
 export function refreshAllCostText(plan: RefreshPlan): string {
   const n = plan.blockCalls + plan.formulaCalls;
-  const blocks = plural(plan.blocks.length, 'block');
+  const blocks = plural(plan.blocks.filter(isWritable).length, 'block');
   const calls = (c: number) => plural(c, 'call');
   if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
   return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
@@ -110,11 +119,14 @@ export async function refreshAll(
   } else {
     await deps.reader.clear();
   }
-  const total = plan.blocks.reduce((n, b) => n + b.keys.length, 0);
+  const writable = plan.blocks.filter(isWritable);
+  const total = writable.reduce((n, b) => n + b.keys.length, 0);
   let before = 0;
   options.onProgress?.(0, total);
   const outcome: RefreshOutcome = { refreshed: [], failed: [], formulas };
-  for (const block of plan.blocks) {
+  // Damaged as the plan found them: not tried, so nothing is spent beyond the cost shown.
+  for (const block of plan.blocks) if (block.placement.kind === 'damaged') outcome.failed.push({ binding: block.binding, error: block.placement.refusal });
+  for (const block of writable) {
     try {
       const { binding } = await refreshStatement(deps, block.binding, {
         fresh: false,
@@ -122,7 +134,8 @@ export async function refreshAll(
       });
       outcome.refreshed.push(binding);
     } catch (error) {
-      const marked = await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
+      // A block damaged since the plan is left as it is, binding and stamp included.
+      const marked = isDamage(error) ? block.binding : await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
       outcome.failed.push({ binding: marked, error });
       if (isMonthlyLimit(error)) break;
     }
@@ -141,7 +154,7 @@ export async function refreshBlock(
   try {
     return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
   } catch (error) {
-    await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
+    if (!isDamage(error)) await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
     throw error;
   }
 }
