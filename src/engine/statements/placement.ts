@@ -64,7 +64,7 @@ export async function checkRoom(
 ): Promise<void> {
   const { sheet, box } = parseQualified(at);
   const strips: Box[] = [];
-  if (grid.rows > box.rows) strips.push({ row: box.row + box.rows, col: box.col, rows: grid.rows - box.rows, cols: Math.max(grid.cols, box.cols) });
+  if (grid.rows > box.rows) strips.push({ row: box.row + box.rows, col: box.col, rows: grid.rows - box.rows, cols: grid.cols });
   if (grid.cols > box.cols) strips.push({ row: box.row, col: box.col + box.cols, rows: Math.min(grid.rows, box.rows), cols: grid.cols - box.cols });
   for (const strip of strips) {
     const content = await gateway.findContent(qualify(sheet, strip));
