@@ -22,9 +22,10 @@ import { useStatements } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
-// Refresh: every block the pane wrote, when it was refreshed and whether anything is known to have changed
-// since (the add-in's own pushes and shifts are); Refresh all (blocks and FIN formulas), Refresh what
-// changed, and Refresh this block, each showing what it will spend before it spends it.
+// Refresh: every block the pane wrote, where it is now, when it was refreshed and whether anything is known
+// to have changed since (the add-in's own pushes and shifts are) or it is damaged (its cells deleted or
+// reshaped: then only Forget); Refresh all (blocks and FIN formulas), Refresh what changed, and Refresh this
+// block, each showing what it will spend before it spends it.
 
 type Pending = { kind: 'all'; text: string } | { kind: 'changed'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
@@ -196,7 +197,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const forget = async (binding: BindingRecord) => {
     setError(null);
     try {
-      await services.gateway.removeBinding(binding.id);
+      await statements.forget(binding);
       setResult(`Stopped tracking the block at ${binding.address}; its cells stay as they are.`);
       await reload();
       blocksHeadingRef.current?.focus();
@@ -263,6 +264,8 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
             const old = isOld(block.binding, now);
             const changed = block.changed.length > 0;
             const failure = failureOf(block.binding);
+            const { placement } = block;
+            const damaged = placement.kind === 'damaged';
             const titleId = `block-${block.binding.id}`;
             return (
               <li key={block.binding.id} aria-labelledby={titleId}>
@@ -270,16 +273,31 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                   {describeSpec(block.spec)}
                 </Text>
                 <Text block className={styles.note}>
-                  {block.binding.address}
+                  {damaged ? block.binding.address : placement.address}
                 </Text>
-                {failure && (
+                {placement.kind === 'damaged' && (
+                  <Text block className={refreshStyles.failure}>
+                    {placement.refusal.message}
+                  </Text>
+                )}
+                {placement.kind === 'recorded' && (
+                  <Text block className={styles.note}>
+                    Found at the address an earlier version recorded, so rows inserted above it since then are not followed. Its next refresh
+                    gives it a name that moves with its cells.
+                  </Text>
+                )}
+                {!damaged && failure && (
                   <Text block className={refreshStyles.failure}>
                     Refresh failed {formatAge(Date.parse(failure.at), now)}: {failure.message}. Its figures are from its last good refresh.
                   </Text>
                 )}
                 <Text block>
                   Refreshed {formatAge(at, now)}{' '}
-                  {failure ? (
+                  {damaged ? (
+                    <Badge appearance="tint" shape="rounded" color="danger">
+                      Damaged
+                    </Badge>
+                  ) : failure ? (
                     <Badge appearance="tint" shape="rounded" color="danger">
                       Refresh failed
                     </Badge>
@@ -293,7 +311,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                     </Badge>
                   )}
                 </Text>
-                {!failure && (
+                {!failure && !damaged && (
                   <Text block className={styles.note}>
                     {changed
                       ? `Changed by your push: refresh (${plural(block.changedCalls, 'call')}).`
@@ -301,14 +319,16 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                   </Text>
                 )}
                 <div className={styles.row}>
-                  <Button
-                    size="small"
-                    aria-describedby={titleId}
-                    onClick={(e) => void askBlock(block, e.currentTarget)}
-                    disabledFocusable={busy || pending !== null}
-                  >
-                    Refresh this block
-                  </Button>
+                  {!damaged && (
+                    <Button
+                      size="small"
+                      aria-describedby={titleId}
+                      onClick={(e) => void askBlock(block, e.currentTarget)}
+                      disabledFocusable={busy || pending !== null}
+                    >
+                      Refresh this block
+                    </Button>
+                  )}
                   <Button size="small" appearance="subtle" aria-describedby={titleId} onClick={() => void forget(block.binding)} disabledFocusable={busy}>
                     Forget
                   </Button>

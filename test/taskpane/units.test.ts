@@ -223,9 +223,12 @@ describe('refresh and the action log', () => {
   });
 
   test('cost text of Refresh all', () => {
-    const plan = { blocks: [{}, {}] as never[], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
+    const named = { placement: { kind: 'named' } } as never;
+    const plan = { blocks: [named, named], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
     expect(refreshAllCostText(plan)).toBe('This will spend 13 calls to rebuild 2 blocks.');
     expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
+    // A damaged block is not rebuilt, so it is not counted.
+    expect(refreshAllCostText({ ...plan, blocks: [named, named, { placement: { kind: 'damaged' } } as never] })).toBe('This will spend 13 calls to rebuild 2 blocks.');
   });
 
   test('cost text of a refresh of what changed', () => {

@@ -6,7 +6,7 @@ import type { RefreshReport } from '../fin';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
-import { insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
+import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
 import { columnsFor, type ReportsClient } from './columns';
 import { planRefresh, refreshAll, refreshBlock, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
 import type { StatementSpec } from './spec';
@@ -39,6 +39,8 @@ export interface StatementsEngine {
   rebuild(binding: BindingRecord, onProgress?: Progress): Promise<BlockResult>;
   /** The monthly-cap block in force, if any: nothing can be fetched until its reset. */
   capBlock(): Promise<CapBlock | null>;
+  /** Stops tracking a block: its name and its binding go, its cells stay as they are. */
+  forget(binding: BindingRecord): Promise<void>;
 }
 
 export function createStatementsEngine(options: StatementsEngineOptions): StatementsEngine {
@@ -74,5 +76,6 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     },
     rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, onProgress }),
     capBlock: () => reader.capBlock(),
+    forget: (binding) => forgetBlock(options.gateway, binding),
   };
 }

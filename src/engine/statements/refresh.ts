@@ -1,4 +1,5 @@
-// Refresh of the statement blocks: what rebuilding the recorded blocks will cost, and doing it. Refresh
+// Refresh of the statement blocks: where each recorded block is now (placement.ts), what rebuilding them
+// will cost, and doing it. A damaged block is shown as such, costs nothing and is not written. Refresh
 // all first lets the shared runtime clear the company's cached answers and recalculate the FIN cells (its
 // own refresh all), then rebuilds every statement block through the cached reader, so a report that a
 // block and a formula both need is one call. Refresh this block fetches the block's reports again and
@@ -10,6 +11,7 @@ import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
+import { isDamage, placeBlock, type Placement } from './placement';
 import { specFromBinding, type StatementSpec } from './spec';
 
 /** A block is shown as old when its data is older than this. */
@@ -24,6 +26,8 @@ export interface RefreshBlock {
   changed: string[];
   /** What rebuilding it from the cache spends now: its requests due for a refresh (planRefresh fills it). */
   changedCalls: number;
+  /** Where it is now, or that it is damaged (as of the plan). */
+  placement: Placement;
 }
 
 export interface RefreshPlan {
@@ -31,7 +35,7 @@ export interface RefreshPlan {
   blocks: RefreshBlock[];
   /** Blocks this pane does not rebuild (transactions tables, other companies). */
   others: BindingRecord[];
-  /** Distinct requests across the blocks: what rebuilding them spends. */
+  /** Distinct requests across the blocks that are not damaged: what rebuilding them spends. */
   blockCalls: number;
   /** Answers cached for the company beyond the blocks': at most what the FIN formulas fetch again. */
   formulaCalls: number;
@@ -45,14 +49,18 @@ function writtenAt(binding: BindingRecord): number {
   return Date.parse(binding.writtenAt ?? binding.refreshedAt);
 }
 
-export function blockOf(binding: BindingRecord, companyId: string, changes: ReadonlyMap<string, number> = new Map()): RefreshBlock | null {
+async function blockOf(gateway: WorkbookGateway, binding: BindingRecord, companyId: string, changes: ReadonlyMap<string, number>): Promise<RefreshBlock | null> {
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
   const keys = [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r));
   const written = writtenAt(binding);
   // An unreadable time is not evidence of a change: the age badge covers it.
   const changed = Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
-  return { binding, spec, keys, changed, changedCalls: 0 };
+  return { binding, spec, keys, changed, changedCalls: 0, placement: await placeBlock(gateway, binding, spec) };
+}
+
+function isWritable(block: RefreshBlock): boolean {
+  return block.placement.kind !== 'damaged';
 }
 
 /** What the cache knows, for planning; none of it calls the API. */
@@ -79,11 +87,11 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
   const blocks: RefreshBlock[] = [];
   const others: BindingRecord[] = [];
   for (const b of bindings) {
-    const block = blockOf(b, companyId, changes);
+    const block = await blockOf(gateway, b, companyId, changes);
     if (block) blocks.push(block);
     else others.push(b);
   }
-  const blockKeys = new Set(blocks.flatMap((b) => b.keys));
+  const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys));
   const prefix = canonicalKey(companyId, { path: '' });
   const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix));
   const formulaCalls = new Set(cached.filter((k) => !blockKeys.has(k))).size;
@@ -91,7 +99,7 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
   // one again since (the block is still behind, and rebuilds from the cache for nothing).
   const stale = new Set((await orNone(facts.staleKeys, [])).filter((k) => k.startsWith(prefix)));
   for (const b of blocks) if (b.changed.length > 0) b.changedCalls = b.keys.filter((k) => stale.has(k)).length;
-  const changedBlocks = blocks.filter((b) => b.changed.length > 0);
+  const changedBlocks = blocks.filter((b) => b.changed.length > 0 && isWritable(b));
   const changedBlockKeys = new Set(changedBlocks.flatMap((b) => b.keys));
   const changedCalls = {
     blocks: changedBlocks.length,
@@ -103,7 +111,7 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
 
 /** The plan of a refresh of only what is known to have changed. */
 export function changedOnly(plan: RefreshPlan): RefreshPlan {
-  const blocks = plan.blocks.filter((b) => b.changed.length > 0);
+  const blocks = plan.blocks.filter((b) => b.changed.length > 0 && isWritable(b));
   return { ...plan, blocks, blockCalls: plan.changedCalls.blockCalls, formulaCalls: plan.changedCalls.formulaCalls };
 }
 
@@ -123,7 +131,7 @@ export function changedCostText(plan: RefreshPlan): string {
 
 export function refreshAllCostText(plan: RefreshPlan): string {
   const n = plan.blockCalls + plan.formulaCalls;
-  const blocks = plural(plan.blocks.length, 'block');
+  const blocks = plural(plan.blocks.filter(isWritable).length, 'block');
   const calls = (c: number) => plural(c, 'call');
   if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
   return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
@@ -168,11 +176,14 @@ export async function refreshAll(
   } else if (options.scope !== 'changed') {
     await deps.reader.markAllStale();
   }
-  const total = plan.blocks.reduce((n, b) => n + b.keys.length, 0);
+  const writable = plan.blocks.filter(isWritable);
+  const total = writable.reduce((n, b) => n + b.keys.length, 0);
   let before = 0;
   options.onProgress?.(0, total);
   const outcome: RefreshOutcome = { refreshed: [], failed: [], formulas };
-  for (const block of plan.blocks) {
+  // Damaged as the plan found them: not tried, so nothing is spent beyond the cost shown.
+  for (const block of plan.blocks) if (block.placement.kind === 'damaged') outcome.failed.push({ binding: block.binding, error: block.placement.refusal });
+  for (const block of writable) {
     try {
       const { binding } = await refreshStatement(deps, block.binding, {
         fresh: false,
@@ -180,7 +191,8 @@ export async function refreshAll(
       });
       outcome.refreshed.push(binding);
     } catch (error) {
-      const marked = await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
+      // A block damaged since the plan is left as it is, binding and stamp included.
+      const marked = isDamage(error) ? block.binding : await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
       outcome.failed.push({ binding: marked, error });
       if (isMonthlyLimit(error)) break;
     }
@@ -199,7 +211,7 @@ export async function refreshBlock(
   try {
     return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
   } catch (error) {
-    await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
+    if (!isDamage(error)) await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
     throw error;
   }
 }
