@@ -20,6 +20,16 @@ export interface Recalculation {
   calculationDone?: () => Promise<boolean>;
 }
 
+/** Which FIN cells a host recalculates. */
+export interface RecalculateOptions {
+  /**
+   * Only the FIN cells that show an error (the formulas that showed "Not connected" among them). A cell
+   * that shows a figure may have no answer in this computer's cache (a workbook from a colleague): left
+   * alone, it spends nothing.
+   */
+  errorsOnly?: boolean;
+}
+
 export interface SettleOptions {
   /** Without any signal from the host: settled after this long with no evaluation (ms). */
   quietMs: number;
