@@ -10,8 +10,8 @@
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata maps keyword types only, so a
    spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
-import { FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
-import { getFinService, onDataChange, refreshedText } from '../runtime';
+import { FinError, isFinError, type EvalContext, type FinCall, type FinService, type Matrix } from '../engine/fin';
+import { evaluateFin, onDataChange, refreshedText } from '../runtime';
 import { isValuePreview } from './valuePreview';
 
 /** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
@@ -29,8 +29,15 @@ export function toCellError(error: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(code, fin.message);
 }
 
-/** Runs one evaluation: connected service, preview flag, time limit, errors as cell errors. */
-async function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+/**
+ * Runs one evaluation: connected service (the runtime keeps a call that finds none, to recalculate it once
+ * connected), preview flag, time limit, errors as cell errors. `call` is the function's id and arguments.
+ */
+async function evaluate<T>(
+  invocation: CustomFunctions.Invocation | undefined,
+  call: FinCall,
+  work: (fin: FinService, ctx: EvalContext) => Promise<T>,
+): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -39,12 +46,7 @@ async function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, w
     );
   });
   try {
-    const run = (async () => {
-      const fin = await getFinService();
-      if (!fin) throw finErrors.notConnected();
-      return work(fin, { preview: isValuePreview(invocation) });
-    })();
-    return await Promise.race([run, limit]);
+    return await Promise.race([evaluateFin(call, { preview: isValuePreview(invocation) }, work), limit]);
   } catch (error) {
     throw toCellError(error);
   } finally {
@@ -79,7 +81,9 @@ export function total(
   merchant?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.total({ category, start, end, merchant }, ctx));
+  return evaluate(invocation, { name: 'TOTAL', args: [category, start, end, merchant] }, (fin, ctx) =>
+    fin.total({ category, start, end, merchant }, ctx),
+  );
 }
 
 /**
@@ -92,7 +96,7 @@ export function total(
  * @returns The line's amount in currency units.
  */
 export function pnl(category: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx));
+  return evaluate(invocation, { name: 'PNL', args: [category, start, end] }, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx));
 }
 
 /**
@@ -104,7 +108,7 @@ export function pnl(category: string, start: number | string, end?: number | str
  * @returns The balance in currency units.
  */
 export function balance(category: string, date: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.balance({ category, date }, ctx));
+  return evaluate(invocation, { name: 'BALANCE', args: [category, date] }, (fin, ctx) => fin.balance({ category, date }, ctx));
 }
 
 /**
@@ -117,7 +121,7 @@ export function balance(category: string, date: number | string, invocation?: Cu
  * @returns The line's amount in currency units.
  */
 export function cashFlowLine(line: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.cashflow({ line, start, end }, ctx));
+  return evaluate(invocation, { name: 'CASHFLOW', args: [line, start, end] }, (fin, ctx) => fin.cashflow({ line, start, end }, ctx));
 }
 
 /**
@@ -135,7 +139,9 @@ export function incomeStatement(
   scale?: number | string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.incomeStatement({ start, end, scale }, ctx));
+  return evaluate(invocation, { name: 'INCOME_STATEMENT', args: [start, end, scale] }, (fin, ctx): Promise<Matrix> =>
+    fin.incomeStatement({ start, end, scale }, ctx),
+  );
 }
 
 /**
@@ -147,7 +153,7 @@ export function incomeStatement(
  * @returns The statement as rows.
  */
 export function balanceSheet(date: number | string, scale?: number | string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx));
+  return evaluate(invocation, { name: 'BALANCE_SHEET', args: [date, scale] }, (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx));
 }
 
 /**
@@ -165,7 +171,9 @@ export function cashFlowStatement(
   scale?: number | string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.cashFlowStatement({ start, end, scale }, ctx));
+  return evaluate(invocation, { name: 'CASH_FLOW', args: [start, end, scale] }, (fin, ctx): Promise<Matrix> =>
+    fin.cashFlowStatement({ start, end, scale }, ctx),
+  );
 }
 
 /**
@@ -187,7 +195,9 @@ export function transactions(
   max_rows?: number,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx));
+  return evaluate(invocation, { name: 'TRANSACTIONS', args: [start, end, category, status, max_rows] }, (fin, ctx): Promise<Matrix> =>
+    fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx),
+  );
 }
 
 /**
@@ -197,7 +207,7 @@ export function transactions(
  * @returns One row per category, with a header row.
  */
 export function categories(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.categories(ctx));
+  return evaluate(invocation, { name: 'CATEGORIES', args: [] }, (fin, ctx): Promise<Matrix> => fin.categories(ctx));
 }
 
 /**
@@ -207,7 +217,7 @@ export function categories(invocation?: CustomFunctions.Invocation): Promise<any
  * @returns One row per department, with a header row.
  */
 export function departments(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.departments(ctx));
+  return evaluate(invocation, { name: 'DEPARTMENTS', args: [] }, (fin, ctx): Promise<Matrix> => fin.departments(ctx));
 }
 
 /**
@@ -218,7 +228,7 @@ export function departments(invocation?: CustomFunctions.Invocation): Promise<an
  * @returns One merchant per row, with a header row.
  */
 export function merchants(category: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx));
+  return evaluate(invocation, { name: 'MERCHANTS', args: [category] }, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx));
 }
 
 /**

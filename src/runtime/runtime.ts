@@ -6,10 +6,22 @@
 //
 // Nothing here touches Office directly: the Office pieces (OfficeRuntime.storage stores, the date system,
 // the full recalculation) come in a RuntimeHost.
+//
+// Every FIN evaluation comes through evaluateFin: one that finds no connection is noted (the engine's
+// NotConnectedFormulas), and connecting recalculates the cells it left showing "Not connected".
 
 import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
-import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
+import {
+  FinService,
+  NOT_CONNECTED_MESSAGE,
+  NotConnectedFormulas,
+  finErrors,
+  type EvalContext,
+  type FinCall,
+  type NotConnectedState,
+  type RefreshReport,
+} from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
 import { claimCache, forgetCacheOwner, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
@@ -49,6 +61,17 @@ export interface Runtime {
   readonly cache: RequestCache;
   /** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
   getFinService(): Promise<FinService | null>;
+  /**
+   * One FIN evaluation: `work` on the connection's FinService; without a connection the not-connected
+   * error, and the call is kept (value preview apart) to be recalculated once connected.
+   */
+  evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T>;
+  /** The formulas that showed "Not connected": asking to recalculate them, recalculating, or what that did. */
+  notConnectedFormulas(): NotConnectedState;
+  /** The user's go-ahead to recalculate them; resolves with the outcome (joins one already running). */
+  recalculateNotConnected(): Promise<NotConnectedState>;
+  /** Not now, or the outcome read: the pane stops showing it. */
+  dismissNotConnected(): void;
   /** The one cached reader of the stored connection: every call the add-in spends goes through it. */
   getReader(): Promise<CachedReader | null>;
   /** The client of the stored connection, for the pane (same meter, same key). */
@@ -56,7 +79,10 @@ export interface Runtime {
   getConnection(): Promise<StoredConnection | null>;
   /** Checks a base URL and key with one GET /company (through a reader) and says whose key it is. */
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
-  /** Stores the key and connection and switches every FIN function to it; learns the company first when not given. */
+  /**
+   * Stores the key and connection and switches every FIN function to it; learns the company first when not
+   * given. Then the formulas that showed "Not connected" are recalculated, or asked about (see above).
+   */
   connect(params: ConnectParams): Promise<StoredConnection>;
   /** Forgets the key and the connection; with forgetCachedAnswers also the company's cached answers. */
   disconnect(options?: DisconnectOptions): Promise<void>;
@@ -69,6 +95,13 @@ export interface Runtime {
   dispose(): void;
 }
 
+/**
+ * Excel hands custom functions over in batches after calculate() returns. The host says how many
+ * evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without
+ * any FIN work.
+ */
+const REFRESH_QUIET_MS = 500;
+
 export function createRuntime(host: RuntimeHost): Runtime {
   const now = host.now ?? Date.now;
   const cache = new RequestCache(host.cacheStore, now);
@@ -78,6 +111,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const stateStore = stateStoreMakingRoom(host.cacheStore, cache);
   const meter = new CallMeter({ store: meterStoreMakingRoom(host.meterStore, cache) });
   const listeners = new Set<() => void>();
+  const notConnected = new NotConnectedFormulas();
   let current: Connected | null = null;
   let loading: Promise<Connected | null> | null = null;
   /** Bumped by connect/disconnect so a load that started before is not installed after. */
@@ -148,6 +182,8 @@ export function createRuntime(host: RuntimeHost): Runtime {
     return loading;
   };
 
+  notConnected.onChange(emit);
+
   const runtime: Runtime = {
     host,
     meter,
@@ -156,6 +192,27 @@ export function createRuntime(host: RuntimeHost): Runtime {
     getReader: async () => (await load())?.reader ?? null,
     getClient: async () => (await load())?.client ?? null,
     getConnection: async () => (await load())?.connection ?? null,
+
+    async evaluateFin(call, ctx, work) {
+      const service = await runtime.getFinService();
+      if (!service) {
+        if (!ctx.preview) notConnected.failed(call, work);
+        throw finErrors.notConnected();
+      }
+      if (ctx.preview) return work(service, ctx);
+      try {
+        const value = await work(service, ctx);
+        notConnected.ended(call);
+        return value;
+      } catch (error) {
+        notConnected.ended(call, error);
+        throw error;
+      }
+    },
+
+    notConnectedFormulas: () => notConnected.current(),
+    recalculateNotConnected: () => notConnected.recalculate(),
+    dismissNotConnected: () => notConnected.dismiss(),
 
     async identify(params) {
       // A client of its own, on the shared meter, so the GET /company is on the company's bill.
@@ -175,6 +232,13 @@ export function createRuntime(host: RuntimeHost): Runtime {
       generation += 1;
       current = build(connection, params.apiKey);
       emit();
+      await notConnected.connected({
+        service: current.service,
+        reader: current.reader,
+        // Only the cells showing an error: one showing a figure may have no answer cached on this computer.
+        recalculate: () => host.recalculate({ errorsOnly: true }),
+        quietMs: REFRESH_QUIET_MS,
+      });
       return connection;
     },
 
@@ -192,6 +256,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       current?.unsubscribe();
       current = null;
       generation += 1;
+      notConnected.disconnected();
       emit();
     },
 
@@ -211,10 +276,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       if (!service) {
         return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
-      // Excel hands custom functions over in batches after calculate() returns. The host says how many
-      // evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without
-      // any FIN work.
-      return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: 500, ...options });
+      return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...options });
     },
 
     async refreshedText() {

@@ -3,7 +3,17 @@
 // another host (the workbench's browser storage, a test's memory stores) and drops the old runtime.
 
 import type { Client } from '../api';
-import { FinError, NOT_CONNECTED_MESSAGE, type FinService, type RefreshReport } from '../engine/fin';
+import {
+  FinError,
+  NOT_CONNECTED_MESSAGE,
+  NOTHING_NOT_CONNECTED,
+  finErrors,
+  type EvalContext,
+  type FinCall,
+  type FinService,
+  type NotConnectedState,
+  type RefreshReport,
+} from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
@@ -64,6 +74,17 @@ export const identify = (params: { baseUrl: string; apiKey: string }): Promise<I
 export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
 export const disconnect = (options?: DisconnectOptions): Promise<void> => sharedRuntime().disconnect(options);
 export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
+
+/** One FIN evaluation (the custom functions' only way in): see Runtime.evaluateFin. */
+export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+  const runtime = maybeShared();
+  return runtime ? runtime.evaluateFin(call, ctx, work) : Promise.reject(finErrors.notConnected());
+}
+
+/** The formulas that showed "Not connected" (see Runtime.notConnectedFormulas); nothing outside Office. */
+export const notConnectedFormulas = (): NotConnectedState => maybeShared()?.notConnectedFormulas() ?? NOTHING_NOT_CONNECTED;
+export const recalculateNotConnected = (): Promise<NotConnectedState> => sharedRuntime().recalculateNotConnected();
+export const dismissNotConnected = (): void => maybeShared()?.dismissNotConnected();
 
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
 export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport> {

@@ -27,6 +27,8 @@ import { resolveInTree } from './resolve';
 /** Per evaluation: `preview` is Excel's formula value preview (invocation.isInValuePreview). */
 export interface EvalContext {
   readonly preview?: boolean;
+  /** Told of each request the evaluation reads (the cost of recalculating a formula is taken from them). */
+  readonly noteRead?: (req: ReadRequest) => void;
 }
 
 export class FinReads {
@@ -40,6 +42,7 @@ export class FinReads {
 
   /** The answer to one request: cached, else fetched once; in value preview the cached one or #N/A. */
   async read<T>(ctx: EvalContext, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): Promise<CachedAnswer<T>> {
+    ctx.noteRead?.(req);
     if (ctx.preview) {
       const company = this.reader.knownCompanyId();
       const hit = company ? await this.reader.peek<T>(req) : undefined;
