@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
 import { FormulaHelper } from './FormulaHelper';
 import { useSession } from './hooks';
+import { NotConnectedNotice } from './NotConnectedNotice';
 import { RefreshPanel } from './RefreshPanel';
 import { ReportsScreen } from './ReportsScreen';
 import type { PaneServices } from './services';
@@ -126,6 +127,8 @@ function Pane({ services }: { services: PaneServices }) {
       </header>
       {state.status === 'loading' && <ProgressBar aria-label="Loading" />}
       {state.status === 'disconnected' && <ConnectScreen services={services} focusKey={focusKey} />}
+      {/* Above the tabs, so it is what the user sees right after connecting, whichever tab is open. */}
+      {state.status === 'connected' && <NotConnectedNotice services={services} onDismissed={() => setFocusPanel(true)} />}
       {state.status === 'connected' && <Tabs services={services} connection={state} focusPanel={focusPanel} onFocused={() => setFocusPanel(false)} />}
     </main>
   );

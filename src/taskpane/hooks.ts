@@ -1,9 +1,10 @@
-// Small React bindings over the pane's services: the session, the call meter, the action log, today, and
-// the statements engine of the connection.
+// Small React bindings over the pane's services: the session, the formulas that showed "Not connected", the
+// call meter, the action log, today, and the statements engine of the connection.
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Client } from '../api';
 import { calendarDateAt } from '../engine/dates';
+import type { NotConnectedState } from '../engine/fin';
 import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
 import type { ActionEntry } from './actionLog';
 import type { PaneServices } from './services';
@@ -11,6 +12,12 @@ import type { ConnectedState, SessionState } from './session';
 
 export function useSession(services: PaneServices): SessionState {
   return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);
+}
+
+/** The formulas that showed "Not connected" before connecting, kept current (the runtime announces changes). */
+export function useNotConnectedFormulas(services: PaneServices): NotConnectedState {
+  const { runtime } = services;
+  return useSyncExternalStore(runtime.onDataChange, runtime.notConnectedFormulas, runtime.notConnectedFormulas);
 }
 
 /** Calls counted this Pacific month for the client's company, kept current. */

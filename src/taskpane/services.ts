@@ -4,7 +4,7 @@
 // every workbook operation goes through `gateway`, every API call through the runtime's client and cache.
 
 import type { Client } from '../api';
-import type { FinService, RefreshReport } from '../engine/fin';
+import type { FinService, NotConnectedState, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
@@ -28,6 +28,10 @@ export interface PaneRuntime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
+  /** The formulas that showed "Not connected" before connecting: the question, the recalculation, its outcome. */
+  notConnectedFormulas(): NotConnectedState;
+  recalculateNotConnected(): Promise<NotConnectedState>;
+  dismissNotConnected(): void;
   /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
   onPaneRequest(listener: (request: PaneRequest) => void): () => void;
 }
