@@ -180,6 +180,19 @@ describe('formulas that showed Not connected, on connecting', () => {
     expect(s.sent()).toBe(0);
   });
 
+  it('each typed again and answered while asking: the go-ahead spends nothing and the question goes', async () => {
+    const s = sheet(months.map((m) => pnl('Rent', m)));
+    await s.evaluateAll();
+    await connect(s.runtime);
+    expect(s.runtime.notConnectedFormulas()).toMatchObject({ status: 'asking', formulas: 12, calls: 13 });
+    await s.evaluateAll();
+    expect(valueCells(s)).toBe(12);
+    const sent = s.sent();
+    expect(await s.runtime.recalculateNotConnected()).toEqual({ status: 'none' });
+    expect(s.recalculations).toEqual([]);
+    expect(s.sent()).toBe(sent);
+  });
+
   it('a recalculation the API fails says so, and the cells keep the reason', async () => {
     const s = sheet([pnl('Rent', months[4]), pnl('Rent', months[5])]);
     await s.evaluateAll();

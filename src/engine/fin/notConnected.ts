@@ -142,7 +142,11 @@ export class NotConnectedFormulas {
 
   private async run(estimate?: number): Promise<NotConnectedState> {
     const target = this.target;
-    if (!target || this.pending.size === 0) return this.state;
+    if (!target || this.pending.size === 0) {
+      // Each was typed again and answered since the question was asked: nothing left to recalculate.
+      if (this.state.status === 'asking') this.set(NOTHING_NOT_CONNECTED);
+      return this.state;
+    }
     const keys = [...this.pending.keys()];
     const formulas = this.evaluations;
     const calls = estimate ?? (this.state.status === 'asking' ? this.state.calls : callsAtMost([...this.pending.values()]));
