@@ -10,7 +10,7 @@ import { ActionLog } from '../../src/taskpane/actionLog';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { columnsFor, costText, formatAge, isStale, refreshAllCostText, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
+import { columnsFor, costText, describeSpec, formatAge, isStale, offersTotal, refreshAllCostText, sheetNameFor, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
 import { renderStatement } from '../../src/engine/render';
 
 const request = { method: 'GET', path: '/reports/income_statement', query: '' };
@@ -174,6 +174,38 @@ describe('statement blocks', () => {
     expect(specFromBinding({ ...binding, kind: 'transactions' })).toBeNull();
     expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, start: '2026-01-01' } })).toBeNull();
     expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, layout: 'sideways' } })).toBeNull();
+  });
+
+  test('a Total column is offered for months or quarters of a periodic statement, and kept in the binding', () => {
+    expect(offersTotal(spec)).toBe(true);
+    expect(offersTotal({ ...spec, layout: 'prior_year' })).toBe(false);
+    expect(offersTotal({ ...spec, statement: 'balance_sheet' })).toBe(false);
+    const withTotal = { ...spec, total: true };
+    expect(describeSpec(withTotal)).toBe('Income statement, FY2025, quarters side by side with a total, in thousands');
+    const binding = { id: 'b', kind: 'statement', parameters: specToParameters(withTotal), company: 'c', refreshedAt: '', address: 'A!A1' };
+    expect(specFromBinding(binding)).toEqual(withTotal);
+    // Blocks without one keep exactly the parameters they had.
+    expect(specToParameters(spec)).not.toHaveProperty('total');
+    // A total where none can be (edited settings) is ignored, not rendered.
+    expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, statement: 'balance_sheet' } })?.total).toBeUndefined();
+  });
+
+  test('a second block of the same statement and period is named by what differs (issue 13: not "P&L FY2025 (2)")', () => {
+    const months: StatementSpec = { ...spec, layout: 'months', scale: 'units' };
+    expect(sheetNameFor(months)).toBe('P&L FY2025');
+    expect(sheetNameFor(months, [])).toBe('P&L FY2025');
+    expect(sheetNameFor({ ...months, scale: 'thousands' }, [months])).toBe('P&L FY2025 (thousands)');
+    expect(sheetNameFor({ ...months, layout: 'quarters' }, [months])).toBe('P&L FY2025 (by quarter)');
+    expect(sheetNameFor({ ...months, total: true }, [months])).toBe('P&L FY2025 (with total)');
+    expect(sheetNameFor({ ...months, scale: 'millions' }, [spec])).toBe('P&L FY2025 (by month, millions)');
+    // What does not fit in Excel's 31 characters is left out, the layout first kept.
+    expect(sheetNameFor({ ...months, layout: 'prior_year', scale: 'thousands' }, [months])).toBe('P&L FY2025 (vs last year)');
+    // Compared with the first block of that statement and period; other statements and periods do not count.
+    const other: StatementSpec = { ...months, statement: 'cash_flow' };
+    expect(sheetNameFor({ ...months, scale: 'thousands' }, [other])).toBe('P&L FY2025');
+    expect(sheetNameFor({ ...months, scale: 'thousands' }, [{ ...months, start: '2024-01-01', end: '2024-12-31' }])).toBe('P&L FY2025');
+    // An exact copy: nothing to name, the workbook makes the plain name unique.
+    expect(sheetNameFor(months, [months])).toBe('P&L FY2025');
   });
 
   test('the grid maps to the gateway: text as strings, numbers as numbers, formats, bold, indents, outline', () => {
