@@ -45,6 +45,8 @@ export interface PaneServices {
   readonly actions: ActionLog;
   /** Wall clock in ms. */
   readonly now: () => number;
+  /** The user's IANA time zone (the browser's), for the times written on sheets: the engine never reads it. */
+  readonly timeZone: string;
   /** For the demo company's key list on the local sandbox (GET {origin}/__sandbox/keys). */
   readonly fetch: typeof fetch;
   /** Base URL offered when connecting: the local sandbox by default. */
@@ -57,6 +59,8 @@ export interface PaneServicesOptions {
   /** Default: the runtime host's add-in storage. */
   storage?: SecretStore;
   now?: () => number;
+  /** Default: the browser's zone. */
+  timeZone?: string;
   fetch?: typeof fetch;
   defaultBaseUrl?: string;
 }
@@ -74,6 +78,7 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
   const now = options.now ?? options.runtime.getRuntimeHost()?.now ?? Date.now;
   const fetchImpl = options.fetch ?? options.runtime.getRuntimeHost()?.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultBaseUrl = options.defaultBaseUrl ?? SANDBOX_BASE_URL;
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const session: PaneSession = new PaneSession({
     runtime: options.runtime,
     storage,
@@ -83,5 +88,5 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
     onForgotten: (companyId) => actions.forget(companyId),
   });
   const actions: ActionLog = new ActionLog({ storage, now, current: () => session.connected() });
-  return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, fetch: fetchImpl, defaultBaseUrl };
+  return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, timeZone, fetch: fetchImpl, defaultBaseUrl };
 }
