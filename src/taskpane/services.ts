@@ -4,7 +4,7 @@
 // every workbook operation goes through `gateway`, every API call through the runtime's client and cache.
 
 import type { Client } from '../api';
-import type { FinService, RefreshReport } from '../engine/fin';
+import type { FinBatch, FinService, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
@@ -28,6 +28,8 @@ export interface PaneRuntime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
+  /** After each settled batch of FIN evaluations: the action log puts what it spent on a line. */
+  onFinBatch(listener: (batch: FinBatch) => void): () => void;
   /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
   onPaneRequest(listener: (request: PaneRequest) => void): () => void;
 }
@@ -88,5 +90,7 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
     onForgotten: (companyId) => actions.forget(companyId),
   });
   const actions: ActionLog = new ActionLog({ storage, now, current: () => session.connected() });
+  // For the life of the page, whichever tab is open: what the FIN functions spend is on the log too.
+  options.runtime.onFinBatch((batch) => void actions.recordFormulas(batch).catch(() => undefined));
   return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, timeZone, fetch: fetchImpl, defaultBaseUrl };
 }

@@ -260,7 +260,7 @@ describe('refresh and the action log', () => {
     expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
   });
 
-  test('entries per company, newest first, capped, persisted, also for failed work', async () => {
+  test('entries per company, newest first, the oldest folded past the cap, persisted, also for failed work', async () => {
     const storage = new MemorySecretStore();
     let count = 0;
     const client = { meter: { count: async () => count } } as never;
@@ -275,13 +275,50 @@ describe('refresh and the action log', () => {
       }),
     ).rejects.toThrow('x');
     for (const name of ['c', 'd']) await log.track(name, async () => undefined);
+    // Issue 13: past the cap the oldest lines are folded into one, not dropped, so the month still adds up.
     expect(log.entries('c1').map((e) => [e.action, e.calls, e.failed ?? false])).toEqual([
       ['d', 0, false],
       ['c', 0, false],
-      ['b', 1, true],
+      ['Earlier this month', 3, false],
     ]);
     const reopened = new ActionLog({ storage, now: () => 0, current: () => null });
-    expect((await reopened.load('c1')).map((e) => e.action)).toEqual(['d', 'c', 'b']);
+    expect((await reopened.load('c1')).map((e) => e.action)).toEqual(['d', 'c', 'Earlier this month']);
     expect(await reopened.load('c2')).toEqual([]);
+  });
+
+  test('FIN formulas: a line per batch for the calls no line and no running action accounts for', async () => {
+    const storage = new MemorySecretStore();
+    let count = 0;
+    const client = { meter: { count: async () => count } } as never;
+    const at = Date.UTC(2026, 10, 18, 20);
+    const log = new ActionLog({ storage, now: () => at, current: () => ({ client, companyId: 'c1' }) });
+    await log.track('Insert', async () => {
+      count += 3;
+      // Formulas settling while the action runs: what they spent is the action's (Refresh all recalculates them).
+      await log.recordFormulas({ evaluations: 2 });
+    });
+    count += 2;
+    await log.recordFormulas({ evaluations: 4 });
+    // A cached batch spent nothing: no line.
+    await log.recordFormulas({ evaluations: 4 });
+    count += 1;
+    await log.recordFormulas({ evaluations: 1 });
+    expect(log.entries('c1').map((e) => [e.action, e.calls])).toEqual([
+      ['FIN formulas (1 evaluation)', 1],
+      ['FIN formulas (4 evaluations)', 2],
+      ['Insert', 3],
+    ]);
+    expect(log.entries('c1').reduce((n, e) => n + e.calls, 0)).toBe(count);
+  });
+
+  test('a new month starts a new list: lines of earlier months go with the next line', async () => {
+    const storage = new MemorySecretStore();
+    let now = Date.UTC(2026, 10, 30, 12); // November, Pacific
+    const client = { meter: { count: async () => 0 } } as never;
+    const log = new ActionLog({ storage, now: () => now, current: () => ({ client, companyId: 'c1' }) });
+    await log.track('November', async () => undefined);
+    now = Date.UTC(2026, 11, 1, 12); // December 1st, 04:00 Pacific
+    await log.track('December', async () => undefined);
+    expect(log.entries('c1').map((e) => e.action)).toEqual(['December']);
   });
 });
