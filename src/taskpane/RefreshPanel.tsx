@@ -6,6 +6,8 @@ import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
 import { blockCostText, describeSpec, failureOf, formatAge, isStale, refreshAllCostText, specFromBinding, type RefreshBlock, type RefreshPlan } from '../engine/statements';
 import { useStatements } from './hooks';
+import { InView } from './InView';
+import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
@@ -39,7 +41,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const refreshStyles = useRefreshStyles();
   const [plan, setPlan] = useState<RefreshPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<RefreshProgress | null>(null);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -115,17 +117,18 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setPending(null);
     // The confirmation disappears: keep focus on a control that stays (focusable while busy).
     refreshAllRef.current?.focus();
-    setProgress({ done: 0, total: 0 });
     const spentText = () => {
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
       return `Spent ${plural(spent, 'call')}.`;
     };
     try {
       if (job.kind === 'all') {
+        // The formulas first (nothing to count yet), then the blocks, counted in the reports they read.
+        setProgress({ phase: 'formulas' });
         const outcome = await services.actions.track('Refresh all', () =>
           statements.refreshAll(plan, {
             refreshFormulas: () => services.runtime.refreshAll(),
-            onProgress: (done, total) => setProgress({ done, total }),
+            onProgress: (done, total) => setProgress({ phase: 'blocks', done, total, distinct: plan.blockCalls }),
           }),
         );
         const n = outcome.refreshed.length;
@@ -143,8 +146,10 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
         if (failed > 0) setError(outcome.failed[0].error);
       } else {
+        const reports = job.block.keys.length;
+        setProgress({ phase: 'blocks', done: 0, total: reports, distinct: reports });
         await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
-          statements.refreshBlock(job.block, (done, total) => setProgress({ done, total })),
+          statements.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
         );
         setResult(`Refreshed the block at ${job.block.binding.address}. ${spentText()}`);
       }
@@ -196,15 +201,17 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
           </div>
         </div>
       )}
-      {progress && (
-        <Field label="Refreshing" validationMessage={`${progress.done} of ${progress.total} reports fetched`} validationState="none">
-          <ProgressBar value={progress.total > 0 ? progress.done : undefined} max={Math.max(1, progress.total)} />
-        </Field>
-      )}
-      <div role="status" aria-live="polite">
-        {result}
-      </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <InView watch={progress ? refreshProgressText(progress) : result || (error ? 'error' : '')}>
+        {progress && (
+          <Field label="Refreshing" validationMessage={refreshProgressText(progress)} validationState="none">
+            {progress.phase === 'blocks' && progress.total > 0 ? <ProgressBar value={progress.done} max={progress.total} /> : <ProgressBar />}
+          </Field>
+        )}
+        <div role="status" aria-live="polite">
+          {result}
+        </div>
+        <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      </InView>
       <h3 ref={blocksHeadingRef} tabIndex={-1}>
         Blocks in this workbook
       </h3>

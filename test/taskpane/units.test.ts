@@ -7,6 +7,7 @@ import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestC
 import { GatewayError } from '../../src/engine/ports/workbook';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';
+import { refreshProgressText } from '../../src/taskpane/refreshProgress';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
@@ -252,6 +253,15 @@ describe('refresh and the action log', () => {
     expect(isStale({ ...binding, refreshedAt: new Date(now - 25 * 3600_000).toISOString() }, now)).toBe(true);
     expect(isStale({ ...binding, refreshedAt: new Date(now - 23 * 3600_000).toISOString() }, now)).toBe(false);
     expect(isStale({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
+  });
+
+  test('Refresh progress: the formulas, then reports read, and why more than the calls when blocks share them', () => {
+    expect(refreshProgressText({ phase: 'formulas' })).toBe('Recalculating the FIN formulas…');
+    expect(refreshProgressText({ phase: 'blocks', done: 2, total: 12, distinct: 12 })).toBe('2 of 12 reports read');
+    expect(refreshProgressText({ phase: 'blocks', done: 0, total: 1, distinct: 1 })).toBe('0 of 1 report read');
+    expect(refreshProgressText({ phase: 'blocks', done: 13, total: 24, distinct: 12 })).toBe(
+      '13 of 24 reports read (12 fetched: a report that blocks share is fetched once, then read from the cache)',
+    );
   });
 
   test('cost text of Refresh all', () => {
