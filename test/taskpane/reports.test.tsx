@@ -221,7 +221,7 @@ describe('Reports: where, custom periods, progress and failures', () => {
     const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
     const label = periodLabel(quarter.start, quarter.end);
     expect(plain.address.startsWith(`'P&L ${label}'!`)).toBe(true);
-    expect(totalled.address.startsWith(`'P&L ${label} (with total)'!`)).toBe(true);
+    expect(totalled.address.startsWith(`'P&L ${label} (total)'!`)).toBe(true);
     expect(totalled.parameters).toMatchObject({ layout: 'months', total: true });
     await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, totalled, [
       ...expectedColumns('income_statement', 'months', 'last_quarter'),

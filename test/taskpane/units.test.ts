@@ -197,7 +197,8 @@ describe('statement blocks', () => {
     expect(sheetNameFor(months, [])).toBe('P&L FY2025');
     expect(sheetNameFor({ ...months, scale: 'thousands' }, [months])).toBe('P&L FY2025 (thousands)');
     expect(sheetNameFor({ ...months, layout: 'quarters' }, [months])).toBe('P&L FY2025 (by quarter)');
-    expect(sheetNameFor({ ...months, total: true }, [months])).toBe('P&L FY2025 (with total)');
+    expect(sheetNameFor({ ...months, total: true }, [months])).toBe('P&L FY2025 (total)');
+    expect(sheetNameFor({ ...months, scale: 'thousands', total: true }, [months])).toBe('P&L FY2025 (thousands, total)');
     expect(sheetNameFor({ ...months, scale: 'millions' }, [spec])).toBe('P&L FY2025 (by month, millions)');
     // What does not fit in Excel's 31 characters is left out, the layout first kept.
     expect(sheetNameFor({ ...months, layout: 'prior_year', scale: 'thousands' }, [months])).toBe('P&L FY2025 (vs last year)');

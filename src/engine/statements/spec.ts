@@ -117,7 +117,7 @@ export function sheetNameFor(spec: StatementSpec, inWorkbook: readonly Statement
   const differences: string[] = [];
   if (first.layout !== spec.layout) differences.push(LAYOUT_WORDS[spec.layout]);
   if (first.scale !== spec.scale) differences.push(spec.scale);
-  if (Boolean(first.total) !== Boolean(spec.total)) differences.push(spec.total ? 'with total' : 'no total');
+  if (Boolean(first.total) !== Boolean(spec.total)) differences.push(spec.total ? 'total' : 'no total');
   for (let n = differences.length; n > 0; n--) {
     const name = `${base} (${differences.slice(0, n).join(', ')})`;
     if (name.length <= SHEET_NAME_MAX) return name;
