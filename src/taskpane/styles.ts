@@ -10,7 +10,7 @@ export const useScreenStyles = makeStyles({
     // neither shrinks below that: two side by side, or a long table name, ran past the pane's right edge
     // (issue 13). Sized by their field instead, they fit any pane width.
     [`& .${inputClassNames.input}`]: { width: '100%' },
-    [`& .${selectClassNames.select}`]: { minWidth: 0 },
+    [`& .${selectClassNames.select}`]: { width: '100%', minWidth: 0 },
   },
   row: {
     display: 'flex',
