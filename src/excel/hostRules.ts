@@ -1,6 +1,7 @@
 /**
  * Excel's own rules that both gateways apply locally, before anything reaches the workbook: legal sheet and
- * table names (made unique, compared case-insensitively as Excel does) and formulas Excel can hold.
+ * table names (made unique, compared case-insensitively as Excel does), legal defined names and formulas
+ * Excel can hold.
  */
 import { looksLikeReference } from '../engine/ports/address';
 import { GatewayError } from '../engine/ports/workbook';
@@ -43,6 +44,27 @@ export function uniqueTableName(requested: string, existing: Iterable<string>): 
     const candidate = `${base}${i}`;
     if (!taken.has(candidate.toLowerCase())) return candidate;
   }
+}
+
+const NAME_MAX = 255;
+const NAME_SHAPE = /^[A-Za-z_\\\u0080-\uFFFF][A-Za-z0-9_.?\\\u0080-\uFFFF]*$/;
+/** R1C1 references Excel will not let a name start with: R, C, RC, R2, C3, R1C1, also before _ or . ("C1_FOO"). */
+const R1C1_START = /^(?:[Rr]\d*(?:[Cc]\d*)?|[Cc]\d*)(?![A-Za-z])/;
+
+/**
+ * A defined name Excel accepts ([MS-XLSB] 2.5.166 XLNameWideString): at most 255 characters, a letter, _ or
+ * \ first, then letters, digits, _ . ? or \; not TRUE or FALSE, not an A1 reference, not starting with an R1C1
+ * one. Checked before anything is written, so a bad name never leaves a block half done.
+ */
+export function checkDefinedName(name: string): void {
+  const ok =
+    typeof name === 'string' &&
+    name.length <= NAME_MAX &&
+    NAME_SHAPE.test(name) &&
+    !/^(true|false)$/i.test(name) &&
+    !looksLikeReference(name) &&
+    !R1C1_START.test(name);
+  if (!ok) throw new GatewayError('InvalidInput', `Excel does not accept ${JSON.stringify(name)} as a name`);
 }
 
 /** writeFormula's argument check, shared by both implementations: a formula, and one Excel can hold. */

@@ -1,16 +1,17 @@
 /**
  * WorkbookGateway in memory: sheets of cells with formats, bold, indent, outline levels and widths, tables,
- * validations, settings and bindings. Higher layers test against it and the browser workbench renders it.
- * It keeps Excel's rules that callers can observe (unique names, text stays text, tables grow by inserting
- * rows) and none of its transport (no syncs, no payload limit).
+ * validations, defined names, settings and bindings. Higher layers test against it and the browser workbench
+ * renders it. It keeps Excel's rules that callers can observe (unique names, text stays text, tables grow by
+ * inserting rows, names move with their cells) and none of its transport (no syncs, no payload limit).
  */
 import type { DateSystem } from '../engine/dates';
-import { cellA1, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
+import { cellA1, MAX_COLS, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
 import type { SecretStore } from '../engine/ports/storage';
 import {
   GatewayError,
   MAX_OUTLINE_LEVEL,
   type BindingRecord,
+  type BlockLocation,
   type CellRef,
   type GridWrite,
   type Json,
@@ -30,7 +31,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, planGrid, TEXT_FORMAT } from './gridPlan';
-import { checkFormula, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
+import { checkDefinedName, checkFormula, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
 
 export interface MemoryCell {
   value: ReadValue;
@@ -47,7 +48,7 @@ class MemorySheet {
   visibility: 'Visible' | 'Hidden' = 'Visible';
   readonly cells = new Map<string, MemoryCell>();
   readonly widths = new Map<number, number>();
-  readonly outline = new Map<number, number>();
+  outline = new Map<number, number>();
   constructor(public name: string) {}
 
   get(r: number, c: number): MemoryCell {
@@ -85,6 +86,18 @@ class MemorySheet {
     for (const [key, cell] of moved) this.cells.set(key, cell);
   }
 
+  /** Removes whole sheet rows [from, from+count) and moves the rows below up, outline levels too. */
+  deleteRows(from: number, count: number): void {
+    this.removeRows(new Set(Array.from({ length: count }, (_, i) => from + i)), 0, MAX_COLS);
+    this.outline = shiftedRows(this.outline, from, -count);
+  }
+
+  /** Inserts `count` whole blank rows before row `at`, moving the rows from there down, outline levels too. */
+  insertRows(at: number, count: number): void {
+    this.shiftRows(at, 0, MAX_COLS, count);
+    this.outline = shiftedRows(this.outline, at, count);
+  }
+
   /** Moves the cells of columns [col, col+cols) at or below `from` by `delta` rows, as Excel's insert/delete do. */
   shiftRows(from: number, col: number, cols: number, delta: number): void {
     const moved: [string, MemoryCell][] = [];
@@ -97,6 +110,27 @@ class MemorySheet {
     }
     for (const [key, cell] of moved) this.cells.set(key, cell);
   }
+}
+
+/** Row-keyed entries (outline levels) after rows from `from` move by `delta` (rows deleted when negative). */
+function shiftedRows<T>(rows: Map<number, T>, from: number, delta: number): Map<number, T> {
+  const out = new Map<number, T>();
+  for (const [r, v] of rows) {
+    if (r < from) out.set(r, v);
+    else if (r >= from - Math.min(0, delta)) out.set(r + delta, v);
+  }
+  return out;
+}
+
+/**
+ * A workbook-scoped defined name. `box` is null once Excel has turned the reference into #REF! (every row of
+ * it, or its sheet, deleted).
+ */
+interface MemoryName {
+  name: string;
+  sheet: MemorySheet;
+  box: Box | null;
+  visible: boolean;
 }
 
 interface MemoryTable {
@@ -132,6 +166,8 @@ export class MemoryGateway implements WorkbookGateway {
   private readonly tables: MemoryTable[] = [];
   private readonly settings = new Map<string, string>();
   private readonly bindings = new Map<string, string>();
+  /** By lower-cased name: Excel compares names case-insensitively. */
+  private readonly names = new Map<string, MemoryName>();
   private readonly dateSystem: DateSystem;
   private active: MemorySheet;
   /** The selected areas; the active cell is the top-left cell of the first. */
@@ -188,6 +224,82 @@ export class MemoryGateway implements WorkbookGateway {
     this.selection = { sheet: this.sheet(sheet), areas: a1.split(',').map((area) => parseBox(area)) };
   }
 
+  /** The defined names, as the Name Manager would list them if it showed hidden ones. */
+  definedNames(): { name: string; visible: boolean; address: string | null }[] {
+    return [...this.names.values()].map((n) => ({ name: n.name, visible: n.visible, address: n.box && qualify(n.sheet.name, n.box) }));
+  }
+
+  // What a user does in Excel (tests and the workbench) ------------------------------------------------
+
+  /** The user types a value into a cell. */
+  typeValue(sheet: string, a1: string, value: string | number): void {
+    const { row, col } = parseCell(a1);
+    this.sheet(sheet).set(row, col, { value });
+  }
+
+  /**
+   * The user inserts `count` whole rows before 1-based row `before`: the cells, tables and names below move
+   * down, and a name or table the rows land inside grows, as in Excel.
+   */
+  insertSheetRows(sheet: string, before: number, count: number): void {
+    const s = this.sheet(sheet);
+    const at = before - 1;
+    s.insertRows(at, count);
+    for (const t of this.tables) {
+      if (t.sheet !== s) continue;
+      if (at <= t.row) t.row += count;
+      else if (at <= t.row + Math.max(1, t.rows)) t.rows += count;
+    }
+    for (const n of this.names.values()) {
+      if (n.sheet !== s || !n.box) continue;
+      if (at <= n.box.row) n.box = { ...n.box, row: n.box.row + count };
+      else if (at < n.box.row + n.box.rows) n.box = { ...n.box, rows: n.box.rows + count };
+    }
+  }
+
+  /**
+   * The user deletes whole 1-based rows [first, first+count): the rows below move up, a name loses the rows
+   * it had among them and becomes #REF! when it loses them all, as in Excel. (Rows through a table are not
+   * modelled.)
+   */
+  deleteSheetRows(sheet: string, first: number, count: number): void {
+    const s = this.sheet(sheet);
+    const from = first - 1;
+    const end = from + count;
+    for (const t of this.tables) {
+      if (t.sheet !== s) continue;
+      if (end <= t.row) t.row -= count;
+      else if (from <= t.row + Math.max(1, t.rows)) throw new GatewayError('Host', 'memory: deleting rows through a table is not modelled');
+    }
+    s.deleteRows(from, count);
+    for (const n of this.names.values()) {
+      if (n.sheet !== s || !n.box) continue;
+      const { row, rows } = n.box;
+      const lost = Math.max(0, Math.min(end, row + rows) - Math.max(from, row));
+      if (end <= row) n.box = { ...n.box, row: row - count };
+      else if (lost === rows) n.box = null;
+      else if (lost > 0) n.box = { ...n.box, row: Math.min(row, from), rows: rows - lost };
+    }
+  }
+
+  /** The user renames a sheet: names and tables on it follow (they refer to the sheet, not its name). */
+  renameSheet(from: string, to: string): void {
+    const s = this.sheet(from);
+    if (this.sheets.some((other) => other !== s && other.name.toLowerCase() === to.toLowerCase())) throw new GatewayError('InvalidInput', `A sheet named ${to} exists`);
+    s.name = to;
+  }
+
+  /** The user deletes a sheet: its tables go, and names on it become #REF!. */
+  deleteSheet(name: string): void {
+    const s = this.sheet(name);
+    if (this.sheets.length === 1) throw new GatewayError('Host', 'A workbook keeps one sheet');
+    this.sheets.splice(this.sheets.indexOf(s), 1);
+    for (let i = this.tables.length - 1; i >= 0; i--) if (this.tables[i].sheet === s) this.tables.splice(i, 1);
+    for (const n of this.names.values()) if (n.sheet === s) n.box = null;
+    if (this.active === s) this.active = this.sheets[0];
+    if (this.selection.sheet === s) this.selection = { sheet: this.active, areas: [{ row: 0, col: 0, rows: 1, cols: 1 }] };
+  }
+
   // Blocks -----------------------------------------------------------------------------------------
 
   private sheet(name: string): MemorySheet {
@@ -209,6 +321,7 @@ export class MemoryGateway implements WorkbookGateway {
 
   async writeGrid(target: WriteTarget, grid: GridWrite, options: WriteGridOptions = {}): Promise<WrittenRange> {
     const plan = planGrid(grid);
+    if (options.name !== undefined) checkDefinedName(options.name);
     if (options.replace) {
       const old = parseQualified(options.replace.address);
       const sheet = this.sheet(old.sheet);
@@ -242,6 +355,7 @@ export class MemoryGateway implements WorkbookGateway {
     }
     this.stats = memoryStats('writeGrid', plan.rows);
     const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
+    if (options.name !== undefined) this.names.set(options.name.toLowerCase(), { name: options.name, sheet: at.sheet, box, visible: false });
     return { sheet: at.sheet.name, address: qualify(at.sheet.name, box), rowCount: plan.rows, columnCount: plan.cols };
   }
 
@@ -256,6 +370,35 @@ export class MemoryGateway implements WorkbookGateway {
       values: rows.map((row) => row.map((c) => c.value)),
       numberFormats: rows.map((row) => row.map((c) => c.numberFormat)),
     };
+  }
+
+  async findContent(address: string): Promise<string | null> {
+    const { sheet: name, box } = parseQualified(address);
+    const sheet = this.sheet(name);
+    let found: Box | null = null;
+    for (let r = box.row; r < box.row + box.rows; r++) {
+      for (let c = box.col; c < box.col + box.cols; c++) {
+        const cell = sheet.get(r, c);
+        if (cell.value === '' && cell.formula === undefined) continue;
+        const top = Math.min(found?.row ?? r, r);
+        const left = Math.min(found?.col ?? c, c);
+        const bottom = Math.max(found ? found.row + found.rows - 1 : r, r);
+        const right = Math.max(found ? found.col + found.cols - 1 : c, c);
+        found = { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
+      }
+    }
+    return found && qualify(sheet.name, found);
+  }
+
+  async locateBlock(name: string): Promise<BlockLocation> {
+    const n = this.names.get(name.toLowerCase());
+    if (!n) return { state: 'missing' };
+    if (!n.box) return { state: 'broken' };
+    return { state: 'found', sheet: n.sheet.name, address: qualify(n.sheet.name, n.box), rowCount: n.box.rows, columnCount: n.box.cols };
+  }
+
+  async deleteName(name: string): Promise<void> {
+    this.names.delete(name.toLowerCase());
   }
 
   // Tables -----------------------------------------------------------------------------------------

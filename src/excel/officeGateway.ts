@@ -8,6 +8,7 @@ import { parseQualified, boxA1 } from '../engine/ports/address';
 import {
   GatewayError,
   type BindingRecord,
+  type BlockLocation,
   type CellRef,
   type GridWrite,
   type Json,
@@ -26,8 +27,9 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import { checkFormula, unreadableSelection } from './hostRules';
-import { readRange, writeFormula, writeGrid } from './office/grid';
+import { findContent, readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
+import * as names from './office/names';
 import { Session, type SessionOptions } from './office/session';
 import * as store from './office/store';
 import * as tables from './office/tables';
@@ -100,6 +102,18 @@ export class OfficeGateway implements WorkbookGateway {
 
   readRange(address: string): Promise<RangeRead> {
     return this.measured('readRange', (s) => readRange(s, address));
+  }
+
+  findContent(address: string): Promise<string | null> {
+    return this.measured('findContent', (s) => findContent(s, address));
+  }
+
+  locateBlock(name: string): Promise<BlockLocation> {
+    return this.measured('locateBlock', (s) => names.locateBlock(s, name));
+  }
+
+  deleteName(name: string): Promise<void> {
+    return this.measured('deleteName', (s) => names.deleteName(s, name));
   }
 
   createTable(spec: TableSpec): Promise<TableRef> {

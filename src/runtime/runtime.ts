@@ -64,7 +64,7 @@ export interface Runtime {
   onDataChange(listener: () => void): () => void;
   /** Called after each settled batch of FIN evaluations of the connection (the pane's usage log). */
   onFinBatch(listener: (batch: FinBatch) => void): () => void;
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
   refreshedText(): Promise<string>;
   /** Stops listening to the connection's services (the shared runtime is being replaced). */
@@ -231,7 +231,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
     async refreshAll(options = {}) {
       const service = await runtime.getFinService();
       if (!service) {
-        return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
       // Excel hands custom functions over in batches after calculate() returns. The host says how many
       // evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without

@@ -82,9 +82,9 @@ export const disconnect = (options?: DisconnectOptions): Promise<void> => shared
 export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
 
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
-export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
+export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport> {
   const runtime = maybeShared();
-  if (!runtime) return { spent: 0, cleared: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+  if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
   return runtime.refreshAll(options);
 }
 

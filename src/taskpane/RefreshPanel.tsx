@@ -4,17 +4,32 @@ import { plural, pluralNoun } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
-import { blockCostText, describeSpec, failureOf, formatAge, isStale, refreshAllCostText, specFromBinding, type RefreshBlock, type RefreshPlan } from '../engine/statements';
+import {
+  blockCostText,
+  changedCostText,
+  changedOnly,
+  describeSpec,
+  failureOf,
+  formatAge,
+  hasChanges,
+  isOld,
+  refreshAllCostText,
+  specFromBinding,
+  type RefreshBlock,
+  type RefreshPlan,
+} from '../engine/statements';
 import { useStatements } from './hooks';
 import { InView } from './InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
-// Refresh: every block the pane wrote, when it was refreshed and whether that is stale; Refresh all (blocks
-// and FIN formulas) and Refresh this block, each showing what it will spend before it spends it.
+// Refresh: every block the pane wrote, where it is now, when it was refreshed and whether anything is known
+// to have changed since (the add-in's own pushes and shifts are) or it is damaged (its cells deleted or
+// reshaped: then only Forget); Refresh all (blocks and FIN formulas), Refresh what changed, and Refresh this
+// block, each showing what it will spend before it spends it.
 
-type Pending = { kind: 'all'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
+type Pending = { kind: 'all'; text: string } | { kind: 'changed'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
 const useRefreshStyles = makeStyles({
   blocks: {
@@ -63,6 +78,9 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     void reload();
   }, [reload]);
 
+  // A push or shift marks what it changed: the blocks it leaves behind say so without a click.
+  useEffect(() => services.runtime.onDataChange(() => void reload()), [services.runtime, reload]);
+
   useEffect(() => {
     if (pending) confirmRef.current?.focus();
   }, [pending]);
@@ -103,6 +121,24 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setPending({ kind: 'all', text: refreshAllCostText(fresh) });
   };
 
+  const askChanged = async (opener: HTMLElement) => {
+    openerRef.current = opener;
+    setError(null);
+    setResult('');
+    if (await refuseAtCap()) return;
+    const fresh = await statements.plan().catch((e: unknown) => {
+      setError(e);
+      return null;
+    });
+    if (!fresh) return;
+    setPlan(fresh);
+    if (!hasChanges(fresh)) {
+      setResult('Nothing is known to have changed since it was fetched: nothing to refresh.');
+      return;
+    }
+    setPending({ kind: 'changed', text: changedCostText(fresh) });
+  };
+
   const askBlock = async (block: RefreshBlock, opener: HTMLElement) => {
     openerRef.current = opener;
     setError(null);
@@ -122,13 +158,16 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
       return `Spent ${plural(spent, 'call')}.`;
     };
     try {
-      if (job.kind === 'all') {
+      if (job.kind === 'all' || job.kind === 'changed') {
+        const scope = job.kind;
+        const scoped = scope === 'all' ? plan : changedOnly(plan);
         // The formulas first (nothing to count yet), then the blocks, counted in the reports they read.
         setProgress({ phase: 'formulas' });
-        const outcome = await services.actions.track('Refresh all', () =>
-          statements.refreshAll(plan, {
-            refreshFormulas: () => services.runtime.refreshAll(),
-            onProgress: (done, total) => setProgress({ phase: 'blocks', done, total, distinct: plan.blockCalls }),
+        const outcome = await services.actions.track(scope === 'all' ? 'Refresh all' : 'Refresh what changed', () =>
+          statements.refreshAll(scoped, {
+            scope,
+            refreshFormulas: () => services.runtime.refreshAll({ scope }),
+            onProgress: (done, total) => setProgress({ phase: 'blocks', done, total, distinct: scoped.blockCalls }),
           }),
         );
         const n = outcome.refreshed.length;
@@ -140,7 +179,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         });
         setResult(
           failed === 0
-            ? `Refreshed ${plural(n, 'block')} and the FIN formulas. ${spentText()}`
+            ? `Refreshed ${scope === 'changed' ? 'what changed: ' : ''}${plural(n, 'block')} and the FIN formulas. ${spentText()}`
             : `Refreshed ${n} of ${n + failed} blocks. Not refreshed, ${pluralNoun(failed, 'its', 'their')} previous figures kept: ${named.join('; ')}. ${spentText()}`,
         );
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
@@ -164,7 +203,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const forget = async (binding: BindingRecord) => {
     setError(null);
     try {
-      await services.gateway.removeBinding(binding.id);
+      await statements.forget(binding);
       setResult(`Stopped tracking the block at ${binding.address}; its cells stay as they are.`);
       await reload();
       blocksHeadingRef.current?.focus();
@@ -183,6 +222,16 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         </Button>
         <Text className={styles.note}>Rebuilds every block below and recalculates the FIN formulas.</Text>
       </div>
+      {plan && hasChanges(plan) && (
+        <div className={styles.row}>
+          <Button onClick={(e) => void askChanged(e.currentTarget)} disabledFocusable={busy || pending !== null}>
+            Refresh what changed
+          </Button>
+          <Text className={styles.note}>
+            Your push changed figures shown here: this fetches only those ({plural(plan.changedCalls.blockCalls + plan.changedCalls.formulaCalls, 'call')} at most).
+          </Text>
+        </div>
+      )}
       {pending && (
         <div role="group" aria-label="Confirm refresh" className={styles.screen}>
           <Text>{pending.text}</Text>
@@ -220,8 +269,11 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         <ul aria-label="Blocks" className={refreshStyles.blocks}>
           {plan.blocks.map((block) => {
             const at = Date.parse(block.binding.refreshedAt);
-            const stale = isStale(block.binding, now);
+            const old = isOld(block.binding, now);
+            const changed = block.changed.length > 0;
             const failure = failureOf(block.binding);
+            const { placement } = block;
+            const damaged = placement.kind === 'damaged';
             const titleId = `block-${block.binding.id}`;
             return (
               <li key={block.binding.id} aria-labelledby={titleId}>
@@ -229,38 +281,62 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                   {describeSpec(block.spec)}
                 </Text>
                 <Text block className={styles.note}>
-                  {block.binding.address}
+                  {damaged ? block.binding.address : placement.address}
                 </Text>
-                {failure && (
+                {placement.kind === 'damaged' && (
+                  <Text block className={refreshStyles.failure}>
+                    {placement.refusal.message}
+                  </Text>
+                )}
+                {placement.kind === 'recorded' && (
+                  <Text block className={styles.note}>
+                    Found at the address an earlier version recorded, so rows inserted above it since then are not followed. Its next refresh
+                    gives it a name that moves with its cells.
+                  </Text>
+                )}
+                {!damaged && failure && (
                   <Text block className={refreshStyles.failure}>
                     Refresh failed {formatAge(Date.parse(failure.at), now)}: {failure.message}. Its figures are from its last good refresh.
                   </Text>
                 )}
                 <Text block>
                   Refreshed {formatAge(at, now)}{' '}
-                  {failure ? (
+                  {damaged ? (
+                    <Badge appearance="tint" shape="rounded" color="danger">
+                      Damaged
+                    </Badge>
+                  ) : failure ? (
                     <Badge appearance="tint" shape="rounded" color="danger">
                       Refresh failed
                     </Badge>
-                  ) : stale ? (
+                  ) : changed ? (
                     <Badge appearance="tint" shape="rounded" color="warning">
-                      Stale
+                      Changed by your push
                     </Badge>
                   ) : (
-                    <Badge appearance="tint" shape="rounded" color="success">
-                      Current
+                    <Badge appearance="tint" shape="rounded" color={old ? 'informative' : 'success'}>
+                      {old ? 'Over a day old' : 'Current'}
                     </Badge>
                   )}
                 </Text>
+                {!failure && !damaged && (
+                  <Text block className={styles.note}>
+                    {changed
+                      ? `Changed by your push: refresh (${plural(block.changedCalls, 'call')}).`
+                      : 'Nothing known to have changed since it was written: your pushes and shifts are tracked here; changes made elsewhere show after a refresh.'}
+                  </Text>
+                )}
                 <div className={styles.row}>
-                  <Button
-                    size="small"
-                    aria-describedby={titleId}
-                    onClick={(e) => void askBlock(block, e.currentTarget)}
-                    disabledFocusable={busy || pending !== null}
-                  >
-                    Refresh this block
-                  </Button>
+                  {!damaged && (
+                    <Button
+                      size="small"
+                      aria-describedby={titleId}
+                      onClick={(e) => void askBlock(block, e.currentTarget)}
+                      disabledFocusable={busy || pending !== null}
+                    >
+                      Refresh this block
+                    </Button>
+                  )}
                   <Button size="small" appearance="subtle" aria-describedby={titleId} onClick={() => void forget(block.binding)} disabledFocusable={busy}>
                     Forget
                   </Button>

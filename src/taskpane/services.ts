@@ -26,7 +26,7 @@ export interface PaneRuntime {
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
   disconnect(options?: DisconnectOptions): Promise<void>;
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** After each settled batch of FIN evaluations: the action log puts what it spent on a line. */
   onFinBatch(listener: (batch: FinBatch) => void): () => void;

@@ -1,6 +1,6 @@
 // Excel's formula bar, for the workbench: the Name Box (the selected cell; type an address to go there) and
-// the formula box (the selected cell's formula or value; type a constant or a =FIN.…(…) formula with
-// literal arguments and press Enter), with the selected cell's result, error message or spill beneath.
+// the formula box (the selected cell's formula or value; type a constant or a formula and press Enter),
+// with the selected cell's result, error message or spill beneath.
 
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { cellA1, parseQualified } from '../engine/ports/address';
@@ -98,7 +98,7 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
         aria-label="Formula"
         aria-describedby="wb-formula-hint"
         value={text}
-        placeholder='A value, or =FIN.TOTAL("Revenue","2025-Q1")'
+        placeholder='A value, or a formula such as =FIN.PNL("Revenue", A1) or =SUM(B2:B5)'
         spellCheck={false}
         onChange={(e) => {
           setText(e.target.value);
@@ -111,7 +111,7 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
         <span className="wb-result-address">{address}</span> {message ?? result ?? ''}
       </div>
       <span id="wb-formula-hint" className="wb-hidden">
-        Enter a number, text, or one FIN function with literal arguments: text in quotes, numbers, or nothing for an omitted argument.
+        Enter a number, text, or a formula: cell references (A1, Sheet2!B4, A1:C9), arithmetic, Excel's functions such as SUM, and the add-in's FIN functions.
       </span>
     </div>
   );

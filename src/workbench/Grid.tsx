@@ -7,6 +7,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useSta
 import { cellA1, columnLetters } from '../engine/ports/address';
 import type { CellPosition, WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
+import type { Measure } from './columnFit';
 import { cellView } from './display';
 import { collapseToLevel, groupKey, hiddenRows, maxLevel, outlineGroups } from './outline';
 
@@ -41,6 +42,19 @@ function pointsToPx(points: number): number {
   return Math.round((points * 96) / 72);
 }
 
+/** The grid's cell font (workbench.html's .wb-grid) and the room a cell's padding and border take. */
+const CELL_FONT = "13px Calibri, Carlito, 'Segoe UI', sans-serif";
+const CELL_CHROME = 9;
+const INDENT_PX = 12;
+
+/** Text widths in the grid's font; without a canvas (jsdom), 7 px a character. */
+function textMeasure(bold: boolean): Measure {
+  const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
+  if (!context) return (text) => text.length * 7;
+  context.font = `${bold ? 'bold ' : ''}${CELL_FONT}`;
+  return (text) => context.measureText(text).width;
+}
+
 export function Grid({ book, engine, sheet, version }: GridProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const editorRef = useRef<HTMLInputElement>(null);
@@ -48,6 +62,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
   const [viewport, setViewport] = useState({ top: 0, height: 600, width: 1000 });
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<Editing | null>(null);
+  const measures = useMemo(() => ({ normal: textMeasure(false), bold: textMeasure(true) }), []);
   const selection = book.currentCell();
   const onThisSheet = selection.sheet.toLowerCase() === sheet.toLowerCase();
 
@@ -308,7 +323,11 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
                     const at = { sheet, row: r, col: c };
                     const selected = onThisSheet && selection.row === r && selection.col === c;
                     const isEditing = editing && editing.at.row === r && editing.at.col === c && editing.at.sheet === sheet;
-                    const view = cellView(book, engine, at);
+                    const cell = book.cellAt(sheet, r, c);
+                    const view = cellView(book, engine, at, {
+                      width: widths[c] - CELL_CHROME - cell.indent * INDENT_PX,
+                      measure: cell.bold ? measures.bold : measures.normal,
+                    });
                     const table = tables.find((t) => c >= t.col && c < t.col + t.cols && r >= t.row && r <= t.row + Math.max(1, t.dataRows));
                     const classes = ['wb-cell', `wb-${view.align}`];
                     if (view.bold) classes.push('wb-bold');
@@ -317,7 +336,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
                     if (view.formula) classes.push('wb-formula');
                     if (view.spilled) classes.push('wb-spilled');
                     if (view.text.startsWith('#') && view.formula) classes.push('wb-error');
-                    const style = view.indent > 0 ? { paddingLeft: 4 + view.indent * 12 } : undefined;
+                    const style = view.indent > 0 ? { paddingLeft: 4 + view.indent * INDENT_PX } : undefined;
                     return (
                       <td
                         key={c}
@@ -325,7 +344,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
                         className={classes.join(' ')}
                         aria-selected={selected}
                         tabIndex={selected ? 0 : -1}
-                        title={view.message ?? (view.formula ? view.formula : undefined)}
+                        title={view.message ?? view.full ?? (view.formula ? view.formula : undefined)}
                         aria-label={view.left !== undefined && !isEditing ? view.text : undefined}
                         style={style}
                         onMouseDown={() => {

@@ -3,7 +3,7 @@
 // tables are, which cells hold formulas, Excel's per-sheet selection, and typing into a cell. Everything is
 // layered over the gateway's public methods, so the pane sees exactly the MemoryGateway the tests use.
 
-import { cellA1, parseBox, parseQualified, qualify } from '../engine/ports/address';
+import { cellA1, MAX_ROWS, parseBox, parseQualified, qualify, type Box } from '../engine/ports/address';
 import type {
   CellRef,
   GridWrite,
@@ -18,7 +18,7 @@ import type {
 } from '../engine/ports/workbook';
 import { MemoryGateway, type MemoryCell, type MemoryGatewayOptions } from '../excel/memoryGateway';
 import type { DateSystem } from '../engine/dates';
-import { classifyInput } from './finFormula';
+import { classifyInput } from './cellInput';
 import { isoToSerial, serialToDate } from './numberFormat';
 
 export interface CellPosition {
@@ -59,6 +59,8 @@ export type EditOutcome = { ok: true } | { ok: false; message: string };
 export class WorkbenchBook extends MemoryGateway {
   private readonly listeners = new Set<() => void>();
   private readonly formulaListeners = new Set<(at: CellPosition) => void>();
+  private readonly cellListeners = new Set<(sheet: string, box: Box) => void>();
+  private formulaCheck: ((formula: string) => string | null) | null = null;
   private version = 0;
   private readonly extents = new Map<string, Extent>();
   private readonly tableBoxes = new Map<string, TableBox>();
@@ -92,6 +94,28 @@ export class WorkbenchBook extends MemoryGateway {
     return () => {
       this.formulaListeners.delete(listener);
     };
+  }
+
+  /** Called with each rectangle whose cells were written, or whose rows moved (formulas recalculate). */
+  onCellsChanged(listener: (sheet: string, box: Box) => void): () => void {
+    this.cellListeners.add(listener);
+    return () => {
+      this.cellListeners.delete(listener);
+    };
+  }
+
+  private cellsChanged(sheet: string, box: Box): void {
+    for (const l of [...this.cellListeners]) l(sheet, box);
+  }
+
+  /** Table rows inserted or removed move everything below them in the table's columns. */
+  private tableColumnsChanged(t: TableBox): void {
+    this.cellsChanged(t.sheet, { row: t.row, col: t.col, rows: MAX_ROWS - t.row, cols: t.cols });
+  }
+
+  /** What typing a formula checks first, as Excel refuses a formula it cannot read: a reason, or null. */
+  checkFormulasWith(check: (formula: string) => string | null): void {
+    this.formulaCheck = check;
   }
 
   /** For layers that change what is shown without changing the book (formula results). */
@@ -193,6 +217,8 @@ export class WorkbenchBook extends MemoryGateway {
     try {
       const written = await super.writeGrid(target, grid, options);
       this.grow(written.address);
+      const { sheet, box } = parseQualified(written.address);
+      this.cellsChanged(sheet, box);
       return written;
     } finally {
       this.changed();
@@ -205,6 +231,7 @@ export class WorkbenchBook extends MemoryGateway {
       const { box } = parseQualified(ref.address);
       this.tableBoxes.set(ref.name.toLowerCase(), { name: ref.name, sheet: ref.sheet, row: box.row, col: box.col, cols: box.cols, dataRows: spec.rows.length });
       this.grow(ref.address);
+      this.cellsChanged(ref.sheet, box);
       return ref;
     } finally {
       this.changed();
@@ -229,6 +256,7 @@ export class WorkbenchBook extends MemoryGateway {
         const before = Math.max(1, t.dataRows);
         t.dataRows += rows.length;
         this.shiftTablesBelow(t, t.row + 1 + before, Math.max(1, t.dataRows) - before);
+        this.tableColumnsChanged(t);
       }
       this.grow(ref.address);
       return ref;
@@ -239,7 +267,10 @@ export class WorkbenchBook extends MemoryGateway {
 
   override async updateRowsByKey(table: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
     try {
-      return await super.updateRowsByKey(table, keyColumn, updates);
+      const result = await super.updateRowsByKey(table, keyColumn, updates);
+      const t = this.tableBoxes.get(table.toLowerCase());
+      if (t) this.tableColumnsChanged(t);
+      return result;
     } finally {
       this.changed();
     }
@@ -253,6 +284,7 @@ export class WorkbenchBook extends MemoryGateway {
         const before = Math.max(1, t.dataRows);
         t.dataRows = Math.max(0, t.dataRows - result.count);
         this.shiftTablesBelow(t, t.row + 1 + before, Math.max(1, t.dataRows) - before);
+        this.tableColumnsChanged(t);
       }
       return result;
     } finally {
@@ -290,6 +322,8 @@ export class WorkbenchBook extends MemoryGateway {
   async enter(at: CellPosition, input: string): Promise<EditOutcome> {
     const parsed = classifyInput(input);
     if (parsed.kind === 'formula') {
+      const problem = this.formulaCheck?.(parsed.formula);
+      if (problem) return { ok: false, message: `There's a problem with this formula: ${problem}` };
       await this.writeFormula(positionAddress(at), parsed.formula);
       return { ok: true };
     }

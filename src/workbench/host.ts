@@ -8,7 +8,8 @@ import type { RuntimeHost } from '../runtime';
 import * as runtime from '../runtime';
 import { createPaneServices, SANDBOX_BASE_URL, type PaneServices } from '../taskpane/services';
 import { WorkbenchBook } from './book';
-import { FormulaEngine, parseFunctionsJson, type FunctionInfo } from './calc';
+import { FormulaEngine } from './calc';
+import { parseFunctionsJson, type FunctionInfo } from './customFunctions';
 import { registry } from './customFunctionsStub';
 import { MemoryKeyValue, WorkbenchCacheStore, WorkbenchMeterStore, WorkbenchSecretStore, WorkbenchStorage, type KeyValue } from './stores';
 

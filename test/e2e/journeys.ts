@@ -20,6 +20,7 @@ import {
   pane,
   parseAmount,
   readGrid,
+  settledResult,
   sheetGrid,
   workbook,
 } from './pageObjects';
@@ -360,6 +361,91 @@ export function journeys(world: World): Journey[] {
         await goToCell(page, 'B72');
         await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: `= ${shown[1]}` }).waitFor({ timeout: LONG });
         await shot('05-refresh-all');
+      },
+    },
+    {
+      name: 'A small model: a period cell, FIN cells that read it, their SUM',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        step('finding the categories and their totals in the API');
+        const categories = await api<{ data: { id: string; name: string }[] }>(world, 'growth-admin', '/categories');
+        const lines = ['Revenue', 'Rent', 'Travel'];
+        const ids = lines.map((name) => {
+          const found = categories.data.find((c) => c.name === name);
+          assert.ok(found, `a ${name} category`);
+          return found.id;
+        });
+        const monthTotals = async (month: number) => {
+          const { start, end } = monthRange(year, month);
+          const totals = await Promise.all(
+            ids.map((id) => api<{ total_cents: number }>(world, 'growth-admin', `/aggregations/total?category_id=${id}&start_date=${start}&end_date=${end}`)),
+          );
+          return totals.map((t) => t.total_cents / 100);
+        };
+        const march = await monthTotals(3);
+        const april = await monthTotals(4);
+
+        step('connecting');
+        await connectDemo(page);
+        /** The selected cell's settled value, from the formula bar's result line ("B2 = 1234.5"). */
+        const valueAt = async (address: string) => {
+          await goToCell(page, address);
+          const line = await settledResult(page);
+          const m = new RegExp(`^${address} = (-?[\\d.]+(?:E[+-]\\d+)?)$`).exec(line);
+          assert.ok(m, `a number in ${address}: "${line}"`);
+          return Number(m[1]);
+        };
+        const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+
+        step('building the model: a period in A1, three lines that read it, their sum');
+        await goToCell(page, 'A1');
+        await enterValue(page, `${year}-03`);
+        for (const [i, name] of lines.entries()) {
+          await goToCell(page, `A${i + 2}`);
+          await enterValue(page, name);
+          await goToCell(page, `B${i + 2}`);
+          await enterFormula(page, `=FIN.PNL("${name}", A1)`);
+        }
+        await goToCell(page, 'A5');
+        await enterValue(page, 'Total');
+        await goToCell(page, 'B5');
+        await enterFormula(page, '=SUM(B2:B4)');
+        await goToCell(page, 'C5');
+        await enterFormula(page, '=B5/B2');
+        const first = [await valueAt('B2'), await valueAt('B3'), await valueAt('B4')];
+        first.forEach((v, i) => assert.ok(near(v, march[i]), `${lines[i]} for March: the model shows ${v}, the API says ${march[i]}`));
+        const sum = await valueAt('B5');
+        assert.ok(near(sum, first[0] + first[1] + first[2]), `SUM(B2:B4) is ${sum}, the cells add to ${first[0] + first[1] + first[2]}`);
+        log(`March: ${lines.map((l, i) => `${l} ${first[i]}`).join(', ')}; SUM ${sum}`);
+
+        step('an unrelated cell changes: no call');
+        const beforeUnrelated = await usage(world, 'growth-admin');
+        await goToCell(page, 'D9');
+        await enterValue(page, '42');
+        await goToCell(page, 'D10');
+        await enterFormula(page, '=D9*2');
+        assert.equal(await valueAt('B5'), sum);
+        assert.equal(await usage(world, 'growth-admin'), beforeUnrelated, 'no FIN call for a change nothing depends on');
+
+        step('A1 changes: its dependants recalculate');
+        await goToCell(page, 'A1');
+        await enterValue(page, `${year}-04`);
+        await goToCell(page, 'B2');
+        await workbook(page)
+          .getByRole('status', { name: 'Selected cell' })
+          .filter({ hasNotText: /Calculating/ })
+          .filter({ hasNotText: `= ${first[0]}` })
+          .waitFor({ timeout: LONG });
+        const second = [await valueAt('B2'), await valueAt('B3'), await valueAt('B4')];
+        second.forEach((v, i) => assert.ok(near(v, april[i]), `${lines[i]} for April: the model shows ${v}, the API says ${april[i]}`));
+        const sum2 = await valueAt('B5');
+        assert.ok(near(sum2, second[0] + second[1] + second[2]), `SUM(B2:B4) is ${sum2} after the change`);
+        assert.ok(near(await valueAt('C5'), sum2 / second[0]), 'B5/B2 follows both');
+        const spent = (await usage(world, 'growth-admin')) - beforeUnrelated;
+        assert.ok(spent >= 1 && spent <= 3, `the new month cost ${spent} calls`);
+        log(`April: ${lines.map((l, i) => `${l} ${second[i]}`).join(', ')}; SUM ${sum2}; the change of A1 cost ${spent} call(s)`);
+        await goToCell(page, 'B5');
+        await shot('09-small-model');
       },
     },
     {

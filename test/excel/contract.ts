@@ -25,6 +25,14 @@ export interface Inspector {
   validationSource(sheet: string, a1: string): string | undefined;
   /** A cell ("C5") or a range ("B2:D9"). */
   select(sheet: string, a1: string): void;
+  /** The defined names, hidden ones too, with the sheet-qualified address each refers to (null: #REF!). */
+  names(): { name: string; visible: boolean; address: string | null }[];
+  // What a user does in Excel: rows are 1-based, as the user sees them.
+  type(sheet: string, a1: string, value: string | number): void;
+  insertRows(sheet: string, before: number, count: number): void;
+  deleteRows(sheet: string, first: number, count: number): void;
+  renameSheet(from: string, to: string): void;
+  deleteSheet(name: string): void;
 }
 
 export interface Harness {
@@ -187,6 +195,90 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect(inspect.cell('Sheet1', 'A1').value).toBe('a2');
       expect(inspect.cell('Sheet1', 'A4')).toMatchObject({ value: '', bold: false });
       expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 0, 0, 0]);
+    });
+
+    describe('blocks with a defined name, which Excel moves with their cells', () => {
+      const NAME = 'FinBlock_statement_1';
+      const write = (cell: string, grid: GridWrite = STATEMENT, sheet = 'Sheet1') => gw.writeGrid({ kind: 'anchor', sheet, cell }, grid, { name: NAME });
+
+      test('the name is workbook-scoped and hidden, and locates the block (compared case-insensitively)', async () => {
+        const out = await write('B2');
+        expect(out.address).toBe('Sheet1!B2:D8');
+        expect(inspect.names()).toEqual([{ name: NAME, visible: false, address: 'Sheet1!B2:D8' }]);
+        const found = { state: 'found', sheet: 'Sheet1', address: 'Sheet1!B2:D8', rowCount: 7, columnCount: 3 };
+        expect(await gw.locateBlock(NAME)).toEqual(found);
+        expect(await gw.locateBlock(NAME.toUpperCase())).toEqual(found);
+        expect(await gw.locateBlock('FinBlock_never_written')).toEqual({ state: 'missing' });
+      });
+
+      test('rows inserted above move it, rows inserted inside grow it, rows below leave it; a renamed sheet is followed', async () => {
+        await write('B2');
+        inspect.insertRows('Sheet1', 1, 3);
+        expect(await gw.locateBlock(NAME)).toMatchObject({ address: 'Sheet1!B5:D11', rowCount: 7 });
+        expect(inspect.cell('Sheet1', 'B5').value).toBe('Income statement');
+        inspect.insertRows('Sheet1', 12, 4);
+        expect(await gw.locateBlock(NAME)).toMatchObject({ address: 'Sheet1!B5:D11' });
+        inspect.renameSheet('Sheet1', 'P&L 2026');
+        expect(await gw.locateBlock(NAME)).toEqual({ state: 'found', sheet: 'P&L 2026', address: "'P&L 2026'!B5:D11", rowCount: 7, columnCount: 3 });
+        inspect.insertRows('P&L 2026', 7, 2);
+        expect(await gw.locateBlock(NAME)).toMatchObject({ address: "'P&L 2026'!B5:D13", rowCount: 9 });
+      });
+
+      test('a rewrite with the same name points it at the new extent, smaller or larger', async () => {
+        const first = await write('B2');
+        inspect.insertRows('Sheet1', 1, 2);
+        const moved = await gw.locateBlock(NAME);
+        if (moved.state !== 'found') throw new Error('not found');
+        const smaller = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B4' }, { values: [['a', 1], ['b', 2]] }, { replace: { address: moved.address }, name: NAME });
+        expect(smaller.address).toBe('Sheet1!B4:C5');
+        expect(await gw.locateBlock(NAME)).toMatchObject({ address: 'Sheet1!B4:C5', rowCount: 2, columnCount: 2 });
+        expect(inspect.cell('Sheet1', 'D10').value).toBe('');
+        await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B4' }, STATEMENT, { replace: { address: smaller.address }, name: NAME.toLowerCase() });
+        expect(inspect.names()).toHaveLength(1);
+        expect(await gw.locateBlock(NAME)).toMatchObject({ address: 'Sheet1!B4:D10', rowCount: 7 });
+        expect(first.rowCount).toBe(7);
+      });
+
+      test('rows deleted inside shrink it; all its rows or its sheet deleted make it #REF! (broken); a deleted name is missing', async () => {
+        await write('B2');
+        inspect.deleteRows('Sheet1', 4, 2);
+        expect(await gw.locateBlock(NAME)).toMatchObject({ state: 'found', address: 'Sheet1!B2:D6', rowCount: 5 });
+        inspect.deleteRows('Sheet1', 1, 3);
+        expect(await gw.locateBlock(NAME)).toMatchObject({ state: 'found', address: 'Sheet1!B1:D3', rowCount: 3 });
+        inspect.deleteRows('Sheet1', 1, 3);
+        expect(await gw.locateBlock(NAME)).toEqual({ state: 'broken' });
+
+        await gw.writeGrid({ kind: 'newSheet', name: 'Cash flow' }, STATEMENT, { name: 'FinBlock_statement_2' });
+        inspect.deleteSheet('Cash flow');
+        expect(await gw.locateBlock('FinBlock_statement_2')).toEqual({ state: 'broken' });
+
+        await gw.deleteName(NAME);
+        await gw.deleteName('FinBlock_never_written');
+        expect(await gw.locateBlock(NAME)).toEqual({ state: 'missing' });
+        expect(inspect.names().map((n) => n.name)).toEqual(['FinBlock_statement_2']);
+      });
+
+      test('names Excel would refuse are refused before anything is written', async () => {
+        for (const bad of ['A1', 'has space', 'C1_FOO', 'R1C1', 'r', 'TRUE', '1st', 'x'.repeat(256), 'a-b']) {
+          const error = await rejection(gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [['x']] }, { name: bad }));
+          expect(error.code).toBe('InvalidInput');
+        }
+        expect(inspect.cell('Sheet1', 'B2').value).toBe('');
+        expect(inspect.names()).toEqual([]);
+        await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [['x']] }, { name: '_R2D2.v1?\\x' });
+        expect(inspect.names().map((n) => n.name)).toEqual(['_R2D2.v1?\\x']);
+      });
+    });
+
+    test('findContent: the smallest range around values and formulas in a range; blanks and formats alone are null', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [[null, null], [null, null]], columnFormats: ['0.00', '0.00'] });
+      expect(await gw.findContent('Sheet1!A1:F10')).toBeNull();
+      inspect.type('Sheet1', 'C5', 'my note');
+      inspect.type('Sheet1', 'E7', 12);
+      expect(await gw.findContent('Sheet1!A1:F10')).toBe('Sheet1!C5:E7');
+      expect(await gw.findContent('Sheet1!D6')).toBeNull();
+      await gw.writeFormula('Sheet1!H2', '=1+1');
+      expect(await gw.findContent('Sheet1!G1:H3')).toBe('Sheet1!H2');
     });
 
     test('readRange returns values and number formats', async () => {

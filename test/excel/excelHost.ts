@@ -20,11 +20,13 @@ import {
   FakeExcel,
   FakeOfficeError,
   invalidArgument,
+  invalidOperation,
   itemNotFound,
   parseA1,
   quoteSheet,
   splitSheet,
   type Box,
+  type NameState,
   type SheetState,
   type SyncRecord,
   type TableState,
@@ -147,6 +149,8 @@ class Workbook extends HostObject<FakeExcel> {
         return new Application(this.host);
       case 'Functions':
         return new Functions(this.host);
+      case 'Names':
+        return new NamedItemCollection(this.host);
       default:
         return super.property(name);
     }
@@ -369,6 +373,12 @@ class Range extends HostObject<RangeTarget> {
       case 'GetOffsetRange':
       case 'GetResizedRange':
         return this.sub(camel(name), (now) => relative(name, now.box, args, this.host));
+      case 'GetUsedRangeOrNullObject':
+        return new Range(this.host, () => {
+          const now = this.required('Range.getUsedRangeOrNullObject');
+          const used = now.sheet.used(args[0] === true, now.box);
+          return used && { sheet: now.sheet, box: used };
+        });
       case 'Group':
         this.excel.group(sheet, box, args[0]);
         return undefined;
@@ -899,6 +909,115 @@ class Setting extends HostObject<{ key: string }> {
     if (name !== 'Delete') return super.call(name, args, s);
     this.excel.settings.delete(s.key);
     return undefined;
+  }
+}
+
+/** workbook.names: workbook-scoped names only (worksheet.names is not modelled). */
+class NamedItemCollection extends HostObject<FakeExcel> {
+  readonly type = 'NamedItemCollection';
+  target(): FakeExcel {
+    return this.excel;
+  }
+  private byName(key: string, nullable: boolean): NamedItem {
+    return new NamedItem(this.host, () => {
+      const n = this.excel.findName(key);
+      if (n) return n;
+      if (nullable) return null;
+      throw itemNotFound(`name ${key}`);
+    });
+  }
+  override indexer(key: unknown): HostObject {
+    return this.byName(String(key), false);
+  }
+  override call(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'GetItemOrNullObject':
+        return this.byName(String(args[0]), true);
+      case 'GetCount':
+        return this.excel.names.length;
+      case 'Add': {
+        const [key, reference, comment] = args;
+        let target: RangeTarget;
+        if (typeof reference === 'string') {
+          const parts = splitSheet(reference.replace(/^=/, ''));
+          if (parts.sheet === undefined) throw invalidArgument('fake: a name needs a sheet-qualified reference');
+          target = { sheet: this.excel.sheet(parts.sheet), box: parseA1(parts.a1) };
+        } else {
+          target = (this.host.argumentObject(reference) as Range).required('NamedItemCollection.add');
+        }
+        const n = this.excel.addName(key, target.sheet, target.box, comment);
+        return new NamedItem(this.host, () => (this.excel.names.includes(n) ? n : null));
+      }
+      default:
+        return super.call(name, args, this.excel);
+    }
+  }
+  override items(): HostObject[] {
+    return this.excel.names.map((n) => new NamedItem(this.host, () => (this.excel.names.includes(n) ? n : null)));
+  }
+}
+
+class NamedItem extends HostObject<NameState> {
+  readonly type = 'NamedItem';
+  constructor(
+    host: ExcelHost,
+    private readonly locate: () => NameState | null,
+  ) {
+    super(host);
+  }
+  target(): NameState | null {
+    return this.locate();
+  }
+  override identity(n: NameState): Record<string, unknown> {
+    return { _Id: n.name };
+  }
+  private range(nullable: boolean): Range {
+    return new Range(this.host, () => {
+      const n = this.required('NamedItem.getRange');
+      if (n.target) return { sheet: n.target.sheet, box: n.target.box };
+      if (nullable) return null;
+      throw invalidOperation(`the name ${n.name} does not refer to a range`);
+    });
+  }
+  override get(name: string, n: NameState): unknown {
+    switch (name) {
+      case 'Name':
+      case '_Id':
+        return n.name;
+      case 'Type':
+        return n.target ? 'Range' : 'Error';
+      // "for a named range, it will return the range address"; assumed the error text otherwise.
+      case 'Value':
+        return n.target ? this.excel.nameFormula(n).slice(1) : '#REF!';
+      case 'Formula':
+        return this.excel.nameFormula(n);
+      case 'Visible':
+        return n.visible;
+      case 'Comment':
+        return n.comment;
+      case 'Scope':
+        return 'Workbook';
+      default:
+        return super.get(name, n);
+    }
+  }
+  override set(name: string, value: unknown, n: NameState): void {
+    if (name !== 'Visible') return super.set(name, value, n);
+    if (typeof value !== 'boolean') throw invalidArgument('visible must be a boolean');
+    n.visible = value;
+  }
+  override call(name: string, args: unknown[], n: NameState): unknown {
+    switch (name) {
+      case 'GetRange':
+        return this.range(false);
+      case 'GetRangeOrNullObject':
+        return this.range(true);
+      case 'Delete':
+        this.excel.deleteName(n);
+        return undefined;
+      default:
+        return super.call(name, args, n);
+    }
   }
 }
 

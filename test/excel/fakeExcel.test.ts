@@ -284,4 +284,48 @@ describe('fake Excel behind the real office-js client', () => {
     });
     expect(await codeOf(filtered)).toBe('InsertDeleteConflict');
   });
+
+  test('defined names: added once, visible unless hidden, moved by the rows a user inserts or deletes, #REF! when their cells go', async () => {
+    const fake = new FakeExcel({ sheets: ['Sheet1', 'Data'] });
+    const run = runner(fake);
+    await run(async (ctx) => {
+      const added = ctx.workbook.names.add('Block', ctx.workbook.worksheets.getItem('Sheet1').getRange('B2:D5'));
+      ctx.workbook.names.add('Other', '=Data!$A$1:$A$3');
+      await ctx.sync();
+      const item = ctx.workbook.names.getItem('block').load('name, type, value, formula, visible, scope');
+      await ctx.sync();
+      expect([item.name, item.type, item.value, item.formula, item.visible, item.scope]).toEqual(['Block', 'Range', 'Sheet1!$B$2:$D$5', '=Sheet1!$B$2:$D$5', true, 'Workbook']);
+      added.visible = false;
+      await ctx.sync();
+    });
+    expect(fake.findName('Block')!.visible).toBe(false);
+    const twice = run(async (ctx) => {
+      ctx.workbook.names.add('BLOCK', ctx.workbook.worksheets.getItem('Sheet1').getRange('A1'));
+      await ctx.sync();
+    });
+    expect(await codeOf(twice)).toBe('ItemAlreadyExists');
+
+    fake.insertRows('Sheet1', 0, 2); // above: moves
+    fake.insertRows('Sheet1', 5, 1); // inside: grows
+    fake.insertRows('Sheet1', 9, 3); // below: stays
+    fake.renameSheet('Sheet1', 'P&L');
+    expect(fake.nameFormula(fake.findName('Block')!)).toBe("='P&L'!$B$4:$D$8");
+    fake.deleteRows('P&L', 1, 3); // two rows above it and its first row
+    expect(fake.nameFormula(fake.findName('Block')!)).toBe("='P&L'!$B$2:$D$5");
+    fake.deleteRows('P&L', 0, 10);
+    fake.deleteSheet(fake.sheet('Data'));
+    expect(fake.nameFormula(fake.findName('Block')!)).toBe("='P&L'!#REF!");
+    expect(fake.nameFormula(fake.findName('Other')!)).toBe('=#REF!$A$1:$A$3');
+    await run(async (ctx) => {
+      const item = ctx.workbook.names.getItem('Block').load('type, value');
+      const range = ctx.workbook.names.getItem('Other').getRangeOrNullObject();
+      await ctx.sync();
+      expect([item.type, item.value, range.isNullObject]).toEqual(['Error', '#REF!', true]);
+    });
+    const getRange = run(async (ctx) => {
+      ctx.workbook.names.getItem('Block').getRange().load('address');
+      await ctx.sync();
+    });
+    expect(await codeOf(getRange)).toBe('InvalidOperation');
+  });
 });

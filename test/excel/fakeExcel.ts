@@ -11,7 +11,11 @@
  *    to every cell ("update all cells in a range");
  *  - tables grow and shrink by shifting the cells below them, keep one body row when emptied, and refuse
  *    row deletion while filtered;
- *  - a workbook keeps one visible sheet; names are compared case-insensitively.
+ *  - a workbook keeps one visible sheet; names are compared case-insensitively;
+ *  - a defined name moves with its cells as rows are inserted or deleted (Walkenbach, "How Excel Maintains
+ *    Cell and Range Names"): rows inserted above shift it, inserted inside grow it, deleted inside shrink it;
+ *    when all its rows go it becomes =Sheet!#REF!, when its sheet goes =#REF!$A$1:$B$2 (OfficeDev/office-js
+ *    #4772, #3583); a renamed sheet is followed (a name refers to the sheet, not to its name).
  * Assumptions where Excel's documentation is silent are marked "assumed" and are the pessimistic choice.
  * The request log (syncs, sizes, suspension) is kept here too, as the host sees it.
  */
@@ -83,6 +87,10 @@ export function a1(box: Box): string {
   return box.rows === 1 && box.cols === 1 ? tl : `${tl}:${colLetters(box.col + box.cols - 1)}${box.row + box.rows}`;
 }
 
+export function absoluteA1(box: Box): string {
+  return a1(box).replace(/([A-Z]+)(\d+)/g, '$$$1$$$2');
+}
+
 export function quoteSheet(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !/^[A-Za-z]{1,3}\d+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
@@ -147,14 +155,24 @@ export class SheetState {
     }
   }
 
-  used(valuesOnly: boolean): Box | null {
+  /** Whole rows at or below `from` move by `delta` (an insert, or a delete of rows [from+delta, from)), outline too. */
+  shiftRows(from: number, delta: number): void {
+    this.shift(from, 0, this.columns.length, delta);
+    const moved = [...this.outline].filter(([r]) => r >= from + Math.min(0, delta));
+    for (const [r] of moved) this.outline.delete(r);
+    for (const [r, level] of moved) if (r >= from) this.outline.set(r + delta, level);
+  }
+
+  /** The used range (of the sheet, or of `within`): cells with values or formulas, or any cell touched when not valuesOnly. */
+  used(valuesOnly: boolean, within?: Box): Box | null {
     let top = Infinity;
     let left = Infinity;
     let bottom = -1;
     let right = -1;
+    const inside = (r: number, c: number) => !within || (r >= within.row && r < within.row + within.rows && c >= within.col && c < within.col + within.cols);
     this.columns.forEach((arr, c) => {
       arr?.forEach((cell, r) => {
-        if (!cell || (valuesOnly && cell.value === '' && cell.formula === undefined)) return;
+        if (!cell || !inside(r, c) || (valuesOnly && cell.value === '' && cell.formula === undefined)) return;
         top = Math.min(top, r);
         left = Math.min(left, c);
         bottom = Math.max(bottom, r);
@@ -163,6 +181,16 @@ export class SheetState {
     });
     return bottom < 0 ? null : { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
   }
+}
+
+export interface NameState {
+  name: string;
+  /** The cells it refers to; null once Excel has made the reference #REF!. */
+  target: { sheet: SheetState; box: Box } | null;
+  /** The formula Excel shows once the reference is #REF!. */
+  brokenFormula?: string;
+  visible: boolean;
+  comment: string;
 }
 
 export interface TableState {
@@ -267,6 +295,7 @@ function overlaps(a: Box, b: Box): boolean {
 export class FakeExcel {
   readonly sheets: SheetState[] = [];
   readonly tables: TableState[] = [];
+  readonly names: NameState[] = [];
   readonly settings = new Map<string, unknown>();
   /** Every request of the add-in: one per context.sync() that had something to send. */
   readonly syncs: SyncRecord[] = [];
@@ -318,6 +347,57 @@ export class FakeExcel {
 
   get editingCell(): Promise<void> | undefined {
     return this.cellEdit?.ended;
+  }
+
+  /** The user types into a cell, as typed input is parsed. */
+  type(sheet: string, address: string, v: CellValue): void {
+    const b = parseA1(address);
+    enter(this.sheet(sheet).ensure(b.row, b.col), v);
+  }
+
+  /** The user inserts `count` whole rows before 0-based row `at`: cells, outline, tables and names below move down. */
+  insertRows(sheetName: string, at: number, count: number): void {
+    const sheet = this.sheet(sheetName);
+    sheet.shiftRows(at, count);
+    for (const t of this.tables) {
+      if (t.sheet !== sheet) continue;
+      if (at <= t.box.row) t.box = { ...t.box, row: t.box.row + count };
+      else if (at < t.box.row + t.box.rows) t.box = { ...t.box, rows: t.box.rows + count };
+    }
+    for (const n of this.names) {
+      if (n.target?.sheet !== sheet) continue;
+      const box = n.target.box;
+      if (at <= box.row) n.target = { sheet, box: { ...box, row: box.row + count } };
+      else if (at < box.row + box.rows) n.target = { sheet, box: { ...box, rows: box.rows + count } };
+    }
+  }
+
+  /** The user deletes `count` whole rows from 0-based row `from`: what is below moves up, names shrink or become #REF!. */
+  deleteRows(sheetName: string, from: number, count: number): void {
+    const sheet = this.sheet(sheetName);
+    const end = from + count;
+    for (const t of this.tables) {
+      if (t.sheet !== sheet) continue;
+      if (end <= t.box.row) t.box = { ...t.box, row: t.box.row - count };
+      else if (from < t.box.row + t.box.rows) throw new FakeOfficeError('NotImplemented', 'fake: deleting sheet rows through a table');
+    }
+    sheet.shiftRows(end, -count);
+    for (const n of this.names) {
+      if (n.target?.sheet !== sheet) continue;
+      const { row, rows } = n.target.box;
+      const lost = Math.max(0, Math.min(end, row + rows) - Math.max(from, row));
+      if (end <= row) n.target = { sheet, box: { ...n.target.box, row: row - count } };
+      else if (lost === rows) this.breakName(n, `=${quoteSheet(sheet.name)}!#REF!`);
+      else if (lost > 0) n.target = { sheet, box: { ...n.target.box, row: Math.min(row, from), rows: rows - lost } };
+    }
+  }
+
+  /** The user renames a sheet. */
+  renameSheet(from: string, to: string): void {
+    const sheet = this.sheet(from);
+    const other = this.findSheet(to);
+    if (other && other !== sheet) throw new FakeOfficeError('ItemAlreadyExists', `A sheet named ${to} already exists.`);
+    sheet.name = to;
   }
 
   filterTable(name: string): void {
@@ -388,6 +468,7 @@ export class FakeExcel {
     }
     this.sheets.splice(this.sheets.indexOf(sheet), 1);
     for (let i = this.tables.length - 1; i >= 0; i--) if (this.tables[i].sheet === sheet) this.tables.splice(i, 1);
+    for (const n of this.names) if (n.target?.sheet === sheet) this.breakName(n, `=#REF!${absoluteA1(n.target.box)}`);
     if (this.active === sheet) this.active = this.sheets.find((s) => s.visibility === 'Visible')!;
     if (this.selection.sheet === sheet) this.selection = { sheet: this.active, areas: [{ row: 0, col: 0, rows: 1, cols: 1 }] };
   }
@@ -519,6 +600,42 @@ export class FakeExcel {
       return;
     }
     sheet.shift(box.row + box.rows, box.col, box.cols, -box.rows);
+  }
+
+  // Defined names ------------------------------------------------------------------------------------
+
+  findName(key: string): NameState | undefined {
+    return this.names.find((n) => n.name.toLowerCase() === key.toLowerCase());
+  }
+
+  /** names.add: workbook scope; Excel's naming rules; a name already defined is refused (#2875). */
+  addName(name: unknown, sheet: SheetState, box: Box, comment: unknown): NameState {
+    const legal =
+      typeof name === 'string' &&
+      name.length <= 255 &&
+      /^[A-Za-z_\\\u0080-\uFFFF][A-Za-z0-9_.?\\\u0080-\uFFFF]*$/.test(name) &&
+      !/^(true|false)$/i.test(name) &&
+      !/^[A-Za-z]{1,3}\d+$/.test(name) &&
+      !/^(?:[Rr]\d*(?:[Cc]\d*)?|[Cc]\d*)(?![A-Za-z])/.test(name);
+    if (!legal) throw invalidArgument(`name ${String(name)}`);
+    if (this.findName(name) || this.findTable(name)) throw new FakeOfficeError('ItemAlreadyExists', 'A resource with the same name or identifier already exists.');
+    const n: NameState = { name, target: { sheet, box }, visible: true, comment: typeof comment === 'string' ? comment : '' };
+    this.names.push(n);
+    return n;
+  }
+
+  deleteName(n: NameState): void {
+    this.names.splice(this.names.indexOf(n), 1);
+  }
+
+  /** What NamedItem.formula shows: the reference, or Excel's #REF! form of it. */
+  nameFormula(n: NameState): string {
+    return n.target ? `=${quoteSheet(n.target.sheet.name)}!${absoluteA1(n.target.box)}` : n.brokenFormula!;
+  }
+
+  private breakName(n: NameState, formula: string): void {
+    n.target = null;
+    n.brokenFormula = formula;
   }
 
   // Validation ---------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 import { OfficeGateway, type OfficeGatewayOptions } from '../../src/excel/officeGateway';
 import type { Harness, Inspector } from './contract';
-import { FakeExcel, type FakeExcelOptions } from './fakeExcel';
+import { a1, FakeExcel, quoteSheet, type FakeExcelOptions } from './fakeExcel';
 import { realExcelRun, WINDOWS, type HostProfile } from './officeJs';
 
 export function fakeInspector(fake: FakeExcel): Inspector {
@@ -18,6 +18,12 @@ export function fakeInspector(fake: FakeExcel): Inspector {
     activeSheet: () => fake.active.name,
     validationSource: (sheet, a1) => (fake.cell(sheet, a1).validation as { list?: { source?: string } } | undefined)?.list?.source,
     select: (sheet, a1) => fake.select(sheet, a1),
+    names: () => fake.names.map((n) => ({ name: n.name, visible: n.visible, address: n.target && `${quoteSheet(n.target.sheet.name)}!${a1(n.target.box)}` })),
+    type: (sheet, address, value) => fake.type(sheet, address, value),
+    insertRows: (sheet, before, count) => fake.insertRows(sheet, before - 1, count),
+    deleteRows: (sheet, first, count) => fake.deleteRows(sheet, first - 1, count),
+    renameSheet: (from, to) => fake.renameSheet(from, to),
+    deleteSheet: (name) => fake.deleteSheet(fake.sheet(name)),
   };
 }
 
@@ -43,6 +49,12 @@ export function memoryHarness(options: { date1904?: boolean } = {}): Harness & {
     activeSheet: () => memory.activeSheetName(),
     validationSource: (sheet, a1) => memory.validationSource(sheet, a1),
     select: (sheet, a1) => memory.select(sheet, a1),
+    names: () => memory.definedNames(),
+    type: (sheet, a1, value) => memory.typeValue(sheet, a1, value),
+    insertRows: (sheet, before, count) => memory.insertSheetRows(sheet, before, count),
+    deleteRows: (sheet, first, count) => memory.deleteSheetRows(sheet, first, count),
+    renameSheet: (from, to) => memory.renameSheet(from, to),
+    deleteSheet: (name) => memory.deleteSheet(name),
   };
   return { memory, gateway: memory, inspect };
 }

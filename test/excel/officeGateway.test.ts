@@ -6,6 +6,7 @@ import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
 import { HOSTILE_TEXT } from './contract';
 import { officeHarness } from './harnesses';
 import { EXCEL_2019, MAC, membersCalledOn, WEB, WINDOWS } from './officeJs';
+import { HOST_FILES, readDeclarations, unavailableOn } from './requirementSets';
 
 const COLUMNS: TableColumnSpec[] = [
   { name: 'Id', kind: 'text' },
@@ -233,6 +234,53 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
         expect(calls.has('Range.delete')).toBe(host !== WEB);
       });
     }
+  });
+
+  describe('blocks found by a defined name (defect 2): ExcelApi 1.4 members only, on every host', () => {
+    for (const host of [WINDOWS, MAC, WEB, EXCEL_2019]) {
+      test(`on ${host.name}: the name is looked up, then set in the write's last request; locating is two syncs, one when it is gone`, async () => {
+        const h = officeHarness({}, { host });
+        const grid = { values: Array.from({ length: 30 }, (_, r) => [`Line ${r}`, r]) };
+        h.fake.resetLog();
+        await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid, { name: 'FinBlock_a' });
+        expect(h.fake.syncs).toHaveLength(2);
+        h.fake.resetLog();
+        // A new sheet learns the sheet names and the name in the same request.
+        await h.office.writeGrid({ kind: 'newSheet', name: 'P&L' }, grid, { name: 'FinBlock_b' });
+        expect(h.fake.syncs).toHaveLength(2);
+        h.inspect.insertRows('Sheet1', 1, 5);
+        expect(await h.office.locateBlock('FinBlock_a')).toEqual({ state: 'found', sheet: 'Sheet1', address: 'Sheet1!B7:C36', rowCount: 30, columnCount: 2 });
+        expect(h.office.lastWriteStats).toMatchObject({ operation: 'locateBlock', syncs: 2 });
+        // Rewritten in place: the name is deleted and added again in the last request, still hidden.
+        h.fake.resetLog();
+        await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B7' }, { values: [['shorter', 1]] }, { replace: { address: 'Sheet1!B7:C36' }, name: 'FinBlock_a' });
+        expect(h.fake.syncs).toHaveLength(2);
+        expect(h.inspect.names()).toEqual([
+          { name: 'FinBlock_b', visible: false, address: "'P&L'!A1:B30" },
+          { name: 'FinBlock_a', visible: false, address: 'Sheet1!B7:C7' },
+        ]);
+        h.inspect.deleteRows('Sheet1', 7, 1);
+        expect(await h.office.locateBlock('FinBlock_a')).toEqual({ state: 'broken' });
+        expect(h.office.lastWriteStats).toMatchObject({ syncs: 1 });
+        await h.office.deleteName('FinBlock_a');
+        expect(h.office.lastWriteStats).toMatchObject({ operation: 'deleteName', syncs: 2 });
+        expect(await h.office.locateBlock('FinBlock_a')).toEqual({ state: 'missing' });
+        await h.office.deleteName('FinBlock_a');
+        expect(h.office.lastWriteStats).toMatchObject({ syncs: 1 });
+        const named = [...membersCalledOn(host)].filter((m) => m.startsWith('Named'));
+        expect(named).toEqual(expect.arrayContaining(['NamedItemCollection.getItemOrNullObject', 'NamedItemCollection.add', 'NamedItem.visible', 'NamedItem.type', 'NamedItem.getRangeOrNullObject', 'NamedItem.delete']));
+        expect(unavailableOn(EXCEL_2019, named, readDeclarations(HOST_FILES.Windows))).toEqual([]);
+      });
+    }
+
+    test('a rewrite Excel stops part way leaves the name on the old extent, so Refresh finds the block again', async () => {
+      const h = officeHarness({}, { budgetBytes: 5_000 });
+      const grid = (label: string, rows: number) => ({ values: Array.from({ length: rows }, (_, r) => [`${label} ${r}`, r]) });
+      const first = await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid('old', 40), { name: 'FinBlock_a' });
+      h.fake.plantFault({ request: 3, code: 'GeneralException', afterActions: 8 });
+      await expect(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, grid('new', 60), { replace: { address: first.address }, name: 'FinBlock_a' })).rejects.toThrow(/part way/);
+      expect(await h.office.locateBlock('FinBlock_a')).toMatchObject({ state: 'found', address: 'Sheet1!B2:C41' });
+    });
   });
 
   describe('writes while the user edits a cell, and writes Excel stops part way (defect 6)', () => {

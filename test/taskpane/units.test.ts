@@ -11,7 +11,21 @@ import { refreshProgressText } from '../../src/taskpane/refreshProgress';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { columnsFor, costText, describeSpec, formatAge, isStale, offersTotal, refreshAllCostText, sheetNameFor, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
+import {
+  changedCostText,
+  columnsFor,
+  costText,
+  describeSpec,
+  formatAge,
+  isOld,
+  offersTotal,
+  refreshAllCostText,
+  sheetNameFor,
+  specFromBinding,
+  specToParameters,
+  toGridWrite,
+  type StatementSpec,
+} from '../../src/engine/statements';
 import { renderStatement } from '../../src/engine/render';
 
 const request = { method: 'GET', path: '/reports/income_statement', query: '' };
@@ -251,24 +265,35 @@ describe('refresh and the action log', () => {
     expect(formatAge(now - 3 * 3600_000, now)).toBe('3 hours ago');
     expect(formatAge(now - 3 * 86400_000, now)).toBe('3 days ago');
     const binding = { id: 'b', kind: 'statement', parameters: {}, company: 'c', address: 'A!A1' };
-    expect(isStale({ ...binding, refreshedAt: new Date(now - 25 * 3600_000).toISOString() }, now)).toBe(true);
-    expect(isStale({ ...binding, refreshedAt: new Date(now - 23 * 3600_000).toISOString() }, now)).toBe(false);
-    expect(isStale({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
+    expect(isOld({ ...binding, refreshedAt: new Date(now - 25 * 3600_000).toISOString() }, now)).toBe(true);
+    expect(isOld({ ...binding, refreshedAt: new Date(now - 23 * 3600_000).toISOString() }, now)).toBe(false);
+    expect(isOld({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
   });
 
-  test('Refresh progress: the formulas, then reports read, and why more than the calls when blocks share them', () => {
+  test('Refresh progress: the formulas, then reports read, and why more than the calls when some come from the cache', () => {
     expect(refreshProgressText({ phase: 'formulas' })).toBe('Recalculating the FIN formulas…');
     expect(refreshProgressText({ phase: 'blocks', done: 2, total: 12, distinct: 12 })).toBe('2 of 12 reports read');
     expect(refreshProgressText({ phase: 'blocks', done: 0, total: 1, distinct: 1 })).toBe('0 of 1 report read');
     expect(refreshProgressText({ phase: 'blocks', done: 13, total: 24, distinct: 12 })).toBe(
-      '13 of 24 reports read (12 fetched: a report that blocks share is fetched once, then read from the cache)',
+      '13 of 24 reports read (12 of them fetched, the others read from the cache)',
     );
   });
 
   test('cost text of Refresh all', () => {
-    const plan = { blocks: [{}, {}] as never[], others: [], blockCalls: 13, formulaCalls: 0 };
+    const named = { placement: { kind: 'named' } } as never;
+    const plan = { blocks: [named, named], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
     expect(refreshAllCostText(plan)).toBe('This will spend 13 calls to rebuild 2 blocks.');
     expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
+    // A damaged block is not rebuilt, so it is not counted.
+    expect(refreshAllCostText({ ...plan, blocks: [named, named, { placement: { kind: 'damaged' } } as never] })).toBe('This will spend 13 calls to rebuild 2 blocks.');
+  });
+
+  test('cost text of a refresh of what changed', () => {
+    const plan = { blocks: [], others: [], blockCalls: 13, formulaCalls: 40 };
+    expect(changedCostText({ ...plan, changedCalls: { blocks: 1, blockCalls: 2, formulaCalls: 0 } })).toBe('This will spend 2 calls to rebuild 1 changed block (2 calls); nothing else is fetched again.');
+    expect(changedCostText({ ...plan, changedCalls: { blocks: 2, blockCalls: 3, formulaCalls: 1 } })).toBe(
+      'This will spend up to 4 calls to rebuild 2 changed blocks (3 calls) and refetch up to 1 answer your FIN formulas may use; nothing else is fetched again.',
+    );
   });
 
   test('entries per company, newest first, the oldest folded past the cap, persisted, also for failed work', async () => {

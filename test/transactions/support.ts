@@ -3,6 +3,7 @@
 // the sandbox itself.
 
 import type { CachedReader } from '../../src/engine/reader/cachedReader';
+import type { FinService } from '../../src/engine/fin';
 import type { Client, ClientConfig } from '../../src/api';
 import type { WorkbookGateway, WriteValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
@@ -20,6 +21,8 @@ export interface Rig {
   /** The connected key's fingerprint, as the runtime stores it. */
   fingerprint: string;
   engine: TransactionsEngine;
+  /** The same runtime's FIN functions (they read through the same reader). */
+  service: FinService;
   key: string;
   companyId: string;
 }
@@ -32,7 +35,7 @@ export async function rig(
   const label = options.label ?? 'growth-admin';
   const key = sb.keys[label];
   const companyId = sb.companies[label];
-  const { runtime, client, reader } = await testRuntime(sb, { label, clientOptions: { ...FAST, ...options.client } });
+  const { runtime, client, reader, service } = await testRuntime(sb, { label, clientOptions: { ...FAST, ...options.client } });
   // The push journal lives in add-in storage: a test "reopens" by passing the same one.
   const journal = options.journal ?? new MemorySecretStore();
   const fingerprint = (await runtime.getConnection())!.keyFingerprint!;
@@ -45,7 +48,7 @@ export async function rig(
     poll: { initialDelayMs: 150, maxDelayMs: 1000, maxPolls: 200 },
     ...options.engine,
   });
-  return { client, reader, engine, journal, fingerprint, key, companyId };
+  return { client, reader, engine, service, journal, fingerprint, key, companyId };
 }
 
 export const newWorkbook = () => new MemoryGateway();

@@ -1,5 +1,6 @@
 import { WorkbenchBook } from '../../src/workbench/book';
-import { FormulaEngine, parseFunctionsJson, type FunctionInfo } from '../../src/workbench/calc';
+import { FormulaEngine } from '../../src/workbench/calc';
+import { parseFunctionsJson, type FunctionInfo } from '../../src/workbench/customFunctions';
 import { CustomFunctionsError } from '../../src/workbench/customFunctionsStub';
 import { cellView } from '../../src/workbench/display';
 

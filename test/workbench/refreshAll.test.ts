@@ -5,7 +5,7 @@ import '../../src/workbench/customFunctionsStub';
 import path from 'node:path';
 import * as functions from '../../src/functions/functions';
 import * as runtime from '../../src/runtime';
-import { parseFunctionsJson } from '../../src/workbench/calc';
+import { parseFunctionsJson } from '../../src/workbench/customFunctions';
 import { registry } from '../../src/workbench/customFunctionsStub';
 import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
 import { lastFullYear } from '../engine/fin/finHarness';

@@ -63,7 +63,26 @@ export interface WriteGridOptions {
    * ungrouped `outlineDepth` times, because Excel cannot report how deeply rows are grouped.
    */
   replace?: { address: string; outlineDepth?: number };
+  /**
+   * Gives the written block a workbook-scoped defined name, which Excel moves with the cells (rows inserted
+   * above or inside, the sheet renamed), so a refresh finds the block where it is now (locateBlock). A name
+   * already defined is pointed at the new block. The name is hidden (not in the Name box, the Name Manager
+   * or formula autocomplete): it is the add-in's bookkeeping, like a binding, and the user cannot break it
+   * by editing names, only by editing cells, which locateBlock reports. Excel's rules apply: up to 255
+   * characters, a letter, _ or \ first, then letters, digits, _ . ? or \, never a cell reference; names are
+   * compared case-insensitively.
+   */
+  name?: string;
 }
+
+/** Where a block written with a name is now (locateBlock). */
+export type BlockLocation =
+  /** The cells the name refers to, wherever Excel has moved them; sheet-qualified ("'P&L 2026'!A4:M43"). */
+  | { state: 'found'; sheet: string; address: string; rowCount: number; columnCount: number }
+  /** No name of that name in the workbook. */
+  | { state: 'missing' }
+  /** The name refers to #REF!: every row (or column) of the block, or its sheet, was deleted. */
+  | { state: 'broken' };
 
 /** A written block. `address` is sheet-qualified, as Excel prints it ("'P&L 2026'!A1:M40"). */
 export interface WrittenRange {
@@ -156,12 +175,19 @@ export interface BindingRecord {
   kind: string;
   parameters: { [key: string]: Json };
   company: string;
-  /** ISO 8601 timestamp of the last successful refresh. */
+  /** ISO 8601 timestamp of the last successful refresh (for a statement: when its oldest figure was fetched). */
   refreshedAt: string;
+  /** ISO 8601 time the block was last written: a change known after it leaves the block behind. */
+  writtenAt?: string;
   /** Sheet-qualified address of the block as last written. */
   address: string;
   /** Set when the block is an Excel table: the table name survives rows being inserted above it. */
   table?: string;
+  /**
+   * The defined name the block was written with (WriteGridOptions.name): Excel moves it with the block's
+   * cells, so a refresh finds the block by it. Bindings written before names were used have none.
+   */
+  name?: string;
   /** Outline depth the block was written with, so a refresh can ungroup it (see WriteGridOptions). */
   outlineDepth?: number;
 }
@@ -186,6 +212,15 @@ export interface WorkbookGateway {
   writeGrid(target: WriteTarget, grid: GridWrite, options?: WriteGridOptions): Promise<WrittenRange>;
   /** Values and number formats of a sheet-qualified range ("Sheet1!A1:D9"), e.g. a bound block. */
   readRange(address: string): Promise<RangeRead>;
+  /**
+   * The part of a sheet-qualified range that holds anything typed (values or formulas; formats alone do not
+   * count), as the smallest range around it, or null when all of it is blank: where a growing block would go.
+   */
+  findContent(address: string): Promise<string | null>;
+  /** Where the block written with this name is now, or that the name is gone or refers to #REF!. */
+  locateBlock(name: string): Promise<BlockLocation>;
+  /** Deletes a defined name (the cells it referred to stay as they are); nothing happens when there is none. */
+  deleteName(name: string): Promise<void>;
 
   // Tables ------------------------------------------------------------------------------------------
   createTable(spec: TableSpec): Promise<TableRef>;

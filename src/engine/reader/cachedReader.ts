@@ -51,6 +51,15 @@ export interface CallCost {
 
 export const DEFAULT_API_TIMEOUT_MS = 120_000;
 
+/**
+ * A refresh that fails for a passing reason (the API failing or unreachable, the monthly cap) keeps the
+ * figures already fetched rather than turning cells into errors; a refusal about the request itself does not.
+ */
+function keepsFiguresOnFailure(error: unknown): boolean {
+  if (error instanceof MonthlyLimitError) return true;
+  return error instanceof ApiError && (error.type === 'connection_error' || error.code === 'outage' || (error.status !== null && error.status >= 500) || error.code === 'rate_limit_exceeded');
+}
+
 /** Answers a second identical request would get again (and pay for again). */
 function isDeterministicFailure(error: unknown): boolean {
   return error instanceof ApiError && error.status !== null && [400, 401, 403, 404, 409, 422].includes(error.status);
@@ -93,6 +102,7 @@ export class CachedReader {
   private readonly queued = new Set<AbortController>();
   private readonly listeners = new Set<() => void>();
   private block: CapBlock | null = null;
+  private staleServed = 0;
   private readonly breaker: OutageBreaker;
   private blockLoaded?: Promise<void>;
   private blockLoadedFor?: string;
@@ -151,7 +161,10 @@ export class CachedReader {
         throw error;
       }
     };
-    return options.fresh ? this.cache.refresh<T>(company, req, remembering) : this.cache.get<T>(company, req, remembering);
+    const keep = { keepOnFailure: keepsFiguresOnFailure };
+    const answer = options.fresh ? await this.cache.refresh<T>(company, req, remembering, keep) : await this.cache.get<T>(company, req, remembering, keep);
+    if (answer.stale) this.staleServed += 1;
+    return answer;
   }
 
   /**
@@ -209,8 +222,9 @@ export class CachedReader {
     const company = this.knownCompanyId();
     const distinct = new Map<string, ReadRequest>();
     for (const r of requests) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
-    const hits = company ? await Promise.all([...distinct.values()].map((r) => this.cache.peek(company, r))) : [];
-    const cached = hits.filter((h) => h !== undefined).length;
+    // An answer due for a refresh costs its call again.
+    const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
+    const cached = hits.filter(Boolean).length;
     return { requests: distinct.size, cached, calls: distinct.size - cached };
   }
 
@@ -233,16 +247,46 @@ export class CachedReader {
   }
 
   /**
-   * Forgets the company's cached answers and remembered refusals (Refresh all): the next read of each
-   * request calls the API again. Returns how many stored answers were dropped.
+   * Every cached answer of the company is due for a refresh, and refusals are forgotten (a full Refresh
+   * all): each request is fetched again on its next read, and an answer whose refetch fails for a passing
+   * reason keeps serving its figures. Returns how many stored answers it concerns.
    */
-  async clear(): Promise<number> {
+  async markAllStale(): Promise<number> {
     this.failures.clear();
-    const company = await this.companyId();
-    return this.cache.clear(company);
+    return this.cache.markAllStale(await this.companyId());
   }
 
-  /** Called when the cap block starts or ends. */
+  /** The cached answers a known change touches are due for a refresh (a push; a sync that saw changes). */
+  async markStale(touched: (req: ReadRequest) => boolean): Promise<string[]> {
+    const marked = await this.cache.markStale(await this.companyId(), touched);
+    if (marked.length) this.emit();
+    return marked;
+  }
+
+  /** Keys of the company's cached answers due for a refresh; never calls the API. */
+  async staleKeys(): Promise<string[]> {
+    const company = this.knownCompanyId();
+    return company ? this.cache.staleKeys(company) : [];
+  }
+
+  /** When each of the company's requests was last known to change (key -> Unix ms); never calls the API. */
+  async changes(): Promise<ReadonlyMap<string, number>> {
+    const company = this.knownCompanyId();
+    return company ? this.cache.changes(company) : new Map();
+  }
+
+  /** Whether the cached answer to `req` is due for a refresh. */
+  async isStale(req: ReadRequest): Promise<boolean> {
+    const company = this.knownCompanyId();
+    return company ? this.cache.isStale(company, req) : false;
+  }
+
+  /** How many reads were served an old answer because its refresh failed (a run compares before and after). */
+  staleServedCount(): number {
+    return this.staleServed;
+  }
+
+  /** Called when the cap block starts or ends, and when a known change makes cached answers stale. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => {
@@ -283,13 +327,15 @@ export class CachedReader {
     this.block = block;
     const company = this.client.companyId;
     if (company && this.stateStore) await saveBlock(this.stateStore, company, block);
-    if (changed) {
-      for (const listener of [...this.listeners]) {
-        try {
-          listener();
-        } catch {
-          // A listener's bug must not break a read.
-        }
+    if (changed) this.emit();
+  }
+
+  private emit(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's bug must not break a read.
       }
     }
   }

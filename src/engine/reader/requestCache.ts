@@ -1,8 +1,13 @@
 // Calls are the scarcest resource (a company may have 10 a month), so every read the add-in makes goes
 // through this cache: one canonical key per request, one promise per key while it is in flight, and the
-// answer kept -- in memory and in a persistent store -- until an explicit refresh. Recalculation, reopening
-// the workbook and value preview therefore never spend a call. The persistent store is small and shared,
-// so what is kept there has a budget (answerStore.ts): the answers used least recently make room.
+// answer kept -- in memory and in a persistent store -- until it is known to be stale. Recalculation,
+// reopening the workbook and value preview therefore never spend a call. The persistent store is small and
+// shared, so what is kept there has a budget (answerStore.ts): the answers used least recently make room.
+//
+// Stale is what a refresh asks for: every answer of a company (a full Refresh all), or the answers a known
+// change touches (a push, a sync that saw changed transactions: see affected.ts). A stale answer is fetched
+// again on its next read; if that fails for a passing reason (an outage, the monthly cap), the old answer is
+// served, marked stale, so the cells keep their figures instead of turning into errors.
 
 import { AnswerStore } from './answerStore';
 
@@ -23,9 +28,40 @@ export interface CachedAnswer<T> {
   value: T;
   /** Unix ms when the answer was fetched from the API. */
   fetchedAt: number;
+  /** Set when the answer was due for a refresh that failed: these are the figures of `fetchedAt`. */
+  stale?: { error: unknown };
+}
+
+export interface GetOptions {
+  /** A failed refetch of a stale answer that this says yes to serves the old answer (marked stale). */
+  keepOnFailure?: (error: unknown) => boolean;
 }
 
 const PREFIX = 'fin-cache:';
+const STALE_PREFIX = 'fin-stale:';
+
+/**
+ * What is stale for a company: every answer fetched at or before `before` (a Refresh all), and each answer
+ * fetched at or before the last known change to its request (`changed`: key -> when). The change times stay
+ * after the refetch: a statement block written before a change is behind even when a formula has fetched
+ * the request again since.
+ */
+interface StaleState {
+  before: number;
+  changed: Map<string, number>;
+}
+
+/** Change marks kept per company; beyond this the oldest go (their requests were refetched long since). */
+const MAX_CHANGE_MARKS = 2_000;
+
+/** The request behind a canonical key (the inverse of canonicalKey): for deciding what a change touches. */
+export function requestOfKey(key: string): ReadRequest | null {
+  const m = /^fin-cache:[^:]+:([^?]*)(?:\?(.*))?$/.exec(key);
+  if (!m) return null;
+  const query: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(m[2] ?? '')) query[k] = v;
+  return { path: m[1], query };
+}
 
 /**
  * The one canonical form of a request: company, path, and the query parameters sorted by name with empty
@@ -43,6 +79,14 @@ export function requestKey(req: ReadRequest): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const qs = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${req.path}${qs ? `?${qs}` : ''}`;
+}
+
+function staleKey(companyId: string): string {
+  return `${STALE_PREFIX}${companyId}`;
+}
+
+function isStale(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
+  return answer.fetchedAt <= state.before || answer.fetchedAt <= (state.changed.get(key) ?? -Infinity);
 }
 
 export class MemoryCacheStore implements CacheStore {
@@ -64,12 +108,14 @@ export class MemoryCacheStore implements CacheStore {
 export class RequestCache {
   private readonly memory = new Map<string, CachedAnswer<unknown>>();
   private readonly inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
+  private readonly staleness = new Map<string, StaleState>();
+  private readonly staleLoading = new Map<string, Promise<StaleState>>();
   private readonly persisted: AnswerStore;
   /** Bumped by clear(): an answer that arrives for an older generation is not kept. */
   private generation = 0;
 
   constructor(
-    store: CacheStore,
+    private readonly store: CacheStore,
     private readonly now: () => number = Date.now,
     options: { budgetChars?: number } = {},
   ) {
@@ -85,24 +131,24 @@ export class RequestCache {
 
   /**
    * The answer to `req`: from memory, else from the persistent store, else from `fetch` -- called at most
-   * once for any number of concurrent callers of the same request. A failed fetch is not cached, so the
-   * next recalculation may try again; every waiting caller gets the same rejection.
+   * once for any number of concurrent callers of the same request. An answer known to be stale is fetched
+   * again; when that fails and `keepOnFailure` agrees, the old answer is served marked stale. Any other
+   * failure is not cached, so the next recalculation may try again; every waiting caller gets the same
+   * rejection.
    */
-  async get<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>): Promise<CachedAnswer<T>> {
+  async get<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>, options: GetOptions = {}): Promise<CachedAnswer<T>> {
     const key = canonicalKey(companyId, req);
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const hit = this.fromMemory(key);
-    if (hit) return hit as CachedAnswer<T>;
+    if (hit && !isStale(stale, key, hit)) return hit as CachedAnswer<T>;
     const pending = this.inFlight.get(key);
     if (pending) return pending as Promise<CachedAnswer<T>>;
 
     const generation = this.generation;
     const promise = (async () => {
-      const persisted = await this.loadPersisted(key);
-      if (persisted) return persisted;
-      const value = await fetch();
-      const answer: CachedAnswer<unknown> = { value, fetchedAt: this.now() };
-      if (generation === this.generation) await this.keep(key, answer);
-      return answer;
+      const known = hit ?? (await this.loadPersisted(key));
+      if (known && !isStale(stale, key, known)) return known;
+      return this.fetchAndKeep(companyId, key, fetch, generation, known, options);
     })();
     this.inFlight.set(key, promise);
     try {
@@ -116,20 +162,86 @@ export class RequestCache {
    * Fetches `req` again whatever is cached and keeps the new answer in place of the old one ("Refresh this
    * block"), so every later reader of the same request -- FIN cells included -- sees the same figures.
    */
-  async refresh<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>): Promise<CachedAnswer<T>> {
+  async refresh<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>, options: GetOptions = {}): Promise<CachedAnswer<T>> {
     const key = canonicalKey(companyId, req);
-    const generation = this.generation;
-    const answer: CachedAnswer<T> = { value: await fetch(), fetchedAt: this.now() };
-    if (generation === this.generation) await this.keep(key, answer);
-    return answer;
+    await (this.staleness.get(companyId) ?? this.loadStale(companyId));
+    const known = this.memory.get(key) ?? (await this.loadPersisted(key));
+    return this.fetchAndKeep(companyId, key, fetch, this.generation, known, options) as Promise<CachedAnswer<T>>;
   }
 
-  /** Forgets every answer of the company (Refresh all): the next get of each request calls the API again. */
+  /** Whether the cached answer to `req` is due for a refresh (absent answers are not "stale": just absent). */
+  async isStale(companyId: string, req: ReadRequest): Promise<boolean> {
+    const key = canonicalKey(companyId, req);
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
+    const known = this.memory.get(key) ?? (await this.loadPersisted(key));
+    return known !== undefined && isStale(stale, key, known);
+  }
+
+  /**
+   * Every answer of the company is due for a refresh (Refresh all): each is fetched again on its next read,
+   * and kept, marked stale, if that fails for a passing reason. Returns how many answers it concerns.
+   */
+  async markAllStale(companyId: string): Promise<number> {
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
+    // Strictly later than the last epoch, so answers fetched since then count as stale even on a clock that
+    // has not moved (fetchAndKeep stamps answers at least one past the epoch).
+    stale.before = Math.max(this.now(), stale.before + 1);
+    await this.saveStale(companyId, stale);
+    return (await this.storedKeys(companyId)).length;
+  }
+
+  /**
+   * The answers whose request `touched` says a change concerns are due for a refresh (after a push, or a
+   * sync that saw changed transactions); the change is remembered with its time. Returns the keys marked.
+   */
+  async markStale(companyId: string, touched: (req: ReadRequest) => boolean): Promise<string[]> {
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
+    const prefix = `${PREFIX}${companyId}:`;
+    const keys = new Set([...(await this.storedKeys(companyId)), ...[...this.memory.keys()].filter((k) => k.startsWith(prefix))]);
+    const at = this.now();
+    const marked: string[] = [];
+    for (const key of keys) {
+      const req = requestOfKey(key);
+      if (req && touched(req)) {
+        const previous = stale.changed.get(key) ?? 0;
+        stale.changed.delete(key); // re-inserted last: the map's order is the marks' age
+        stale.changed.set(key, Math.max(at, previous + 1));
+        marked.push(key);
+      }
+    }
+    for (const key of stale.changed.keys()) {
+      if (stale.changed.size <= MAX_CHANGE_MARKS) break;
+      stale.changed.delete(key);
+    }
+    if (marked.length) await this.saveStale(companyId, stale);
+    return marked;
+  }
+
+  /** Keys of the company's stored answers that are due for a refresh. */
+  async staleKeys(companyId: string): Promise<string[]> {
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
+    const out: string[] = [];
+    for (const key of await this.storedKeys(companyId)) {
+      const known = this.memory.get(key) ?? (await this.inspectPersisted(key));
+      if (known && isStale(stale, key, known)) out.push(key);
+    }
+    return out;
+  }
+
+  /** When each request of the company was last known to change (a push, a sync): key -> Unix ms. */
+  async changes(companyId: string): Promise<ReadonlyMap<string, number>> {
+    return new Map((this.staleness.get(companyId) ?? (await this.loadStale(companyId))).changed);
+  }
+
+  /** Forgets every answer of the company (a different key, a disconnect): the next get calls the API again. */
   async clear(companyId: string): Promise<number> {
     this.generation += 1;
     const prefix = `${PREFIX}${companyId}:`;
     for (const k of [...this.memory.keys()]) if (k.startsWith(prefix)) this.memory.delete(k);
     this.inFlight.clear();
+    this.staleness.delete(companyId);
+    this.staleLoading.delete(companyId);
+    await this.store.remove([staleKey(companyId)]).catch(() => undefined);
     const stored = await this.persisted.keys(prefix);
     await this.persisted.remove(stored);
     return stored.length;
@@ -159,6 +271,58 @@ export class RequestCache {
     return oldest;
   }
 
+  private async fetchAndKeep<T>(
+    companyId: string,
+    key: string,
+    fetch: () => Promise<T>,
+    generation: number,
+    known: CachedAnswer<unknown> | undefined,
+    options: GetOptions,
+  ): Promise<CachedAnswer<unknown>> {
+    let value: T;
+    try {
+      value = await fetch();
+    } catch (error) {
+      if (known && options.keepOnFailure?.(error)) return { value: known.value, fetchedAt: known.fetchedAt, stale: { error } };
+      throw error;
+    }
+    const stale = this.staleness.get(companyId);
+    // An answer fetched in the same millisecond as a Refresh all or a change must still count as after it.
+    const after = Math.max(stale?.before ?? 0, stale?.changed.get(key) ?? 0);
+    const answer: CachedAnswer<unknown> = { value, fetchedAt: Math.max(this.now(), after + 1) };
+    if (generation === this.generation) await this.keep(key, answer);
+    return answer;
+  }
+
+  private loadStale(companyId: string): Promise<StaleState> {
+    let loading = this.staleLoading.get(companyId);
+    if (!loading) {
+      loading = (async () => {
+        const state: StaleState = { before: 0, changed: new Map() };
+        try {
+          const text = await this.store.get(staleKey(companyId));
+          const parsed = text ? (JSON.parse(text) as { before?: unknown; changed?: unknown }) : {};
+          if (typeof parsed.before === 'number') state.before = parsed.before;
+          if (Array.isArray(parsed.changed)) {
+            for (const entry of parsed.changed) {
+              if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') state.changed.set(entry[0], entry[1]);
+            }
+          }
+        } catch {
+          // Unreadable: nothing is known to be stale (the worst case is an old figure until the next refresh).
+        }
+        this.staleness.set(companyId, state);
+        return state;
+      })();
+      this.staleLoading.set(companyId, loading);
+    }
+    return loading;
+  }
+
+  private async saveStale(companyId: string, state: StaleState): Promise<void> {
+    await this.store.set(staleKey(companyId), JSON.stringify({ before: state.before, changed: [...state.changed] })).catch(() => undefined);
+  }
+
   /** An answer in memory, which counts as a use of it. */
   private fromMemory(key: string): CachedAnswer<unknown> | undefined {
     const hit = this.memory.get(key);
@@ -171,6 +335,18 @@ export class RequestCache {
     this.memory.set(key, answer);
     const { evicted } = await this.persisted.write(key, JSON.stringify(answer)).catch(() => ({ evicted: [] as string[] }));
     for (const k of evicted) this.memory.delete(k);
+  }
+
+  /** A stored answer looked at for planning: not a use of it (the budget's order stays), not kept in memory. */
+  private async inspectPersisted(key: string): Promise<Pick<CachedAnswer<unknown>, 'fetchedAt'> | undefined> {
+    const text = await this.store.get(key).catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      const answer = JSON.parse(text) as CachedAnswer<unknown>;
+      return typeof answer?.fetchedAt === 'number' ? { fetchedAt: answer.fetchedAt } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private async loadPersisted(key: string): Promise<CachedAnswer<unknown> | undefined> {

@@ -1,6 +1,6 @@
 // A statement block in the workbook: fetched through the cached reader, rendered by the engine (the one
-// place cents become units) and written through the workbook port, recorded as a binding so Refresh
-// can rebuild it in place.
+// place cents become units) and written through the workbook port under a defined name that Excel moves
+// with its cells, recorded as a binding so Refresh can rebuild it where it is now (placement.ts).
 
 import { renderStatement, type StatementGrid } from '../render';
 import { formatRefreshedAt, STAMP_ROW } from '../render/statementGrid';
@@ -8,6 +8,7 @@ import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
 import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
+import { blockName, checkRoom, placeBlock } from './placement';
 import { drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
 
 export interface BlockDeps {
@@ -50,6 +51,11 @@ export function toGridWrite(grid: StatementGrid): GridWrite {
   };
 }
 
+/** The rows and columns a GridWrite covers once written (ragged rows padded). */
+function extentOf(grid: GridWrite): { rows: number; cols: number } {
+  return { rows: grid.values.length, cols: Math.max(0, grid.columnWidths?.length ?? 0, ...grid.values.map((r) => r.length)) };
+}
+
 export function outlineDepth(grid: StatementGrid): number {
   return grid.rowInfo.reduce((m, info) => Math.max(m, info.outlineLevel), 0);
 }
@@ -74,15 +80,20 @@ export function failureOf(binding: BindingRecord): LastFailure | null {
 }
 
 /**
- * A refresh of the block failed: its figures stay as they are, its stamp in the sheet says they are
- * those of the last good refresh, and its binding keeps the failure for the Refresh list.
+ * A refresh of the block failed: its figures stay as they are, its stamp in the sheet (where the block is
+ * now; none on a damaged block, whose cells are not the add-in's to write) says they are those of the last
+ * good refresh, and its binding keeps the failure for the Refresh list.
  */
 export async function markFailed(deps: BlockDeps, binding: BindingRecord, message: string): Promise<BindingRecord> {
   const at = new Date(deps.now()).toISOString();
-  const { sheet, box } = parseQualified(binding.address);
   const lastGood = binding.refreshedAt ? formatRefreshedAt(new Date(binding.refreshedAt), deps.timeZone) : 'an earlier refresh';
   try {
-    await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row + STAMP_ROW, box.col) }, { values: [[`Figures of ${lastGood}: refresh failed at ${formatRefreshedAt(new Date(at), deps.timeZone)}`]] });
+    const spec = specFromBinding(binding);
+    const placement = spec ? await placeBlock(deps.gateway, binding, spec) : null;
+    if (placement && placement.kind !== 'damaged') {
+      const { sheet, box } = parseQualified(placement.address);
+      await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row + STAMP_ROW, box.col) }, { values: [[`Figures of ${lastGood}: refresh failed at ${formatRefreshedAt(new Date(at), deps.timeZone)}`]] });
+    }
   } catch {
     // The sheet may be gone or locked: the Refresh list still names the block and its failure.
   }
@@ -107,14 +118,18 @@ export async function insertStatement(
   } else {
     target = { kind: 'newSheet', name: sheetNameFor(spec, specsOf(await deps.gateway.listBindings())) };
   }
-  const written = await deps.gateway.writeGrid(target, toGridWrite(grid));
+  const id = newBindingId(deps.now());
+  const name = blockName(id);
+  const written = await deps.gateway.writeGrid(target, toGridWrite(grid), { name });
   const binding: BindingRecord = {
-    id: newBindingId(deps.now()),
+    id,
     kind: STATEMENT_BINDING_KIND,
     parameters: { ...specToParameters(spec), ...drillParameters(grid) },
     company: await deps.reader.companyId(),
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
+    writtenAt: new Date(deps.now()).toISOString(),
     address: written.address,
+    name,
     outlineDepth: outlineDepth(grid),
   };
   await deps.gateway.saveBinding(binding);
@@ -122,10 +137,12 @@ export async function insertStatement(
 }
 
 /**
- * Rebuilds a block in place: same periods, new data, written over the old block (which is cleared and
- * ungrouped first), and the binding updated. `fresh` fetches again whatever is cached (Refresh this
- * block); Refresh all has cleared the cache already and goes through it, so blocks sharing a report share
- * one call.
+ * Rebuilds a block in place: same periods, new data, written over the old block where it is now (cleared
+ * and ungrouped first), its name pointed at the new extent, and the binding updated. A damaged block is
+ * refused before anything is fetched; a block that grows is refused when what it needs holds the user's
+ * content. A binding from before names is refreshed at its recorded address and named by this refresh.
+ * `fresh` fetches again whatever is cached (Refresh this block); Refresh all has cleared the cache already
+ * and goes through it, so blocks sharing a report share one call.
  */
 export async function refreshStatement(
   deps: BlockDeps,
@@ -134,20 +151,34 @@ export async function refreshStatement(
 ): Promise<BlockResult> {
   const spec = specFromBinding(binding);
   if (!spec) throw new Error(`Block ${binding.id} is not a statement this pane can rebuild`);
+  const placement = await placeBlock(deps.gateway, binding, spec);
+  if (placement.kind === 'damaged') throw placement.refusal;
   const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, fresh: options.fresh, onProgress: options.onProgress });
   const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone);
-  const { sheet, box } = parseQualified(binding.address);
-  const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, toGridWrite(grid), {
-    replace: { address: binding.address, outlineDepth: binding.outlineDepth ?? 0 },
+  const gridWrite = toGridWrite(grid);
+  await checkRoom(deps.gateway, spec, placement.address, extentOf(gridWrite));
+  const { sheet, box } = parseQualified(placement.address);
+  const name = binding.name ?? blockName(binding.id);
+  const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, gridWrite, {
+    replace: { address: placement.address, outlineDepth: binding.outlineDepth ?? 0 },
+    name,
   });
   const { lastFailure: _cleared, ...parameters } = binding.parameters as { lastFailure?: unknown } & BindingRecord['parameters'];
   const next: BindingRecord = {
     ...binding,
     parameters: { ...parameters, ...drillParameters(grid) },
     refreshedAt: new Date(fetched.fetchedAt).toISOString(),
+    writtenAt: new Date(deps.now()).toISOString(),
     address: written.address,
+    name,
     outlineDepth: outlineDepth(grid),
   };
   await deps.gateway.saveBinding(next);
   return { written, binding: next };
+}
+
+/** The name first: were the binding to go first and the name not, nothing would remember the name. */
+export async function forgetBlock(gateway: WorkbookGateway, binding: BindingRecord): Promise<void> {
+  if (binding.name) await gateway.deleteName(binding.name);
+  await gateway.removeBinding(binding.id);
 }

@@ -107,7 +107,8 @@ export interface Fetched {
 /**
  * The reports of the columns, each distinct request once, concurrently (the client's limiter paces them).
  * When one fails, the others still settle (their answers are cached, so a retry costs less), then the
- * first failure is thrown, a monthly-limit one before any other.
+ * first failure is thrown, a monthly-limit one before any other. An old answer served because its refresh
+ * failed counts as that failure.
  */
 export async function fetchColumns(columns: readonly StatementColumn[], options: FetchOptions): Promise<Fetched> {
   const { reader, client } = options;
@@ -125,6 +126,9 @@ export async function fetchColumns(columns: readonly StatementColumn[], options:
     }),
   );
   const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
+  // An answer kept from before because its refresh failed is a failure here: a block is written from one
+  // refresh, never a mix of old and new figures, so the block keeps what it shows and is marked failed.
+  for (const answer of answers.values()) if (answer.stale) failures.push(answer.stale.error);
   if (failures.length > 0) {
     throw failures.find((e) => (e as { code?: unknown })?.code === 'monthly_limit_exceeded') ?? failures[0];
   }

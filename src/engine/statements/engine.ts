@@ -6,7 +6,7 @@ import type { RefreshReport } from '../fin';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
-import { insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
+import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
 import { columnsFor, type ReportsClient } from './columns';
 import { planRefresh, refreshAll, refreshBlock, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
 import type { StatementSpec } from './spec';
@@ -30,14 +30,19 @@ export interface StatementsEngine {
   insert(spec: StatementSpec, where: 'newSheet' | 'selection', onProgress?: Progress): Promise<BlockResult>;
   /** The company's blocks and what refreshing them costs; never calls the API. */
   plan(): Promise<RefreshPlan>;
-  /** `refreshFormulas` is the runtime's Refresh all of the FIN cells (it clears the cache first). */
-  refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress }): Promise<RefreshOutcome>;
+  /**
+   * `refreshFormulas` is the runtime's refresh of the FIN cells (for all, it marks the cache due first).
+   * `scope: 'changed'` refreshes only what is known to have changed: pass changedOnly(plan).
+   */
+  refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress; scope?: 'all' | 'changed' }): Promise<RefreshOutcome>;
   /** Refresh this block: its reports fetched again whatever is cached, rewritten in place. */
   refreshBlock(block: RefreshBlock, onProgress?: Progress): Promise<BindingRecord>;
   /** Rebuilds a block in place through the cache (what Refresh all does for each block). */
   rebuild(binding: BindingRecord, onProgress?: Progress): Promise<BlockResult>;
   /** The monthly-cap block in force, if any: nothing can be fetched until its reset. */
   capBlock(): Promise<CapBlock | null>;
+  /** Stops tracking a block: its name and its binding go, its cells stay as they are. */
+  forget(binding: BindingRecord): Promise<void>;
 }
 
 export function createStatementsEngine(options: StatementsEngineOptions): StatementsEngine {
@@ -58,7 +63,11 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     },
     plan: async () => {
       const company = await reader.companyId();
-      return planRefresh(options.gateway, company, () => reader.cache.storedKeys(company));
+      return planRefresh(options.gateway, company, {
+        cachedKeys: () => reader.cache.storedKeys(company),
+        staleKeys: () => reader.cache.staleKeys(company),
+        changes: () => reader.cache.changes(company),
+      });
     },
     refreshAll: (plan, o) => {
       reader.newRun();
@@ -70,5 +79,6 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     },
     rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, onProgress }),
     capBlock: () => reader.capBlock(),
+    forget: (binding) => forgetBlock(options.gateway, binding),
   };
 }

@@ -1,4 +1,5 @@
-// Refresh of the statement blocks: what rebuilding the recorded blocks will cost, and doing it. Refresh
+// Refresh of the statement blocks: where each recorded block is now (placement.ts), what rebuilding them
+// will cost, and doing it. A damaged block is shown as such, costs nothing and is not written. Refresh
 // all first lets the shared runtime clear the company's cached answers and recalculate the FIN cells (its
 // own refresh all), then rebuilds every statement block through the cached reader, so a report that a
 // block and a formula both need is one call. Refresh this block fetches the block's reports again and
@@ -10,16 +11,23 @@ import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
+import { isDamage, placeBlock, type Placement } from './placement';
 import { specFromBinding, type StatementSpec } from './spec';
 
-/** A block is shown as stale when its data is older than this. */
-export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A block is shown as old when its data is older than this. */
+export const OLD_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface RefreshBlock {
   binding: BindingRecord;
   spec: StatementSpec;
   /** Canonical keys of the block's distinct requests. */
   keys: string[];
+  /** Those of its requests known to have changed since the block was written (a push, a shift). */
+  changed: string[];
+  /** What rebuilding it from the cache spends now: its requests due for a refresh (planRefresh fills it). */
+  changedCalls: number;
+  /** Where it is now, or that it is damaged (as of the plan). */
+  placement: Placement;
 }
 
 export interface RefreshPlan {
@@ -27,46 +35,103 @@ export interface RefreshPlan {
   blocks: RefreshBlock[];
   /** Blocks this pane does not rebuild (transactions tables, other companies). */
   others: BindingRecord[];
-  /** Distinct requests across the blocks: what rebuilding them spends. */
+  /** Distinct requests across the blocks that are not damaged: what rebuilding them spends. */
   blockCalls: number;
   /** Answers cached for the company beyond the blocks': at most what the FIN formulas fetch again. */
   formulaCalls: number;
+  /** What refreshing only what is known to have changed spends: the changed blocks' stale requests and
+   * the stale answers beyond them (at most what FIN formulas fetch again). */
+  changedCalls: { blocks: number; blockCalls: number; formulaCalls: number };
 }
 
-export function blockOf(binding: BindingRecord, companyId: string): RefreshBlock | null {
+/** When the block was last written: a change known after it leaves the block behind. */
+function writtenAt(binding: BindingRecord): number {
+  return Date.parse(binding.writtenAt ?? binding.refreshedAt);
+}
+
+async function blockOf(gateway: WorkbookGateway, binding: BindingRecord, companyId: string, changes: ReadonlyMap<string, number>): Promise<RefreshBlock | null> {
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
-  return { binding, spec, keys: [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r)) };
+  const keys = [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r));
+  const written = writtenAt(binding);
+  // An unreadable time is not evidence of a change: the age badge covers it.
+  const changed = Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
+  return { binding, spec, keys, changed, changedCalls: 0, placement: await placeBlock(gateway, binding, spec) };
 }
 
-export async function planRefresh(
-  gateway: WorkbookGateway,
-  companyId: string,
-  cachedKeys: () => Promise<string[]>,
-): Promise<RefreshPlan> {
+function isWritable(block: RefreshBlock): boolean {
+  return block.placement.kind !== 'damaged';
+}
+
+/** What the cache knows, for planning; none of it calls the API. */
+export interface CacheFacts {
+  /** Keys of the company's cached answers. */
+  cachedKeys: () => Promise<string[]>;
+  /** Keys of the company's cached answers due for a refresh. */
+  staleKeys: () => Promise<string[]>;
+  /** When each request was last known to change. */
+  changes: () => Promise<ReadonlyMap<string, number>>;
+}
+
+async function orNone<T>(read: () => Promise<T>, none: T): Promise<T> {
+  try {
+    return await read();
+  } catch {
+    return none; // storage unreadable: plan without it
+  }
+}
+
+export async function planRefresh(gateway: WorkbookGateway, companyId: string, facts: CacheFacts): Promise<RefreshPlan> {
   const bindings = await gateway.listBindings();
+  const changes = await orNone(facts.changes, new Map<string, number>());
   const blocks: RefreshBlock[] = [];
   const others: BindingRecord[] = [];
   for (const b of bindings) {
-    const block = blockOf(b, companyId);
+    const block = await blockOf(gateway, b, companyId, changes);
     if (block) blocks.push(block);
     else others.push(b);
   }
-  const blockKeys = new Set(blocks.flatMap((b) => b.keys));
+  const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys));
   const prefix = canonicalKey(companyId, { path: '' });
-  let cached: string[] = [];
-  try {
-    cached = (await cachedKeys()).filter((k) => k.startsWith(prefix));
-  } catch {
-    cached = [];
-  }
+  const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix));
   const formulaCalls = new Set(cached.filter((k) => !blockKeys.has(k))).size;
-  return { blocks, others, blockCalls: blockKeys.size, formulaCalls };
+  // A changed block refetches its changed requests only while they are stale: a formula may have fetched
+  // one again since (the block is still behind, and rebuilds from the cache for nothing).
+  const stale = new Set((await orNone(facts.staleKeys, [])).filter((k) => k.startsWith(prefix)));
+  for (const b of blocks) if (b.changed.length > 0) b.changedCalls = b.keys.filter((k) => stale.has(k)).length;
+  const changedBlocks = blocks.filter((b) => b.changed.length > 0 && isWritable(b));
+  const changedBlockKeys = new Set(changedBlocks.flatMap((b) => b.keys));
+  const changedCalls = {
+    blocks: changedBlocks.length,
+    blockCalls: [...changedBlockKeys].filter((k) => stale.has(k)).length,
+    formulaCalls: [...stale].filter((k) => !changedBlockKeys.has(k)).length,
+  };
+  return { blocks, others, blockCalls: blockKeys.size, formulaCalls, changedCalls };
+}
+
+/** The plan of a refresh of only what is known to have changed. */
+export function changedOnly(plan: RefreshPlan): RefreshPlan {
+  const blocks = plan.blocks.filter((b) => b.changed.length > 0 && isWritable(b));
+  return { ...plan, blocks, blockCalls: plan.changedCalls.blockCalls, formulaCalls: plan.changedCalls.formulaCalls };
+}
+
+/** Whether anything is known to have changed since it was fetched or written. */
+export function hasChanges(plan: RefreshPlan): boolean {
+  return plan.changedCalls.blocks > 0 || plan.changedCalls.formulaCalls > 0;
+}
+
+export function changedCostText(plan: RefreshPlan): string {
+  const { blocks, blockCalls, formulaCalls } = plan.changedCalls;
+  const n = blockCalls + formulaCalls;
+  const parts: string[] = [];
+  if (blocks > 0) parts.push(`rebuild ${plural(blocks, 'changed block')} (${plural(blockCalls, 'call')})`);
+  if (formulaCalls > 0) parts.push(`refetch up to ${plural(formulaCalls, 'answer')} your FIN formulas may use`);
+  return `This will spend ${formulaCalls > 0 ? 'up to ' : ''}${plural(n, 'call')} to ${parts.join(' and ')}; nothing else is fetched again.`;
 }
 
 export function refreshAllCostText(plan: RefreshPlan): string {
   const n = plan.blockCalls + plan.formulaCalls;
-  const blocks = plural(plan.blocks.length, 'block');
+  const blocks = plural(plan.blocks.filter(isWritable).length, 'block');
   const calls = (c: number) => plural(c, 'call');
   if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
   return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
@@ -94,27 +159,31 @@ function isMonthlyLimit(error: unknown): boolean {
 }
 
 /**
- * Refresh all. `refreshFormulas` is the runtime's refresh all (clears the cache, recalculates FIN cells);
- * without one, the cache is cleared here. A monthly-limit stop ends the run: nothing more can be fetched.
+ * Refresh all, or of only what changed (`scope: 'changed'`, with the plan's changed blocks). `refreshFormulas`
+ * is the runtime's refresh of the FIN cells (for all: it marks the cache due, then recalculates); without
+ * one, a full refresh marks the cache due here. A monthly-limit stop ends the run: nothing more can be fetched.
  */
 export async function refreshAll(
   deps: BlockDeps,
   plan: RefreshPlan,
-  options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: (done: number, total: number) => void },
+  options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: (done: number, total: number) => void; scope?: 'all' | 'changed' },
 ): Promise<RefreshOutcome> {
   let formulas: RefreshReport | undefined;
   if (options.refreshFormulas) {
     formulas = await options.refreshFormulas();
-    // Under the cap nothing was cleared: every block keeps its figures, and nothing is sent.
+    // Under the cap nothing was marked: every block keeps its figures, and nothing is sent.
     if (formulas.limited) await deps.reader.assertCanSpend('/reports');
-  } else {
-    await deps.reader.clear();
+  } else if (options.scope !== 'changed') {
+    await deps.reader.markAllStale();
   }
-  const total = plan.blocks.reduce((n, b) => n + b.keys.length, 0);
+  const writable = plan.blocks.filter(isWritable);
+  const total = writable.reduce((n, b) => n + b.keys.length, 0);
   let before = 0;
   options.onProgress?.(0, total);
   const outcome: RefreshOutcome = { refreshed: [], failed: [], formulas };
-  for (const block of plan.blocks) {
+  // Damaged as the plan found them: not tried, so nothing is spent beyond the cost shown.
+  for (const block of plan.blocks) if (block.placement.kind === 'damaged') outcome.failed.push({ binding: block.binding, error: block.placement.refusal });
+  for (const block of writable) {
     try {
       const { binding } = await refreshStatement(deps, block.binding, {
         fresh: false,
@@ -122,7 +191,8 @@ export async function refreshAll(
       });
       outcome.refreshed.push(binding);
     } catch (error) {
-      const marked = await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
+      // A block damaged since the plan is left as it is, binding and stamp included.
+      const marked = isDamage(error) ? block.binding : await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
       outcome.failed.push({ binding: marked, error });
       if (isMonthlyLimit(error)) break;
     }
@@ -141,7 +211,7 @@ export async function refreshBlock(
   try {
     return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
   } catch (error) {
-    await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
+    if (!isDamage(error)) await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
     throw error;
   }
 }
@@ -150,10 +220,11 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export function isStale(binding: BindingRecord, now: number): boolean {
+/** Older than a day, or its last refresh failed: worth a look, though nothing is known to have changed. */
+export function isOld(binding: BindingRecord, now: number): boolean {
   if (failureOf(binding)) return true;
   const at = Date.parse(binding.refreshedAt);
-  return !Number.isFinite(at) || now - at > STALE_AFTER_MS;
+  return !Number.isFinite(at) || now - at > OLD_AFTER_MS;
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */

@@ -2,6 +2,7 @@
 // goes through it, so the monthly-cap block, time limits and dropped queues hold here as for FIN cells),
 // the gateway, the clock, and an opened table (its binding, state, department directory and date system).
 
+import { touchedBy, type TransactionChange } from '../reader/touched';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import type { SecretStore } from '../ports/storage';
 import type { Client, Company, Department } from '../../api';
@@ -69,6 +70,8 @@ export interface Deps {
   companyId: () => Promise<string>;
   /** The user started a run (pull, refresh, push, shift, resume): an earlier outage pause is lifted. */
   newRun: () => void;
+  /** Transactions this engine changed: the cached answers they touch are stale (see reader/touched.ts). */
+  noteChanged: (changes: TransactionChange[]) => Promise<void>;
   gateway: WorkbookGateway;
   journalStore: SecretStore;
   owner: { keyFingerprint: string; label: string };
@@ -89,6 +92,9 @@ export function resolveDeps(o: EngineOptions): Deps {
     spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
     companyId: () => o.reader.companyId(),
     newRun: () => o.reader.newRun(),
+    noteChanged: async (changes) => {
+      await o.reader.markStale(touchedBy(changes));
+    },
     gateway: o.gateway,
     journalStore: o.journal,
     owner: o.owner,

@@ -4,6 +4,7 @@
 import { ApiError, MonthlyLimitError, type BulkUpdateJob, type BulkUpdateParams, type JobError } from '../../api';
 import type { RowUpdate, WriteValue } from '../ports/workbook';
 import { COL, readDateCell, type TableView, KEY_COLUMN } from './columns';
+import { changesOf, type SentGroup } from './changes';
 import type { Deps, OpenTable } from './context';
 import type { EditUpdate } from './edits';
 import type { JobKind } from './journal';
@@ -81,13 +82,22 @@ export function errorReason(e: unknown): string {
 
 
 /**
- * Writes outcomes (status, and pulled values of successes) in one table write, and the row flags; then
+ * Writes outcomes (status, and pulled values of successes) in one table write, and the row flags; marks
+ * the cached answers the changes touch as stale (the figures they gave are no longer the company's); then
  * the jobs whose rows got a terminal result leave the journal. Never the other way round: a crash in
  * between must find the job still journalled, not rows without their result.
  */
-export async function writeOutcomes(deps: Deps, t: OpenTable, view: TableView, outcomes: RowOutcome[], finishedKeys: readonly string[] = []): Promise<void> {
+export async function writeOutcomes(
+  deps: Deps,
+  t: OpenTable,
+  view: TableView,
+  outcomes: RowOutcome[],
+  done: { sent: readonly SentGroup[]; finishedKeys?: readonly string[] },
+): Promise<void> {
   await applyOutcomes(deps, t, outcomes, view);
-  await t.journal.remove(finishedKeys);
+  const changes = changesOf(view, t.system, done.sent, outcomes);
+  if (changes.length) await deps.noteChanged(changes);
+  await t.journal.remove(done.finishedKeys ?? []);
 }
 
 async function applyOutcomes(deps: Deps, t: OpenTable, outcomes: RowOutcome[], view: TableView): Promise<void> {

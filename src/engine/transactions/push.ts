@@ -74,7 +74,8 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
   if (stop.reason) for (const s of specs) for (const id of s.ids) run.outcomes.push({ id, ok: false, status: M.notSent(stop.reason) });
   else run = await runJobs(deps, t, specs, view, onProgress);
 
-  await writeOutcomes(deps, t, view, [...patched.outcomes, ...run.outcomes], run.finishedKeys);
+  const sent = [...patchEdits.map(({ edit, update }) => ({ ids: [edit.id], update })), ...specs];
+  await writeOutcomes(deps, t, view, [...patched.outcomes, ...run.outcomes], { sent, finishedKeys: run.finishedKeys });
 
   if (patched.returned.length) {
     // The PATCH answers are the server's rows: take their other fields without another call.

@@ -221,7 +221,7 @@ async function resumeConfirmed(deps: Deps, t: OpenTable, keys: readonly string[]
       }
     }
   }
-  await writeOutcomes(deps, t, view, outcomes, finished);
+  await writeOutcomes(deps, t, view, outcomes, { sent: chosen.map((c) => ({ ids: c.push.ids, update: c.entry!.update })), finishedKeys: finished });
   for (const r of result.reports) {
     if (r.result === 'success') result.updated += r.rows;
     else if (r.result === 'failed') result.failed += r.rows;

@@ -67,7 +67,7 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
   const specs: JobSpec[] = [];
   for (let i = 0; i < ok.length; i += deps.maxJobIds) specs.push({ kind: 'shift', ids: ok.slice(i, i + deps.maxJobIds), update: { accounting_shift: months } });
   const run = await runJobs(deps, t, specs, view, onProgress);
-  await writeOutcomes(deps, t, view, run.outcomes, run.finishedKeys);
+  await writeOutcomes(deps, t, view, run.outcomes, { sent: specs, finishedKeys: run.finishedKeys });
 
   let reread: SyncOutcome | null = null;
   if (run.reports.some((r) => r.result === 'success')) {

@@ -1,9 +1,10 @@
 /** Rendered blocks (statements, reports) written to and read from a sheet. */
 import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify } from '../../engine/ports/address';
-import { uniqueSheetName } from '../hostRules';
+import { checkDefinedName, uniqueSheetName } from '../hostRules';
 import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../../engine/ports/workbook';
 import { planGrid, type Run } from '../gridPlan';
 import { jsonBytes, OP_OVERHEAD_BYTES } from '../payload';
+import { lookUpName, queueName } from './names';
 import { putValues, queueFormats, typedTextBytes } from './ranges';
 import { stoppedError } from './hostError';
 import { readChunked, runChunked, tryUndo, WriteStopped, type Session } from './session';
@@ -30,8 +31,13 @@ function clip(run: Run, start: number, count: number): Run | undefined {
 
 export async function writeGrid(session: Session, target: WriteTarget, grid: GridWrite, options: WriteGridOptions = {}): Promise<WrittenRange> {
   const plan = planGrid(grid);
+  if (options.name !== undefined) checkDefinedName(options.name);
   session.stats.rows = plan.rows;
+  // Whether the name exists is learnt before the write (with the sheet names for a new sheet), so the last
+  // batch can add it, or delete and add it again, without calling anything on a null object.
+  const existingName = options.name === undefined ? undefined : lookUpName(session.ctx, options.name);
   const at = await resolveTarget(session, target);
+  if (existingName && target.kind === 'anchor') await session.sync();
   if (at.row + plan.rows > MAX_ROWS || at.col + plan.cols > MAX_COLS) {
     throw new GatewayError('InvalidInput', `A ${plan.rows} x ${plan.cols} block does not fit on the sheet at row ${at.row + 1}`);
   }
@@ -44,7 +50,7 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
   const write = runChunked(session, {
     total: plan.rows,
     rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
-    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups),
+    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups + (existingName ? 3 : 0)),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
       if (replace) {
@@ -81,6 +87,8 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
       // Outer levels first: grouping rows that are already grouped nests them one level deeper.
       if (canGroup) for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
+      // Last: the name moves only once every cell of the block is in.
+      if (existingName) queueName(session.ctx, options.name!, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName);
     },
   });
   try {
@@ -112,6 +120,14 @@ export async function removeAddedSheet(session: Session, name: string): Promise<
   if (sheet.isNullObject) return;
   sheet.delete();
   await session.sync();
+}
+
+/** Excel's used range of the range, values only (formulas count; formats alone do not): one small sync. */
+export async function findContent(session: Session, address: string): Promise<string | null> {
+  const { sheet, box } = parseQualified(address);
+  const used = session.sheet(sheet).getRangeByIndexes(box.row, box.col, box.rows, box.cols).getUsedRangeOrNullObject(true).load('address');
+  await session.sync();
+  return used.isNullObject ? null : used.address;
 }
 
 export async function readRange(session: Session, address: string): Promise<RangeRead> {

@@ -166,7 +166,7 @@ describe('100 FIN.PNL cells over 12 months', () => {
       },
       quietMs: 150,
     });
-    expect(report).toMatchObject({ spent: 13, cleared: 13, settled: true, limited: false, message: 'Refresh all spent 13 calls' });
+    expect(report).toMatchObject({ spent: 13, due: 13, kept: 0, settled: true, limited: false, message: 'Refresh all spent 13 calls' });
     expect((await usage()) - before).toBe(13);
     expect(reopened.sent()).toBe(13);
     expect(await recalculated).toEqual(values);

@@ -157,7 +157,7 @@ describe('the monthly cap (Formation plan: 10 calls)', () => {
 
     // Refresh all under the cap clears nothing (the cells keep their values) and spends nothing.
     const report = await h.service.refreshAll({ recalculate: async () => undefined, quietMs: 10 });
-    expect(report).toMatchObject({ spent: 0, cleared: 0, limited: true, message: `Refresh all: nothing refreshed. ${e.message}` });
+    expect(report).toMatchObject({ spent: 0, due: 0, kept: 0, limited: true, message: `Refresh all: nothing refreshed. ${e.message}` });
     expect(await h.service.categories()).toEqual(cats);
     expect((await h.service.monthlyLimit())?.message).toBe(e.message);
 

@@ -55,7 +55,7 @@ it('a refusal the API would repeat is remembered until the next refresh; a passi
   await expect(reader.read(req('/missing'), notFound)).rejects.toMatchObject({ code: 'resource_missing' });
   await expect(reader.read(req('/missing'), notFound)).rejects.toMatchObject({ code: 'resource_missing' });
   expect(calls).toBe(1);
-  await reader.clear();
+  await reader.markAllStale();
   await expect(reader.read(req('/missing'), notFound)).rejects.toMatchObject({ code: 'resource_missing' });
   expect(calls).toBe(2);
 
@@ -78,10 +78,14 @@ it('the cap: queued calls are dropped, and nothing is sent until the reset, cach
   const clock = () => now;
   const { reader, store } = rig({ now: clock });
   let sent = 0;
+  let queuedSent!: () => void;
+  const queued = new Promise<void>((r) => (queuedSent = r));
   const waiting = reader.read(req('/queued'), (o) => {
     sent += 1;
+    queuedSent();
     return aborted(o);
   });
+  await queued;
   await expect(
     reader.call('/spent', async () => {
       sent += 1;

@@ -85,6 +85,87 @@ describe('RequestCache', () => {
   });
 });
 
+describe('RequestCache staleness (what a refresh asks for)', () => {
+  const other = { path: '/reports/balance_sheet', query: { as_of_date: '2025-01-31' } };
+  const transient = new Error('outage');
+  const keepTransient = { keepOnFailure: (e: unknown) => e === transient };
+
+  it('after markAllStale each request is fetched once more, then served from the cache again', async () => {
+    const cache = new RequestCache(new MemoryCacheStore(), () => 1_000); // a clock that does not move
+    let calls = 0;
+    const fetch = async () => ++calls;
+    await cache.get('comp_1', req, fetch);
+    await cache.get('comp_1', other, fetch);
+    expect(await cache.markAllStale('comp_1')).toBe(2);
+    expect(await cache.isStale('comp_1', req)).toBe(true);
+    expect((await cache.get('comp_1', req, fetch)).value).toBe(3);
+    expect((await cache.get('comp_1', req, fetch)).value).toBe(3);
+    expect(await cache.isStale('comp_1', req)).toBe(false);
+    expect(await cache.isStale('comp_1', other)).toBe(true);
+    // A second Refresh all on the same unmoving clock still marks the answer just fetched.
+    await cache.markAllStale('comp_1');
+    expect((await cache.get('comp_1', req, fetch)).value).toBe(4);
+    expect(calls).toBe(4);
+  });
+
+  it('keeps serving the old figures, marked stale, when the refetch fails for a passing reason', async () => {
+    const cache = new RequestCache(new MemoryCacheStore());
+    await cache.get('comp_1', req, async () => 'figures');
+    await cache.markAllStale('comp_1');
+    const failing = async (): Promise<string> => {
+      throw transient;
+    };
+    const kept = await cache.get('comp_1', req, failing, keepTransient);
+    expect(kept).toMatchObject({ value: 'figures', stale: { error: transient } });
+    // Still due: the next read tries again, and a success ends the staleness.
+    expect(await cache.isStale('comp_1', req)).toBe(true);
+    await expect(cache.get('comp_1', req, async () => 'new', keepTransient)).resolves.toEqual({ value: 'new', fetchedAt: expect.any(Number) });
+    // A refusal about the request itself is not kept over.
+    await cache.markAllStale('comp_1');
+    await expect(
+      cache.get('comp_1', req, async () => {
+        throw new Error('bad request');
+      }, keepTransient),
+    ).rejects.toThrow('bad request');
+    // A failure with nothing cached before is a failure.
+    await expect(cache.get('comp_1', other, failing, keepTransient)).rejects.toBe(transient);
+  });
+
+  it('refresh (Refresh this block) also keeps the old answer when it fails for a passing reason', async () => {
+    const cache = new RequestCache(new MemoryCacheStore());
+    await cache.get('comp_1', req, async () => 'figures');
+    const answer = await cache.refresh('comp_1', req, async () => Promise.reject(transient), keepTransient);
+    expect(answer).toMatchObject({ value: 'figures', stale: { error: transient } });
+  });
+
+  it('markStale marks only the requests a change touches, and the marks survive a reopen', async () => {
+    const store = new MemoryCacheStore();
+    const cache = new RequestCache(store);
+    let calls = 0;
+    const fetch = async () => ++calls;
+    await cache.get('comp_1', req, fetch);
+    await cache.get('comp_1', other, fetch);
+    await cache.get('comp_2', other, fetch);
+    const marked = await cache.markStale('comp_1', (r) => r.path === '/reports/balance_sheet' && r.query?.as_of_date === '2025-01-31');
+    expect(marked).toEqual([canonicalKey('comp_1', other)]);
+    const reopened = new RequestCache(store);
+    expect(await reopened.isStale('comp_1', other)).toBe(true);
+    expect(await reopened.isStale('comp_1', req)).toBe(false);
+    expect(await reopened.isStale('comp_2', other)).toBe(false);
+    expect((await reopened.get('comp_1', other, fetch)).value).toBe(4);
+    expect(await new RequestCache(store).isStale('comp_1', other)).toBe(false);
+  });
+
+  it('clear forgets the staleness with the answers', async () => {
+    const cache = new RequestCache(new MemoryCacheStore());
+    await cache.get('comp_1', req, async () => 1);
+    await cache.markAllStale('comp_1');
+    await cache.clear('comp_1');
+    await cache.get('comp_1', req, async () => 2);
+    expect(await cache.isStale('comp_1', req)).toBe(false);
+  });
+});
+
 describe('RequestCache within its storage budget', () => {
   const month = (m: number) => ({ path: '/reports/income_statement', query: { start_date: `2025-${String(m).padStart(2, '0')}-01` } });
   /** An answer of about `chars` characters once stored. */

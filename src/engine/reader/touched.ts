@@ -1,0 +1,118 @@
+// Which cached answers a change to transactions touches, from the requests alone: the add-in knows exactly
+// what its own push, shift or resume changed, so it marks those answers stale instead of calling "Current"
+// figures that its own edit has made wrong (issue 13, item 1). Where a request cannot be placed (a date the
+// API defaults, an endpoint whose date parameters are not shown) it counts as touched: a wasted call on the
+// next refresh is cheaper than a wrong figure on a board slide. The rules are in docs/api-decisions.md.
+
+import type { ReadRequest } from './requestCache';
+
+/** One transaction as a change saw it: ISO dates (YYYY-MM-DD). */
+export interface TransactionChange {
+  /** The transaction's date: what the list filters `start_date`/`end_date` use; it never changes. */
+  date: string;
+  /** The effective accounting date (the override, else the date) before and after: what reports use. */
+  accountingBefore: string;
+  accountingAfter: string;
+}
+
+type Query = Record<string, unknown>;
+
+const day = (iso: string) => iso.slice(0, 10);
+const month = (iso: string) => iso.slice(0, 7);
+
+function text(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  const s = String(v).trim();
+  return s === '' ? undefined : s;
+}
+
+/** The move of one accounting date, in a report's precision (days) or a total's (months). */
+interface Move {
+  before: string;
+  after: string;
+  from: string;
+  to: string;
+}
+
+function movesIn(changes: readonly TransactionChange[], unit: (iso: string) => string): Move[] {
+  return changes
+    .filter((c) => unit(c.accountingBefore) !== unit(c.accountingAfter))
+    .map((c) => {
+      const [before, after] = [unit(c.accountingBefore), unit(c.accountingAfter)];
+      return { before, after, from: before < after ? before : after, to: before < after ? after : before };
+    });
+}
+
+/**
+ * Activity over [start, end] (an income statement, a periodic total): changed when exactly one end of a
+ * move falls inside; a move within the period, or from one month of it to another, leaves it as it was.
+ */
+function activity(moves: readonly Move[], start: string | undefined, end: string | undefined): boolean {
+  if (moves.length === 0) return false;
+  if (!start || !end) return true; // the API's default period follows today
+  const inside = (d: string) => d >= start && d <= end;
+  return moves.some((m) => inside(m.before) !== inside(m.after));
+}
+
+/** A balance on `date` (a balance sheet, a point-in-time total): changed from the earliest moved date on,
+ * retained earnings included (the split between earlier years and this one follows the dates too). */
+function balance(moves: readonly Move[], date: string | undefined): boolean {
+  if (moves.length === 0) return false;
+  return !date || moves.some((m) => date >= m.from);
+}
+
+/** A cash flow over [start, end]: its activity, and the working capital between the balances at its ends,
+ * change when a move overlaps the period at all. */
+function cashFlow(moves: readonly Move[], start: string | undefined, end: string | undefined): boolean {
+  if (moves.length === 0) return false;
+  if (!start || !end) return true;
+  return moves.some((m) => m.from <= end && m.to >= start);
+}
+
+/** A predicate over cached requests: true for each answer the changes may have made wrong. */
+export function touchedBy(changes: readonly TransactionChange[]): (req: ReadRequest) => boolean {
+  // Reports take days; totals take months ("the day is ignored").
+  const byDay = movesIn(changes, day);
+  const byMonth = movesIn(changes, month);
+  const dates = changes.map((c) => day(c.date));
+
+  /** A list of transactions by `date`: does its range hold a changed transaction? */
+  const listed = (q: Query): boolean => {
+    const start = text(q.start_date);
+    const end = text(q.end_date);
+    return dates.some((d) => (!start || d >= day(start)) && (!end || d <= day(end)));
+  };
+  const d = (v: unknown) => {
+    const t = text(v);
+    return t === undefined ? undefined : day(t);
+  };
+  const m = (v: unknown) => {
+    const t = text(v);
+    return t === undefined ? undefined : month(t);
+  };
+
+  return (req) => {
+    const q: Query = req.query ?? {};
+    switch (req.path) {
+      case '/reports/income_statement':
+        return activity(byDay, d(q.start_date), d(q.end_date));
+      case '/reports/cash_flow':
+        return cashFlow(byDay, d(q.start_date), d(q.end_date));
+      case '/reports/balance_sheet':
+        return balance(byDay, d(q.date));
+      case '/aggregations/total':
+        if (text(q.date)) return balance(byMonth, m(q.date));
+        // The deprecated month parameters (YYYY-MM) read the same way.
+        return activity(byMonth, m(q.start_date ?? q.start_month), m(q.end_date ?? q.end_month));
+      case '/transactions':
+        return listed(q);
+      case '/journal_entries':
+        // Its date filter's names are not shown: any change may be in it.
+        return changes.length > 0;
+      default:
+        // Company, categories, departments, merchant names (across all months, whatever the dates):
+        // nothing a department or accounting-date edit changes.
+        return false;
+    }
+  };
+}
