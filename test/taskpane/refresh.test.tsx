@@ -171,7 +171,7 @@ describe('Refresh', () => {
     expect(lines[0]).toBe('Recalculating the FIN formulas…');
     const counts = lines.slice(1);
     expect(counts.length).toBeGreaterThan(0);
-    for (const line of counts) expect(line).toMatch(/^\d of 6 reports read \(3 fetched: a report that blocks share is fetched once, then read from the cache\)$/);
+    for (const line of counts) expect(line).toMatch(/^\d of 6 reports read \(3 of them fetched, the others read from the cache\)$/);
     expect(lines.some((l) => /\b0 of 0\b/.test(l))).toBe(false);
     h.unmount();
   });
