@@ -9,6 +9,7 @@ import {
   NOTHING_NOT_CONNECTED,
   finErrors,
   type EvalContext,
+  type FinBatch,
   type FinCall,
   type FinService,
   type NotConnectedState,
@@ -24,6 +25,17 @@ let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
 let stopForwarding: (() => void) | null = null;
 const listeners = new Set<() => void>();
+const batchListeners = new Set<(batch: FinBatch) => void>();
+
+function emitBatch(batch: FinBatch): void {
+  for (const listener of [...batchListeners]) {
+    try {
+      listener(batch);
+    } catch {
+      // A listener's bug must not break the runtime.
+    }
+  }
+}
 
 function emit(): void {
   for (const listener of [...listeners]) {
@@ -56,7 +68,12 @@ function sharedRuntime(): Runtime {
     const host = getRuntimeHost();
     if (!host) throw new FinError('na', 'Office storage is not available: open the workbook in Excel with the add-in', 'no_host');
     shared = createRuntime(host);
-    stopForwarding = shared.onDataChange(emit);
+    const stopData = shared.onDataChange(emit);
+    const stopBatches = shared.onFinBatch(emitBatch);
+    stopForwarding = () => {
+      stopData();
+      stopBatches();
+    };
   }
   return shared;
 }
@@ -98,5 +115,13 @@ export function onDataChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
+  };
+}
+
+/** Called after each settled batch of FIN evaluations, whichever runtime is installed (the pane's usage log). */
+export function onFinBatch(listener: (batch: FinBatch) => void): () => void {
+  batchListeners.add(listener);
+  return () => {
+    batchListeners.delete(listener);
   };
 }

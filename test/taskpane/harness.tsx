@@ -70,7 +70,7 @@ export interface Stores {
  */
 export function renderPane(
   sb: TestSandbox,
-  options: { now?: () => number; stores?: Stores; recalculate?: RuntimeHost['recalculate'] } = {},
+  options: { now?: () => number; stores?: Stores; timeZone?: string; recalculate?: RuntimeHost['recalculate'] } = {},
 ): PaneHarness & { stores: Stores } {
   const secrets = options.stores?.secrets ?? new MemorySecretStore();
   const paneStorage = options.stores?.paneStorage ?? new MemorySecretStore();
@@ -90,7 +90,7 @@ export function renderPane(
     clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 },
     ...(options.now ? { now: options.now } : {}),
   });
-  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now });
+  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now, timeZone: options.timeZone });
   const user = userEvent.setup();
   const view = render(<App theme={webLightTheme} services={services} />);
   return {

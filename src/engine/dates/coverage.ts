@@ -20,11 +20,18 @@ export interface MonthlyCoverage {
   readonly note: string | null;
 }
 
+/** The company's today: a period that ends on it is complete as of today (its month has no later days yet). */
+export interface CoverageOptions extends PeriodOptions {
+  readonly today?: string;
+}
+
 /**
  * /aggregations/total takes full dates but ignores the day: a periodic total covers both end months
  * whole. The pane and the functions show `note` instead of letting 2026-07-15 quietly mean 2026-07-01.
+ * A period ending today (YTD, this month, this quarter so far) is not such a case: the rest of the month
+ * has not happened, so the whole month is the month to date.
  */
-export function monthlyCoverage(period: Pick<Period, 'start' | 'end'>, options?: PeriodOptions): MonthlyCoverage {
+export function monthlyCoverage(period: Pick<Period, 'start' | 'end'>, options?: CoverageOptions): MonthlyCoverage {
   requireIsoDate(period.start, 'start');
   requireIsoDate(period.end, 'end');
   if (period.start > period.end) throw new RangeError(`period start ${period.start} is after its end ${period.end}`);
@@ -38,7 +45,8 @@ export function monthlyCoverage(period: Pick<Period, 'start' | 'end'>, options?:
   const start = startOfMonth(period.start);
   const end = endOfMonth(period.end);
   const covered: Period = { start, end, label: periodLabel(start, end, options) };
-  const daysIgnored = !isWholeMonths(period);
+  const endsToday = options?.today !== undefined && period.end === options.today;
+  const daysIgnored = !isWholeMonths(period) && !(endsToday && isWholeMonths({ start: period.start, end: endOfMonth(period.end) }));
   return {
     startMonth: months[0],
     endMonth: months[months.length - 1],
@@ -60,11 +68,11 @@ export interface PointInTimeCoverage {
   readonly note: string | null;
 }
 
-/** A point-in-time (balance) total is cumulative through the whole selected month. */
-export function pointInTimeCoverage(date: string): PointInTimeCoverage {
+/** A point-in-time (balance) total is cumulative through the whole selected month; today's is today's. */
+export function pointInTimeCoverage(date: string, options?: { today?: string }): PointInTimeCoverage {
   const { year, month } = requireIsoDate(date, 'date');
   const through = endOfMonth(date);
-  const daysIgnored = date !== through;
+  const daysIgnored = date !== through && date !== options?.today;
   return {
     month: formatYearMonth(year, month),
     through,

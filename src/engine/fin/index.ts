@@ -9,7 +9,7 @@ export type { CellValue, Matrix } from './matrix';
 export type { EvalContext } from './reads';
 export type { FinCall, FinWork } from './notConnectedCost';
 export type { DateSystemSource } from './inputs';
-export type { Recalculation, RecalculateOptions } from './activity';
+export type { FinBatch, Recalculation, RecalculateOptions } from './activity';
 export type { RefreshOptions, RefreshReport } from './refresh';
 export { EVALUATED_FUNCTIONS, finEvaluations } from './formulaCalls';
 export { formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';

@@ -29,6 +29,11 @@ export class FinInputs {
     return this.options.fiscalYearStart();
   }
 
+  /** The company's calendar date, `YYYY-MM-DD`. */
+  today(): string {
+    return this.options.today();
+  }
+
   /** Refresh all asks the host again (the user may have switched the workbook's date system). */
   forgetDateSystem(): void {
     this.dateSystemPromise = undefined;

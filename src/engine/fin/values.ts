@@ -49,7 +49,7 @@ export async function total(
         `"${node.name}" is a balance (point in time): give one date or period, not a start and an end; it is read at the period's end`,
       );
     }
-    const coverage = pointInTimeCoverage(argumentEndDate(first));
+    const coverage = pointInTimeCoverage(argumentEndDate(first), { today: inputs.today() });
     if (coverage.daysIgnored) {
       throw finErrors.argument(`${coverage.note} Use a month such as "${coverage.month}" or a month-end date, or FIN.BALANCE for an exact day`, 'not_whole_months');
     }
@@ -57,7 +57,7 @@ export async function total(
   } else {
     const range = argumentsToPeriod(first, second);
     if (!range.ok) throw finErrors.badDate(range.error);
-    const coverage = monthlyCoverage(range.value);
+    const coverage = monthlyCoverage(range.value, { today: inputs.today() });
     if (coverage.daysIgnored) {
       throw finErrors.argument(`${coverage.note} Use whole months such as "${coverage.startMonth}", or FIN.PNL for exact days`, 'not_whole_months');
     }

@@ -28,16 +28,29 @@ describe('monthly granularity of /aggregations/total', () => {
     expect(c.note).toBe('Totals come in whole months: 2026-07-15 to 2026-08-10 is read as 2026-07-01 to 2026-08-31 (Jul 2026 to Aug 2026).');
   });
 
-  test('year to date mid-month covers the whole current month', () => {
+  test('year to date mid-month covers the whole current month: complete as of today, nothing ignored', () => {
     const ytd = namedPeriod('year_to_date', { today: '2026-08-14' });
-    const c = monthlyCoverage(ytd);
+    const c = monthlyCoverage(ytd, { today: '2026-08-14' });
     expect(c.months).toHaveLength(8);
-    expect(c.daysIgnored).toBe(true);
+    expect(c.covered).toMatchObject({ start: '2026-01-01', end: '2026-08-31' });
+    expect(c).toMatchObject({ daysIgnored: false, note: null });
     expect(isWholeMonths(c.covered)).toBe(true);
+    // This month so far, likewise; a period that stops before today is a real partial month.
+    expect(monthlyCoverage(range('2026-08-01', '2026-08-14'), { today: '2026-08-14' }).daysIgnored).toBe(false);
+    expect(monthlyCoverage(range('2026-08-01', '2026-08-13'), { today: '2026-08-14' }).daysIgnored).toBe(true);
+    // Starting mid-month is partial whatever the end.
+    expect(monthlyCoverage(range('2026-08-02', '2026-08-14'), { today: '2026-08-14' }).daysIgnored).toBe(true);
+    // Without today (or on another day) the same period is partial, as before.
+    expect(monthlyCoverage(ytd).daysIgnored).toBe(true);
   });
 
   test('a range across years', () => {
     expect(monthlyCoverage(range('2025-11-30', '2026-02-01')).months).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
+  });
+
+  test('a point-in-time total today is today\'s balance', () => {
+    expect(pointInTimeCoverage('2026-08-14', { today: '2026-08-14' })).toEqual({ month: '2026-08', through: '2026-08-31', daysIgnored: false, note: null });
+    expect(pointInTimeCoverage('2026-08-13', { today: '2026-08-14' }).daysIgnored).toBe(true);
   });
 
   test('point-in-time totals are read at month end', () => {

@@ -1,6 +1,7 @@
 // FIN errors against a real sandbox: what the cell says, and what it costs (nothing, wherever the answer
 // can be known without a call).
 import { DateTime } from 'luxon';
+import { calendarDateAt } from '../../../src/engine/dates';
 import { FinError } from '../../../src/engine/fin';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 import { finHarness, lastFullYear, serial } from './finHarness';
@@ -68,6 +69,19 @@ describe('arguments', () => {
     const twoDates = await failure(h.service.total({ category: 'Cash', start: `${year}-01`, end: `${year}-03` }));
     expect(twoDates.message).toMatch(/^"Cash" is a balance \(point in time\): give one date or period/);
     expect(h.sent()).toBe(1); // the categories call; no total was asked for
+  });
+
+  it('a period that ends today is complete as of today: YTD, this month and today\'s balance work in FIN.TOTAL', async () => {
+    const h = await finHarness(sb, 'growth-admin');
+    const today = calendarDateAt(Date.now());
+    const thisMonth = today.slice(0, 7);
+    const ytd = await h.service.total({ category: 'Revenue', start: 'YTD' });
+    // The API totals whole months, so YTD is January through this whole month: the same as naming them.
+    expect(ytd).toBe(await h.service.total({ category: 'Revenue', start: `${today.slice(0, 4)}-01`, end: thisMonth }));
+    expect(await h.service.total({ category: 'Revenue', start: `${thisMonth}-01`, end: today })).toBe(await h.service.total({ category: 'Revenue', start: thisMonth }));
+    expect(await h.service.total({ category: 'Cash', start: today })).toBe(await h.service.total({ category: 'Cash', start: thisMonth }));
+    // One categories call, and each distinct total once (YTD and its months are one request).
+    expect(h.sent()).toBe(1 + 3);
   });
 
   it('the wrong statement for a category says which function to use', async () => {

@@ -70,6 +70,20 @@ describe('resolveInTree', () => {
     expect(resolveInTree(cats, 'general & administrative > rent', 'cat_')).toMatchObject({ ok: true, node: { id: 'cat_rent' } });
   });
 
+  it('takes a head and a tail of the path (the help\'s own "Operating Expenses > Rent"), and any names along it in order', () => {
+    expect(resolveInTree(cats, 'Operating Expenses > Rent', 'cat_')).toMatchObject({ ok: true, node: { id: 'cat_rent' } });
+    expect(resolveInTree(depts, 'Company > Finance > Operations', 'dept_')).toMatchObject({ ok: true, node: { id: 'dept_fin_ops' } });
+    expect(resolveInTree(depts, 'G&A > Operations', 'dept_')).toMatchObject({ ok: true, node: { id: 'dept_fin_ops' } });
+    // Out of order, or not ending at the node's own name: not a path of it.
+    expect(err(resolveInTree(cats, 'Rent > Operating Expenses', 'cat_')).code).toBe('unknown_category');
+    expect(err(resolveInTree(cats, 'Operating Expenses > General & Administrative > Nope', 'cat_')).code).toBe('unknown_category');
+    // Still ambiguous where several paths run through the names given: the full paths are listed.
+    expect(err(resolveInTree(depts, 'Company > Operations', 'dept_')).message).toBe(
+      'Ambiguous department name "Company > Operations": matches "Company > Go-to-Market > Customer Success > Operations", ' +
+        '"Company > G&A > Finance > Operations" and "Company > Ops > Operations"; use the path',
+    );
+  });
+
   it('refuses an ambiguous name, listing the full paths, and accepts the path', () => {
     const e = err(resolveInTree(depts, 'Operations', 'dept_'));
     expect(e.kind).toBe('value');
