@@ -9,7 +9,7 @@
 
 import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
-import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
+import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type FinBatch, type RefreshReport } from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
 import { claimCache, forgetCacheOwner, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
@@ -62,6 +62,8 @@ export interface Runtime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
   onDataChange(listener: () => void): () => void;
+  /** Called after each settled batch of FIN evaluations of the connection (the pane's usage log). */
+  onFinBatch(listener: (batch: FinBatch) => void): () => void;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
   refreshedText(): Promise<string>;
@@ -78,6 +80,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const stateStore = stateStoreMakingRoom(host.cacheStore, cache);
   const meter = new CallMeter({ store: meterStoreMakingRoom(host.meterStore, cache) });
   const listeners = new Set<() => void>();
+  const batchListeners = new Set<(batch: FinBatch) => void>();
   let current: Connected | null = null;
   let loading: Promise<Connected | null> | null = null;
   /** Bumped by connect/disconnect so a load that started before is not installed after. */
@@ -87,6 +90,16 @@ export function createRuntime(host: RuntimeHost): Runtime {
     for (const listener of [...listeners]) {
       try {
         listener();
+      } catch {
+        // A listener's bug must not break the runtime.
+      }
+    }
+  };
+
+  const emitBatch = (batch: FinBatch): void => {
+    for (const listener of [...batchListeners]) {
+      try {
+        listener(batch);
       } catch {
         // A listener's bug must not break the runtime.
       }
@@ -110,6 +123,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       stateStore,
     });
     const stopService = service.onChange(emit);
+    const stopBatches = service.onBatch(emitBatch);
     const stopReader = reader.onChange(emit);
     return {
       client,
@@ -118,6 +132,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       connection,
       unsubscribe: () => {
         stopService();
+        stopBatches();
         stopReader();
       },
     };
@@ -202,6 +217,13 @@ export function createRuntime(host: RuntimeHost): Runtime {
       };
     },
 
+    onFinBatch(listener) {
+      batchListeners.add(listener);
+      return () => {
+        batchListeners.delete(listener);
+      };
+    },
+
     /**
      * Refresh all for the ribbon command and the pane: clears the company's cached answers, recalculates
      * this workbook's FIN cells, waits for them and reports what it spent ("Refresh all spent 13 calls").
@@ -228,6 +250,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       current = null;
       generation += 1;
       listeners.clear();
+      batchListeners.clear();
     },
   };
   return runtime;

@@ -3,7 +3,7 @@
 // another host (the workbench's browser storage, a test's memory stores) and drops the old runtime.
 
 import type { Client } from '../api';
-import { FinError, NOT_CONNECTED_MESSAGE, type FinService, type RefreshReport } from '../engine/fin';
+import { FinError, NOT_CONNECTED_MESSAGE, type FinBatch, type FinService, type RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
@@ -14,6 +14,17 @@ let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
 let stopForwarding: (() => void) | null = null;
 const listeners = new Set<() => void>();
+const batchListeners = new Set<(batch: FinBatch) => void>();
+
+function emitBatch(batch: FinBatch): void {
+  for (const listener of [...batchListeners]) {
+    try {
+      listener(batch);
+    } catch {
+      // A listener's bug must not break the runtime.
+    }
+  }
+}
 
 function emit(): void {
   for (const listener of [...listeners]) {
@@ -46,7 +57,12 @@ function sharedRuntime(): Runtime {
     const host = getRuntimeHost();
     if (!host) throw new FinError('na', 'Office storage is not available: open the workbook in Excel with the add-in', 'no_host');
     shared = createRuntime(host);
-    stopForwarding = shared.onDataChange(emit);
+    const stopData = shared.onDataChange(emit);
+    const stopBatches = shared.onFinBatch(emitBatch);
+    stopForwarding = () => {
+      stopData();
+      stopBatches();
+    };
   }
   return shared;
 }
@@ -77,5 +93,13 @@ export function onDataChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
+  };
+}
+
+/** Called after each settled batch of FIN evaluations, whichever runtime is installed (the pane's usage log). */
+export function onFinBatch(listener: (batch: FinBatch) => void): () => void {
+  batchListeners.add(listener);
+  return () => {
+    batchListeners.delete(listener);
   };
 }

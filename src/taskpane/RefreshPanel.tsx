@@ -19,6 +19,8 @@ import {
   type RefreshPlan,
 } from '../engine/statements';
 import { useStatements } from './hooks';
+import { InView } from './InView';
+import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
@@ -54,7 +56,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const refreshStyles = useRefreshStyles();
   const [plan, setPlan] = useState<RefreshPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<RefreshProgress | null>(null);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -151,7 +153,6 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setPending(null);
     // The confirmation disappears: keep focus on a control that stays (focusable while busy).
     refreshAllRef.current?.focus();
-    setProgress({ done: 0, total: 0 });
     const spentText = () => {
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
       return `Spent ${plural(spent, 'call')}.`;
@@ -159,11 +160,14 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     try {
       if (job.kind === 'all' || job.kind === 'changed') {
         const scope = job.kind;
+        const scoped = scope === 'all' ? plan : changedOnly(plan);
+        // The formulas first (nothing to count yet), then the blocks, counted in the reports they read.
+        setProgress({ phase: 'formulas' });
         const outcome = await services.actions.track(scope === 'all' ? 'Refresh all' : 'Refresh what changed', () =>
-          statements.refreshAll(scope === 'all' ? plan : changedOnly(plan), {
+          statements.refreshAll(scoped, {
             scope,
             refreshFormulas: () => services.runtime.refreshAll({ scope }),
-            onProgress: (done, total) => setProgress({ done, total }),
+            onProgress: (done, total) => setProgress({ phase: 'blocks', done, total, distinct: scoped.blockCalls }),
           }),
         );
         const n = outcome.refreshed.length;
@@ -181,8 +185,10 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
         // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
         if (failed > 0) setError(outcome.failed[0].error);
       } else {
+        const reports = job.block.keys.length;
+        setProgress({ phase: 'blocks', done: 0, total: reports, distinct: reports });
         await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
-          statements.refreshBlock(job.block, (done, total) => setProgress({ done, total })),
+          statements.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
         );
         setResult(`Refreshed the block at ${job.block.binding.address}. ${spentText()}`);
       }
@@ -244,15 +250,17 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
           </div>
         </div>
       )}
-      {progress && (
-        <Field label="Refreshing" validationMessage={`${progress.done} of ${progress.total} reports fetched`} validationState="none">
-          <ProgressBar value={progress.total > 0 ? progress.done : undefined} max={Math.max(1, progress.total)} />
-        </Field>
-      )}
-      <div role="status" aria-live="polite">
-        {result}
-      </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <InView watch={progress ? refreshProgressText(progress) : result || (error ? 'error' : '')}>
+        {progress && (
+          <Field label="Refreshing" validationMessage={refreshProgressText(progress)} validationState="none">
+            {progress.phase === 'blocks' && progress.total > 0 ? <ProgressBar value={progress.done} max={progress.total} /> : <ProgressBar />}
+          </Field>
+        )}
+        <div role="status" aria-live="polite">
+          {result}
+        </div>
+        <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      </InView>
       <h3 ref={blocksHeadingRef} tabIndex={-1}>
         Blocks in this workbook
       </h3>

@@ -1,4 +1,4 @@
-import { Button, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { planCap } from '../api';
 import { PERIOD_CHOICES } from '../engine/dates';
@@ -6,6 +6,7 @@ import type { Scale } from '../engine/render';
 import { plural } from '../engine/text/plural';
 import { ErrorMessage } from './ErrorMessage';
 import { useStatements, useToday } from './hooks';
+import { InView } from './InView';
 import type { PaneServices } from './services';
 import { planLabel, type ConnectedState } from './session';
 import type { CallCost } from '../engine/reader/cachedReader';
@@ -15,6 +16,7 @@ import {
   STATEMENTS,
   costText,
   describeSpec,
+  offersTotal,
   resolvePeriod,
   statementLabel,
   type LayoutKey,
@@ -24,9 +26,9 @@ import {
 } from '../engine/statements';
 import { useScreenStyles } from './styles';
 
-// Reports: pick a statement, a period, a layout and units; see what it will cost (periods already cached
-// are free); insert it on a new sheet or at the selected cell, with progress. The block is recorded so
-// Refresh can rebuild it.
+// Reports: pick a statement, a period, a layout (months or quarters side by side may get a Total column)
+// and units; see what it will cost (periods already cached are free); insert it on a new sheet or at the
+// selected cell, with progress. The block is recorded so Refresh can rebuild it.
 
 interface Progress {
   done: number;
@@ -46,6 +48,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
+  const [total, setTotal] = useState(false);
   const [scale, setScale] = useState<Scale>('units');
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
   const statements = useStatements(services, connection);
@@ -59,12 +62,22 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     () => resolvePeriod(periodChoice, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth, customStart, customEnd }),
     [periodChoice, today, connection.fiscalYearStartMonth, customStart, customEnd],
   );
+  const canTotal = offersTotal({ statement, layout });
   const spec: StatementSpec | null = useMemo(
     () =>
       period.ok
-        ? { statement, period: periodChoice, start: period.value.start, end: period.value.end, layout, scale, fiscalYearStartMonth: connection.fiscalYearStartMonth }
+        ? {
+            statement,
+            period: periodChoice,
+            start: period.value.start,
+            end: period.value.end,
+            layout,
+            scale,
+            fiscalYearStartMonth: connection.fiscalYearStartMonth,
+            ...(canTotal && total ? { total: true } : {}),
+          }
         : null,
-    [period, statement, periodChoice, layout, scale, connection.fiscalYearStartMonth],
+    [period, statement, periodChoice, layout, scale, connection.fiscalYearStartMonth, canTotal, total],
   );
 
   useEffect(() => {
@@ -151,6 +164,10 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           ))}
         </Select>
       </Field>
+      {canTotal && (
+        // Summed from the fetched periods' cents when the block is written: costs nothing more.
+        <Checkbox label="Add a Total column (no extra call)" checked={total} onChange={(_, d) => setTotal(d.checked === true)} disabled={busy} />
+      )}
       <Field label="Units">
         <Select value={scale} onChange={(_, d) => setScale(d.value as Scale)} disabled={busy}>
           {SCALES.map((s) => (
@@ -176,15 +193,17 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           Insert
         </Button>
       </div>
-      {progress && (
-        <Field label="Fetching periods" validationMessage={`${progress.done} of ${progress.total} fetched`} validationState="none">
-          <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
-        </Field>
-      )}
-      <div role="status" aria-live="polite">
-        {result}
-      </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <InView watch={progress ? `${progress.done}/${progress.total}` : result || (error ? 'error' : '')}>
+        {progress && (
+          <Field label="Fetching periods" validationMessage={`${progress.done} of ${progress.total} fetched`} validationState="none">
+            <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
+          </Field>
+        )}
+        <div role="status" aria-live="polite">
+          {result}
+        </div>
+        <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      </InView>
     </div>
   );
 }

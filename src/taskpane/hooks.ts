@@ -62,6 +62,7 @@ export function useStatements(services: PaneServices, connection: ConnectedState
         client: connection.client,
         companyName: connection.companyName,
         now: services.now,
+        timeZone: services.timeZone,
       }),
     [services, connection.reader, connection.client, connection.companyName],
   );

@@ -3,7 +3,7 @@
 // checked against the API's own answers (fetched here with the growth-admin key), divided by 100.
 
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Journey } from './harness';
 import {
   centsAt,
@@ -58,6 +58,26 @@ async function api<T>(world: World, label: string, pathAndQuery: string): Promis
 async function usage(world: World, label: string): Promise<number> {
   const res = await fetch(`${world.sandbox.controlUrl}/usage?company_id=${encodeURIComponent(world.sandbox.companies[label])}`);
   return ((await res.json()) as { count: number }).count;
+}
+
+/**
+ * Where the user is looking (issue 13, item 6): the element is inside the task pane's visible area, which
+ * scrolls on its own (the journeys' 900-px window leaves it about 870 px high).
+ */
+async function expectInView(page: Page, target: Locator, what: string): Promise<void> {
+  const [area, box] = await Promise.all([pane(page).boundingBox(), target.boundingBox()]);
+  assert.ok(area && box, `${what}: on screen`);
+  assert.ok(box.y >= area.y - 1 && box.y + box.height <= area.y + area.height + 1, `${what} is in view (${Math.round(box.y)}..${Math.round(box.y + box.height)} px, the pane shows ${Math.round(area.y)}..${Math.round(area.y + area.height)})`);
+}
+
+/** Elements of the pane that run past its right edge (issue 13: inputs of the Transactions tab did). */
+async function pastPaneEdge(page: Page): Promise<string[]> {
+  return pane(page).evaluate((el) => {
+    const right = el.getBoundingClientRect().right;
+    return [...el.querySelectorAll('input, select, button, textarea')]
+      .filter((e) => e.getBoundingClientRect().right > right + 1)
+      .map((e) => `${e.tagName.toLowerCase()} ${e.getAttribute('aria-label') ?? e.id} (${Math.round(e.getBoundingClientRect().right - right)} px past)`);
+  });
 }
 
 /** 0 -> A, 25 -> Z, 26 -> AA: the grid's column letters. */
@@ -150,10 +170,18 @@ export function journeys(world: World): Journey[] {
   return [
     {
       name: 'Try the demo company',
-      run: async ({ page, shot, step, log }) => {
+      run: async ({ page, shot, step, log, failedRequests }) => {
         step('connecting to the demo company');
         await connectDemo(page);
         await pane(page).getByText(/Northwind Analytics · Growth plan/).waitFor();
+        // Issue 13: the page asked for a favicon that was not there. Headless Chromium may not ask for it,
+        // so it is fetched here the way a browser would, from the page's link.
+        const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+        assert.ok(icon, 'the page links its icon');
+        const iconAnswer = await page.request.get(new URL(icon, page.url()).toString());
+        assert.equal(iconAnswer.status(), 200, `GET ${icon}`);
+        assert.equal(iconAnswer.headers()['content-type'], 'image/x-icon');
+        assert.deepEqual(failedRequests(), [], 'every file the page asked for is there');
         step('checking the Connection tab');
         await openPaneTab(page, 'Connection');
         await pane(page).getByText(/^Connected to Northwind Analytics/).waitFor();
@@ -182,6 +210,10 @@ export function journeys(world: World): Journey[] {
         assert.equal(sheet, `P&L FY${year}`);
         step('checking the figures in units');
         await sheetGrid(page, sheet).waitFor();
+        // The refresh time in the user's zone (the browser's: Los Angeles here), named.
+        const stamp = sheetGrid(page, sheet).getByRole('gridcell', { name: /^Refreshed / }).first();
+        assert.match((await stamp.textContent()) ?? '', /^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} P[SD]T$/);
+        await expectInView(page, pane(page).getByRole('status').filter({ hasText: /^Inserted the / }), 'the Insert result');
         const lines = await checkStatement(page, sheet, year, reports, 'units');
         log(`${lines} lines × 12 months match the API in units`);
         await shot('02-income-statement-by-month');
@@ -208,12 +240,36 @@ export function journeys(world: World): Journey[] {
         const again = await insertStatement(page);
         assert.match(again, /Spent 0 calls\./, 'the same months again come from the cache');
         const thousands = sheetOf(again);
-        assert.notEqual(thousands, sheet);
+        // Named by what differs, not "P&L FY2025 (2)".
+        assert.equal(thousands, `P&L FY${year} (thousands)`);
         step('checking the figures in thousands');
         await sheetGrid(page, thousands).getByRole('gridcell', { name: 'USD, thousands', exact: true }).waitFor();
         const lines2 = await checkStatement(page, thousands, year, reports, 'thousands');
         log(`${lines2} lines × 12 months match the API in thousands`);
         await shot('03-income-statement-in-thousands');
+
+        step('the same months with a Total column');
+        await pane(page).getByRole('checkbox', { name: 'Add a Total column (no extra call)' }).check();
+        await pane(page).getByRole('status').filter({ hasText: 'Costs 0 calls (12 cached)' }).waitFor();
+        const withTotal = await insertStatement(page);
+        assert.match(withTotal, /Spent 0 calls\./, 'the total is summed from the months, not fetched');
+        const totalled = sheetOf(withTotal);
+        assert.equal(totalled, `P&L FY${year} (thousands, total)`);
+        await sheetGrid(page, totalled).getByRole('gridcell', { name: 'Total', exact: true }).waitFor();
+        const totalGrid = await readGrid(sheetGrid(page, totalled));
+        assert.equal(totalGrid.find((r) => r.cells[1] === `Jan ${year}`)?.cells[13], 'Total', 'the Total column after December');
+        const netIncome = totalGrid.find((r) => r.cells[0] === 'Net income');
+        assert.ok(netIncome, 'a Net income row');
+        const yearNet = reports.reduce((n, r) => n + r.net_income_cents, 0);
+        assert.equal(parseAmount(netIncome.cells[13]), centsAt(yearNet, 'thousands'), "the year's net income");
+        // Issue 13: a month whose report leaves Taxes out showed blanks; now the accounting dash.
+        const taxes = totalGrid.find((r) => r.cells[0] === 'Total taxes');
+        const untaxed = reports.flatMap((r, i) => (r.taxes ? [] : [i]));
+        if (taxes) for (const i of untaxed) assert.match(taxes.cells[1 + i], /^\$\s*-$/, `${MONTHS[i]}: Total taxes shows the dash`);
+        log(`Total column checked; ${untaxed.length} months without a Taxes section show the dash`);
+        // In view: the Total column and the rows down to net income.
+        await goToCell(page, `N${netIncome.row}`);
+        await shot('03a-income-statement-with-total');
       },
     },
     {
@@ -293,6 +349,7 @@ export function journeys(world: World): Journey[] {
         await done.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
         if (!(await done.isVisible())) throw new Error(`Refresh all failed: ${await errorMessages(pane(page)).first().textContent()}`);
         const doneText = ((await done.textContent()) ?? '').trim();
+        await expectInView(page, done, 'the Refresh all result');
         const spent = Number(/Spent (\d+) call/.exec(doneText)?.[1]);
         const after = await usage(world, 'growth-admin');
         log(`shown after: ${doneText}; the sandbox counted ${after - before}`);
@@ -407,14 +464,29 @@ export function journeys(world: World): Journey[] {
         await p.getByLabel('To date', { exact: true }).fill(to);
         await p.getByLabel('Status', { exact: true }).selectOption({ label: 'Approved' });
         await p.getByLabel('Type', { exact: true }).selectOption({ label: 'Standard' });
-        await p.getByRole('button', { name: 'Pull', exact: true }).click();
+        // Slowed down so the progress can be seen: it shows under the Pull button, in view (issue 13: it
+        // showed far below the fold, the user saw a greyed Pull button only).
+        await world.sandbox.control('control', { latency_ms: 400 });
+        try {
+          await p.getByRole('button', { name: 'Pull', exact: true }).click();
+          const progress = p.getByRole('progressbar', { name: 'Pull transactions' });
+          await progress.waitFor();
+          await expectInView(page, progress, 'the Pull progress');
+          await shot('06a-pull-progress-in-view');
+        } finally {
+          await world.sandbox.control('control', { latency_ms: 0 });
+        }
         // The Transactions tab's results are success MessageBars (read out by Fluent's announcer): found by text.
         const pulled = p.getByText(/^Pulled [\d,]+ transactions? into /);
         await pulled.or(errorMessages(p)).first().waitFor({ timeout: LONG });
         if (!(await pulled.isVisible())) throw new Error(`the pull failed: ${await errorMessages(p).first().textContent()}`);
+        await expectInView(page, pulled, 'the Pull result');
         const pulledText = ((await pulled.textContent()) ?? '').trim();
         log(pulledText);
         const sheet = /into (.+?) \(\d+ calls?\)/.exec(pulledText)?.[1] ?? /into (.+?)\./.exec(pulledText)![1];
+        // Named after its dates, not "Transactions (2)".
+        assert.equal(sheet, `Transactions ${from}–${to.slice(5)}`);
+        assert.deepEqual(await pastPaneEdge(page), [], "nothing runs past the pane's right edge");
         const grid = sheetGrid(page, sheet);
         await grid.waitFor();
 
@@ -468,7 +540,16 @@ export function journeys(world: World): Journey[] {
         const editor = grid.getByRole('combobox', { name: /^Edit cell / });
         await editor.fill('Nowhere > Nobody');
         await editor.press('Enter');
-        await grid.getByRole('alert').filter({ hasText: /not on this cell's drop-down list/ }).waitFor();
+        const refusal = grid.getByRole('alert').filter({ hasText: /not on this cell's drop-down list/ });
+        await refusal.waitFor();
+        // Issue 13: it was a narrow box, one word a line, cut at the grid's edge.
+        // The grid's visible area: the table's scrolling frame.
+        const [refusalBox, gridBox] = await Promise.all([refusal.boundingBox(), grid.locator('xpath=..').boundingBox()]);
+        assert.ok(refusalBox && gridBox);
+        assert.ok(refusalBox.width >= 200, `the refusal is ${Math.round(refusalBox.width)} px wide`);
+        assert.ok(refusalBox.height <= 80, `the refusal is ${Math.round(refusalBox.height)} px high`);
+        assert.ok(refusalBox.x >= gridBox.x && refusalBox.x + refusalBox.width <= gridBox.x + gridBox.width, "the refusal is inside the grid's visible area");
+        await shot('06b-department-refused');
         await editor.press('Escape');
         await editor.waitFor({ state: 'detached' });
 

@@ -66,7 +66,7 @@ export interface Stores {
  * A fresh runtime and pane against the sandbox. Pass the stores of an earlier harness to reopen the pane
  * on the same add-in storage and workbook (nothing connected otherwise).
  */
-export function renderPane(sb: TestSandbox, options: { now?: () => number; stores?: Stores } = {}): PaneHarness & { stores: Stores } {
+export function renderPane(sb: TestSandbox, options: { now?: () => number; stores?: Stores; timeZone?: string } = {}): PaneHarness & { stores: Stores } {
   const secrets = options.stores?.secrets ?? new MemorySecretStore();
   const paneStorage = options.stores?.paneStorage ?? new MemorySecretStore();
   const cacheStore = options.stores?.cacheStore ?? new MemoryCacheStore();
@@ -84,7 +84,7 @@ export function renderPane(sb: TestSandbox, options: { now?: () => number; store
     clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 },
     ...(options.now ? { now: options.now } : {}),
   });
-  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now });
+  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now, timeZone: options.timeZone });
   const user = userEvent.setup();
   const view = render(<App theme={webLightTheme} services={services} />);
   return {

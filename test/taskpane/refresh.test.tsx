@@ -140,6 +140,42 @@ describe('Refresh', () => {
     h.unmount();
   });
 
+  // Issue 13, item 9: the progress said "0 of 0" while the formulas recalculated, then counted more
+  // reports than the estimate announced calls.
+  test('Refresh all says what it is doing: the formulas first, then the reports the blocks read, and why that is more than the calls', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await choose(h, 'Units', 'Thousands');
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
+    // The two blocks read the same three months: three calls.
+    expect(await screen.findByText('This will spend 3 calls to rebuild 2 blocks.')).toBeTruthy();
+    const seen = new Set<string>();
+    const watch = new MutationObserver(() => {
+      const field = screen.queryByText(/^Recalculating|reports? read/);
+      if (field?.textContent) seen.add(field.textContent);
+    });
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+    await sb.control('control', { latency_ms: 200 });
+    try {
+      await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+      expect((await screen.findByText(/^Refreshed 2 blocks/, {}, { timeout: 30000 })).textContent).toContain('Spent 3 calls.');
+    } finally {
+      watch.disconnect();
+      await sb.control('control', { latency_ms: 0 });
+    }
+    const lines = [...seen];
+    expect(lines[0]).toBe('Recalculating the FIN formulas…');
+    const counts = lines.slice(1);
+    expect(counts.length).toBeGreaterThan(0);
+    for (const line of counts) expect(line).toMatch(/^\d of 6 reports read \(3 of them fetched, the others read from the cache\)$/);
+    expect(lines.some((l) => /\b0 of 0\b/.test(l))).toBe(false);
+    h.unmount();
+  });
+
   test('Cancel spends nothing; Forget stops tracking a block and leaves its cells', async () => {
     const h = renderPane(sb);
     await connected(h, sb);

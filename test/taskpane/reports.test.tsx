@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
-import { calendarDateAt, namedPeriod, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
+import { calendarDateAt, namedPeriod, periodLabel, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
 import { errorText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
 
@@ -195,6 +195,43 @@ describe('Reports: where, custom periods, progress and failures', () => {
     const text = await errorText();
     expect(text).toMatch(/Permission missing/);
     expect(text).toMatch(/Reports: View/);
+    h.unmount();
+  });
+
+  // Issue 13, item 9: months side by side had no total; a copy was "P&L FY2025 (2)"; the stamp was UTC ISO.
+  test('months side by side with a Total column: no extra call, the copy named by what differs, the time in the user zone', async () => {
+    const h = renderPane(sb, { timeZone: 'America/New_York' });
+    await connected(h, sb);
+    await choose(h, 'Period', 'Last quarter');
+    await choose(h, 'Layout', 'One period');
+    expect(screen.queryByRole('checkbox', { name: /Total column/ })).toBeNull();
+    await choose(h, 'Layout', 'Months side by side');
+    await insertAndWait(h);
+    await screen.findByText('Costs 0 calls (3 cached)');
+
+    // The same months with a total: offered for periods side by side, and free (the months are cached).
+    await h.user.click(screen.getByRole('checkbox', { name: 'Add a Total column (no extra call)' }));
+    await screen.findByText('Costs 0 calls (3 cached)');
+    const before = await sb.usage(sb.companies['growth-admin']);
+    const message = await insertAndWait(h);
+    expect(message).toContain('Spent 0 calls.');
+    expect(await sb.usage(sb.companies['growth-admin'])).toBe(before);
+
+    const [plain, totalled] = await h.gateway.listBindings();
+    const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+    const label = periodLabel(quarter.start, quarter.end);
+    expect(plain.address.startsWith(`'P&L ${label}'!`)).toBe(true);
+    expect(totalled.address.startsWith(`'P&L ${label} (total)'!`)).toBe(true);
+    expect(totalled.parameters).toMatchObject({ layout: 'months', total: true });
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, totalled, [
+      ...expectedColumns('income_statement', 'months', 'last_quarter'),
+      // The Total column: the same figures as the API's report for the whole quarter.
+      { start: quarter.start, end: quarter.end },
+    ]);
+    const block = blockAt(h.gateway, totalled.address);
+    expect(block.cell(6, 4).value).toBe('Total');
+    // Refreshed in the user's zone, named.
+    expect(String(block.cell(3, 0).value)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T$/);
     h.unmount();
   });
 });

@@ -7,7 +7,7 @@ export type { FinClient } from './client';
 export type { CellValue, Matrix } from './matrix';
 export type { EvalContext } from './reads';
 export type { DateSystemSource } from './inputs';
-export type { Recalculation } from './activity';
+export type { FinBatch, Recalculation } from './activity';
 export type { RefreshOptions, RefreshReport } from './refresh';
 export { EVALUATED_FUNCTIONS, finEvaluations } from './formulaCalls';
 export { formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';

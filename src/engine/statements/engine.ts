@@ -18,6 +18,8 @@ export interface StatementsEngineOptions {
   /** Shown in each block's title. */
   companyName: string;
   now?: () => number;
+  /** The user's IANA time zone (the host's: the engine never reads the machine's), for the refresh times on the sheets. */
+  timeZone?: string;
 }
 
 type Progress = (done: number, total: number) => void;
@@ -50,6 +52,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     client: options.client,
     companyName: options.companyName,
     now: options.now ?? Date.now,
+    timeZone: options.timeZone,
   };
   const { reader } = options;
   return {

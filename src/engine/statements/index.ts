@@ -6,6 +6,7 @@ export {
   STATEMENT_BINDING_KIND,
   describeSpec,
   layoutLabel,
+  offersTotal,
   resolvePeriod,
   sheetNameFor,
   specFromBinding,

@@ -30,6 +30,8 @@ import { BINDING_KIND, type TableState } from './state';
 export interface PullOptions {
   /** Name of the new sheet (made unique); default "Transactions". */
   sheetName?: string;
+  /** Name of the new table (made unique); default "Transactions". */
+  tableName?: string;
   onProgress?: ProgressFn;
 }
 
@@ -112,7 +114,7 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
 
   onProgress?.({ phase: 'writing', message: `Writing ${rows.length.toLocaleString('en-US')} rows to the workbook…`, rows: rows.length });
   const ref = await deps.gateway.createTable({
-    name: 'Transactions',
+    name: options.tableName ?? 'Transactions',
     columns: [...TABLE_COLUMNS],
     rows,
     target: { kind: 'newSheet', name: options.sheetName ?? 'Transactions' },

@@ -16,6 +16,10 @@ import { useToday } from '../hooks';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import * as say from './messages';
+import { pulledSheetName, pulledTableName } from './names';
+
+/** The form whose button started the running (or last) action: its progress and result show there. */
+export type ActionOrigin = 'pull' | 'table' | 'shift' | 'drill';
 
 export interface TransactionsActions {
   /** The transactions tables of this workbook, and the one the buttons act on. */
@@ -28,6 +32,8 @@ export interface TransactionsActions {
   plan: ReviewPlan | null;
   /** The running action's label, or null. */
   busy: string | null;
+  /** Where the running or last action was started; null before any. */
+  origin: ActionOrigin | null;
   progress: string;
   result: string;
   error: unknown;
@@ -65,6 +71,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
   const [plan, setPlan] = useState<ReviewPlan | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [origin, setOrigin] = useState<ActionOrigin | null>(null);
   const [progress, setProgress] = useState('');
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -104,7 +111,8 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const current = tables.find((t) => t.bindingId === selected);
   const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];
 
-  async function run(label: string, work: () => Promise<string>): Promise<void> {
+  async function run(from: ActionOrigin, label: string, work: () => Promise<string>): Promise<void> {
+    setOrigin(from);
     setBusy(label);
     setError(null);
     setResult('');
@@ -129,52 +137,55 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
     unfinished,
     plan,
     busy,
+    origin,
     progress,
     result,
     error,
 
     pull: (filters) =>
-      void run('Pull transactions', async () => {
+      void run('pull', 'Pull transactions', async () => {
         setPlan(null);
-        const res = await engine.pull(filters, { onProgress });
+        const sheetName = pulledSheetName(filters, { fiscalYearStartMonth: connection.fiscalYearStartMonth });
+        const tableName = pulledTableName(sheetName, tables.map((t) => t.table));
+        const res = await engine.pull(filters, { onProgress, sheetName, tableName });
         showTables(await engine.tables());
         setSelected(res.bindingId);
         return say.pulled(res);
       }),
 
-    refresh: () => void run('Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress))),
+    refresh: () => void run('table', 'Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress))),
 
     review: () =>
-      void run('Review changes', async () => {
+      void run('table', 'Review changes', async () => {
         const p = await engine.review(selected);
         setPlan(p);
         return say.reviewed(p);
       }),
 
     push: () =>
-      void run('Push changes', async () => {
+      void run('table', 'Push changes', async () => {
         const res = await engine.push(selected, { onProgress });
         setPlan(null);
         return say.pushed(res);
       }),
 
-    resume: (keys) => void run('Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress))),
+    resume: (keys) => void run('table', 'Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress))),
 
     discard: (keys) =>
-      void run('Discard unfinished push', async () => {
+      void run('table', 'Discard unfinished push', async () => {
         await engine.discard(selected, keys);
         return say.discarded(keys.length);
       }),
 
     shift: (ids, months) =>
-      void run('Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),
+      void run('shift', 'Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),
 
     drillDownCell: () =>
-      void run('Show what is behind this cell', async () =>
+      void run('drill', 'Show what is behind this cell', async () =>
         say.drilledFromCell(await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress })),
       ),
 
-    drillDown: (request) => void run('Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
+    drillDown: (request) => void run('drill', 'Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
 
     idsOfSelectedRows: async () => {
       setError(null);
@@ -187,6 +198,9 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
         if (ids.length === 0) throw new Error(say.selectRowsFirst(current.table));
         return ids;
       } catch (e) {
+        // Said next to the Shift form's buttons, where the user asked.
+        setOrigin('shift');
+        setResult('');
         setError(e);
         return null;
       }
