@@ -34,6 +34,8 @@ export interface TestRuntimeOptions {
   dateSystem?: 1900 | 1904;
   /** What Refresh all's recalculation does (default nothing). */
   recalculate?: () => Promise<void>;
+  /** The network under the runtime's counting fetch (default the real one): a test may alter requests. */
+  fetch?: typeof fetch;
   fiscalYearStartMonth?: number;
 }
 
@@ -62,7 +64,7 @@ export async function testRuntime(sb: TestSandbox, options: TestRuntimeOptions =
     recalculate: options.recalculate ?? (async () => undefined),
     fetch: (input, init) => {
       sent += 1;
-      return fetch(input, init);
+      return (options.fetch ?? fetch)(input, init);
     },
     now: options.now,
     clientOptions: options.clientOptions,

@@ -85,7 +85,7 @@ function staleKey(companyId: string): string {
   return `${STALE_PREFIX}${companyId}`;
 }
 
-function isStale(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
+function isDue(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
   return answer.fetchedAt <= state.before || answer.fetchedAt <= (state.changed.get(key) ?? -Infinity);
 }
 
@@ -111,6 +111,8 @@ export class RequestCache {
   private readonly staleness = new Map<string, StaleState>();
   private readonly staleLoading = new Map<string, Promise<StaleState>>();
   private readonly persisted: AnswerStore;
+  /** Requests whose data the user closed (books closed through a month end): never due; see closedBooks.ts. */
+  private frozen: ((req: ReadRequest) => boolean) | null = null;
   /** Bumped by clear(): an answer that arrives for an older generation is not kept. */
   private generation = 0;
 
@@ -120,6 +122,22 @@ export class RequestCache {
     options: { budgetChars?: number } = {},
   ) {
     this.persisted = new AnswerStore(store, PREFIX, now, options.budgetChars);
+  }
+
+  /** Answers to requests `frozen` says yes to are kept whatever is marked (null: none are). */
+  setFrozen(frozen: ((req: ReadRequest) => boolean) | null): void {
+    this.frozen = frozen;
+  }
+
+  /** Whether the answer to this key is kept whatever is marked. */
+  isFrozen(key: string): boolean {
+    const req = this.frozen ? requestOfKey(key) : null;
+    return req !== null && this.frozen!(req);
+  }
+
+  /** Due for a refresh, and not frozen (checked second: the cached path must stay cheap). */
+  private staleNow(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
+    return isDue(state, key, answer) && !this.isFrozen(key);
   }
 
   /** The cached answer, or undefined; never calls the API (value preview uses this). */
@@ -140,14 +158,14 @@ export class RequestCache {
     const key = canonicalKey(companyId, req);
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const hit = this.fromMemory(key);
-    if (hit && !isStale(stale, key, hit)) return hit as CachedAnswer<T>;
+    if (hit && !this.staleNow(stale, key, hit)) return hit as CachedAnswer<T>;
     const pending = this.inFlight.get(key);
     if (pending) return pending as Promise<CachedAnswer<T>>;
 
     const generation = this.generation;
     const promise = (async () => {
       const known = hit ?? (await this.loadPersisted(key));
-      if (known && !isStale(stale, key, known)) return known;
+      if (known && !this.staleNow(stale, key, known)) return known;
       return this.fetchAndKeep(companyId, key, fetch, generation, known, options);
     })();
     this.inFlight.set(key, promise);
@@ -174,7 +192,7 @@ export class RequestCache {
     const key = canonicalKey(companyId, req);
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const known = this.memory.get(key) ?? (await this.loadPersisted(key));
-    return known !== undefined && isStale(stale, key, known);
+    return known !== undefined && this.staleNow(stale, key, known);
   }
 
   /**
@@ -223,7 +241,7 @@ export class RequestCache {
     const out: string[] = [];
     for (const key of await this.storedKeys(companyId)) {
       const known = this.memory.get(key) ?? (await this.inspectPersisted(key));
-      if (known && isStale(stale, key, known)) out.push(key);
+      if (known && this.staleNow(stale, key, known)) out.push(key);
     }
     return out;
   }
