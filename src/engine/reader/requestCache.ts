@@ -197,7 +197,8 @@ export class RequestCache {
 
   /**
    * Every answer of the company is due for a refresh (Refresh all): each is fetched again on its next read,
-   * and kept, marked stale, if that fails for a passing reason. Returns how many answers it concerns.
+   * and kept, marked stale, if that fails for a passing reason. Frozen answers (closed books) stay as they
+   * are. Returns how many answers it concerns.
    */
   async markAllStale(companyId: string): Promise<number> {
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
@@ -205,7 +206,7 @@ export class RequestCache {
     // has not moved (fetchAndKeep stamps answers at least one past the epoch).
     stale.before = Math.max(this.now(), stale.before + 1);
     await this.saveStale(companyId, stale);
-    return (await this.storedKeys(companyId)).length;
+    return (await this.storedKeys(companyId)).filter((k) => !this.isFrozen(k)).length;
   }
 
   /**

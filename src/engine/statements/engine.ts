@@ -67,6 +67,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
         cachedKeys: () => reader.cache.storedKeys(company),
         staleKeys: () => reader.cache.staleKeys(company),
         changes: () => reader.cache.changes(company),
+        isFrozen: (key) => reader.cache.isFrozen(key),
       });
     },
     refreshAll: (plan, o) => {

@@ -50,6 +50,9 @@ export interface FeedResult {
   marked: number;
   /** Why nothing is known, for the pane. */
   reason?: string;
+  /** The watermarks the run went from and to (from is null when there was none). */
+  from: number | null;
+  to: number;
 }
 
 const watermarkKey = (companyId: string) => `fin-sync:${companyId}:watermark`;
@@ -89,9 +92,8 @@ export async function syncChanges(deps: FeedDeps, options: { maxPages: number; p
   const companyId = await deps.reader.companyId();
   const from = await storedWatermark(deps.store, companyId);
   if (from === null) {
-    const calls = 1;
-    await startWatermark(deps);
-    return { kind: 'unknown', calls, seen: [], marked: 0, reason: 'no record yet of what changed since the figures were fetched' };
+    const to = await startWatermark(deps);
+    return { kind: 'unknown', calls: 1, seen: [], marked: 0, reason: 'no record yet of what changed since the figures were fetched', from, to };
   }
   const rows = new Map<string, Transaction | TransactionTombstone>();
   let pages = 0;
@@ -115,8 +117,8 @@ export async function syncChanges(deps: FeedDeps, options: { maxPages: number; p
     );
   } catch (error) {
     if ((error as { code?: unknown })?.code !== 'page_limit_exceeded') throw error;
-    await startWatermark(deps);
-    return { kind: 'unknown', calls: pages + 1, seen: [], marked: 0, reason: `more changes than refreshing everything costs (over ${options.maxPages} pages)` };
+    const to = await startWatermark(deps);
+    return { kind: 'unknown', calls: pages + 1, seen: [], marked: 0, reason: `more changes than refreshing everything costs (over ${options.maxPages} pages)`, from, to };
   }
 
   const seen: SeenChange[] = [];
@@ -142,5 +144,5 @@ export async function syncChanges(deps: FeedDeps, options: { maxPages: number; p
   else if (changes.length) marked = (await deps.reader.markStale(touchedBy(changes))).length;
   // Marked first, then the watermark: a crash in between marks the same changes again next time.
   await storeWatermark(deps.store, companyId, result.watermark);
-  return { kind: unplaceable ? 'unknown' : 'synced', calls: pages, seen, marked, reason: unplaceable ? 'a deleted transaction came without its dates' : undefined };
+  return { kind: unplaceable ? 'unknown' : 'synced', calls: pages, seen, marked, reason: unplaceable ? 'a deleted transaction came without its dates' : undefined, from, to: result.watermark };
 }
