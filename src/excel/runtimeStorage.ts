@@ -78,6 +78,7 @@ export interface OfficeRuntimeHost {
   secrets: SecretStore;
   dateSystem(): Promise<DateSystem>;
   recalculate(options?: RecalculateOptions): Promise<Recalculation>;
+  readWorkbookSetting(key: string): Promise<unknown>;
 }
 
 export function createOfficeRuntimeHost(): OfficeRuntimeHost {
@@ -88,6 +89,7 @@ export function createOfficeRuntimeHost(): OfficeRuntimeHost {
     secrets: new OfficeRuntimeSecretStore(),
     dateSystem: () => gateway.getDateSystem(),
     recalculate: (options) => recalculateFinCells({ errorsOnly: options?.errorsOnly }),
+    readWorkbookSetting: (key) => gateway.readSetting(key),
   };
 }
 

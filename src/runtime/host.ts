@@ -23,6 +23,8 @@ export interface RuntimeHost {
    * nothing leaves Refresh all to a quiet period).
    */
   recalculate(options?: RecalculateOptions): Promise<Recalculation | void>;
+  /** The workbook's own settings (books closed through a month end); absent where there is no workbook. */
+  readWorkbookSetting?(key: string): Promise<unknown>;
   /** Tests: a fetch, a clock, client options (retries...), the FinService's API timeout. */
   fetch?: typeof fetch;
   now?: () => number;

@@ -10,6 +10,7 @@
 // Every FIN evaluation comes through evaluateFin: one that finds no connection is noted (the engine's
 // NotConnectedFormulas), and connecting recalculates the cells it left showing "Not connected".
 
+import { closedSettingKey, closedThroughOf } from '../engine/reader/closedBooks';
 import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
 import {
@@ -186,6 +187,9 @@ export function createRuntime(host: RuntimeHost): Runtime {
       } catch {
         return null; // A stored configuration the client refuses (edited storage) is no connection.
       }
+      // The workbook's close applies before the first formula reads: its answers are never due again.
+      const closed = await host.readWorkbookSetting?.(closedSettingKey(connection.companyId)).catch(() => undefined);
+      built.reader.setBooksClosedThrough(closedThroughOf(closed));
       if (started !== generation) {
         built.unsubscribe();
         return current;

@@ -137,7 +137,7 @@ function Pane({ services }: { services: PaneServices }) {
 function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneServices; connection: ConnectedState; focusPanel: boolean; onFocused: () => void }) {
   const styles = useStyles();
   const [tab, setTab] = useState<TabKey>('reports');
-  /** Bumped when the ribbon's Refresh all asks: the Refresh panel then shows the cost and asks to go ahead. */
+  /** Bumped when the ribbon's Refresh asks: the Refresh panel then shows the cost and asks to go ahead. */
   const [refreshAsked, setRefreshAsked] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const current = TABS.find((t) => t.key === tab)!;

@@ -67,7 +67,7 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
 
   return (
     <div className={styles.screen}>
-      <Text>Put a FIN.TOTAL formula for a category into the selected cell. It recalculates from the cache and refreshes with Refresh all.</Text>
+      <Text>Put a FIN.TOTAL formula for a category into the selected cell. It recalculates from the cache and refreshes with the Refresh tab's Refresh changes.</Text>
       {!tree && checked && (
         <div className={styles.row}>
           <Button onClick={() => void categories.load()} disabled={loading}>

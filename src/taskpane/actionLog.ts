@@ -162,7 +162,7 @@ export class ActionLog {
   /**
    * After a batch of FIN evaluations: the calls the meter counted this month that neither a line nor a
    * running action accounts for go on one "FIN formulas" line (none when the batch came from the cache).
-   * A pane action running meanwhile keeps what it spent, formulas it set off included (Refresh all).
+   * A pane action running meanwhile keeps what it spent, formulas it set off included (a workbook refresh).
    */
   recordFormulas(batch: FinBatch): Promise<void> {
     const next = this.formulaLines.then(() => this.recordUnclaimed(batch));

@@ -1,11 +1,14 @@
 // Small React bindings over the pane's services: the session, the formulas that showed "Not connected", the
-// call meter, the action log, today, and the statements engine of the connection.
+// call meter, the action log, today, and the engines of the connection (statements, transactions, the one
+// workbook refresh).
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Client } from '../api';
 import { calendarDateAt } from '../engine/dates';
 import type { NotConnectedState } from '../engine/fin';
+import { refreshWorkbook, type RefreshKind, type WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
 import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
+import { createTransactionsEngine, type TransactionsEngine } from '../engine/transactions';
 import type { ActionEntry } from './actionLog';
 import type { PaneServices } from './services';
 import type { ConnectedState, SessionState } from './session';
@@ -72,5 +75,48 @@ export function useStatements(services: PaneServices, connection: ConnectedState
         timeZone: services.timeZone,
       }),
     [services, connection.reader, connection.client, connection.companyName],
+  );
+}
+
+/** The transactions engine of the connection: its client and reader, the workbook, the push journal. */
+export function useTransactionsEngine(services: PaneServices, connection: ConnectedState): TransactionsEngine {
+  return useMemo(
+    () =>
+      createTransactionsEngine({
+        client: connection.client,
+        reader: connection.reader,
+        gateway: services.gateway,
+        journal: services.storage,
+        owner: { keyFingerprint: connection.keyFingerprint, label: connection.companyName },
+        now: services.now,
+      }),
+    [connection.client, connection.reader, connection.keyFingerprint, connection.companyName, services.gateway, services.storage, services.now],
+  );
+}
+
+export type WorkbookRefresh = (
+  kind: RefreshKind,
+  options: { includeReference?: boolean; onPhase?: (phase: 'asking' | 'formulas') => void; onProgress?: (done: number, total: number, fetched: number) => void },
+) => Promise<WorkbookRefreshResult>;
+
+/** The workbook's one refresh (engine/refresh): FIN cells through the runtime, blocks, transactions tables. */
+export function useWorkbookRefresh(services: PaneServices, connection: ConnectedState, statements: StatementsEngine, tables: TransactionsEngine): WorkbookRefresh {
+  return useMemo(
+    () => (kind, options) => {
+      const store = connection.reader.stateStore;
+      if (!store) throw new Error('The connection has no storage for its refresh record');
+      return refreshWorkbook(
+        {
+          statements,
+          tables,
+          reader: connection.reader,
+          feed: { client: connection.client, reader: connection.reader, store },
+          refreshFormulas: (scope) => services.runtime.refreshAll({ scope }),
+          meter: connection.client.meter,
+        },
+        { kind, ...options },
+      );
+    },
+    [services.runtime, connection.reader, connection.client, statements, tables],
   );
 }

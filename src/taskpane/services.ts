@@ -34,7 +34,7 @@ export interface PaneRuntime {
   dismissNotConnected(): void;
   /** After each settled batch of FIN evaluations: the action log puts what it spent on a line. */
   onFinBatch(listener: (batch: FinBatch) => void): () => void;
-  /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
+  /** What a ribbon command asks of the pane (Refresh opens the Refresh section, cost shown). */
   onPaneRequest(listener: (request: PaneRequest) => void): () => void;
 }
 

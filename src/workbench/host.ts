@@ -59,6 +59,7 @@ export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld 
       const formulas = await engine.recalculateAll({ errorsOnly: recalculation?.errorsOnly });
       return { evaluations: formulas.reduce((n, f) => n + finEvaluations(f), 0), calculationDone: async () => !engine.calculating() };
     },
+    readWorkbookSetting: (key) => book.readSetting(key),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   runtime.configureRuntime(host);

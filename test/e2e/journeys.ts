@@ -273,7 +273,7 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
-      name: 'FIN formulas in the formula box, then Refresh all',
+      name: 'FIN formulas in the formula box, then a full refresh and a refresh of changes',
       run: async ({ page, shot, step, log }) => {
         const year = lastYear(world);
         step('finding the Revenue category and its Q1 total in the API');
@@ -282,7 +282,7 @@ export function journeys(world: World): Journey[] {
         assert.ok(revenue, 'a Revenue category');
         const q1 = await api<{ total_cents: number }>(world, 'growth-admin', `/aggregations/total?category_id=${revenue.id}&start_date=${year}-01-01&end_date=${year}-03-31`);
 
-        step('connecting and inserting a statement (a block for Refresh all)');
+        step('connecting and inserting a statement (a block to refresh)');
         await connectDemo(page);
         await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
         const inserted = await insertStatement(page);
@@ -332,9 +332,9 @@ export function journeys(world: World): Journey[] {
         await goToCell(page, 'B72');
         await shot('04-fin-formulas');
 
-        step('Refresh all: the cost shown before spending');
+        step('Full refresh: the cost shown before spending');
         await openPaneTab(page, 'Refresh');
-        await pane(page).getByRole('button', { name: 'Refresh all' }).click();
+        await pane(page).getByRole('button', { name: 'Full refresh' }).click();
         const confirm = pane(page).getByRole('group', { name: 'Confirm refresh' });
         await confirm.waitFor();
         const costText = (await confirm.textContent()) ?? '';
@@ -343,13 +343,13 @@ export function journeys(world: World): Journey[] {
         log(`shown before: ${costText.replace(/RefreshCancel$/, '').trim()}`);
         const before = await usage(world, 'growth-admin');
 
-        step('Refresh all: refreshing');
+        step('Full refresh: refreshing');
         await confirm.getByRole('button', { name: 'Refresh', exact: true }).click();
-        const done = pane(page).getByRole('status').filter({ hasText: /^Refreshed \d+ blocks? and the FIN formulas\. Spent \d+ calls?\./ });
+        const done = pane(page).getByRole('status').filter({ hasText: /^Refreshed everything\. Rebuilt \d+ blocks?\. Spent \d+ calls?\./ });
         await done.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
-        if (!(await done.isVisible())) throw new Error(`Refresh all failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        if (!(await done.isVisible())) throw new Error(`Full refresh failed: ${await errorMessages(pane(page)).first().textContent()}`);
         const doneText = ((await done.textContent()) ?? '').trim();
-        await expectInView(page, done, 'the Refresh all result');
+        await expectInView(page, done, 'the full refresh result');
         const spent = Number(/Spent (\d+) call/.exec(doneText)?.[1]);
         const after = await usage(world, 'growth-admin');
         log(`shown after: ${doneText}; the sandbox counted ${after - before}`);
@@ -361,6 +361,17 @@ export function journeys(world: World): Journey[] {
         await goToCell(page, 'B72');
         await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: `= ${shown[1]}` }).waitFor({ timeout: LONG });
         await shot('05-refresh-all');
+
+        step('Refresh changes: nothing changed since, so 1 call to ask and nothing rewritten');
+        const beforeChanges = await usage(world, 'growth-admin');
+        await openPaneTab(page, 'Refresh');
+        await pane(page).getByRole('button', { name: 'Refresh changes' }).click();
+        await pane(page).getByRole('group', { name: 'Confirm refresh' }).getByRole('button', { name: 'Refresh', exact: true }).click();
+        const nothing = pane(page).getByRole('status').filter({ hasText: 'Nothing changed since the last refresh. Spent 1 call.' });
+        await nothing.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
+        if (!(await nothing.isVisible())) throw new Error(`Refresh changes failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        assert.equal((await usage(world, 'growth-admin')) - beforeChanges, 1, 'the sandbox counted the 1 call');
+        log('Refresh changes after a full refresh: 1 call, nothing changed');
       },
     },
     {

@@ -34,6 +34,8 @@ export interface TestRuntimeOptions {
   dateSystem?: 1900 | 1904;
   /** What Refresh all's recalculation does (default nothing). */
   recalculate?: () => Promise<void>;
+  /** The workbook whose settings the runtime reads (books closed through); none by default. */
+  workbook?: { readSetting(key: string): Promise<unknown> };
   /** The network under the runtime's counting fetch (default the real one): a test may alter requests. */
   fetch?: typeof fetch;
   fiscalYearStartMonth?: number;
@@ -62,6 +64,7 @@ export async function testRuntime(sb: TestSandbox, options: TestRuntimeOptions =
     ...stores,
     dateSystem: async () => options.dateSystem ?? 1900,
     recalculate: options.recalculate ?? (async () => undefined),
+    ...(options.workbook ? { readWorkbookSetting: (key: string) => options.workbook!.readSetting(key) } : {}),
     fetch: (input, init) => {
       sent += 1;
       return (options.fetch ?? fetch)(input, init);

@@ -87,6 +87,7 @@ export function renderPane(
       recalculations += 1;
       return options.recalculate?.(recalculation);
     },
+    readWorkbookSetting: (key) => gateway.readSetting(key),
     clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 },
     ...(options.now ? { now: options.now } : {}),
   });

@@ -1,5 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 // The pane's host-free pieces, without a sandbox: messages, formula text, block plans, the action log.
+import { changedRefreshText, fullRefreshText, type WorkbookPlan } from '../../src/engine/refresh/plan';
 import { ApiError, ConfigError, MonthlyLimitError } from '../../src/api';
 import type { Category } from '../../src/api/types';
 import { buildTree } from '../../src/engine/tree';
@@ -12,14 +13,12 @@ import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
 import {
-  changedCostText,
   columnsFor,
   costText,
   describeSpec,
   formatAge,
   isOld,
   offersTotal,
-  refreshAllCostText,
   sheetNameFor,
   specFromBinding,
   specToParameters,
@@ -279,20 +278,27 @@ describe('refresh and the action log', () => {
     );
   });
 
-  test('cost text of Refresh all', () => {
-    const named = { placement: { kind: 'named' } } as never;
-    const plan = { blocks: [named, named], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
-    expect(refreshAllCostText(plan)).toBe('This will spend 13 calls to rebuild 2 blocks.');
-    expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
-    // A damaged block is not rebuilt, so it is not counted.
-    expect(refreshAllCostText({ ...plan, blocks: [named, named, { placement: { kind: 'damaged' } } as never] })).toBe('This will spend 13 calls to rebuild 2 blocks.');
-  });
-
-  test('cost text of a refresh of what changed', () => {
-    const plan = { blocks: [], others: [], blockCalls: 13, formulaCalls: 40 };
-    expect(changedCostText({ ...plan, changedCalls: { blocks: 1, blockCalls: 2, formulaCalls: 0 } })).toBe('This will spend 2 calls to rebuild 1 changed block (2 calls); nothing else is fetched again.');
-    expect(changedCostText({ ...plan, changedCalls: { blocks: 2, blockCalls: 3, formulaCalls: 1 } })).toBe(
-      'This will spend up to 4 calls to rebuild 2 changed blocks (3 calls) and refetch up to 1 answer your FIN formulas may use; nothing else is fetched again.',
+  test('cost texts of the two kinds of refresh', () => {
+    const block = (kind: string, frozen = 0) => ({ placement: { kind }, frozen }) as never;
+    const blocks = { blocks: [block('named'), block('named')], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
+    const plan = (over: Partial<WorkbookPlan> & { blocks?: typeof blocks }) => {
+      const p = { blocks, tables: 0, watermark: true, knownCalls: 0, ...over };
+      return { ...p, fullCalls: 1 + p.blocks.blockCalls + p.blocks.formulaCalls + p.tables };
+    };
+    expect(fullRefreshText(plan({}))).toBe('This will spend 14 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks.');
+    expect(fullRefreshText(plan({ blocks: { ...blocks, formulaCalls: 40 }, tables: 2 }))).toBe(
+      'This will spend up to 56 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks, up to 40 for FIN formulas, 2 for 2 transactions tables (more if a table has grown past a page).',
+    );
+    // A damaged block is not rebuilt, so it is not counted; closed books are said.
+    expect(fullRefreshText(plan({ blocks: { ...blocks, blocks: [block('named', 2), block('named'), block('damaged')] } }))).toBe(
+      'This will spend 14 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks. Figures within closed books are kept.',
+    );
+    expect(changedRefreshText(plan({}))).toBe('This will spend 1 call to ask what changed since the last refresh, then only what the changes touch: at most 14 calls.');
+    expect(changedRefreshText(plan({ knownCalls: 2 }))).toBe(
+      'This will spend 1 call to ask what changed since the last refresh, then only what the changes touch, including 2 calls for what your pushes changed: at most 14 calls.',
+    );
+    expect(changedRefreshText(plan({ watermark: false }))).toBe(
+      'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (14 calls) and keeps that record from then on.',
     );
   });
 

@@ -104,7 +104,8 @@ export function timeoutError(path: string, ms: number): ApiError {
 export class CachedReader {
   readonly client: ReaderClient;
   readonly cache: RequestCache;
-  private readonly stateStore?: CacheStore;
+  /** Where the reader's small state lives (the cap block; the change feed keeps its watermark there too). */
+  readonly stateStore?: CacheStore;
   private readonly now: () => number;
   readonly apiTimeoutMs: number;
 

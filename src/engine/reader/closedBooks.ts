@@ -17,6 +17,18 @@ export function checkClosedThrough(iso: string): { ok: true; value: string } | {
   return { ok: true, value: iso };
 }
 
+/** The workbook setting the close is kept in, per company (a workbook may hold figures of several). */
+export function closedSettingKey(companyId: string): string {
+  return `fin.booksClosedThrough.${companyId}`;
+}
+
+/** The setting's value as stored, or null when it is absent or not a month end. */
+export function closedThroughOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const checked = checkClosedThrough(value);
+  return checked.ok ? checked.value : null;
+}
+
 function text(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   const s = String(v).trim();

@@ -54,7 +54,14 @@ const isReference = (req: ReadRequest) => REFERENCE_PATHS.has(req.path);
 
 export async function refreshWorkbook(
   deps: WorkbookRefreshDeps,
-  options: { kind: RefreshKind; includeReference?: boolean; onProgress?: (done: number, total: number) => void },
+  options: {
+    kind: RefreshKind;
+    includeReference?: boolean;
+    /** What the refresh is doing: asking what changed, recalculating the formulas (blocks report onProgress). */
+    onPhase?: (phase: 'asking' | 'formulas') => void;
+    /** Reports read so far and in all, and how many of them are fetched (the others come from the cache). */
+    onProgress?: (done: number, total: number, fetched: number) => void;
+  },
 ): Promise<WorkbookRefreshResult> {
   const before = await deps.meter.count();
   deps.reader.newRun();
@@ -62,6 +69,7 @@ export async function refreshWorkbook(
   let ran: RefreshKind = options.kind;
   let feed: FeedResult | null = null;
   if (options.kind === 'changed') {
+    options.onPhase?.('asking');
     const plan = await deps.statements.plan();
     // A sync longer than refreshing everything is not worth finishing.
     feed = await syncChanges(deps.feed, { maxPages: Math.max(1, plan.blockCalls + plan.formulaCalls) });
@@ -71,11 +79,15 @@ export async function refreshWorkbook(
     await startWatermark(deps.feed);
   }
 
-  const plan = await deps.statements.plan();
-  const blocks = await deps.statements.refreshAll(ran === 'full' ? plan : changedOnly(plan), {
+  const whole = await deps.statements.plan();
+  const plan = ran === 'full' ? whole : changedOnly(whole);
+  const blocks = await deps.statements.refreshAll(plan, {
     scope: ran === 'full' ? 'all' : 'changed',
-    refreshFormulas: () => deps.refreshFormulas(ran === 'full' ? 'all' : 'changed'),
-    onProgress: options.onProgress,
+    refreshFormulas: () => {
+      options.onPhase?.('formulas');
+      return deps.refreshFormulas(ran === 'full' ? 'all' : 'changed');
+    },
+    onProgress: (done, total) => options.onProgress?.(done, total, plan.blockCalls),
   });
 
   const tables: TableRefresh[] = [];

@@ -129,23 +129,6 @@ export function hasChanges(plan: RefreshPlan): boolean {
   return plan.changedCalls.blocks > 0 || plan.changedCalls.formulaCalls > 0;
 }
 
-export function changedCostText(plan: RefreshPlan): string {
-  const { blocks, blockCalls, formulaCalls } = plan.changedCalls;
-  const n = blockCalls + formulaCalls;
-  const parts: string[] = [];
-  if (blocks > 0) parts.push(`rebuild ${plural(blocks, 'changed block')} (${plural(blockCalls, 'call')})`);
-  if (formulaCalls > 0) parts.push(`refetch up to ${plural(formulaCalls, 'answer')} your FIN formulas may use`);
-  return `This will spend ${formulaCalls > 0 ? 'up to ' : ''}${plural(n, 'call')} to ${parts.join(' and ')}; nothing else is fetched again.`;
-}
-
-export function refreshAllCostText(plan: RefreshPlan): string {
-  const n = plan.blockCalls + plan.formulaCalls;
-  const blocks = plural(plan.blocks.filter(isWritable).length, 'block');
-  const calls = (c: number) => plural(c, 'call');
-  if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
-  return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
-}
-
 export function blockCostText(block: RefreshBlock): string {
   const n = block.keys.length;
   return `This will spend ${plural(n, 'call')} to rebuild this block.`;

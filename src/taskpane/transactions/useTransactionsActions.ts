@@ -2,9 +2,8 @@
 // chosen one, the review plan, the running action with its progress, and the last result or error. One
 // action runs at a time; each is recorded in the action log with what it cost.
 
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
-  createTransactionsEngine,
   idsInSelection,
   type DrillDownRequest,
   type ReviewPlan,
@@ -12,7 +11,7 @@ import {
   type TransactionsTableInfo,
   type UnfinishedPush,
 } from '../../engine/transactions';
-import { useToday } from '../hooks';
+import { useToday, useTransactionsEngine } from '../hooks';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import * as say from './messages';
@@ -54,18 +53,7 @@ export interface TransactionsActions {
 
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
-  const engine = useMemo(
-    () =>
-      createTransactionsEngine({
-        client: connection.client,
-        reader: connection.reader,
-        gateway: services.gateway,
-        journal: services.storage,
-        owner: { keyFingerprint: connection.keyFingerprint, label: connection.companyName },
-        now: services.now,
-      }),
-    [connection.client, connection.reader, connection.keyFingerprint, connection.companyName, services.gateway, services.storage, services.now],
-  );
+  const engine = useTransactionsEngine(services, connection);
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
   const [selected, setSelected] = useState('');
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
