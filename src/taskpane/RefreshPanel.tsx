@@ -9,7 +9,8 @@ import type { RefreshKind } from '../engine/refresh/workbookRefresh';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
 import { blockCostText, describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
-import { useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
+import { useCallsLeft, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
+import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
 import { InView } from './InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
@@ -54,6 +55,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const refreshWorkbook = useWorkbookRefresh(services, connection, statements, tablesEngine);
   const refreshStyles = useRefreshStyles();
   const today = useToday(services);
+  const callsLeft = useCallsLeft(connection);
   const [plan, setPlan] = useState<WorkbookPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [progress, setProgress] = useState<RefreshProgress | null>(null);
@@ -118,6 +120,14 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     return true;
   };
 
+  /** A refresh that would stop part way for the month's cap is not started: say so, and what costs less. */
+  const refuseOverLeft = async (what: string, calls: number, instead: string): Promise<boolean> => {
+    const left = await callsLeft();
+    if (!exceedsLeft(calls, left)) return false;
+    setError(new PaneError('Not started: too few calls left this month', `${notStartedText(what, calls, left)} ${instead}`, 'calls_left'));
+    return true;
+  };
+
   const ask = async (kind: RefreshKind, opener: HTMLElement) => {
     openerRef.current = opener;
     setError(null);
@@ -129,6 +139,10 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     });
     if (!fresh) return;
     setPlan(fresh);
+    // What a changes refresh costs at least: 1 call to ask and what the add-in's own pushes changed.
+    const least = kind === 'full' || !fresh.watermark ? fresh.fullCalls : 1 + fresh.knownCalls;
+    const name = kind === 'full' || !fresh.watermark ? 'A full refresh' : 'Refresh changes';
+    if (await refuseOverLeft(name, least, kind === 'full' ? 'Refresh changes or Refresh this block cost less.' : 'Refresh this block costs less.')) return;
     setPending({ kind, text: kind === 'changed' ? changedRefreshText(fresh) : fullRefreshText(fresh) });
   };
 
@@ -137,6 +151,7 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setError(null);
     setResult('');
     if (await refuseAtCap()) return;
+    if (await refuseOverLeft('This block', block.keys.length, 'Choose a block with fewer periods, or wait for the reset.')) return;
     const reopens = block.frozen > 0 ? ' It reopens its closed periods for this refresh.' : '';
     setPending({ kind: 'block', block, text: `${blockCostText(block)}${reopens}` });
   };

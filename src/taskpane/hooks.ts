@@ -6,12 +6,13 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Client } from '../api';
 import { calendarDateAt } from '../engine/dates';
 import type { NotConnectedState } from '../engine/fin';
+import type { CallsLeft } from '../engine/budget/callsLeft';
 import { refreshWorkbook, type RefreshKind, type WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
 import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
 import { createTransactionsEngine, type TransactionsEngine } from '../engine/transactions';
 import type { ActionEntry } from './actionLog';
 import type { PaneServices } from './services';
-import type { ConnectedState, SessionState } from './session';
+import { planLabel, type ConnectedState, type SessionState } from './session';
 
 export function useSession(services: PaneServices): SessionState {
   return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);
@@ -118,5 +119,17 @@ export function useWorkbookRefresh(services: PaneServices, connection: Connected
       );
     },
     [services.runtime, connection.reader, connection.client, statements, tables],
+  );
+}
+
+/** The calls left this month on the connection's plan, when its cap is known (asked afresh each time). */
+export function useCallsLeft(connection: ConnectedState): () => Promise<CallsLeft | null> {
+  return useMemo(
+    () => async () => {
+      const left = await connection.client.meter.remaining(connection.plan).catch(() => undefined);
+      if (left === undefined) return null;
+      return { left, plan: planLabel(connection.plan), resetDate: connection.client.meter.nextReset().date };
+    },
+    [connection.client, connection.plan],
   );
 }

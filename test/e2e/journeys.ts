@@ -597,34 +597,40 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
-      name: 'Formation plan: reach the monthly cap',
+      name: 'Formation plan: a block that does not fit is not started; what fits is inserted',
       run: async ({ page, shot, step, log }) => {
         step('connecting with the Formation key');
         await connectWithKey(page, world.sandbox.keys['formation-admin'], 'Formation');
         const limit = errorMessages(pane(page), 'Monthly API limit reached');
         const reports = pane(page).getByRole('tab', { name: 'Reports', exact: true });
         await reports.or(limit).first().waitFor({ timeout: 60_000 });
-        if (await reports.isVisible()) {
-          step('asking for 12 months on a 10-call plan');
-          await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units' });
-          const warning = pane(page).getByRole('status').filter({ hasText: /Costs 12 calls \(0 cached\)\s*Only \d+ left this month on the Formation plan\./ });
-          await warning.waitFor();
-          log(`shown before: ${(await warning.textContent())?.trim()}`);
-          await pane(page).getByRole('button', { name: 'Insert', exact: true }).click();
-        }
-        step('the monthly cap message');
-        await limit.waitFor({ timeout: LONG });
-        const text = (await limit.textContent()) ?? '';
-        assert.match(text, /This company has used its 10 API calls for this month\./);
-        assert.match(text, /The limit resets on \d{4}-\d{2}-01 at 00:00 Pacific Time\./);
-        log(`message: ${text.trim()}`);
-        assert.equal(await usage(world, 'formation-admin'), 10, 'the sandbox counted exactly the cap');
+        assert.ok(await reports.isVisible(), 'connected with calls left this month');
+        const before = await usage(world, 'formation-admin');
+
+        step('asking for 12 months on a 10-call plan: not started, what fits offered');
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units' });
+        const left = 10 - before;
+        const warning = pane(page)
+          .getByRole('status')
+          .filter({ hasText: new RegExp(`This block costs 12 calls and only ${left} calls? (is|are) left this month on the Formation plan, so it is not started`) });
+        await warning.waitFor();
+        log(`shown before: ${(await warning.textContent())?.trim()}`);
+        const insert = pane(page).getByRole('button', { name: 'Insert', exact: true });
+        assert.equal(await insert.getAttribute('aria-disabled'), 'true', 'Insert is disabled');
         await shot('08-monthly-cap-reached');
-        if (await reports.isVisible()) {
-          step('the Usage tab');
-          await openPaneTab(page, 'Usage');
-          await pane(page).getByText(/The API refused a call for the monthly cap/).waitFor();
-        }
+        assert.equal(await usage(world, 'formation-admin'), before, 'nothing spent');
+
+        step('inserting the leading months that fit');
+        await pane(page).getByRole('button', { name: `Insert the first ${left} months (${left} calls)` }).click();
+        const inserted = pane(page).getByRole('status').filter({ hasText: /^Inserted the income statement/ });
+        await inserted.or(limit).first().waitFor({ timeout: LONG });
+        assert.ok(await inserted.isVisible(), `inserted: ${await limit.textContent().catch(() => '')}`);
+        assert.equal(await usage(world, 'formation-admin'), 10, 'the sandbox counted exactly the cap');
+        log(`inserted ${left} months for ${left} calls; the month's 10 calls spent, none wasted`);
+
+        step('the Usage tab');
+        await openPaneTab(page, 'Usage');
+        await pane(page).getByTestId('usage-count').filter({ hasText: '10' }).waitFor();
       },
     },
   ];

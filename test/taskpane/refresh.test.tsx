@@ -14,7 +14,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const company = () => sb.companies['growth-admin'];
+const company = (label = 'growth-admin') => sb.companies[label];
 
 async function choose(h: PaneHarness, name: string, option: string): Promise<void> {
   await h.user.selectOptions(screen.getByRole('combobox', { name }), screen.getByRole('option', { name: option }));
@@ -315,7 +315,39 @@ describe('Refresh', () => {
     h.unmount();
   });
 
+  // Issue 13, item 2: an action that cannot finish within what is left is not started.
+  test('a full refresh that costs more than is left this month is not started; the block that fits is refreshed', async () => {
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 0 });
+    const h = renderPane(sb);
+    await connected(h, sb, 'formation-admin', 'formation');
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await insert(h, 'Cash flow', 'Last quarter', 'Months side by side');
+    // 1 call connecting, 6 inserting: 3 left.
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
+    const refused = await screen.findByRole('group', { name: 'Error: Not started: too few calls left this month' });
+    expect(refused.textContent).toMatch(/A full refresh costs 7 calls and only 3 calls are left this month on the Formation plan, so it is not started/);
+    expect(refused.textContent).toMatch(/Refresh changes or Refresh this block cost less\./);
+    expect(screen.queryByRole('group', { name: 'Confirm refresh' })).toBeNull();
+    // The first changes refresh would run full: refused the same way.
+    await h.user.click(screen.getByRole('button', { name: 'Refresh changes' }));
+    await screen.findByRole('group', { name: 'Error: Not started: too few calls left this month' });
+    expect(screen.queryByRole('group', { name: 'Confirm refresh' })).toBeNull();
+    expect(await sb.usage(company('formation-admin'))).toBe(7);
+
+    const item = within(screen.getByRole('list', { name: 'Blocks' }))
+      .getAllByRole('listitem')
+      .find((i) => i.textContent!.includes('Cash flow'))!;
+    await h.user.click(within(item).getByRole('button', { name: 'Refresh this block' }));
+    await h.user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Refreshed the block at /, {}, { timeout: 30000 })).textContent).toContain('Spent 3 calls.');
+    expect(await sb.usage(company('formation-admin'))).toBe(10);
+    h.unmount();
+  });
+
   test('Full refresh at the monthly cap: no block rewritten, the reset date shown; then refused up front', async () => {
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 0 });
     const h = renderPane(sb);
     await connected(h, sb, 'formation-admin', 'formation');
     await insert(h, 'Income statement', 'Last month', 'One period');

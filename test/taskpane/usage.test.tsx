@@ -99,22 +99,26 @@ describe('Usage', () => {
     const h = renderPane(sb);
     const company = sb.companies['formation-admin'];
     await connected(h, sb, 'formation-admin', 'formation');
-    await choose(h, 'Period', 'Last year');
+    await choose(h, 'Period', 'Last quarter');
     await choose(h, 'Layout', 'Months side by side');
+    await screen.findByText(/^Costs 3 calls \(0 cached\)/);
+    // Another tool spends 7 of the month's calls: 2 are left, which this add-in cannot know.
+    await sb.control('usage', { company_id: company, count: 8 });
     await h.user.click(screen.getByRole('button', { name: 'Insert' }));
     const error = await screen.findByRole('group', { name: 'Error: Monthly API limit reached' }, { timeout: 30000 });
     const reset = nextMonthlyReset(Date.now()).date;
     expect(error.textContent).toContain(`The limit resets on ${reset} at 00:00 Pacific Time`);
-    await screen.findByText(/^Costs 3 calls \(9 cached\)/);
+    await screen.findByText(/^Costs 1 call \(2 cached\)/);
 
     await openTab(h, 'Usage');
-    await waitFor(() => expect(usageValue('Calls this month')).toBe('10'));
+    // This add-in's own calls: connecting and the two periods fetched (the refused one does not count).
+    await waitFor(() => expect(usageValue('Calls this month')).toBe('3'));
     expect(await sb.usage(company)).toBe(10);
     expect(usageValue('Monthly cap')).toBe('10 (Formation plan)');
     expect(screen.getByText(/Nothing more can be fetched until/).textContent).toContain(reset);
     const [last] = actionRows();
     expect(last[0]).toMatch(/^Insert Income statement.*\(failed\)$/);
-    expect(last[1]).toBe('9');
+    expect(last[1]).toBe('2');
     h.unmount();
   });
 

@@ -6,6 +6,8 @@
 import { addMonths, namedPeriod, periodLabel } from '../../src/engine/dates';
 import { COL, MSG } from '../../src/engine/transactions';
 import { cellA1, parseQualified } from '../../src/engine/ports/address';
+import { getClient } from '../../src/runtime';
+import { capMonthOf } from '../../src/api';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from '../taskpane/harness';
 
 jest.setTimeout(120_000);
@@ -150,5 +152,53 @@ test('categories picked by name in the filters and the drill-down; results under
   const drilled = await screen.findByText(/^[\d,]+ journal lines? of Software Subscriptions on /, {}, { timeout: 30_000 });
   expect(show.compareDocumentPosition(drilled) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   expect(screen.queryByText(/^Pulled /)).toBeNull();
+  h.unmount();
+});
+
+// Issue 13, item 2: a push that would stop part way for the month's cap is not started.
+test('a push that costs more than is left this month is not started: it says why and spends nothing', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb, 'formation-admin', 'formation');
+  await openTab(h, 'Transactions');
+  const company = sb.companies['formation-admin'];
+  const today = sb.running.ctx.clock.today();
+  await h.user.type(screen.getByRole('textbox', { name: 'From date' }), addMonths(today, -2));
+  await h.user.type(screen.getByRole('textbox', { name: 'To date' }), addMonths(today, -1));
+  await h.user.click(screen.getByRole('button', { name: 'Pull' }));
+  await screen.findByText(/^Pulled [\d,]+ transactions/, {}, { timeout: 30_000 });
+  const [binding] = (await h.gateway.listBindings()).filter((b) => b.kind === 'transactions');
+  const table = await h.gateway.readTable(binding.table!);
+  const col = (n: string) => table.columns.indexOf(n);
+  const source = h.gateway.validationSource(table.sheet, 'H2')!;
+  const listLength = Number(/\$A\$(\d+)$/.exec(source)![1]) - 1;
+  const options = Array.from({ length: listLength }, (_, i) => String(h.gateway.cell('FinLists', `A${i + 2}`).value));
+  // Three rows, each to a department of its own: three PATCHes and the check.
+  const rows = table.rows.slice(0, 3);
+  await h.gateway.updateRowsByKey(
+    binding.table!,
+    COL.id,
+    rows.map((r, i) => ({ key: String(r[col(COL.id)]), values: { [COL.department]: options.filter((o) => o !== r[col(COL.pulledDepartment)])[i] } })),
+  );
+  await h.user.click(await screen.findByRole('button', { name: 'Review changes' }));
+  const review = await screen.findByRole('region', { name: 'Changes to push' }, { timeout: 15_000 });
+  const cost = /About (\d+) calls/.exec(review.textContent ?? '');
+  expect(cost).toBeTruthy();
+  // FIN formulas spent the month down to 1 call (as this add-in counts them, and as the API does).
+  const used = await sb.usage(company);
+  const client = (await getClient())!;
+  await client.meter.meter.record(company, capMonthOf(Date.now()), 9 - used);
+  await sb.control('usage', { company_id: company, count: 9 });
+
+  await h.user.click(screen.getByRole('button', { name: 'Push' }));
+  const refused = await screen.findByRole('group', { name: 'Error: Not started: too few calls left this month' }, { timeout: 15_000 });
+  expect(refused.textContent).toContain(`This push costs ${cost![1]} calls and only 1 call is left this month on the Formation plan, so it is not started`);
+  expect(refused.textContent).toMatch(/Push fewer rows at a time, or wait for the reset\./);
+  expect(await sb.usage(company)).toBe(9);
+  const after = await h.gateway.readTable(binding.table!);
+  for (const r of rows) {
+    const now = after.rows.find((x) => x[col(COL.id)] === r[col(COL.id)])!;
+    expect(now[col(COL.pulledDepartment)]).toBe(r[col(COL.pulledDepartment)]);
+    expect(now[col(COL.pushStatus)]).not.toBe(MSG.updated);
+  }
   h.unmount();
 });
