@@ -194,6 +194,8 @@ describe('Refresh', () => {
     await again.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect((await screen.findByText(/^Refreshed the block at /, {}, { timeout: 30000 })).textContent).toContain('Spent 3 calls.');
     expect(await sb.usage(company())).toBe(before + 4);
+    const [reopened] = await again.gateway.listBindings();
+    expect(String(blockAt(again.gateway, reopened.address).cell(3, 0).value)).toMatch(/ \(this block alone\)$/);
 
     await choose(again, 'Books closed through', 'Not closed');
     expect(await screen.findByText('Books not closed: every figure is refreshed as usual.')).toBeTruthy();

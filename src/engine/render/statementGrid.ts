@@ -104,12 +104,22 @@ export interface RenderStatementInput {
    * not read for itself; default UTC.
    */
   readonly timeZone?: string;
+  /** Which refresh wrote it, said after the time (issue 14: a changes refresh keeps older figures). */
+  readonly refreshKind?: RefreshKindStamp;
   readonly scale: Scale;
   /** One more column after the periods, "Total", summed from their cents (periodic statements only). */
   readonly total?: boolean;
   /** For the derived column labels (FY and fiscal quarters); default 1. */
   readonly fiscalYearStartMonth?: number;
 }
+
+export type RefreshKindStamp = 'full' | 'changes' | 'block';
+
+const KIND_WORDS: Record<RefreshKindStamp, string> = {
+  full: 'full refresh',
+  changes: 'refresh of changes',
+  block: 'this block alone',
+};
 
 /** The header of the column summing the periods. */
 export const TOTAL_LABEL = 'Total';
@@ -385,7 +395,8 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
   push(text(input.companyName), blanks(), plain('title', true));
   push(text(STATEMENT_NAMES[kind]), blanks(), plain('title', true));
   push(text(describePeriods(periods, periodLabels)), blanks(), plain('title'));
-  push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt, input.timeZone)}`), blanks(), plain('title'));
+  const by = input.refreshKind ? ` (${KIND_WORDS[input.refreshKind]})` : '';
+  push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt, input.timeZone)}${by}`), blanks(), plain('title'));
   // (STAMP_ROW: the row index of this line, which a failed refresh rewrites.)
   push(text(unitsNote(currency, scale)), blanks(), plain('title'));
   push(EMPTY, blanks(), plain('blank'));

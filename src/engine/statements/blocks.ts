@@ -3,7 +3,7 @@
 // with its cells, recorded as a binding so Refresh can rebuild it where it is now (placement.ts).
 
 import { renderStatement, type StatementGrid } from '../render';
-import { formatRefreshedAt, STAMP_ROW } from '../render/statementGrid';
+import { formatRefreshedAt, STAMP_ROW, type RefreshKindStamp } from '../render/statementGrid';
 import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
 import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
@@ -27,12 +27,13 @@ export interface BlockResult {
 }
 
 /** The engine's rendering of a block. */
-export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string): StatementGrid {
+export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string, refreshKind?: RefreshKindStamp): StatementGrid {
   return renderStatement({
     reports: fetched.reports,
     companyName,
     refreshedAt: new Date(fetched.fetchedAt),
     timeZone,
+    refreshKind,
     scale: spec.scale,
     total: spec.total,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
@@ -147,14 +148,14 @@ export async function insertStatement(
 export async function refreshStatement(
   deps: BlockDeps,
   binding: BindingRecord,
-  options: { fresh: boolean; onProgress?: (done: number, total: number) => void },
+  options: { fresh: boolean; kind: RefreshKindStamp; onProgress?: (done: number, total: number) => void },
 ): Promise<BlockResult> {
   const spec = specFromBinding(binding);
   if (!spec) throw new Error(`Block ${binding.id} is not a statement this pane can rebuild`);
   const placement = await placeBlock(deps.gateway, binding, spec);
   if (placement.kind === 'damaged') throw placement.refusal;
   const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, fresh: options.fresh, onProgress: options.onProgress });
-  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone);
+  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone, options.kind);
   const gridWrite = toGridWrite(grid);
   await checkRoom(deps.gateway, spec, placement.address, extentOf(gridWrite));
   const { sheet, box } = parseQualified(placement.address);

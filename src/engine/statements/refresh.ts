@@ -179,6 +179,7 @@ export async function refreshAll(
     try {
       const { binding } = await refreshStatement(deps, block.binding, {
         fresh: false,
+        kind: options.scope === 'changed' ? 'changes' : 'full',
         onProgress: (done) => options.onProgress?.(before + done, total),
       });
       outcome.refreshed.push(binding);
@@ -201,7 +202,7 @@ export async function refreshBlock(
   onProgress?: (done: number, total: number) => void,
 ): Promise<BindingRecord> {
   try {
-    return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
+    return (await refreshStatement(deps, block.binding, { fresh: true, kind: 'block', onProgress })).binding;
   } catch (error) {
     if (!isDamage(error)) await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
     throw error;

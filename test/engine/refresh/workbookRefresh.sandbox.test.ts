@@ -2,6 +2,7 @@
 // table, refreshed "changed only" (one sync run, then only what the changes touch) or in full. Upstream
 // changes are made through the sandbox's control endpoint, as the bank feed or a teammate would make them;
 // calls are the sandbox's own count.
+import { STAMP_ROW } from '../../../src/engine/render/statementGrid';
 import type { Transaction } from '../../../src/api';
 import { refreshWorkbook, type WorkbookRefreshDeps } from '../../../src/engine/refresh/workbookRefresh';
 import { createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
@@ -101,6 +102,8 @@ describe('changed-only refresh of a workbook', () => {
     p = await pack();
   });
 
+  const stampOf = async (gateway: MemoryGateway, b: BindingRecord) => String((await gateway.readRange(b.address)).values[STAMP_ROW][0]);
+
   it('the first one has nothing to go on: it refreshes everything and starts the watermark', async () => {
     const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
     expect(value.ran).toBe('full');
@@ -109,6 +112,8 @@ describe('changed-only refresh of a workbook', () => {
     // + the table's incremental sync page.
     expect(calls).toBe(1 + 17 + 8 + 1 + 1);
     expect(value.tables.map((t) => t.outcome)).toEqual(['refreshed']);
+    // Each block's stamp says which refresh wrote it.
+    for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(full refresh\)$/);
   });
 
   it('nothing changed: 1 call, nothing rewritten', async () => {
@@ -137,6 +142,7 @@ describe('changed-only refresh of a workbook', () => {
     // of both categories (the Advertising or Revenue line the transaction left).
     expect(calls).toBe(1 + 1 + 4 + 1 + 2);
     expect(value.blocks.refreshed).toHaveLength(3);
+    for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/ \(refresh of changes\)$/);
     expect(value.tables).toMatchObject([{ outcome: 'unchanged' }]);
   });
 
