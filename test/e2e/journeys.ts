@@ -299,6 +299,15 @@ export function journeys(world: World): Journey[] {
         assert.ok(Math.abs(Number(shown[1]) - q1.total_cents / 100) < 0.005, `FIN.TOTAL shows ${shown[1]}, the API says ${q1.total_cents / 100}`);
         log(`FIN.TOTAL("Revenue","${year}-Q1") = ${shown[1]} (API: ${q1.total_cents} cents)`);
 
+        // Issue 13, item 3: the formula the README and npm start suggest, on any day of the month.
+        step('the suggested first formula: FIN.TOTAL for the year to date');
+        await goToCell(page, 'A71');
+        await enterValue(page, 'Revenue, year to date');
+        await goToCell(page, 'B71');
+        const ytd = await enterFormula(page, '=FIN.TOTAL("Revenue","YTD")');
+        assert.match(ytd, /^B71 = -?[\d.]+(?:E[+-]\d+)?$/, `a number, not an error: "${ytd}"`);
+        log(`FIN.TOTAL("Revenue","YTD") = ${ytd.slice(6)}`);
+
         step('an error with its message');
         await goToCell(page, 'A73');
         await enterValue(page, 'Unknown category');
