@@ -384,6 +384,60 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
+      // Issue 19, items 6 and 7: an outage costs a few calls, the failed block is named and marked, its
+      // figures stay as they were.
+      name: 'An outage during a full refresh: a few calls, the block named and marked, its figures intact',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        step('connecting and inserting an income statement by month');
+        await connectDemo(page);
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
+        const sheet = sheetOf(await insertStatement(page));
+        const before = await readGrid(sheetGrid(page, sheet));
+
+        step('the reports endpoint fails (500) for every request');
+        await world.sandbox.control('control', { faults: [{ kind: 'error500', count: 10_000, path: '/reports/' }] });
+        try {
+          await openPaneTab(page, 'Refresh');
+          await pane(page).getByRole('button', { name: 'Full refresh' }).click();
+          const confirm = pane(page).getByRole('group', { name: 'Confirm refresh' });
+          await confirm.waitFor();
+          const announced = Number(/This will spend (?:up to )?(\d+) calls?/.exec((await confirm.textContent()) ?? '')?.[1]);
+          const usage0 = await usage(world, 'growth-admin');
+          await confirm.getByRole('button', { name: 'Refresh', exact: true }).click();
+          const result = pane(page).getByRole('status').filter({ hasText: /^Refreshed everything\. Rebuilt 0 blocks; 1 block not refreshed\./ });
+          await result.waitFor({ timeout: LONG });
+          const text = ((await result.textContent()) ?? '').trim();
+          const spent = (await usage(world, 'growth-admin')) - usage0;
+          log(`full refresh during the outage: announced ${announced} calls, spent ${spent} (the sandbox's count); the pane said: ${text}`);
+          assert.match(text, new RegExp(`Spent ${spent} calls?\\.`), 'the pane says what the failure cost');
+          assert.match(text, /Not refreshed, previous figures kept: Income statement, .* at /, 'the failed block is named');
+          assert.ok(spent <= 10, `an outage costs a handful of calls, not ${spent}`);
+          await expectInView(page, result, 'the refresh result');
+          await errorMessages(pane(page)).first().waitFor();
+
+          step('the block is marked in the list and in its sheet, its figures intact');
+          const item = pane(page).getByRole('list', { name: 'Blocks' }).getByRole('listitem').filter({ hasText: 'Income statement' });
+          await item.getByText('Refresh failed', { exact: true }).waitFor();
+          await item.getByRole('button', { name: 'Refresh this block' }).waitFor();
+          const after = await readGrid(sheetGrid(page, sheet));
+          const stamp = after.find((r) => /^Figures of .*: refresh failed at /.test(r.cells[0] ?? ''));
+          assert.ok(stamp, 'the sheet says its figures are those of the last good refresh');
+          const figures = (rows: { cells: string[] }[]) => rows.filter((r) => !/^(Refreshed|Figures of) /.test(r.cells[0] ?? '')).map((r) => r.cells.join('|'));
+          assert.deepEqual(figures(after), figures(before), 'every figure as it was');
+          await shot('11-outage-block-marked');
+        } finally {
+          await world.sandbox.control('control', { clear_faults: true });
+        }
+
+        step('the API is back: Refresh this block brings it up to date');
+        await pane(page).getByRole('button', { name: 'Refresh this block' }).click();
+        await pane(page).getByRole('group', { name: 'Confirm refresh' }).getByRole('button', { name: 'Refresh', exact: true }).click();
+        await pane(page).getByRole('status').filter({ hasText: /^Refreshed the block at / }).waitFor({ timeout: LONG });
+        await checkStatement(page, sheet, year, await monthlyIncomeStatements(world, year), 'units');
+      },
+    },
+    {
       name: 'A small model: a period cell, FIN cells that read it, their SUM',
       run: async ({ page, shot, step, log }) => {
         const year = lastYear(world);
