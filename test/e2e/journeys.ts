@@ -439,7 +439,9 @@ export function journeys(world: World): Journey[] {
           log(`full refresh during the outage: announced ${announced} calls, spent ${spent} (the sandbox's count); the pane said: ${text}`);
           assert.match(text, new RegExp(`Spent ${spent} calls?\\.`), 'the pane says what the failure cost');
           assert.match(text, /Not refreshed, previous figures kept: Income statement, .* at /, 'the failed block is named');
-          assert.ok(spent <= 10, `an outage costs a handful of calls, not ${spent}`);
+          // 1 call starts the record of what changes; the reports stop after the breaker opens (the client
+          // sends 8 at a time, so what is on the wire gets its answer): without it, 12 reports x 5 attempts.
+          assert.ok(spent <= 1 + 10, `an outage costs a handful of calls, not ${spent}`);
           await expectInView(page, result, 'the refresh result');
           await errorMessages(pane(page)).first().waitFor();
 
