@@ -36,6 +36,7 @@ export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: s
     refreshKind,
     scale: spec.scale,
     total: spec.total,
+    variance: spec.variance,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
   });
 }
