@@ -3,7 +3,7 @@
 // drill-down can read it).
 
 import type { Result } from '../result';
-import { customPeriod, isEndOfMonth, namedPeriod, periodLabel, startOfMonth, yearToDate, type NamedPeriodKey, type Period } from '../dates';
+import { customPeriod, isEndOfMonth, namedPeriod, periodLabel, startOfMonth, type NamedPeriodKey, type Period } from '../dates';
 import type { Scale, StatementGrid, StatementReport } from '../render';
 import type { BindingRecord, Json } from '../ports/workbook';
 
