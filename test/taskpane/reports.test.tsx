@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
-import { calendarDateAt, namedPeriod, periodLabel, priorPeriod, samePeriodLastYear, splitPeriod, yearToDate, type NamedPeriodKey } from '../../src/engine/dates';
+import { calendarDateAt, namedPeriod, periodLabel, priorPeriod, samePeriodLastYear, splitPeriod, startOfMonth, yearToDate, type NamedPeriodKey } from '../../src/engine/dates';
 import { errorText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 import { apiReport, blockAt, expectBlockMatchesApi, expectVariance, lineCents, VARIANCE_HEADERS } from './sheet';
 
@@ -310,6 +310,8 @@ describe('Reports: against the prior year to date, with Variance columns', () =>
     );
     const block = blockAt(h.gateway, binding.address);
     expect([block.cell(6, 3).value, block.cell(6, 4).value]).toEqual(VARIANCE_HEADERS);
+    // Headed by the years to date, not their months' range.
+    expect([block.cell(6, 1).value, block.cell(6, 2).value]).toEqual([`YTD ${periodLabel(startOfMonth(ytd.end), ytd.end)}`, `YTD ${periodLabel(startOfMonth(prior.end), prior.end)}`]);
     const expenses = { key: 'expenses', field: 'amount_cents' };
     const top = block.rowOf('Expenses');
     const names = (actualReport.expenses.categories as any[]).map((l) => l.name);

@@ -88,11 +88,25 @@ export function resolvePeriod(
  */
 export function specPeriodLabel(spec: Pick<StatementSpec, 'start' | 'end' | 'fiscalYearStartMonth'> & { layout?: LayoutKey }): string {
   try {
-    if (spec.layout === 'prior_ytd') return `YTD ${isEndOfMonth(spec.end) ? periodLabel(startOfMonth(spec.end), spec.end) : spec.end}`;
+    if (spec.layout === 'prior_ytd') return yearToDateLabel(spec.end);
     return periodLabel(spec.start, spec.end, { fiscalYearStartMonth: spec.fiscalYearStartMonth });
   } catch {
     return `${spec.start} to ${spec.end}`;
   }
+}
+
+/** "YTD Oct 2026" (a year to date to a month end), "YTD 2026-11-23" (to a day). */
+export function yearToDateLabel(end: string): string {
+  return `YTD ${isEndOfMonth(end) ? periodLabel(startOfMonth(end), end) : end}`;
+}
+
+/**
+ * Column headers other than the periods' own labels: a year to date reads "YTD Oct 2026", not "Jan 2026 to
+ * Oct 2026" (a balance sheet's columns stay its dates). Undefined where the periods' labels serve.
+ */
+export function columnLabels(spec: StatementSpec, periods: readonly { end?: string }[]): string[] | undefined {
+  if (spec.layout !== 'prior_ytd' || spec.statement === 'balance_sheet') return undefined;
+  return periods.map((p) => yearToDateLabel(p.end ?? ''));
 }
 
 /** "Income statement, FY2025, months side by side with a total, in thousands". */

@@ -13,7 +13,7 @@ import {
   specToParameters,
   type StatementSpec,
 } from '../../../src/engine/statements';
-import { drillParameters } from '../../../src/engine/statements/spec';
+import { columnLabels, drillParameters } from '../../../src/engine/statements/spec';
 import type { BindingRecord } from '../../../src/engine/ports/workbook';
 import { statementCellTarget } from '../../../src/engine/transactions/drillTarget';
 import { incomeStatement } from '../fixtures/statements';
@@ -76,6 +76,14 @@ describe('against the prior year to date', () => {
       { path: '/reports/balance_sheet', query: { date: '2026-10-31' } },
       { path: '/reports/balance_sheet', query: { date: '2025-10-31' } },
     ]);
+  });
+
+  test('its columns are headed by the year to date they show; a balance sheet by its dates', () => {
+    expect(columnLabels(october, columnsFor(october))).toEqual(['YTD Oct 2026', 'YTD Oct 2025']);
+    const today = { ...october, end: '2026-11-23' };
+    expect(columnLabels(today, columnsFor(today))).toEqual(['YTD 2026-11-23', 'YTD 2025-11-23']);
+    expect(columnLabels({ ...october, statement: 'balance_sheet' }, columnsFor({ ...october, statement: 'balance_sheet' }))).toBeUndefined();
+    expect(columnLabels({ ...october, layout: 'prior_year' }, columnsFor({ ...october, layout: 'prior_year' }))).toBeUndefined();
   });
 
   test('described and named by the year to date it shows', () => {
