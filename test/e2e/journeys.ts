@@ -769,7 +769,7 @@ export function journeys(world: World): Journey[] {
         log(`variance of every line, operating and net income checked; revenue lines up ${signs.revenueUp}, down ${signs.revenueDown}; costs up ${signs.costUp}, down ${signs.costDown}`);
         // The labels, the two periods and both variance columns in view.
         await goToCell(page, 'A1');
-        await shot('10-variance-prior-year-to-date');
+        await shot('12-variance-prior-year-to-date');
       },
     },
   ];
