@@ -15,9 +15,11 @@ import {
   LAYOUTS,
   SCALES,
   STATEMENTS,
+  columnsFor,
   costText,
   describeSpec,
   offersTotal,
+  offersVariance,
   resolvePeriod,
   statementLabel,
   type LayoutKey,
@@ -27,8 +29,8 @@ import {
 } from '../engine/statements';
 import { useScreenStyles } from './styles';
 
-// Reports: pick a statement, a period, a layout (months or quarters side by side may get a Total column)
-// and units; see what it will cost (periods already cached are free); insert it on a new sheet or at the
+// Reports: pick a statement, a period, a layout (months or quarters side by side may get a Total column,
+// a comparison its Variance columns) and units; see what it will cost (periods already cached are free); insert it on a new sheet or at the
 // selected cell, with progress. The block is recorded so Refresh can rebuild it. A block that costs more
 // than the month has left is not started (it would stop part way): the pane says so and offers the leading
 // periods that fit.
@@ -52,6 +54,8 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
   const [total, setTotal] = useState(false);
+  // A comparison is read by its variance: offered, and on unless the user turns it off.
+  const [variance, setVariance] = useState(true);
   const [scale, setScale] = useState<Scale>('units');
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
   const statements = useStatements(services, connection);
@@ -67,6 +71,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     [periodChoice, today, connection.fiscalYearStartMonth, customStart, customEnd],
   );
   const canTotal = offersTotal({ statement, layout });
+  const canVariance = offersVariance({ layout });
   const spec: StatementSpec | null = useMemo(
     () =>
       period.ok
@@ -79,10 +84,18 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             scale,
             fiscalYearStartMonth: connection.fiscalYearStartMonth,
             ...(canTotal && total ? { total: true } : {}),
+            ...(canVariance && variance ? { variance: true } : {}),
           }
         : null,
-    [period, statement, periodChoice, layout, scale, connection.fiscalYearStartMonth, canTotal, total],
+    [period, statement, periodChoice, layout, scale, connection.fiscalYearStartMonth, canTotal, total, canVariance, variance],
   );
+
+  // The year to date differs from the period picked: say which two spans are compared.
+  const ytdHint = useMemo(() => {
+    if (!spec || spec.layout !== 'prior_ytd' || spec.statement === 'balance_sheet') return undefined;
+    const [actual, prior] = columnsFor(spec);
+    return `${actual.start} to ${actual.end} against ${prior.start} to ${prior.end}`;
+  }, [spec]);
 
   useEffect(() => {
     if (!spec) {
@@ -168,7 +181,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           </Field>
         </div>
       )}
-      <Field label="Layout" hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : undefined}>
+      <Field label="Layout" hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : ytdHint}>
         <Select value={layout} onChange={(_, d) => setLayout(d.value as LayoutKey)} disabled={busy}>
           {LAYOUTS.map((l) => (
             <option key={l.key} value={l.key}>
@@ -180,6 +193,15 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       {canTotal && (
         // Summed from the fetched periods' cents when the block is written: costs nothing more.
         <Checkbox label="Add a Total column (no extra call)" checked={total} onChange={(_, d) => setTotal(d.checked === true)} disabled={busy} />
+      )}
+      {canVariance && (
+        // Computed from the two periods' cents when the block is written: costs nothing more.
+        <Checkbox
+          label="Add Variance and Variance % columns, favourable positive (no extra call)"
+          checked={variance}
+          onChange={(_, d) => setVariance(d.checked === true)}
+          disabled={busy}
+        />
       )}
       <Field label="Units">
         <Select value={scale} onChange={(_, d) => setScale(d.value as Scale)} disabled={busy}>

@@ -863,5 +863,81 @@ export function journeys(world: World): Journey[] {
         await shot('10-refresh-changes-after-push');
       },
     },
+    {
+      name: 'Income statement against the prior year to date, with Variance columns (issue 15)',
+      run: async ({ page, shot, step, log }) => {
+        // Last month's year to date (the demo company's fiscal year starts in January) and the same span a year before.
+        const [y, m] = world.today.split('-').map(Number);
+        const month = m === 1 ? 12 : m - 1;
+        const year = m === 1 ? y - 1 : y;
+        const actual = { start: `${year}-01-01`, end: monthRange(year, month).end };
+        const prior = { start: `${year - 1}-01-01`, end: monthRange(year - 1, month).end };
+        step('fetching the two reports from the API');
+        const [a, b] = await Promise.all(
+          [actual, prior].map((p) => api<IncomeStatement>(world, 'growth-admin', `/reports/income_statement?start_date=${p.start}&end_date=${p.end}`)),
+        );
+
+        step('choosing the layout');
+        await connectDemo(page);
+        const cost = await chooseStatement(page, { statement: 'Income statement', period: 'Last month', layout: 'Against the prior year to date', units: 'Thousands', where: 'New sheet' });
+        assert.match(cost, /^Costs 2 calls \(0 cached\)/, 'the two periods, nothing for the variance');
+        await pane(page).getByText(`${actual.start} to ${actual.end} against ${prior.start} to ${prior.end}`, { exact: true }).waitFor();
+        const variance = pane(page).getByRole('checkbox', { name: 'Add Variance and Variance % columns, favourable positive (no extra call)' });
+        assert.ok(await variance.isChecked(), 'Variance columns are on by default');
+
+        step('inserting it');
+        const inserted = await insertStatement(page);
+        assert.match(inserted, /Spent 2 calls\./);
+        const sheet = sheetOf(inserted);
+        assert.equal(sheet, `P&L YTD ${MONTHS[month - 1]} ${year}`);
+        const grid = sheetGrid(page, sheet);
+        await grid.getByRole('gridcell', { name: 'Variance fav/(unfav)', exact: true }).waitFor();
+
+        step('checking the variance of every line against the two reports');
+        const rows = await readGrid(grid);
+        const header = rows.find((r) => r.cells[3] === 'Variance fav/(unfav)');
+        assert.ok(header, 'the Variance header');
+        assert.equal(header.cells[4], 'Variance % fav/(unfav)');
+        assert.deepEqual(header.cells.slice(1, 3), [`YTD ${MONTHS[month - 1]} ${year}`, `YTD ${MONTHS[month - 1]} ${year - 1}`]);
+        // "12.3%" / "(12.3%)" / "" -> a fraction, or null for a blank cell.
+        const percent = (t: string): number | null => (t === '' ? null : (/^\(.*\)$/.test(t) ? -1 : 1) * Number(t.replace(/[()%\s]/g, '')) / 100);
+        const mismatches: string[] = [];
+        const signs = { revenueUp: 0, revenueDown: 0, costUp: 0, costDown: 0 };
+        const expectRow = (label: string, actualCents: number, priorCents: number) => {
+          // Not the section heading of the same name ("Revenue", "Taxes"): its cells are blank.
+          const row = rows.find((r) => r.row > header.row && r.cells[0] === label && r.cells[1] !== '');
+          if (!row) {
+            mismatches.push(`${label}: no row`);
+            return;
+          }
+          const v = actualCents - priorCents;
+          const shown = parseAmount(row.cells[3]);
+          const pct = percent(row.cells[4]);
+          const expected = priorCents === 0 ? null : v / Math.abs(priorCents);
+          // In thousands, shown to the unit: within half a unit of the exact variance.
+          if (Math.abs(shown - v / 100_000) > 0.5 + 1e-9) mismatches.push(`${label}: variance ${row.cells[3]}, expected ${v / 100_000}`);
+          if (expected === null ? pct !== null : pct === null || Math.abs(pct - expected) > 0.0005 + 1e-9) mismatches.push(`${label}: variance % ${row.cells[4]}, expected ${expected}`);
+        };
+        const lines = (r: IncomeStatement, section: string) => ((r[section] as { categories?: ReportCategory[] } | undefined)?.categories ?? []);
+        for (const section of SECTIONS) {
+          const names = lines(a, section).map((c) => c.name);
+          for (const line of lines(a, section)) {
+            if (names.filter((n) => n === line.name).length > 1) continue;
+            const was = lines(b, section).find((c) => c.category_id === line.category_id)?.amount_cents ?? 0;
+            expectRow(line.name, line.amount_cents, was);
+            if (section === 'revenue' && line.amount_cents !== was) signs[line.amount_cents > was ? 'revenueUp' : 'revenueDown'] += 1;
+            // Expenses are negative: a cost that grew is more negative.
+            if (section === 'expenses' && line.amount_cents !== was) signs[line.amount_cents < was ? 'costUp' : 'costDown'] += 1;
+          }
+        }
+        expectRow('Operating income', a.operating_income_cents, b.operating_income_cents);
+        expectRow('Net income', a.net_income_cents, b.net_income_cents);
+        assert.deepEqual(mismatches, [], `variances that differ from the API on ${sheet}`);
+        log(`variance of every line, operating and net income checked; revenue lines up ${signs.revenueUp}, down ${signs.revenueDown}; costs up ${signs.costUp}, down ${signs.costDown}`);
+        // The labels, the two periods and both variance columns in view.
+        await goToCell(page, 'A1');
+        await shot('12-variance-prior-year-to-date');
+      },
+    },
   ];
 }

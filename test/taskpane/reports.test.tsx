@@ -1,8 +1,8 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
-import { calendarDateAt, namedPeriod, periodLabel, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
+import { calendarDateAt, namedPeriod, periodLabel, priorPeriod, samePeriodLastYear, splitPeriod, startOfMonth, yearToDate, type NamedPeriodKey } from '../../src/engine/dates';
 import { errorText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
-import { blockAt, expectBlockMatchesApi } from './sheet';
+import { apiReport, blockAt, expectBlockMatchesApi, expectVariance, lineCents, VARIANCE_HEADERS } from './sheet';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -19,7 +19,9 @@ const LAYOUT_LABEL = {
   quarters: 'Quarters side by side',
   prior_period: 'Against the prior period',
   prior_year: 'Against the same period last year',
+  prior_ytd: 'Against the prior year to date',
 } as const;
+const COMPARISONS: readonly string[] = ['prior_period', 'prior_year', 'prior_ytd'];
 const PERIOD_LABEL: Record<NamedPeriodKey, string> = {
   this_month: 'This month',
   last_month: 'Last month',
@@ -46,7 +48,9 @@ function expectedColumns(kind: Kind, layout: Layout, periodKey: NamedPeriodKey) 
           ? [base, priorPeriod(base)]
           : layout === 'prior_year'
             ? [base, samePeriodLastYear(base)]
-            : [base];
+            : layout === 'prior_ytd'
+              ? [yearToDate(base.end), samePeriodLastYear(yearToDate(base.end))]
+              : [base];
   return periods.map((p) => (kind === 'balance_sheet' ? { date: p.end } : { start: p.start, end: p.end }));
 }
 
@@ -67,6 +71,7 @@ const CASES: { layout: Layout; period: NamedPeriodKey; scale: 'Units' | 'Thousan
   { layout: 'quarters', period: 'last_year', scale: 'Thousands', columns: 4 },
   { layout: 'prior_period', period: 'last_quarter', scale: 'Millions', columns: 2 },
   { layout: 'prior_year', period: 'last_quarter', scale: 'Units', columns: 2 },
+  { layout: 'prior_ytd', period: 'last_month', scale: 'Thousands', columns: 2 },
 ];
 
 describe.each(Object.keys(STATEMENT_LABEL) as Kind[])('Reports: %s', (kind) => {
@@ -95,6 +100,8 @@ describe.each(Object.keys(STATEMENT_LABEL) as Kind[])('Reports: %s', (kind) => {
       expect(binding).toBeDefined();
       expect(binding).toMatchObject({ kind: 'statement', company: sb.companies['growth-admin'] });
       expect(binding.parameters).toMatchObject({ statement: kind, layout: c.layout, scale: c.scale.toLowerCase(), period: c.period });
+      // Issue 15: a comparison gets its Variance columns unless they are turned off (checked against the API below).
+      expect(binding.parameters.variance === true).toBe(COMPARISONS.includes(c.layout));
       expect(Date.now() - Date.parse(binding.refreshedAt)).toBeLessThan(60_000);
       await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, binding, expectedColumns(kind, c.layout, c.period));
     }
@@ -263,6 +270,85 @@ describe('Reports: where, custom periods, progress and failures', () => {
     expect(block.cell(6, 4).value).toBe('Total');
     // Refreshed in the user's zone, named.
     expect(String(block.cell(3, 0).value)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T$/);
+    h.unmount();
+  });
+});
+
+// Issue 15, item 3: comparative layouts with variance columns.
+describe('Reports: against the prior year to date, with Variance columns', () => {
+  test('favourable positive on revenue and expense lines, checked against the API two reports; no call beyond the two periods', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await choose(h, 'Period', 'Last month');
+    await choose(h, 'Layout', 'Months side by side');
+    expect(screen.queryByRole('checkbox', { name: /Variance/ })).toBeNull();
+    await choose(h, 'Layout', 'Against the prior year to date');
+    const today = calendarDateAt(Date.now());
+    const ytd = yearToDate(namedPeriod('last_month', { today }).end);
+    const prior = samePeriodLastYear(ytd);
+    // The spans compared are said before anything is spent.
+    expect(await screen.findByText(`${ytd.start} to ${ytd.end} against ${prior.start} to ${prior.end}`)).toBeTruthy();
+    const box = screen.getByRole('checkbox', { name: 'Add Variance and Variance % columns, favourable positive (no extra call)' }) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    const costLine = (await screen.findByText(/^Costs \d+ calls? \(\d+ cached\)/)).textContent!;
+    const [, calls, cached] = /^Costs (\d+) calls? \((\d+) cached\)/.exec(costLine)!.map(Number);
+    expect(calls + cached).toBe(2);
+    const before = await sb.usage(sb.companies['growth-admin']);
+    const message = await insertAndWait(h);
+    expect(message).toContain(`Spent ${calls} call`);
+    expect(await sb.usage(sb.companies['growth-admin'])).toBe(before + calls);
+
+    const [binding] = await h.gateway.listBindings();
+    expect(binding.parameters).toMatchObject({ layout: 'prior_ytd', variance: true, start: namedPeriod('last_month', { today }).start });
+    expect(binding.parameters.columnPeriods).toEqual([{ start: ytd.start, end: ytd.end }, { start: prior.start, end: prior.end }, null, null]);
+    // Key figures (revenue, expenses, operating and net income) and every revenue line, variance included.
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, binding, [ytd, prior].map((p) => ({ start: p.start, end: p.end })));
+
+    // Every expense line too: a cost that grew is unfavourable (negative), one that shrank favourable.
+    const [actualReport, priorReport] = await Promise.all(
+      [ytd, prior].map((p) => apiReport(sb, 'growth-admin', '/reports/income_statement', { start_date: p.start, end_date: p.end })),
+    );
+    const block = blockAt(h.gateway, binding.address);
+    expect([block.cell(6, 3).value, block.cell(6, 4).value]).toEqual(VARIANCE_HEADERS);
+    // Headed by the years to date, not their months' range.
+    expect([block.cell(6, 1).value, block.cell(6, 2).value]).toEqual([`YTD ${periodLabel(startOfMonth(ytd.end), ytd.end)}`, `YTD ${periodLabel(startOfMonth(prior.end), prior.end)}`]);
+    const expenses = { key: 'expenses', field: 'amount_cents' };
+    const top = block.rowOf('Expenses');
+    const names = (actualReport.expenses.categories as any[]).map((l) => l.name);
+    const seen = { grew: 0, shrank: 0 };
+    for (const line of actualReport.expenses.categories as any[]) {
+      if (names.filter((n) => n === line.name).length > 1) continue;
+      const r = block.rowOf(line.name, top + 1);
+      const a = line.amount_cents as number;
+      const b = lineCents(priorReport, expenses, line.category_id);
+      expectVariance(block, r, a, b, 1, 1);
+      if (a < b) {
+        expect(block.cell(r, 3).value as number).toBeLessThan(0);
+        seen.grew += 1;
+      } else if (a > b) {
+        expect(block.cell(r, 3).value as number).toBeGreaterThan(0);
+        seen.shrank += 1;
+      }
+    }
+    expect(seen.grew + seen.shrank).toBeGreaterThan(0);
+    h.unmount();
+  });
+
+  test('turned off, the same comparison is its two periods only, from the cache, on a sheet named for the difference', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await choose(h, 'Period', 'Last quarter');
+    await choose(h, 'Layout', 'Against the prior period');
+    await insertAndWait(h);
+    await h.user.click(screen.getByRole('checkbox', { name: /Add Variance and Variance % columns/ }));
+    await screen.findByText('Costs 0 calls (2 cached)');
+    expect(await insertAndWait(h)).toContain('Spent 0 calls.');
+    const [withVariance, without] = await h.gateway.listBindings();
+    expect(withVariance.parameters.variance).toBe(true);
+    expect(without.parameters).not.toHaveProperty('variance');
+    expect(without.address).toMatch(/\(no variance\)'!/);
+    const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, without, [quarter, priorPeriod(quarter)].map((p) => ({ start: p.start, end: p.end })));
     h.unmount();
   });
 });

@@ -40,24 +40,53 @@ export async function apiReport(sb: TestSandbox, label: string, path: string, qu
   return res.body;
 }
 
-const FIGURES: Record<string, { label: string; cents: (r: any) => number }[]> = {
+/**
+ * `favourable`: the sign a larger figure gets in a Variance column (issue 15): +1 when more is better for the
+ * owners (more income, less cost, more cash, more net assets), -1 for liabilities, null for a total with no
+ * direction (no variance shown).
+ */
+type Figure = { label: string; cents: (r: any) => number; favourable: 1 | -1 | null };
+
+const FIGURES: Record<string, Figure[]> = {
   income_statement: [
-    { label: 'Total revenue', cents: (r) => r.revenue.total_cents },
-    { label: 'Total expenses', cents: (r) => r.expenses.total_cents },
-    { label: 'Operating income', cents: (r) => r.operating_income_cents },
-    { label: 'Net income', cents: (r) => r.net_income_cents },
+    { label: 'Total revenue', cents: (r) => r.revenue.total_cents, favourable: 1 },
+    { label: 'Total expenses', cents: (r) => r.expenses.total_cents, favourable: 1 },
+    { label: 'Operating income', cents: (r) => r.operating_income_cents, favourable: 1 },
+    { label: 'Net income', cents: (r) => r.net_income_cents, favourable: 1 },
   ],
   balance_sheet: [
-    { label: 'Total assets', cents: (r) => r.assets.total_cents },
-    { label: 'Total liabilities', cents: (r) => r.liabilities.total_cents },
-    { label: 'Total equity', cents: (r) => r.equity.total_cents },
-    { label: 'Total liabilities and equity', cents: (r) => r.liabilities_and_equity_cents },
+    { label: 'Total assets', cents: (r) => r.assets.total_cents, favourable: 1 },
+    { label: 'Total liabilities', cents: (r) => r.liabilities.total_cents, favourable: -1 },
+    { label: 'Total equity', cents: (r) => r.equity.total_cents, favourable: 1 },
+    { label: 'Total liabilities and equity', cents: (r) => r.liabilities_and_equity_cents, favourable: null },
   ],
   cash_flow: [
-    { label: 'Net cash from operating activities', cents: (r) => r.operating_activities.total_cents },
-    { label: 'Net change in cash', cents: (r) => r.change_in_cash_cents },
+    { label: 'Net cash from operating activities', cents: (r) => r.operating_activities.total_cents, favourable: 1 },
+    { label: 'Net change in cash', cents: (r) => r.change_in_cash_cents, favourable: 1 },
   ],
 };
+
+export const VARIANCE_HEADERS = ['Variance fav/(unfav)', 'Variance % fav/(unfav)'];
+
+/**
+ * The Variance and Variance % cells of block row `r` (after the two period columns) against the API's cents
+ * of the row in the two reports: the difference with the row's sign, in the block's units, and that over
+ * the comparison's size; blank on a zero comparison, and both blank for a row with no direction.
+ */
+export function expectVariance(block: SheetBlock, r: number, actual: number, comparison: number, favourable: 1 | -1 | null, divisor: number): void {
+  const amount = block.cell(r, 3);
+  const percent = block.cell(r, 4);
+  if (favourable === null) {
+    expect([amount.value, percent.value]).toEqual(['', '']);
+    return;
+  }
+  const variance = favourable * (actual - comparison);
+  expect(amount.value as number).toBeCloseTo(variance / 100 / divisor, 9);
+  expect(amount.numberFormat).toBe(block.cell(r, 1).numberFormat);
+  if (comparison === 0) expect(percent.value).toBe('');
+  else expect(percent.value as number).toBeCloseTo(variance / Math.abs(comparison), 12);
+  expect(percent.numberFormat).toMatch(/%/);
+}
 
 const FIRST_SECTION: Record<string, { heading: string; key: string; field: string }> = {
   income_statement: { heading: 'Revenue', key: 'revenue', field: 'amount_cents' },
@@ -80,7 +109,8 @@ export async function expectBlockMatchesApi(
   const kind = p.statement as string;
   const divisor = DIVISOR[p.scale as keyof typeof DIVISOR];
   const block = blockAt(gateway, binding.address);
-  expect(block.cols).toBe(1 + expectedColumns.length);
+  const variance = p.variance === true;
+  expect(block.cols).toBe(1 + expectedColumns.length + (variance ? 2 : 0));
   const reports = [];
   for (const c of expectedColumns) {
     reports.push(
@@ -97,8 +127,9 @@ export async function expectBlockMatchesApi(
     const h = block.cell(header, c);
     expect(typeof h.value).toBe('string');
     expect(h.numberFormat).toBe('@');
-    if (kind === 'balance_sheet') expect(h.value).toBe(expectedColumns[c - 1].date);
+    if (kind === 'balance_sheet' && c <= expectedColumns.length) expect(h.value).toBe(expectedColumns[c - 1].date);
   }
+  if (variance) expect([block.cell(header, 3).value, block.cell(header, 4).value]).toEqual(VARIANCE_HEADERS);
   // Key figures, every column.
   for (const f of FIGURES[kind]) {
     const r = block.rowOf(f.label);
@@ -109,6 +140,7 @@ export async function expectBlockMatchesApi(
       expect(typeof v).toBe('number');
       expect(v as number).toBeCloseTo(f.cents(report) / 100 / divisor, 9);
     });
+    if (variance) expectVariance(block, r, f.cents(reports[0]), f.cents(reports[1]), f.favourable, divisor);
   }
   // Every line of the first section (names unique within it), every column.
   const section = FIRST_SECTION[kind];
@@ -128,5 +160,13 @@ export async function expectBlockMatchesApi(
       if (!match) return;
       expect(v as number).toBeCloseTo(match[section.field] / 100 / divisor, 9);
     });
+    // The first section of each statement is one where more is favourable: revenue, assets, operating cash.
+    if (variance) expectVariance(block, r, lineCents(reports[0], section, line.category_id), lineCents(reports[1], section, line.category_id), 1, divisor);
   }
+}
+
+/** A line's cents in a report's section; 0 when the report does not list it (no activity). */
+export function lineCents(report: any, section: { key: string; field: string }, categoryId: string): number {
+  const match = ((report[section.key]?.categories ?? []) as any[]).find((l) => l.category_id === categoryId);
+  return match ? match[section.field] : 0;
 }

@@ -17,6 +17,7 @@ import {
 } from './money';
 import { AlignedLine, LineValueField, alignSectionLines } from './statementLines';
 import { totalReport } from './totalColumn';
+import { PERCENT_FORMAT, VARIANCE_LABEL, VARIANCE_PERCENT_LABEL, orientationOf, varianceCells } from './varianceColumns';
 import type {
   BalanceSheetReport,
   CashFlowReport,
@@ -70,6 +71,8 @@ export interface PeriodColumn {
   readonly date?: string;
   /** The report's own refreshed_at (Unix seconds of its latest journal entry), or null. */
   readonly dataRefreshedAt: number | null;
+  /** A Variance or Variance % column: computed from the two periods, not a period of its own. */
+  readonly variance?: 'amount' | 'percent';
 }
 
 export interface StatementGrid {
@@ -109,6 +112,11 @@ export interface RenderStatementInput {
   readonly scale: Scale;
   /** One more column after the periods, "Total", summed from their cents (periodic statements only). */
   readonly total?: boolean;
+  /**
+   * Two reports, the actual then the comparison, followed by Variance and Variance % columns computed from
+   * their cents (varianceColumns.ts).
+   */
+  readonly variance?: boolean;
   /** For the derived column labels (FY and fiscal quarters); default 1. */
   readonly fiscalYearStartMonth?: number;
 }
@@ -347,6 +355,8 @@ function validate(input: RenderStatementInput): void {
     throw new RenderError(`${input.periodLabels.length} period labels for ${reports.length} reports`);
   }
   if (!(input.scale in SCALE_DIVISOR)) throw new RenderError(`unknown scale ${String(input.scale)}`);
+  if (input.variance && reports.length !== 2) throw new RenderError(`a variance compares two reports, not ${reports.length}`);
+  if (input.variance && input.total) throw new RenderError('a comparison has a variance, not a total');
 }
 
 interface Builder {
@@ -377,11 +387,18 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
   const reports = input.total ? [...periods, totalReport(periods)] : periods;
   const labels = input.total ? [...periodLabels, TOTAL_LABEL] : periodLabels;
   const n = reports.length;
-  const width = 1 + n;
+  const varianceColumns = input.variance ? 2 : 0;
+  const width = 1 + n + varianceColumns;
 
   const b: Builder = { rows: [], info: [] };
-  const push = (label: Cell, values: Cell[], info: RowInfo): void => {
-    b.rows.push([label, ...values]);
+  // `cents`, for rows of figures: what the variance of the row is computed from (the actual, then the comparison).
+  const push = (label: Cell, values: Cell[], info: RowInfo, cents?: readonly (number | undefined)[]): void => {
+    const variance = !input.variance
+      ? []
+      : cents
+        ? varianceCells(cents[0], cents[1], orientationOf(kind, info), scale)
+        : [EMPTY, EMPTY];
+    b.rows.push([label, ...values, ...variance]);
     b.info.push(info);
   };
   const blanks = (): Cell[] => new Array<Cell>(n).fill(EMPTY);
@@ -401,7 +418,9 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
   push(text(unitsNote(currency, scale)), blanks(), plain('title'));
   push(EMPTY, blanks(), plain('blank'));
   const columnHeaderRow = b.rows.length;
-  push(EMPTY, labels.map((l) => text(l)), plain('column-header', true));
+  const varianceLabels = input.variance ? [text(VARIANCE_LABEL), text(VARIANCE_PERCENT_LABEL)] : [];
+  b.rows.push([EMPTY, ...labels.map((l) => text(l)), ...varianceLabels]);
+  b.info.push(plain('column-header', true));
   const firstBodyRow = b.rows.length;
 
   const layout = LAYOUTS[kind];
@@ -421,7 +440,8 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
       const lines: AlignedLine[] = alignSectionLines(sections, LINE_FIELD[kind], block.key);
       push(text(block.heading), blanks(), { ...plain('section-heading', true), section: block.key });
       for (const line of lines) {
-        push(text(line.name), line.cents.map(activity), {
+        const cents = line.cents.map((c) => c ?? 0);
+        push(text(line.name), cents.map(activity), {
           role: 'line',
           bold: false,
           indent: line.depth + 1,
@@ -433,19 +453,20 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
           depth: line.depth,
           hasChildren: line.hasChildren,
           isGroup: line.categoryId.startsWith('grp_'),
-        });
+        }, cents);
       }
-      push(text(block.totalLabel), reports.map((r) => activity(sectionTotal(r, block.key))), {
+      const totals = reports.map((r) => sectionTotal(r, block.key) ?? 0);
+      push(text(block.totalLabel), totals.map(activity), {
         ...plain('section-total', true),
         section: block.key,
-      });
+      }, totals);
     } else if (block.type === 'figure') {
       const cents = reports.map((r) => centsField(r, block.key));
       if (cents.every((c) => c === undefined)) {
         if (block.optional) continue;
         throw new RenderError(`${kind} has no ${block.key}`);
       }
-      push(text(block.label), cents.map(money), { ...plain('subtotal', block.bold), figure: block.key });
+      push(text(block.label), cents.map(money), { ...plain('subtotal', block.bold), figure: block.key }, cents);
     } else {
       const diffs = reports.map(block.difference);
       if (block.optional && diffs.every((d) => d === undefined)) continue;
@@ -464,10 +485,12 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
   }
 
   const moneyFormat = accountingFormat(currency, scale);
+  const percentColumn = input.variance ? width - 1 : -1;
   const numberFormats = b.rows.map((row, r) =>
     row.map((cell, c) => {
       if (cell.kind === 'text') return TEXT_FORMAT;
-      return r >= firstBodyRow && c >= 1 ? moneyFormat : GENERAL_FORMAT;
+      if (r < firstBodyRow || c < 1) return GENERAL_FORMAT;
+      return c === percentColumn ? PERCENT_FORMAT : moneyFormat;
     }),
   );
 
@@ -477,6 +500,12 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
     ...periodOf(r),
     dataRefreshedAt: typeof r.refreshed_at === 'number' ? r.refreshed_at : null,
   }));
+  if (input.variance) {
+    columns.push(
+      { column: n + 1, label: VARIANCE_LABEL, dataRefreshedAt: null, variance: 'amount' },
+      { column: n + 2, label: VARIANCE_PERCENT_LABEL, dataRefreshedAt: null, variance: 'percent' },
+    );
+  }
 
   return {
     kind,
@@ -488,7 +517,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
     numberFormats,
     rowInfo: b.info,
     columnWidths: suggestWidths(b.rows, b.info, firstBodyRow, scale),
-    values: { row: firstBodyRow, column: 1, rowCount: b.rows.length - firstBodyRow, columnCount: n },
+    values: { row: firstBodyRow, column: 1, rowCount: b.rows.length - firstBodyRow, columnCount: width - 1 },
     columnHeaderRow,
     columns,
   };

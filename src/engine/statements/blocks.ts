@@ -9,7 +9,7 @@ import { cellA1, parseQualified } from '../ports/address';
 import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
 import { blockName, checkRoom, placeBlock } from './placement';
-import { drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
+import { columnLabels, drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
 
 export interface BlockDeps {
   gateway: WorkbookGateway;
@@ -30,12 +30,14 @@ export interface BlockResult {
 export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string, refreshKind?: RefreshKindStamp): StatementGrid {
   return renderStatement({
     reports: fetched.reports,
+    periodLabels: columnLabels(spec, columnsFor(spec)),
     companyName,
     refreshedAt: new Date(fetched.fetchedAt),
     timeZone,
     refreshKind,
     scale: spec.scale,
     total: spec.total,
+    variance: spec.variance,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
   });
 }

@@ -4,7 +4,7 @@
 
 import type { ReportDateParams, ReportPeriodParams } from '../../api/types';
 import type { CallOptions } from '../../api/transport';
-import { priorPeriod, samePeriodLastYear, splitPeriod, type Period } from '../dates';
+import { priorPeriod, samePeriodLastYear, splitPeriod, yearToDate, type Period } from '../dates';
 import type { StatementReport } from '../render';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
@@ -47,6 +47,12 @@ export function columnsFor(spec: StatementSpec): StatementColumn[] {
     case 'prior_year':
       periods = [base, samePeriodLastYear(base, options)];
       break;
+    case 'prior_ytd': {
+      // The fiscal year to the end of the chosen period, against the same span a year earlier.
+      const ytd = yearToDate(spec.end, spec.fiscalYearStartMonth);
+      periods = [ytd, samePeriodLastYear(ytd, options)];
+      break;
+    }
     default:
       periods = [base];
   }

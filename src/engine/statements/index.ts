@@ -7,6 +7,7 @@ export {
   describeSpec,
   layoutLabel,
   offersTotal,
+  offersVariance,
   resolvePeriod,
   sheetNameFor,
   specFromBinding,

@@ -3,12 +3,12 @@
 // drill-down can read it).
 
 import type { Result } from '../result';
-import { customPeriod, namedPeriod, periodLabel, type NamedPeriodKey, type Period } from '../dates';
+import { customPeriod, isEndOfMonth, namedPeriod, periodLabel, startOfMonth, type NamedPeriodKey, type Period } from '../dates';
 import type { Scale, StatementGrid, StatementReport } from '../render';
 import type { BindingRecord, Json } from '../ports/workbook';
 
 export type StatementKind = StatementReport['object'];
-export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year';
+export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year' | 'prior_ytd';
 export type PeriodChoice = NamedPeriodKey | 'custom';
 
 export const STATEMENTS: readonly { key: StatementKind; label: string; sheet: string }[] = [
@@ -23,7 +23,11 @@ export const LAYOUTS: readonly { key: LayoutKey; label: string }[] = [
   { key: 'quarters', label: 'Quarters side by side' },
   { key: 'prior_period', label: 'Against the prior period' },
   { key: 'prior_year', label: 'Against the same period last year' },
+  { key: 'prior_ytd', label: 'Against the prior year to date' },
 ];
+
+/** The layouts that put a period beside one other to compare with: they may get variance columns. */
+const COMPARISONS: readonly LayoutKey[] = ['prior_period', 'prior_year', 'prior_ytd'];
 
 export const SCALES: readonly { key: Scale; label: string }[] = [
   { key: 'units', label: 'Units' },
@@ -45,11 +49,18 @@ export interface StatementSpec {
   fiscalYearStartMonth: number;
   /** A Total column after the periods (months or quarters of a periodic statement; see offersTotal). */
   total?: boolean;
+  /** Variance and Variance % columns after the two periods of a comparison (see offersVariance). */
+  variance?: boolean;
 }
 
 /** Periods side by side of a statement that flows over time can be totalled; a balance sheet's dates cannot. */
 export function offersTotal(spec: Pick<StatementSpec, 'statement' | 'layout'>): boolean {
   return spec.statement !== 'balance_sheet' && (spec.layout === 'months' || spec.layout === 'quarters');
+}
+
+/** A comparison of two periods can show their variance, computed when the block is written (no call). */
+export function offersVariance(spec: Pick<StatementSpec, 'layout'>): boolean {
+  return COMPARISONS.includes(spec.layout);
 }
 
 export function statementLabel(kind: StatementKind): string {
@@ -71,20 +82,39 @@ export function resolvePeriod(
   return { ok: true, value: namedPeriod(choice, { today: options.today, fiscalYearStartMonth: options.fiscalYearStartMonth }) };
 }
 
-/** "FY2025", "Q3 2026", "2026-07-15 to 2026-08-10": the label of the spec's whole period. */
-export function specPeriodLabel(spec: Pick<StatementSpec, 'start' | 'end' | 'fiscalYearStartMonth'>): string {
+/**
+ * "FY2025", "Q3 2026", "2026-07-15 to 2026-08-10": the label of the spec's whole period; against the prior
+ * year to date, the year to date it shows ("YTD Oct 2026", "YTD 2026-11-23").
+ */
+export function specPeriodLabel(spec: Pick<StatementSpec, 'start' | 'end' | 'fiscalYearStartMonth'> & { layout?: LayoutKey }): string {
   try {
+    if (spec.layout === 'prior_ytd') return yearToDateLabel(spec.end);
     return periodLabel(spec.start, spec.end, { fiscalYearStartMonth: spec.fiscalYearStartMonth });
   } catch {
     return `${spec.start} to ${spec.end}`;
   }
 }
 
+/** "YTD Oct 2026" (a year to date to a month end), "YTD 2026-11-23" (to a day). */
+export function yearToDateLabel(end: string): string {
+  return `YTD ${isEndOfMonth(end) ? periodLabel(startOfMonth(end), end) : end}`;
+}
+
+/**
+ * Column headers other than the periods' own labels: a year to date reads "YTD Oct 2026", not "Jan 2026 to
+ * Oct 2026" (a balance sheet's columns stay its dates). Undefined where the periods' labels serve.
+ */
+export function columnLabels(spec: StatementSpec, periods: readonly { end?: string }[]): string[] | undefined {
+  if (spec.layout !== 'prior_ytd' || spec.statement === 'balance_sheet') return undefined;
+  return periods.map((p) => yearToDateLabel(p.end ?? ''));
+}
+
 /** "Income statement, FY2025, months side by side with a total, in thousands". */
 export function describeSpec(spec: StatementSpec): string {
   const total = spec.total ? ' with a total' : '';
+  const variance = spec.variance ? ' with variance' : '';
   const units = spec.scale === 'units' ? '' : `, in ${spec.scale}`;
-  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}, ${layoutLabel(spec.layout).toLowerCase()}${total}${units}`;
+  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}, ${layoutLabel(spec.layout).toLowerCase()}${total}${variance}${units}`;
 }
 
 /** Excel's limit on a sheet name. */
@@ -97,6 +127,7 @@ const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
   quarters: 'by quarter',
   prior_period: 'vs prior period',
   prior_year: 'vs last year',
+  prior_ytd: 'vs prior YTD',
 };
 
 function baseSheetName(spec: StatementSpec): string {
@@ -118,6 +149,7 @@ export function sheetNameFor(spec: StatementSpec, inWorkbook: readonly Statement
   if (first.layout !== spec.layout) differences.push(LAYOUT_WORDS[spec.layout]);
   if (first.scale !== spec.scale) differences.push(spec.scale);
   if (Boolean(first.total) !== Boolean(spec.total)) differences.push(spec.total ? 'total' : 'no total');
+  if (Boolean(first.variance) !== Boolean(spec.variance)) differences.push(spec.variance ? 'variance' : 'no variance');
   for (let n = differences.length; n > 0; n--) {
     const name = `${base} (${differences.slice(0, n).join(', ')})`;
     if (name.length <= SHEET_NAME_MAX) return name;
@@ -144,6 +176,7 @@ export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
     // Only when asked for: blocks without a total keep the parameters they always had.
     ...(spec.total ? { total: true } : {}),
+    ...(spec.variance ? { variance: true } : {}),
   };
 }
 
@@ -169,6 +202,7 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
     fiscalYearStartMonth: fy,
   };
   if (p.total === true && offersTotal(spec)) spec.total = true;
+  if (p.variance === true && offersVariance(spec)) spec.variance = true;
   return spec;
 }
 
@@ -176,11 +210,12 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
  * What a drill-down from a cell of the block needs, stored next to the spec: the category of each row of
  * the block (null for headings, totals, subtotals and cash-flow groups, which have no journal lines of
  * their own) and the period of each number column (block columns 1..n; a balance-sheet column is its
- * date, start = end). Rewritten on every refresh, since the rows follow the data.
+ * date, start = end; null for a Variance or Variance % column, which is no period). Rewritten on every
+ * refresh, since the rows follow the data.
  */
-export function drillParameters(grid: StatementGrid): { rowCategoryIds: (string | null)[]; columnPeriods: { start: string; end: string }[] } {
+export function drillParameters(grid: StatementGrid): { rowCategoryIds: (string | null)[]; columnPeriods: ({ start: string; end: string } | null)[] } {
   return {
     rowCategoryIds: grid.rowInfo.map((info) => (info.role === 'line' && info.categoryId && !info.isGroup ? info.categoryId : null)),
-    columnPeriods: grid.columns.map((c) => ({ start: c.start ?? c.date ?? '', end: c.end ?? c.date ?? '' })),
+    columnPeriods: grid.columns.map((c) => (c.variance ? null : { start: c.start ?? c.date ?? '', end: c.end ?? c.date ?? '' })),
   };
 }

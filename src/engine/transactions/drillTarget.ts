@@ -79,6 +79,9 @@ export function statementCellTarget(selection: SelectionRead, bindings: readonly
     const column = c === 0 && columns.length === 1 ? 0 : c - 1;
     const period = columns[column] as { start?: Json; end?: Json } | undefined;
     if (c === 0 && columns.length !== 1) return { ok: false, message: 'Select a number of the line (the column says which period), not its label.' };
+    if (period === null) {
+      return { ok: false, message: 'A variance is computed from the two periods beside it and has no entries of its own: select the number of one of the periods.' };
+    }
     if (!period || typeof period.start !== 'string' || typeof period.end !== 'string' || !period.start || !period.end) {
       return { ok: false, message: 'That column of the statement has no period: select a number of the line.' };
     }
