@@ -12,7 +12,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --https-port N    port for --https (default: --port + 1, so ${DEFAULT_HTTPS_PORT})
   --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
   --reset           delete the database and seed it again
-  --transactions N  transactions of the Growth demo company when seeding (default 20000)
+  --transactions N  transactions of the Growth demo company (Northwind) when seeding (default 20000)
   --list-keys       print the seeded keys as JSON and exit (no server)`;
 
 function fail(message: string): never {

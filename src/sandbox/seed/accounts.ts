@@ -57,7 +57,8 @@ const ACCOUNTS_BY_COMPANY: Record<CompanyKey, AccountTemplate[]> = {
   nosub: [
     { key: 'checking', vendor: 'first republic', type: 'bank', name: 'Business Checking', category: 'cash' },
     { key: 'amex', vendor: 'amex', type: 'credit', name: 'Amex Business Platinum', category: 'card_liability' },
-  ],  growth2: [
+  ],
+  growth2: [
     { key: 'checking', vendor: 'bank of america', type: 'bank', name: 'Operating Checking', category: 'cash' },
     { key: 'savings', vendor: 'mercury', type: 'bank', name: 'Mercury Treasury', category: 'cash' },
     { key: 'amex', vendor: 'amex', type: 'credit', name: 'Amex Business Platinum', category: 'card_liability' },
@@ -137,7 +138,8 @@ const CARDS_BY_COMPANY: Record<CompanyKey, CardTemplate[]> = {
   ],
   formation: [{ account: 'amex', name: 'Riley Stone', lastFour: '5008', type: 'physical', status: 'active', weight: 1 }],
   closed: [{ account: 'amex', name: 'Jamie Fox', lastFour: '4417', type: 'physical', status: 'inactive', weight: 1 }],
-  nosub: [{ account: 'amex', name: 'Alex Rowe', lastFour: '9920', type: 'physical', status: 'active', weight: 1 }],  growth2: [
+  nosub: [{ account: 'amex', name: 'Alex Rowe', lastFour: '9920', type: 'physical', status: 'active', weight: 1 }],
+  growth2: [
     { account: 'amex', name: 'Robin Castillo', lastFour: '6120', type: 'physical', status: 'active', weight: 3 },
     { account: 'amex', name: 'Old Company Card', lastFour: null, type: null, status: null, kind: 'stub', weight: 1, usedTo: 0.5 },
     { account: 'amex', name: 'Marketing Ads', lastFour: '4471', type: 'virtual', status: 'active', weight: 2 },

@@ -1,4 +1,6 @@
-// The demo chart of accounts (three tiers) and department trees (four tiers).
+// The demo chart of accounts (three tiers) and department trees (four tiers). The second Growth company's
+// chart is the template with a few differences (ChartVariant) and its tree overlaps the first's, so
+// consolidation meets shared, one-sided and nearly matching paths.
 
 import type { Db } from '../db/open';
 import { newId } from '../ids';

@@ -25,7 +25,7 @@ export const DEFAULT_GROWTH_TRANSACTIONS = 20_000;
 export const SEED_VERSION = '2';
 
 export interface SeedOptions {
-  /** Transactions of the Growth company (default 20,000). */
+  /** Transactions of the first Growth company, Northwind (default 20,000); the second, Westbrook, has a fixed 3,000. */
   transactions?: number;
   /** Today's date in the company zone (YYYY-MM-DD): the history ends here. */
   today: string;
