@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { getHttpsOptions } from '../../scripts/dev-certs';
 import { getMeta } from './db/open';
-import { listRoster } from './seed';
+import { listRoster, SEED_VERSION } from './seed';
 import { DEFAULT_DB, DEFAULT_HTTPS_PORT, DEFAULT_PORT, openSeeded, serveSandbox } from './server';
 
 const USAGE = `Usage: npm run sandbox -- [options]
@@ -12,7 +12,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --https-port N    port for --https (default: --port + 1, so ${DEFAULT_HTTPS_PORT})
   --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
   --reset           delete the database and seed it again
-  --transactions N  transactions of the Growth demo company when seeding (default 20000)
+  --transactions N  transactions of the Growth demo company (Northwind) when seeding (default 20000)
   --list-keys       print the seeded keys as JSON and exit (no server)`;
 
 function fail(message: string): never {
@@ -59,6 +59,11 @@ async function main(): Promise<void> {
   if (seeded) log(`sandbox: seeded ${file} (${getMeta(db, 'seeded_transactions')} Growth transactions) in ${(seedMs / 1000).toFixed(1)} s`);
   else if (transactions !== undefined && String(transactions) !== getMeta(db, 'seeded_transactions')) {
     log(`sandbox: ${file} already holds ${getMeta(db, 'seeded_transactions')} Growth transactions; --transactions applies when seeding (add --reset).`);
+  }
+  // A database is reused as it is, so one seeded before the demo data changed lacks what came since
+  // (the second Growth company of growth2-admin, for one).
+  if (!seeded && getMeta(db, 'seed_version') !== SEED_VERSION) {
+    log(`sandbox: ${file} holds older demo data (seed version ${getMeta(db, 'seed_version') ?? 'unknown'}, now ${SEED_VERSION}); add --reset to seed it again.`);
   }
 
   if (args['list-keys']) {

@@ -17,11 +17,11 @@ const unix = (iso: string) => Date.parse(iso) / 1000;
 
 const CASES: Case[] = [
   // 11:30 in Los Angeles (PST)
-  { today: '2026-11-18', now: unix('2026-11-18T19:30:00Z'), digest: '3c1dcc35ea4a05c8c783967ffc23c89c459751b40d9a2dd22754d104325f81cf' },
+  { today: '2026-11-18', now: unix('2026-11-18T19:30:00Z'), digest: '3c5ddaf0c29a3618005a662d739c31b78307764b9d84903c48ebac2d2c751ac5' },
   // a leap day: years-before dates clamp to 28 February, month ends fall on the 29th
-  { today: '2028-02-29', now: unix('2028-02-29T20:00:00Z'), digest: '59d000cc87379d46c33d4fb5541bd411e66d0357db8966162b68f779043e36bd' },
+  { today: '2028-02-29', now: unix('2028-02-29T20:00:00Z'), digest: 'd0d9da82d3eb61fce60a848aa55fc6899c04fd7b58923ce60a833d80e86aa8c5' },
   // a year end, a few minutes before midnight in Los Angeles: `now` caps the last day's timestamps
-  { today: '2026-12-31', now: unix('2027-01-01T07:55:00Z'), digest: '9b2b803d7db0e35a6db06f2012dc650f833a1095dc30ff3a241c947b4349033b' },
+  { today: '2026-12-31', now: unix('2027-01-01T07:55:00Z'), digest: 'a4d5a6dfbaf705c6a2b9e2e11a777a11f6999d40973e664fc589e5e2ee25d641' },
 ];
 
 /** The primary-key columns of a table, in key order; empty for a table keyed by rowid alone. */

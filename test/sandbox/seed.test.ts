@@ -108,7 +108,11 @@ describe('roster', () => {
     const nosub = state('no-subscription');
     expect(nosub).toMatchObject({ plan_status: 'ended', company_status: 'active', active: 1, membership: 'active', role: 'admin' });
     expect(nosub.company_id).not.toBe(growth);
-    expect(new Set(['startup-admin', 'formation-admin', 'closed', 'no-subscription'].map((l) => state(l).company_id)).size).toBe(4);
+    const growth2 = state('growth2-admin');
+    expect(growth2).toMatchObject({ revoked: 0, active: 1, membership: 'active', role: 'admin', plan: 'growth', plan_status: 'active', rbac_enabled: 1, company_status: 'active' });
+    expect(parsePermissions(growth2.permissions as string)).toEqual(allAt('manage'));
+    expect(new Set(['startup-admin', 'formation-admin', 'closed', 'no-subscription', 'growth2-admin'].map((l) => state(l).company_id)).size).toBe(5);
+    expect(growth2.company_id).not.toBe(growth);
   });
 
   it('stores every membership with all permission areas and a known role', () => {
@@ -132,6 +136,9 @@ describe('roster', () => {
     const g = one(db, 'SELECT * FROM companies WHERE id = ?', growth);
     expect(g).toMatchObject({ name: 'Northwind Analytics', entity_type: 'c_corporation' });
     expect(g.incorporation_date as string < '2022-07-01').toBe(true);
+    const g2 = one(db, 'SELECT * FROM companies WHERE id = ?', listRoster(db).find((r) => r.label === 'growth2-admin')!.company_id);
+    expect(g2).toMatchObject({ name: 'Westbrook Software', plan: 'growth', currency: g.currency, fiscal_year_start_month: g.fiscal_year_start_month });
+    expect(g2.incorporation_date as string < '2023-06-16').toBe(true);
   });
 });
 
@@ -248,7 +255,12 @@ describe('transactions', () => {
   it('seeds the requested count for Growth and the fixed sizes elsewhere', () => {
     expect(num(db, 'SELECT COUNT(*) FROM transactions WHERE company_id = ?', growth)).toBe(3000);
     const counts = all(db, 'SELECT c.plan, c.status, c.plan_status, COUNT(t.id) AS n FROM companies c JOIN transactions t ON t.company_id = c.id GROUP BY c.id');
-    expect(counts.map((c) => c.n).sort((a, b) => (a as number) - (b as number))).toEqual([50, 50, 200, 2000, 3000]);
+    // the second Growth company has a fixed 3,000 whatever the first's count
+    expect(counts.map((c) => c.n).sort((a, b) => (a as number) - (b as number))).toEqual([50, 50, 200, 2000, 3000, 3000]);
+    const small = seeded(400);
+    const growth2Of = (d: Db) => listRoster(d).find((r) => r.label === 'growth2-admin')!.company_id;
+    expect(num(small, 'SELECT COUNT(*) FROM transactions WHERE company_id = ?', growth2Of(small))).toBe(3000);
+    small.close();
   });
 
   it('has the required kinds of rows', () => {
@@ -275,6 +287,31 @@ describe('transactions', () => {
       db,
       `SELECT DISTINCT c.cash_flow_class FROM transactions t JOIN categories c ON c.id = t.category_id WHERE t.company_id = ? AND c.point_in_time = 1`,
       growth,
+    ).map((r) => r.cash_flow_class);
+    expect(classes).toEqual(expect.arrayContaining(['investing', 'financing']));
+  });
+
+  it('gives the second Growth company the same kinds of rows over the same two years to today', () => {
+    const g2 = listRoster(db).find((r) => r.label === 'growth2-admin')!.company_id;
+    const q = (where: string) => num(db, `SELECT COUNT(*) FROM transactions WHERE company_id = ? AND ${where}`, g2);
+    expect(q("transaction_type = 'transfer'")).toBeGreaterThan(10);
+    expect(q("transaction_type = 'split'")).toBeGreaterThan(10);
+    expect(q("status = 'pending'")).toBeGreaterThan(10);
+    expect(q("transaction_type = 'standard' AND category_id IS NULL")).toBeGreaterThan(50);
+    expect(q('deleted = 1')).toBeGreaterThan(0);
+    expect(q('hidden = 1')).toBeGreaterThan(0);
+    expect(q('spread IS NOT NULL')).toBeGreaterThan(0);
+    expect(q('accounting_date_override IS NOT NULL')).toBeGreaterThan(0);
+    expect(q('amount_cents > 0')).toBeGreaterThan(100);
+    expect(q('card_id IS NOT NULL')).toBeGreaterThan(100);
+    expect(q("source_type = 'reimbursement'")).toBeGreaterThan(0);
+    const span = one(db, 'SELECT MIN(date) AS lo, MAX(date) AS hi FROM transactions WHERE company_id = ?', g2);
+    const growthSpan = one(db, 'SELECT MIN(date) AS lo, MAX(date) AS hi FROM transactions WHERE company_id = ?', growth);
+    expect(span).toEqual(growthSpan);
+    const classes = all(
+      db,
+      `SELECT DISTINCT c.cash_flow_class FROM transactions t JOIN categories c ON c.id = t.category_id WHERE t.company_id = ? AND c.point_in_time = 1`,
+      g2,
     ).map((r) => r.cash_flow_class);
     expect(classes).toEqual(expect.arrayContaining(['investing', 'financing']));
   });

@@ -58,6 +58,13 @@ const ACCOUNTS_BY_COMPANY: Record<CompanyKey, AccountTemplate[]> = {
     { key: 'checking', vendor: 'first republic', type: 'bank', name: 'Business Checking', category: 'cash' },
     { key: 'amex', vendor: 'amex', type: 'credit', name: 'Amex Business Platinum', category: 'card_liability' },
   ],
+  growth2: [
+    { key: 'checking', vendor: 'bank of america', type: 'bank', name: 'Operating Checking', category: 'cash' },
+    { key: 'savings', vendor: 'mercury', type: 'bank', name: 'Mercury Treasury', category: 'cash' },
+    { key: 'amex', vendor: 'amex', type: 'credit', name: 'Amex Business Platinum', category: 'card_liability' },
+    { key: 'brex', vendor: 'brex', type: 'credit', name: 'Brex Card', category: 'card_liability' },
+    { key: 'reimb', vendor: 'expensify', type: 'reimbursement', name: 'Employee Reimbursements', category: 'accrued' },
+  ],
 };
 
 export function seedAccounts(db: Db, companyId: string, company: CompanyKey, cats: Map<string, string>, rand: Rand, created: number): Map<AccountKey, AccountInfo> {
@@ -132,6 +139,14 @@ const CARDS_BY_COMPANY: Record<CompanyKey, CardTemplate[]> = {
   formation: [{ account: 'amex', name: 'Riley Stone', lastFour: '5008', type: 'physical', status: 'active', weight: 1 }],
   closed: [{ account: 'amex', name: 'Jamie Fox', lastFour: '4417', type: 'physical', status: 'inactive', weight: 1 }],
   nosub: [{ account: 'amex', name: 'Alex Rowe', lastFour: '9920', type: 'physical', status: 'active', weight: 1 }],
+  growth2: [
+    { account: 'amex', name: 'Robin Castillo', lastFour: '6120', type: 'physical', status: 'active', weight: 3 },
+    { account: 'amex', name: 'Old Company Card', lastFour: null, type: null, status: null, kind: 'stub', weight: 1, usedTo: 0.5 },
+    { account: 'amex', name: 'Marketing Ads', lastFour: '4471', type: 'virtual', status: 'active', weight: 2 },
+    { account: 'brex', name: 'Engineering Tools', lastFour: '8830', type: 'virtual', status: 'active', weight: 2 },
+    { account: 'brex', name: 'Travel', lastFour: '2954', type: 'physical', status: 'inactive', weight: 1, usedTo: 0.7 },
+    { account: 'brex', name: 'Offsite Card (Brex)', lastFour: null, type: null, status: null, kind: 'metadata', weight: 1, usedFrom: 0.5 },
+  ],
 };
 
 export function seedCards(

@@ -1,8 +1,11 @@
-// The demo chart of accounts (three tiers) and department trees (four tiers).
+// The demo chart of accounts (three tiers) and department trees (four tiers). The second Growth company's
+// chart is the template with a few differences (ChartVariant) and its tree overlaps the first's, so
+// consolidation meets shared, one-sided and nearly matching paths.
 
 import type { Db } from '../db/open';
 import { newId } from '../ids';
 import type { CashFlowClass, CategoryRole } from '../ledger/roles';
+import type { CompanyKey } from './roster';
 import type { Rand } from './util';
 
 export type AccountType = 'asset' | 'liability' | 'equity' | 'revenue' | 'expense' | 'other_income' | 'other_expense' | 'tax';
@@ -95,17 +98,62 @@ const CATEGORY_TEMPLATE: CategoryTemplate[] = [
 
 export type CategoryKey = string;
 
-/** Inserts the chart; returns category ids by template key. */
-export function seedCategories(db: Db, companyId: string, rand: Rand, created: number): Map<CategoryKey, string> {
+/**
+ * How a company's chart differs from CATEGORY_TEMPLATE. Consolidation matches lines across companies by
+ * name path, case- and space-insensitively, so a variant gives it every case: paths both charts have,
+ * paths only one has, and paths that differ only in case or spacing.
+ */
+interface ChartVariant {
+  /** New names of template categories, in the same place of the tree. */
+  rename: Record<CategoryKey, string>;
+  /** Template categories the company lacks, each with the key that takes its postings (null: nothing posts to it). */
+  lacks: Record<CategoryKey, CategoryKey | null>;
+  /** Categories only the company has, each placed right after a template category. */
+  adds: (CategoryTemplate & { after: CategoryKey })[];
+}
+
+const CHART_VARIANTS: Partial<Record<CompanyKey, ChartVariant>> = {
+  growth2: {
+    rename: {
+      office_supplies: 'Office supplies', // differs from Northwind's only in case
+      bank_fees: 'Bank  Fees', // differs only in spacing
+      events: 'Trade Shows',
+    },
+    lacks: { data_apis: 'cloud_hosting', intercompany: null },
+    adds: [
+      { after: 'contractors', key: 'sales_commissions', name: 'Sales Commissions', type: 'expense', parent: 'payroll' },
+      { after: 'interest_income', key: 'grant_income', name: 'Grant Income', type: 'other_income', parent: 'other_income' },
+    ],
+  },
+};
+
+/** The company's categories in insertion order (the template itself for a company without a variant). */
+function chartOf(company: CompanyKey): CategoryTemplate[] {
+  const v = CHART_VARIANTS[company];
+  if (!v) return CATEGORY_TEMPLATE;
+  const out: CategoryTemplate[] = [];
+  for (const c of CATEGORY_TEMPLATE) {
+    if (!(c.key in v.lacks)) out.push(v.rename[c.key] === undefined ? c : { ...c, name: v.rename[c.key] });
+    for (const { after, ...added } of v.adds) if (after === c.key) out.push(added);
+  }
+  return out;
+}
+
+/**
+ * Inserts the company's chart; returns category ids by template key. A key the company lacks maps to
+ * the category that takes its postings, so the feed, rules and journal can name template keys throughout.
+ */
+export function seedCategories(db: Db, companyId: string, company: CompanyKey, rand: Rand, created: number): Map<CategoryKey, string> {
+  const chart = chartOf(company);
   const ids = new Map<string, string>();
   const tiers = new Map<string, number>();
-  const hasChildren = new Set(CATEGORY_TEMPLATE.filter((c) => c.parent).map((c) => c.parent as string));
+  const hasChildren = new Set(chart.filter((c) => c.parent).map((c) => c.parent as string));
   const siblingCount = new Map<string, number>();
   const insert = db.prepare(
     `INSERT INTO categories (id, company_id, name, account_type, point_in_time, tier, position, parent_id, selectable, role, cash_flow_class, created)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  for (const c of CATEGORY_TEMPLATE) {
+  for (const c of chart) {
     const id = newId('cat', rand);
     ids.set(c.key, id);
     const tier = c.parent ? (tiers.get(c.parent) as number) + 1 : 1;
@@ -129,6 +177,9 @@ export function seedCategories(db: Db, companyId: string, rand: Rand, created: n
       pit ? (c.cfc ?? null) : null,
       created,
     );
+  }
+  for (const [key, into] of Object.entries(CHART_VARIANTS[company]?.lacks ?? {})) {
+    if (into !== null) ids.set(key, ids.get(into) as string);
   }
   return ids;
 }
@@ -176,6 +227,42 @@ const GROWTH_DEPARTMENTS: DeptTemplate = {
   ],
 };
 
+// Westbrook's tree overlaps Northwind's: the same three branches and most teams, no Customer Success or
+// Data Science, teams of its own (Partnerships, Mobile, a retired Field Sales), and one name that differs
+// only in case (Brand & content).
+const GROWTH2_DEPARTMENTS: DeptTemplate = {
+  key: 'company',
+  name: 'Westbrook Software',
+  children: [
+    {
+      key: 'gtm',
+      name: 'Go-to-Market',
+      children: [
+        { key: 'sales', name: 'Sales', children: [{ key: 'sales_east', name: 'Sales East' }, { key: 'sales_west', name: 'Sales West' }, { key: 'partnerships', name: 'Partnerships' }, { key: 'field_sales', name: 'Field Sales (retired)', assignable: false }] },
+        { key: 'marketing', name: 'Marketing', children: [{ key: 'demand_gen', name: 'Demand Generation' }, { key: 'brand', name: 'Brand & content' }] },
+      ],
+    },
+    {
+      key: 'rnd',
+      name: 'Research & Development',
+      children: [
+        { key: 'engineering', name: 'Engineering', children: [{ key: 'platform', name: 'Platform' }, { key: 'infrastructure', name: 'Infrastructure' }, { key: 'mobile', name: 'Mobile' }] },
+        { key: 'product', name: 'Product', children: [{ key: 'pm', name: 'Product Management' }, { key: 'design', name: 'Design' }] },
+      ],
+    },
+    {
+      key: 'gna',
+      name: 'General & Administrative',
+      children: [
+        { key: 'finance', name: 'Finance', children: [{ key: 'accounting', name: 'Accounting' }, { key: 'fin_ops', name: 'Operations' }] },
+        { key: 'people', name: 'People', children: [{ key: 'recruiting', name: 'Recruiting' }, { key: 'workplace', name: 'Workplace' }] },
+      ],
+    },
+  ],
+};
+
+const DEPARTMENT_TREES: Partial<Record<CompanyKey, DeptTemplate>> = { growth: GROWTH_DEPARTMENTS, growth2: GROWTH2_DEPARTMENTS };
+
 function smallDepartments(companyName: string): DeptTemplate {
   return {
     key: 'company',
@@ -204,9 +291,10 @@ export interface DepartmentSet {
   assignable: string[];
 }
 
-/** Inserts the department tree depth-first (position = display order). */
-export function seedDepartments(db: Db, companyId: string, companyName: string, growth: boolean, rand: Rand, created: number): DepartmentSet {
-  const root = growth ? { ...GROWTH_DEPARTMENTS, name: companyName } : smallDepartments(companyName);
+/** Inserts the company's department tree (its root named after the company) depth-first (position = display order). */
+export function seedDepartments(db: Db, companyId: string, company: CompanyKey, companyName: string, rand: Rand, created: number): DepartmentSet {
+  const tree = DEPARTMENT_TREES[company];
+  const root = tree ? { ...tree, name: companyName } : smallDepartments(companyName);
   const insert = db.prepare(
     'INSERT INTO departments (id, company_id, name, tier, parent_id, position, assignable, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );

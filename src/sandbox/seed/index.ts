@@ -22,10 +22,10 @@ import { stream } from './util';
 
 export const DEFAULT_GROWTH_TRANSACTIONS = 20_000;
 
-export const SEED_VERSION = '1';
+export const SEED_VERSION = '2';
 
 export interface SeedOptions {
-  /** Transactions of the Growth company (default 20,000). */
+  /** Transactions of the first Growth company, Northwind (default 20,000); the second, Westbrook, has a fixed 3,000. */
   transactions?: number;
   /** Today's date in the company zone (YYYY-MM-DD): the history ends here. */
   today: string;
@@ -86,8 +86,8 @@ function seedCompany(db: Db, profile: CompanyProfile, count: number, today: stri
 
   const people = seedPeople(db, companyId, profile, identity, companyCreated);
   const setupCreated = cap(companyCreated + 3600);
-  const cats = seedCategories(db, companyId, setup, setupCreated);
-  const depts = seedDepartments(db, companyId, profile.name, profile.key === 'growth', setup, setupCreated);
+  const cats = seedCategories(db, companyId, profile.key, setup, setupCreated);
+  const depts = seedDepartments(db, companyId, profile.key, profile.name, setup, setupCreated);
   const accounts = seedAccounts(db, companyId, profile.key, cats, setup, cap(companyCreated + 2 * 3600));
   const cards = seedCards(db, companyId, profile.key, accounts, setup, cap(companyCreated + 3 * 3600));
 

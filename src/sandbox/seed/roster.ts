@@ -9,7 +9,7 @@ import { stream, type Rand } from './util';
 
 export type Plan = 'formation' | 'startup' | 'growth';
 
-export type CompanyKey = 'growth' | 'startup' | 'formation' | 'closed' | 'nosub';
+export type CompanyKey = 'growth' | 'startup' | 'formation' | 'closed' | 'nosub' | 'growth2';
 
 export interface CompanyProfile {
   key: CompanyKey;
@@ -31,6 +31,11 @@ export interface CompanyProfile {
   endDaysAgo: number;
   /** Transactions to seed (Growth: opts.transactions). */
   transactions: number;
+  /**
+   * A funded operating company: its history has an equity raise, estimated taxes, an annual insurance
+   * premium and quarterly equipment purchases (seed/transactions/schedule.ts).
+   */
+  venture: boolean;
   domain: string;
 }
 
@@ -52,6 +57,7 @@ export const COMPANY_PROFILES: CompanyProfile[] = [
     historyDays: 730,
     endDaysAgo: 0,
     transactions: 20_000,
+    venture: true,
     domain: 'northwind.example',
   },
   {
@@ -71,6 +77,7 @@ export const COMPANY_PROFILES: CompanyProfile[] = [
     historyDays: 365,
     endDaysAgo: 0,
     transactions: 2_000,
+    venture: true,
     domain: 'bluebird.example',
   },
   {
@@ -90,6 +97,7 @@ export const COMPANY_PROFILES: CompanyProfile[] = [
     historyDays: 180,
     endDaysAgo: 0,
     transactions: 200,
+    venture: false,
     domain: 'juniperpine.example',
   },
   {
@@ -109,6 +117,7 @@ export const COMPANY_PROFILES: CompanyProfile[] = [
     historyDays: 120,
     endDaysAgo: 60,
     transactions: 50,
+    venture: false,
     domain: 'driftwood.example',
   },
   {
@@ -128,7 +137,31 @@ export const COMPANY_PROFILES: CompanyProfile[] = [
     historyDays: 120,
     endDaysAgo: 0,
     transactions: 50,
+    venture: false,
     domain: 'halcyon.example',
+  },
+  // A second Growth company in the same currency, for consolidation: its chart of accounts and department
+  // tree overlap Northwind's but differ in a few places (seed/chart.ts). Seeded last and kept smaller, so
+  // the companies above are unchanged and the template database stays quick to seed.
+  {
+    key: 'growth2',
+    name: 'Westbrook Software',
+    legalName: 'Westbrook Software, Inc.',
+    entityType: 'c_corporation',
+    einLast4: '5317',
+    incorporatedYearsAgo: 2,
+    incorporatedExtraDays: 200,
+    incorporationState: 'DE',
+    address: ['88 Pearl Street', 'Floor 5', 'Boston', 'MA', '02110', 'US'],
+    plan: 'growth',
+    planStatus: 'active',
+    rbac: true,
+    status: 'active',
+    historyDays: 730,
+    endDaysAgo: 0,
+    transactions: 3_000,
+    venture: true,
+    domain: 'westbrook.example',
   },
 ];
 
@@ -184,6 +217,9 @@ export const PEOPLE: PersonSpec[] = [
   { handle: 'closed_admin', company: 'closed', firstName: 'Jamie', lastName: 'Fox', role: 'admin', permissions: admin, membershipStatus: 'active', active: true, keyLabel: 'closed' },
   // Subscription ended
   { handle: 'nosub_admin', company: 'nosub', firstName: 'Alex', lastName: 'Rowe', role: 'admin', permissions: admin, membershipStatus: 'active', active: true, keyLabel: 'no-subscription' },
+  // The second Growth company
+  { handle: 'growth2_admin', company: 'growth2', firstName: 'Robin', lastName: 'Castillo', role: 'admin', permissions: admin, membershipStatus: 'active', active: true, keyLabel: 'growth2-admin' },
+  { handle: 'growth2_viewer', company: 'growth2', firstName: 'Kai', lastName: 'Lindqvist', role: 'read_only', permissions: ACCESS_TEMPLATES.read_only, membershipStatus: 'active', active: true },
 ];
 
 /** Roster labels in their listing order. */
@@ -192,6 +228,7 @@ export const ROSTER_LABELS = [
   'growth-readonly',
   'growth-no-api',
   'growth-reports',
+  'growth2-admin',
   'startup-admin',
   'formation-admin',
   'removed',

@@ -67,7 +67,7 @@ export function scheduleStructuralEvents(s: Setting, count: number): Schedule {
     if (has('savings') && mi % 6 === 4) push(monthDay(m, 22), 'sweep_back', 2);
     if (has('savings') && mi >= 3) push(monthEnd(m), 'interest', 1);
     if (has('interco')) push(monthDay(m, 28), 'interco_charge', 1);
-    if (profile.key === 'growth' || profile.key === 'startup') {
+    if (profile.venture) {
       if (mi === seriesAMonth && mi > 0) push(monthDay(m, 12), 'series_a', 1);
       if ([1, 4, 6, 9].includes(mo)) push(monthDay(m, 15), 'tax_fed', 1);
       if (mo === 4) push(monthDay(m, 15), 'tax_state', 1);
