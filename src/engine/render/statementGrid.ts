@@ -335,6 +335,10 @@ function describePeriods(reports: readonly StatementReport[], labels: readonly s
   }
   const periods = reports.map((r) => r as IncomeStatementReport | CashFlowReport);
   if (periods.length === 1) return `For the period ${periods[0].start_date} to ${periods[0].end_date}`;
+  // A comparison: the period first, then an earlier one to set it against.
+  if (periods.length === 2 && periods[1].end_date < periods[0].start_date) {
+    return `${periods[0].start_date} to ${periods[0].end_date} against ${periods[1].start_date} to ${periods[1].end_date}`;
+  }
   const start = periods.reduce((m, p) => (p.start_date < m ? p.start_date : m), periods[0].start_date);
   const end = periods.reduce((m, p) => (p.end_date > m ? p.end_date : m), periods[0].end_date);
   return `${periods.length} periods from ${start} to ${end}`;

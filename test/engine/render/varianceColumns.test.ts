@@ -95,8 +95,8 @@ describe('income statement against a comparison', () => {
     expect(g.columns.map((c) => [c.column, c.start ?? null, c.variance ?? null])).toEqual([
       [1, '2026-04-01', null], [2, '2026-01-01', null], [3, null, 'amount'], [4, null, 'percent'],
     ]);
-    // The title still describes the two periods fetched.
-    expect(labelOf(g, 2)).toBe('2 periods from 2026-01-01 to 2026-06-30');
+    // The title says which period is set against which (not "2 periods from" a span that includes neither gap).
+    expect(labelOf(g, 2)).toBe('2026-04-01 to 2026-06-30 against 2026-01-01 to 2026-03-31');
   });
 
   test('revenue up is favourable (positive), revenue down unfavourable (negative)', () => {
