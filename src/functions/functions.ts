@@ -10,15 +10,12 @@
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata maps keyword types only, so a
    spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
-import { FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
-import { getFinService, onDataChange, refreshedText } from '../runtime';
+import { EVALUATION_TIMEOUT_MS, FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
+import { getFinService, loadedFinService, onDataChange, refreshedText } from '../runtime';
 import { isValuePreview } from './valuePreview';
 
 /** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
 declare const __ADDIN_VERSION__: string | undefined;
-
-/** Longer than the FinService's own API time limit (120 s), so that one normally speaks first. */
-export const FUNCTION_TIMEOUT_MS = 180_000;
 
 /** A FinError (or anything else thrown) as the error a cell shows. */
 export function toCellError(error: unknown): CustomFunctions.Error {
@@ -29,27 +26,43 @@ export function toCellError(error: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(code, fin.message);
 }
 
-/** Runs one evaluation: connected service, preview flag, time limit, errors as cell errors. */
-async function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new FinError('na', `No answer within ${FUNCTION_TIMEOUT_MS / 1000} s; recalculate to try again`, 'timeout')),
-      FUNCTION_TIMEOUT_MS,
-    );
+/** Every cell evaluation fails with the error a cell shows (the service makes it from its FinError). */
+const CELL: EvalContext = { preview: false, failure: toCellError };
+const PREVIEW: EvalContext = { preview: true, failure: toCellError };
+
+function throwCellError(error: unknown): never {
+  throw toCellError(error);
+}
+
+let loading: Promise<FinService | null> | null = null;
+
+/** The stored connection's service once loaded; the wait is bounded as an evaluation is, and shared by every cell. */
+function loadFinService(): Promise<FinService | null> {
+  loading ??= new Promise<FinService | null>((resolve, reject) => {
+    const timer = setTimeout(() => reject(finErrors.noAnswer(EVALUATION_TIMEOUT_MS)), EVALUATION_TIMEOUT_MS);
+    getFinService()
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
+  }).finally(() => {
+    loading = null;
   });
-  try {
-    const run = (async () => {
-      const fin = await getFinService();
-      if (!fin) throw finErrors.notConnected();
-      return work(fin, { preview: isValuePreview(invocation) });
-    })();
-    return await Promise.race([run, limit]);
-  } catch (error) {
-    throw toCellError(error);
-  } finally {
-    clearTimeout(timer);
-  }
+  return loading;
+}
+
+/**
+ * Runs one evaluation: connected service, preview flag, errors as cell errors. The service bounds the
+ * evaluation in time (turns.ts), so no cell stays at #BUSY!.
+ */
+function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+  const ctx = isValuePreview(invocation) ? PREVIEW : CELL;
+  // Excel calls a recalculation's cells in one go: once the connection is loaded, each is handed to the
+  // service there and then (it queues them), with nothing more held per cell than the service's own.
+  const loaded = loadedFinService();
+  if (loaded) return work(loaded, ctx);
+  return loadFinService().then((fin) => {
+    if (!fin) throwCellError(finErrors.notConnected());
+    return work(fin, ctx);
+  }, throwCellError);
 }
 
 /**

@@ -49,6 +49,8 @@ export interface Runtime {
   readonly cache: RequestCache;
   /** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
   getFinService(): Promise<FinService | null>;
+  /** The FinService when the stored connection is loaded already; null otherwise (getFinService loads it). */
+  loadedFinService(): FinService | null;
   /** The one cached reader of the stored connection: every call the add-in spends goes through it. */
   getReader(): Promise<CachedReader | null>;
   /** The client of the stored connection, for the pane (same meter, same key). */
@@ -153,6 +155,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
     meter,
     cache,
     getFinService: async () => (await load())?.service ?? null,
+    loadedFinService: () => current?.service ?? null,
     getReader: async () => (await load())?.reader ?? null,
     getClient: async () => (await load())?.client ?? null,
     getConnection: async () => (await load())?.connection ?? null,

@@ -57,6 +57,8 @@ function maybeShared(): Runtime | null {
 }
 
 export const getFinService = async (): Promise<FinService | null> => (await maybeShared()?.getFinService()) ?? null;
+/** Without waiting: the FinService once the shared runtime has loaded its connection, else null. */
+export const loadedFinService = (): FinService | null => shared?.loadedFinService() ?? null;
 export const getReader = async (): Promise<CachedReader | null> => (await maybeShared()?.getReader()) ?? null;
 export const getClient = async (): Promise<Client | null> => (await maybeShared()?.getClient()) ?? null;
 export const getConnection = async (): Promise<StoredConnection | null> => (await maybeShared()?.getConnection()) ?? null;

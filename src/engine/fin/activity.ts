@@ -36,15 +36,15 @@ export class FinActivity {
   private active = 0;
   private operations = 0;
 
-  /** Runs one evaluation, counted while it runs. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /** An evaluation starts (turns.ts calls this and settled(), once each per evaluation). */
+  started(): void {
     this.active += 1;
     this.operations += 1;
-    try {
-      return await work();
-    } finally {
-      this.active -= 1;
-    }
+  }
+
+  /** An evaluation settled: a value or an error. */
+  settled(): void {
+    this.active -= 1;
   }
 
   /** The number of evaluations started so far: what whenSettled counts from. */
