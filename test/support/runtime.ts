@@ -14,6 +14,9 @@ import { createRuntime, type Runtime } from '../../src/runtime/runtime';
 import { configureRuntime, connect, getFinService } from '../../src/runtime/shared';
 import type { TestSandbox } from './sandbox';
 
+/** What connecting needs of a sandbox (the bench's sandbox in a worker thread has only this). */
+export type SandboxAddress = Pick<TestSandbox, 'baseUrl' | 'keys' | 'companies'>;
+
 /** The add-in's storage: answers and small state, call counts, the key and connection. */
 export interface RuntimeStores {
   cacheStore: MemoryCacheStore;
@@ -50,7 +53,7 @@ export interface TestRuntime {
   sent(): number;
 }
 
-export async function testRuntime(sb: TestSandbox, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
+export async function testRuntime(sb: SandboxAddress, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const label = options.label ?? 'growth-admin';
   const apiKey = sb.keys[label];
   const companyId = sb.companies[label];
@@ -92,7 +95,7 @@ export interface PageRuntime {
  * evaluates through the FIN functions then runs the wiring that ships, from the cell wrapper down.
  * configureRuntime(null) undoes it.
  */
-export async function pageRuntime(sb: TestSandbox, options: Pick<TestRuntimeOptions, 'label' | 'stores' | 'clientOptions' | 'dateSystem'> = {}): Promise<PageRuntime> {
+export async function pageRuntime(sb: SandboxAddress, options: Pick<TestRuntimeOptions, 'label' | 'stores' | 'clientOptions' | 'dateSystem'> = {}): Promise<PageRuntime> {
   const label = options.label ?? 'growth-admin';
   const apiKey = sb.keys[label];
   const companyId = sb.companies[label];
