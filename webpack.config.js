@@ -106,6 +106,8 @@ function workbenchConfig({ mode, dev, outputPath = DIST, apiOrigins = [], devSoc
       // evaluator reads them, and functions.json for the parameter lists.
       new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_SOURCE, output: 'workbench/functions.json' }),
       new HtmlWebpackPlugin({ filename: 'workbench.html', template: './src/workbench/workbench.html', chunks: ['workbench'], templateParameters: { csp } }),
+      // The page's icon (public/ is the add-in's to copy; the workbench may be built on its own).
+      new CopyWebpackPlugin({ patterns: [{ from: 'public/favicon.ico', to: 'favicon.ico' }] }),
     ],
     performance: { hints: false },
     stats: 'minimal',

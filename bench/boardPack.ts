@@ -17,6 +17,7 @@ import { startSandbox, type TestSandbox } from '../test/support/sandbox';
 import { columnsFor, createStatementsEngine, type StatementsEngine, type StatementSpec } from '../src/engine/statements';
 import type { BindingRecord } from '../src/engine/ports/workbook';
 import { median } from './stats';
+import { changedOnlyBench, type ChangedOnlyFigures } from './changedOnly';
 
 export const LATENCY_MS = 50;
 /** The key the pack is built with (Growth plan, every permission). */
@@ -57,6 +58,8 @@ export interface BoardPackFigures {
   reopen: PackCalls;
   secondRefresh: PackCalls;
   edits25: { push: number; refresh: number; pushParts: Record<string, number>; refreshUpdated: number };
+  /** The workbook's refresh of changes against the full refresh (issue 14), on a pack of its own. */
+  changedOnly: ChangedOnlyFigures;
   wall: {
     coldRefreshMs: number[];
     coldRefreshMedianMs: number;
@@ -80,17 +83,17 @@ export interface WriteBackFigures {
 }
 
 /** The add-in's runtime (createRuntime through test/support/runtime.ts) on the Growth key. */
-function runtime(sb: TestSandbox, stores?: RuntimeStores, recalculate?: () => Promise<void>): Promise<TestRuntime> {
+export function runtime(sb: TestSandbox, stores?: RuntimeStores, recalculate?: () => Promise<void>): Promise<TestRuntime> {
   return testRuntime(sb, { label: LABEL, stores, recalculate });
 }
 
-interface Formula {
+export interface Formula {
   category: string;
   start: string;
   merchant?: string;
 }
 
-interface PackDefinition {
+export interface PackDefinition {
   year: number;
   specs: StatementSpec[];
   formulas: Formula[];
@@ -104,7 +107,7 @@ interface PackDefinition {
  * Setup, not counted in the pack: the 10 categories (expense/revenue leaves with merchants), a real merchant
  * for 4 of them (via the merchants list), two assignable departments for the edits, the company name.
  */
-async function definePack(sb: TestSandbox): Promise<PackDefinition> {
+export async function definePack(sb: TestSandbox): Promise<PackDefinition> {
   const { client: setup } = await runtime(sb);
   const year = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;
   const [{ data: cats }, company, { data: depts }] = await Promise.all([setup.categories.list(), setup.company.retrieve(), setup.departments.list()]);
@@ -146,11 +149,11 @@ async function definePack(sb: TestSandbox): Promise<PackDefinition> {
 }
 
 /** Excel's recalculation: every FIN.TOTAL cell evaluated at once, none waiting for another. */
-function evaluateFormulas(rt: TestRuntime, def: PackDefinition): Promise<number[]> {
+export function evaluateFormulas(rt: TestRuntime, def: PackDefinition): Promise<number[]> {
   return Promise.all(def.formulas.map((f) => rt.service.total({ category: f.category, start: f.start, merchant: f.merchant })));
 }
 
-interface BuiltPack {
+export interface BuiltPack {
   rt: TestRuntime;
   gateway: MemoryGateway;
   engine: TransactionsEngine;
@@ -163,17 +166,18 @@ interface BuiltPack {
 }
 
 /** Where the engine keeps its push journal and who it pushes as: the runtime's add-in storage and key, as in the pane. */
-async function pushIdentity(rt: TestRuntime) {
+export async function pushIdentity(rt: TestRuntime) {
   return { journal: rt.stores.secrets, owner: { keyFingerprint: (await rt.runtime.getConnection())!.keyFingerprint!, label: 'Bench' } };
 }
 
-function statementsOf(rt: TestRuntime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
+export function statementsOf(rt: TestRuntime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
   return createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: def.companyName });
 }
 
 /** Cold refresh: statements, formulas and the transactions table, all started at once from an empty cache. */
-async function buildPack(sb: TestSandbox, def: PackDefinition): Promise<BuiltPack> {
-  const rt = await runtime(sb);
+export async function buildPack(sb: TestSandbox, def: PackDefinition, recalculate?: (rt: TestRuntime) => Promise<void>): Promise<BuiltPack> {
+  // Excel's recalculation on a refresh of the FIN cells: every formula again, none waiting for another.
+  const rt: TestRuntime = await runtime(sb, undefined, recalculate && (() => recalculate(rt)));
   const gateway = new MemoryGateway();
   const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, ...(await pushIdentity(rt)), gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
   const statements = statementsOf(rt, gateway, def);
@@ -185,14 +189,14 @@ async function buildPack(sb: TestSandbox, def: PackDefinition): Promise<BuiltPac
   return { rt, gateway, engine, blocks, bindingId: pulled.bindingId, table: pulled.table, rows: pulled.rows, pages: pulled.pages, values };
 }
 
-async function measure<T>(sb: TestSandbox, rt: { sent(): number }, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
+export async function measure<T>(sb: TestSandbox, rt: { sent(): number }, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
   const before = await sb.usage(sb.companies[LABEL]);
   const sentBefore = rt.sent();
   const value = await fn();
   return { value, calls: (await sb.usage(sb.companies[LABEL])) - before, sent: rt.sent() - sentBefore };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function serialOf(iso: string): number {
   const r = isoToSerial(iso, 1900);
@@ -328,6 +332,8 @@ export async function boardPackBench(
       pullMs.push(performance.now() - t);
     }
 
+    const changedOnly = await changedOnlyBench(sb, def);
+
     const floorParts = {
       'income statements': 12,
       'balance sheets': 4,
@@ -374,6 +380,7 @@ export async function boardPackBench(
           pushParts: pushParts(push25.value, push25.calls),
           refreshUpdated: refresh25.value.counts.updated,
         },
+        changedOnly,
         wall: { coldRefreshMs: wallMs, coldRefreshMedianMs: median(wallMs), criticalPathMs, sequentialBoundMs, requests: R, pullAloneMedianMs: median(pullMs) },
       },
       writeBack,

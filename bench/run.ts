@@ -68,6 +68,25 @@ async function main(): Promise<void> {
     },
     { scenario: '25 edits: then table refresh (incremental)', 'calls (sandbox counter)': bp.edits25.refresh, 'HTTP sent': '-', floor: '-', naive: '-', 'calls / naive': '-' },
   ]);
+  const co = bp.changedOnly;
+  console.log('\nRefresh changes against Full refresh (the workbook\'s one refresh, on a pack of its own; calls from the sandbox counter; against: the full refresh unless said)');
+  console.table([
+    { scenario: 'full refresh', calls: co.fullRefresh.calls, 'against': co.fullRefresh.calls },
+    { scenario: 'refresh of changes, nothing changed', calls: co.nothingChanged.calls, 'against': co.fullRefresh.calls },
+    { scenario: `refresh of changes after ${co.oneMonthEdits.edits} edits in ${co.oneMonthEdits.month}`, calls: co.oneMonthEdits.calls, 'against': co.oneMonthEdits.fullCalls },
+    {
+      scenario: `the same, books closed through ${co.closedThroughPriorQuarter.closedThrough} (against: open books)`,
+      calls: co.closedThroughPriorQuarter.calls,
+      'against': co.oneMonthEdits.calls,
+    },
+    {
+      scenario: `a Startup month: ${co.startupMonth.days} daily refreshes of changes, ${co.startupMonth.changesPerDay} changes a day (cap ${co.startupMonth.cap})`,
+      calls: co.startupMonth.calls,
+      'against': co.startupMonth.fullDailyCalls,
+    },
+  ]);
+  console.log(`  requests fetched again after the ${co.oneMonthEdits.month} edits (besides 1 sync page): ${co.oneMonthEdits.requests.join(', ')}`);
+  console.log(`  with books closed through ${co.closedThroughPriorQuarter.closedThrough}: ${co.closedThroughPriorQuarter.requests.join(', ') || 'none'}`);
   const w = bp.wall;
   console.log(
     `Cold-refresh wall time against the critical path (R = ${w.requests} requests, C = ${bp.maxConcurrent} in flight, ${bp.maxPerSecond} req/s, L = ${bp.latencyMs} ms, ${p.tablePages} chained pages):\n` +

@@ -23,6 +23,7 @@ interface Waiter {
   reject: (error: Error) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  ahead?: boolean;
 }
 
 const monotonic = (): number =>
@@ -58,11 +59,16 @@ export class RequestLimiter {
     return this.queue.length;
   }
 
-  /** Waits for a slot; the returned function gives it back (calling it twice is harmless). */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  /**
+   * Waits for a slot; the returned function gives it back (calling it twice is harmless). `ahead` queues
+   * before every waiter that is not ahead (in order among those that are): the next page of a paging chain
+   * waits on the one before it, so queued behind the requests started beside it the chain would stretch a
+   * refresh to many times its length (issue 14, item 5).
+   */
+  acquire(signal?: AbortSignal, options: { ahead?: boolean } = {}): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortError());
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal };
+      const waiter: Waiter = { resolve, reject, signal, ahead: options.ahead === true };
       if (signal) {
         waiter.onAbort = () => {
           const i = this.queue.indexOf(waiter);
@@ -71,7 +77,9 @@ export class RequestLimiter {
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      this.queue.push(waiter);
+      const behind = waiter.ahead ? this.queue.findIndex((w) => !w.ahead) : -1;
+      if (behind >= 0) this.queue.splice(behind, 0, waiter);
+      else this.queue.push(waiter);
       this.pump();
     });
   }

@@ -103,7 +103,8 @@ export function iteratePages<T, P extends PageParams>(
   opts?: PagingOptions,
 ): AsyncGenerator<ListPage<T>, void, undefined> {
   const base = { ...params, limit: params.limit ?? ITERATE_PAGE_LIMIT };
-  const callOpts = callOptions(opts);
+  // Each page waits on the one before: ahead of the calls queued beside the chain.
+  const callOpts = { ...callOptions(opts), ahead: true };
   const budget = new PageBudget(opts?.maxPages ?? MAX_LIST_PAGES, path);
   return walkCursors<T>((cursor) => fetchPage({ ...base, starting_after: cursor } as unknown as P, callOpts), path, { budget });
 }

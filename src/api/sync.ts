@@ -95,7 +95,8 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
   const updatedAfter = startingPoint(options);
   const maxRestarts = options.maxRestarts ?? 3;
   const limit = options.limit ?? ITERATE_PAGE_LIMIT;
-  const callOpts: CallOptions = callOptions(options);
+  // Each page waits on the one before: ahead of the calls queued beside the chain.
+  const callOpts: CallOptions = { ...callOptions(options), ahead: true };
   // One budget for the whole run, restarts included: a server that keeps refusing cursors late in a long
   // run cannot make each restart spend the pages again without end.
   const budget = new PageBudget(options.maxPages ?? MAX_LIST_PAGES, '/transactions');

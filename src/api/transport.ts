@@ -42,11 +42,13 @@ export interface CallOptions {
    * retry was spent.
    */
   onAttempt?: (outcome: { status: number | null }) => void;
+  /** Queued ahead of other calls for a limiter slot: a page a paging chain waits on (RequestLimiter.acquire). */
+  ahead?: boolean;
 }
 
 /** Copies only the call options, so a stray property can never override a request's method or path. */
 export function callOptions(opts?: CallOptions): CallOptions {
-  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt };
+  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt, ahead: opts?.ahead };
 }
 
 /** A signal that aborts when either does (AbortSignal.any is missing from older Office webviews). */
@@ -344,7 +346,7 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       if (waiting?.aborted) throw abortedError(info, attemptNo - 1);
       let release: () => void;
       try {
-        release = await limiter.acquire(waiting);
+        release = await limiter.acquire(waiting, { ahead: spec.ahead });
       } catch {
         throw abortedError(info, attemptNo - 1);
       }

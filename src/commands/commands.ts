@@ -1,18 +1,18 @@
-// Ribbon commands (manifest.xml: the "Refresh all" button's ExecuteFunction refreshAll). They run in the
+// Ribbon commands (manifest.xml: the "Refresh" button's ExecuteFunction refreshAll). They run in the
 // shared runtime, in the same page as the task pane and the custom functions.
 import { requestPane } from '../runtime';
 
 /**
- * "Refresh all" on the Home tab. Every refresh shows its cost before it spends it, and a ribbon button has
- * nowhere to ask, so it opens the task pane at Refresh with the cost of refreshing everything shown and
- * one button to go ahead.
+ * "Refresh" on the Home tab. Every refresh shows its cost before it spends it, and a ribbon button has
+ * nowhere to ask, so it opens the task pane at Refresh with the cost of Refresh changes (the cheap kind:
+ * 1 call when nothing changed) shown and one button to go ahead.
  */
 export async function refreshAll(event: Office.AddinCommands.Event): Promise<void> {
   try {
     requestPane('refresh-all');
     await Office.addin.showAsTaskpane();
   } catch (error) {
-    console.error('Refresh all: could not open the task pane', error instanceof Error ? error.message : String(error));
+    console.error('Refresh: could not open the task pane', error instanceof Error ? error.message : String(error));
   } finally {
     // Always complete the event, or Office shows the command as still running.
     event.completed();

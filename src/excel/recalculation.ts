@@ -5,8 +5,10 @@
  * those that call FIN are picked on this side and recalculated (RangeAreas.calculate), and their FIN calls
  * are counted; Application.calculationState then says when Excel is done. Elsewhere each sheet of this
  * workbook is recalculated (Worksheet.calculate, ExcelApi 1.6), and Refresh all falls back to a quiet period.
+ * With errorsOnly (after connecting: the cells that showed "Not connected"), only the FIN cells whose value
+ * is an error are picked; the fallback cannot pick and recalculates every sheet.
  */
-import type { Recalculation } from '../engine/fin';
+import type { Recalculation, RecalculateOptions } from '../engine/fin';
 import { finEvaluations } from '../engine/fin';
 import { boxA1, type Box } from '../engine/ports/address';
 import type { ExcelRunner } from './officeGateway';
@@ -16,7 +18,7 @@ export const FORMULA_CELLS_PER_SYNC = 20_000;
 /** Characters of one address list given to Worksheet.getRanges. */
 export const ADDRESS_CHARS = 2_000;
 
-export interface RecalculationOptions {
+export interface RecalculationOptions extends RecalculateOptions {
   run?: ExcelRunner;
   supports?: (set: string, version: string) => boolean;
 }
@@ -30,15 +32,19 @@ function officeSupports(set: string, version: string): boolean {
   return Office.context.requirements.isSetSupported(set, version);
 }
 
-/** FIN cells as boxes: each column's consecutive FIN cells in an area make one box. */
-function finBoxes(area: Box, formulas: unknown[][]): { boxes: Box[]; evaluations: number } {
+/**
+ * FIN cells as boxes: each column's consecutive FIN cells in an area make one box. With `valueTypes`, only
+ * the cells whose value is an error.
+ */
+function finBoxes(area: Box, formulas: unknown[][], valueTypes?: unknown[][]): { boxes: Box[]; evaluations: number } {
   const boxes: Box[] = [];
   let evaluations = 0;
   for (let c = 0; c < area.cols; c++) {
     let run: Box | null = null;
     for (let r = 0; r < area.rows; r++) {
       const formula = formulas[r]?.[c];
-      const calls = typeof formula === 'string' ? finEvaluations(formula) : 0;
+      const picked = typeof formula === 'string' && (!valueTypes || valueTypes[r]?.[c] === 'Error');
+      const calls = picked ? finEvaluations(formula) : 0;
       evaluations += calls;
       if (calls > 0 && run) run.rows += 1;
       else if (calls > 0) boxes.push((run = { row: area.row + r, col: area.col + c, rows: 1, cols: 1 }));
@@ -72,8 +78,8 @@ function slices(area: Box): Box[] {
   return out;
 }
 
-/** Recalculates the FIN cells of this workbook and counts their FIN calls (ExcelApi 1.9). */
-async function recalculateFinCellsOnly(run: ExcelRunner): Promise<number> {
+/** Recalculates the FIN cells of this workbook (or those showing an error) and counts their FIN calls (ExcelApi 1.9). */
+async function recalculateFinCellsOnly(run: ExcelRunner, errorsOnly: boolean): Promise<number> {
   return run(RUN_OPTIONS, async (context) => {
     const sheets = context.workbook.worksheets;
     sheets.load('items/name');
@@ -93,7 +99,8 @@ async function recalculateFinCellsOnly(run: ExcelRunner): Promise<number> {
       for (const area of formulaCells.areas.items) {
         for (const box of slices({ row: area.rowIndex, col: area.columnIndex, rows: area.rowCount, cols: area.columnCount })) {
           const range = sheet.getRangeByIndexes(box.row, box.col, box.rows, box.cols);
-          range.load('formulas');
+          if (errorsOnly) range.load('formulas,valueTypes');
+          else range.load('formulas');
           read.push({ sheet, box, range });
           pending += box.rows * box.cols;
           if (pending >= FORMULA_CELLS_PER_SYNC) {
@@ -109,7 +116,7 @@ async function recalculateFinCellsOnly(run: ExcelRunner): Promise<number> {
     const perSheet = new Map<Excel.Worksheet, Box[]>();
     let evaluations = 0;
     for (const { sheet, box, range } of read) {
-      const fin = finBoxes(box, range.formulas);
+      const fin = finBoxes(box, range.formulas, errorsOnly ? range.valueTypes : undefined);
       evaluations += fin.evaluations;
       if (fin.boxes.length > 0) perSheet.set(sheet, [...(perSheet.get(sheet) ?? []), ...fin.boxes]);
     }
@@ -150,6 +157,6 @@ export async function recalculateFinCells(options: RecalculationOptions = {}): P
     await recalculateSheets(run);
     return {};
   }
-  const evaluations = await recalculateFinCellsOnly(run);
+  const evaluations = await recalculateFinCellsOnly(run, options.errorsOnly === true);
   return { evaluations, calculationDone: calculationDone(run) };
 }

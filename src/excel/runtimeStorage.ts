@@ -8,7 +8,7 @@
  */
 import type { MeterStore } from '../api/meter';
 import type { DateSystem } from '../engine/dates';
-import type { Recalculation } from '../engine/fin';
+import type { Recalculation, RecalculateOptions } from '../engine/fin';
 import type { CacheStore } from '../engine/reader/requestCache';
 import type { SecretStore } from '../engine/ports/storage';
 import { OfficeGateway } from './officeGateway';
@@ -77,7 +77,8 @@ export interface OfficeRuntimeHost {
   meterStore: MeterStore;
   secrets: SecretStore;
   dateSystem(): Promise<DateSystem>;
-  recalculate(): Promise<Recalculation>;
+  recalculate(options?: RecalculateOptions): Promise<Recalculation>;
+  readWorkbookSetting(key: string): Promise<unknown>;
 }
 
 export function createOfficeRuntimeHost(): OfficeRuntimeHost {
@@ -87,7 +88,8 @@ export function createOfficeRuntimeHost(): OfficeRuntimeHost {
     meterStore: new OfficeRuntimeMeterStore(),
     secrets: new OfficeRuntimeSecretStore(),
     dateSystem: () => gateway.getDateSystem(),
-    recalculate: () => recalculateFinCells(),
+    recalculate: (options) => recalculateFinCells({ errorsOnly: options?.errorsOnly }),
+    readWorkbookSetting: (key) => gateway.readSetting(key),
   };
 }
 

@@ -10,8 +10,8 @@
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata maps keyword types only, so a
    spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
-import { EVALUATION_TIMEOUT_MS, FinError, finErrors, isFinError, type EvalContext, type FinService, type Matrix } from '../engine/fin';
-import { getFinService, loadedFinService, onDataChange, refreshedText } from '../runtime';
+import { FinError, isFinError, type EvalContext, type FinCall, type FinService, type Matrix } from '../engine/fin';
+import { evaluateFin, onDataChange, refreshedText } from '../runtime';
 import { isValuePreview } from './valuePreview';
 
 /** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
@@ -26,43 +26,19 @@ export function toCellError(error: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(code, fin.message);
 }
 
-/** Every cell evaluation fails with the error a cell shows (the service makes it from its FinError). */
+/** Every cell evaluation fails with the error a cell shows (made from the FinError where it settles). */
 const CELL: EvalContext = { preview: false, failure: toCellError };
 const PREVIEW: EvalContext = { preview: true, failure: toCellError };
 
-function throwCellError(error: unknown): never {
-  throw toCellError(error);
-}
-
-let loading: Promise<FinService | null> | null = null;
-
-/** The stored connection's service once loaded; the wait is bounded as an evaluation is, and shared by every cell. */
-function loadFinService(): Promise<FinService | null> {
-  loading ??= new Promise<FinService | null>((resolve, reject) => {
-    const timer = setTimeout(() => reject(finErrors.noAnswer(EVALUATION_TIMEOUT_MS)), EVALUATION_TIMEOUT_MS);
-    getFinService()
-      .then(resolve, reject)
-      .finally(() => clearTimeout(timer));
-  }).finally(() => {
-    loading = null;
-  });
-  return loading;
-}
-
 /**
- * Runs one evaluation: connected service, preview flag, errors as cell errors. The service bounds the
- * evaluation in time (turns.ts), so no cell stays at #BUSY!.
+ * Runs one evaluation through the runtime (which keeps a call that finds no connection, to recalculate it
+ * once connected): preview flag, errors as cell errors. The service bounds the evaluation in time
+ * (turns.ts) and the runtime the wait for the connection, so no cell stays at #BUSY!. `call` is the
+ * function's id and arguments. Excel calls a recalculation's cells in one go: once connected, each is
+ * handed to the service there and then, with nothing more held per cell than the service's own.
  */
-function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
-  const ctx = isValuePreview(invocation) ? PREVIEW : CELL;
-  // Excel calls a recalculation's cells in one go: once the connection is loaded, each is handed to the
-  // service there and then (it queues them), with nothing more held per cell than the service's own.
-  const loaded = loadedFinService();
-  if (loaded) return work(loaded, ctx);
-  return loadFinService().then((fin) => {
-    if (!fin) throwCellError(finErrors.notConnected());
-    return work(fin, ctx);
-  }, throwCellError);
+function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, call: FinCall, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+  return evaluateFin(call, isValuePreview(invocation) ? PREVIEW : CELL, work);
 }
 
 /**
@@ -92,7 +68,9 @@ export function total(
   merchant?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.total({ category, start, end, merchant }, ctx));
+  return evaluate(invocation, { name: 'TOTAL', args: [category, start, end, merchant] }, (fin, ctx) =>
+    fin.total({ category, start, end, merchant }, ctx),
+  );
 }
 
 /**
@@ -105,7 +83,7 @@ export function total(
  * @returns The line's amount in currency units.
  */
 export function pnl(category: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx));
+  return evaluate(invocation, { name: 'PNL', args: [category, start, end] }, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx));
 }
 
 /**
@@ -117,7 +95,7 @@ export function pnl(category: string, start: number | string, end?: number | str
  * @returns The balance in currency units.
  */
 export function balance(category: string, date: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.balance({ category, date }, ctx));
+  return evaluate(invocation, { name: 'BALANCE', args: [category, date] }, (fin, ctx) => fin.balance({ category, date }, ctx));
 }
 
 /**
@@ -130,7 +108,7 @@ export function balance(category: string, date: number | string, invocation?: Cu
  * @returns The line's amount in currency units.
  */
 export function cashFlowLine(line: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, (fin, ctx) => fin.cashflow({ line, start, end }, ctx));
+  return evaluate(invocation, { name: 'CASHFLOW', args: [line, start, end] }, (fin, ctx) => fin.cashflow({ line, start, end }, ctx));
 }
 
 /**
@@ -148,7 +126,9 @@ export function incomeStatement(
   scale?: number | string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.incomeStatement({ start, end, scale }, ctx));
+  return evaluate(invocation, { name: 'INCOME_STATEMENT', args: [start, end, scale] }, (fin, ctx): Promise<Matrix> =>
+    fin.incomeStatement({ start, end, scale }, ctx),
+  );
 }
 
 /**
@@ -160,7 +140,7 @@ export function incomeStatement(
  * @returns The statement as rows.
  */
 export function balanceSheet(date: number | string, scale?: number | string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx));
+  return evaluate(invocation, { name: 'BALANCE_SHEET', args: [date, scale] }, (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx));
 }
 
 /**
@@ -178,7 +158,9 @@ export function cashFlowStatement(
   scale?: number | string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.cashFlowStatement({ start, end, scale }, ctx));
+  return evaluate(invocation, { name: 'CASH_FLOW', args: [start, end, scale] }, (fin, ctx): Promise<Matrix> =>
+    fin.cashFlowStatement({ start, end, scale }, ctx),
+  );
 }
 
 /**
@@ -200,7 +182,9 @@ export function transactions(
   max_rows?: number,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx));
+  return evaluate(invocation, { name: 'TRANSACTIONS', args: [start, end, category, status, max_rows] }, (fin, ctx): Promise<Matrix> =>
+    fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx),
+  );
 }
 
 /**
@@ -210,7 +194,7 @@ export function transactions(
  * @returns One row per category, with a header row.
  */
 export function categories(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.categories(ctx));
+  return evaluate(invocation, { name: 'CATEGORIES', args: [] }, (fin, ctx): Promise<Matrix> => fin.categories(ctx));
 }
 
 /**
@@ -220,7 +204,7 @@ export function categories(invocation?: CustomFunctions.Invocation): Promise<any
  * @returns One row per department, with a header row.
  */
 export function departments(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.departments(ctx));
+  return evaluate(invocation, { name: 'DEPARTMENTS', args: [] }, (fin, ctx): Promise<Matrix> => fin.departments(ctx));
 }
 
 /**
@@ -231,7 +215,7 @@ export function departments(invocation?: CustomFunctions.Invocation): Promise<an
  * @returns One merchant per row, with a header row.
  */
 export function merchants(category: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx));
+  return evaluate(invocation, { name: 'MERCHANTS', args: [category] }, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ClientConfig } from '../api';
 import type { MeterStore } from '../api/meter';
-import type { Recalculation } from '../engine/fin';
+import type { Recalculation, RecalculateOptions } from '../engine/fin';
 import type { SecretStore } from '../engine/ports/storage';
 import type { CacheStore } from '../engine/reader/requestCache';
 
@@ -18,10 +18,13 @@ export interface RuntimeHost {
   /** The workbook's date system (asked only when a formula passes a date serial). */
   dateSystem(): Promise<1900 | 1904>;
   /**
-   * Recalculates this workbook's FIN cells, and says how many FIN evaluations that starts and how to tell
-   * when the host has finished calculating (what it can; nothing leaves Refresh all to a quiet period).
+   * Recalculates this workbook's FIN cells (with errorsOnly, those that show an error), and says how many
+   * FIN evaluations that starts and how to tell when the host has finished calculating (what it can;
+   * nothing leaves Refresh all to a quiet period).
    */
-  recalculate(): Promise<Recalculation | void>;
+  recalculate(options?: RecalculateOptions): Promise<Recalculation | void>;
+  /** The workbook's own settings (books closed through a month end); absent where there is no workbook. */
+  readWorkbookSetting?(key: string): Promise<unknown>;
   /** Tests: a fetch, a clock, client options (retries...), the FinService's API timeout. */
   fetch?: typeof fetch;
   now?: () => number;

@@ -6,10 +6,26 @@
 //
 // Nothing here touches Office directly: the Office pieces (OfficeRuntime.storage stores, the date system,
 // the full recalculation) come in a RuntimeHost.
+//
+// Every FIN evaluation comes through evaluateFin: one that finds no connection is noted (the engine's
+// NotConnectedFormulas), and connecting recalculates the cells it left showing "Not connected".
 
+import { closedSettingKey, closedThroughOf } from '../engine/reader/closedBooks';
 import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
-import { FinService, NOT_CONNECTED_MESSAGE, finErrors, type RefreshReport } from '../engine/fin';
+import {
+  EVALUATION_TIMEOUT_MS,
+  FinService,
+  NOT_CONNECTED_MESSAGE,
+  NotConnectedFormulas,
+  finErrors,
+  toFinError,
+  type EvalContext,
+  type FinBatch,
+  type FinCall,
+  type NotConnectedState,
+  type RefreshReport,
+} from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
 import { claimCache, forgetCacheOwner, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
@@ -49,8 +65,17 @@ export interface Runtime {
   readonly cache: RequestCache;
   /** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
   getFinService(): Promise<FinService | null>;
-  /** The FinService when the stored connection is loaded already; null otherwise (getFinService loads it). */
-  loadedFinService(): FinService | null;
+  /**
+   * One FIN evaluation: `work` on the connection's FinService; without a connection the not-connected
+   * error, and the call is kept (value preview apart) to be recalculated once connected.
+   */
+  evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T>;
+  /** The formulas that showed "Not connected": asking to recalculate them, recalculating, or what that did. */
+  notConnectedFormulas(): NotConnectedState;
+  /** The user's go-ahead to recalculate them; resolves with the outcome (joins one already running). */
+  recalculateNotConnected(): Promise<NotConnectedState>;
+  /** Not now, or the outcome read: the pane stops showing it. */
+  dismissNotConnected(): void;
   /** The one cached reader of the stored connection: every call the add-in spends goes through it. */
   getReader(): Promise<CachedReader | null>;
   /** The client of the stored connection, for the pane (same meter, same key). */
@@ -58,18 +83,30 @@ export interface Runtime {
   getConnection(): Promise<StoredConnection | null>;
   /** Checks a base URL and key with one GET /company (through a reader) and says whose key it is. */
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
-  /** Stores the key and connection and switches every FIN function to it; learns the company first when not given. */
+  /**
+   * Stores the key and connection and switches every FIN function to it; learns the company first when not
+   * given. Then the formulas that showed "Not connected" are recalculated, or asked about (see above).
+   */
   connect(params: ConnectParams): Promise<StoredConnection>;
   /** Forgets the key and the connection; with forgetCachedAnswers also the company's cached answers. */
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
   onDataChange(listener: () => void): () => void;
+  /** Called after each settled batch of FIN evaluations of the connection (the pane's usage log). */
+  onFinBatch(listener: (batch: FinBatch) => void): () => void;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
   refreshedText(): Promise<string>;
   /** Stops listening to the connection's services (the shared runtime is being replaced). */
   dispose(): void;
 }
+
+/**
+ * Excel hands custom functions over in batches after calculate() returns. The host says how many
+ * evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without
+ * any FIN work.
+ */
+const REFRESH_QUIET_MS = 500;
 
 export function createRuntime(host: RuntimeHost): Runtime {
   const now = host.now ?? Date.now;
@@ -80,6 +117,8 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const stateStore = stateStoreMakingRoom(host.cacheStore, cache);
   const meter = new CallMeter({ store: meterStoreMakingRoom(host.meterStore, cache) });
   const listeners = new Set<() => void>();
+  const notConnected = new NotConnectedFormulas();
+  const batchListeners = new Set<(batch: FinBatch) => void>();
   let current: Connected | null = null;
   let loading: Promise<Connected | null> | null = null;
   /** Bumped by connect/disconnect so a load that started before is not installed after. */
@@ -89,6 +128,16 @@ export function createRuntime(host: RuntimeHost): Runtime {
     for (const listener of [...listeners]) {
       try {
         listener();
+      } catch {
+        // A listener's bug must not break the runtime.
+      }
+    }
+  };
+
+  const emitBatch = (batch: FinBatch): void => {
+    for (const listener of [...batchListeners]) {
+      try {
+        listener(batch);
       } catch {
         // A listener's bug must not break the runtime.
       }
@@ -112,6 +161,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       stateStore,
     });
     const stopService = service.onChange(emit);
+    const stopBatches = service.onBatch(emitBatch);
     const stopReader = reader.onChange(emit);
     return {
       client,
@@ -120,6 +170,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       connection,
       unsubscribe: () => {
         stopService();
+        stopBatches();
         stopReader();
       },
     };
@@ -138,6 +189,9 @@ export function createRuntime(host: RuntimeHost): Runtime {
       } catch {
         return null; // A stored configuration the client refuses (edited storage) is no connection.
       }
+      // The workbook's close applies before the first formula reads: its answers are never due again.
+      const closed = await host.readWorkbookSetting?.(closedSettingKey(connection.companyId)).catch(() => undefined);
+      built.reader.setBooksClosedThrough(closedThroughOf(closed));
       if (started !== generation) {
         built.unsubscribe();
         return current;
@@ -150,15 +204,74 @@ export function createRuntime(host: RuntimeHost): Runtime {
     return loading;
   };
 
+  notConnected.onChange(emit);
+
+  let boundedLoad: Promise<Connected | null> | null = null;
+
+  /** load(), bounded as an evaluation is (storage that never answers must not leave cells at #BUSY!). */
+  const loadWithinLimit = (): Promise<Connected | null> => {
+    boundedLoad ??= new Promise<Connected | null>((resolve, reject) => {
+      const timer = setTimeout(() => reject(finErrors.noAnswer(EVALUATION_TIMEOUT_MS)), EVALUATION_TIMEOUT_MS);
+      load()
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    }).finally(() => {
+      boundedLoad = null;
+    });
+    return boundedLoad;
+  };
+
+  /**
+   * An evaluation that waits for the connection to load, or one the not-connected ledger follows: the ledger
+   * hears the FinErrors, and the caller's own failure (ctx.failure) is made last.
+   */
+  const evaluateSlowly = async <T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> => {
+    const failure = (error: unknown): unknown => {
+      const fin = toFinError(error, '');
+      return ctx.failure ? ctx.failure(fin) : fin;
+    };
+    const plain: EvalContext = { preview: ctx.preview, noteRead: ctx.noteRead };
+    let service: FinService | undefined;
+    try {
+      service = (await loadWithinLimit())?.service;
+    } catch (error) {
+      throw failure(error);
+    }
+    if (!service) {
+      if (!ctx.preview) notConnected.failed(call, work);
+      throw failure(finErrors.notConnected());
+    }
+    if (ctx.preview) return work(service, ctx);
+    try {
+      const value = await work(service, plain);
+      notConnected.ended(call);
+      return value;
+    } catch (error) {
+      notConnected.ended(call, error);
+      throw failure(error);
+    }
+  };
+
   const runtime: Runtime = {
     host,
     meter,
     cache,
     getFinService: async () => (await load())?.service ?? null,
-    loadedFinService: () => current?.service ?? null,
     getReader: async () => (await load())?.reader ?? null,
     getClient: async () => (await load())?.client ?? null,
     getConnection: async () => (await load())?.connection ?? null,
+
+    evaluateFin(call, ctx, work) {
+      // A recalculation calls this thousands of times in one go: connected, and no formula left showing
+      // "Not connected" to follow, the service takes the call there and then (it queues it, turns.ts).
+      const service = current?.service;
+      if (service && (ctx.preview || !notConnected.following())) return work(service, ctx);
+      return evaluateSlowly(call, ctx, work);
+    },
+
+    notConnectedFormulas: () => notConnected.current(),
+    recalculateNotConnected: () => notConnected.recalculate(),
+    dismissNotConnected: () => notConnected.dismiss(),
 
     async identify(params) {
       // A client of its own, on the shared meter, so the GET /company is on the company's bill.
@@ -178,6 +291,13 @@ export function createRuntime(host: RuntimeHost): Runtime {
       generation += 1;
       current = build(connection, params.apiKey);
       emit();
+      await notConnected.connected({
+        service: current.service,
+        reader: current.reader,
+        // Only the cells showing an error: one showing a figure may have no answer cached on this computer.
+        recalculate: () => host.recalculate({ errorsOnly: true }),
+        quietMs: REFRESH_QUIET_MS,
+      });
       return connection;
     },
 
@@ -195,6 +315,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       current?.unsubscribe();
       current = null;
       generation += 1;
+      notConnected.disconnected();
       emit();
     },
 
@@ -202,6 +323,13 @@ export function createRuntime(host: RuntimeHost): Runtime {
       listeners.add(listener);
       return () => {
         listeners.delete(listener);
+      };
+    },
+
+    onFinBatch(listener) {
+      batchListeners.add(listener);
+      return () => {
+        batchListeners.delete(listener);
       };
     },
 
@@ -214,10 +342,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       if (!service) {
         return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
-      // Excel hands custom functions over in batches after calculate() returns. The host says how many
-      // evaluations to expect and when Excel is done; a host that cannot leaves it to half a second without
-      // any FIN work.
-      return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: 500, ...options });
+      return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...options });
     },
 
     async refreshedText() {
@@ -231,6 +356,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       current = null;
       generation += 1;
       listeners.clear();
+      batchListeners.clear();
     },
   };
   return runtime;

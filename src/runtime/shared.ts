@@ -3,7 +3,18 @@
 // another host (the workbench's browser storage, a test's memory stores) and drops the old runtime.
 
 import type { Client } from '../api';
-import { FinError, NOT_CONNECTED_MESSAGE, type FinService, type RefreshReport } from '../engine/fin';
+import {
+  FinError,
+  NOT_CONNECTED_MESSAGE,
+  NOTHING_NOT_CONNECTED,
+  finErrors,
+  type EvalContext,
+  type FinBatch,
+  type FinCall,
+  type FinService,
+  type NotConnectedState,
+  type RefreshReport,
+} from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
@@ -14,6 +25,17 @@ let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
 let stopForwarding: (() => void) | null = null;
 const listeners = new Set<() => void>();
+const batchListeners = new Set<(batch: FinBatch) => void>();
+
+function emitBatch(batch: FinBatch): void {
+  for (const listener of [...batchListeners]) {
+    try {
+      listener(batch);
+    } catch {
+      // A listener's bug must not break the runtime.
+    }
+  }
+}
 
 function emit(): void {
   for (const listener of [...listeners]) {
@@ -46,7 +68,12 @@ function sharedRuntime(): Runtime {
     const host = getRuntimeHost();
     if (!host) throw new FinError('na', 'Office storage is not available: open the workbook in Excel with the add-in', 'no_host');
     shared = createRuntime(host);
-    stopForwarding = shared.onDataChange(emit);
+    const stopData = shared.onDataChange(emit);
+    const stopBatches = shared.onFinBatch(emitBatch);
+    stopForwarding = () => {
+      stopData();
+      stopBatches();
+    };
   }
   return shared;
 }
@@ -57,8 +84,6 @@ function maybeShared(): Runtime | null {
 }
 
 export const getFinService = async (): Promise<FinService | null> => (await maybeShared()?.getFinService()) ?? null;
-/** Without waiting: the FinService once the shared runtime has loaded its connection, else null. */
-export const loadedFinService = (): FinService | null => shared?.loadedFinService() ?? null;
 export const getReader = async (): Promise<CachedReader | null> => (await maybeShared()?.getReader()) ?? null;
 export const getClient = async (): Promise<Client | null> => (await maybeShared()?.getClient()) ?? null;
 export const getConnection = async (): Promise<StoredConnection | null> => (await maybeShared()?.getConnection()) ?? null;
@@ -66,6 +91,19 @@ export const identify = (params: { baseUrl: string; apiKey: string }): Promise<I
 export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
 export const disconnect = (options?: DisconnectOptions): Promise<void> => sharedRuntime().disconnect(options);
 export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
+
+/** One FIN evaluation (the custom functions' only way in): see Runtime.evaluateFin. */
+export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+  const runtime = maybeShared();
+  if (runtime) return runtime.evaluateFin(call, ctx, work);
+  const error = finErrors.notConnected();
+  return Promise.reject(ctx.failure ? ctx.failure(error) : error);
+}
+
+/** The formulas that showed "Not connected" (see Runtime.notConnectedFormulas); nothing outside Office. */
+export const notConnectedFormulas = (): NotConnectedState => maybeShared()?.notConnectedFormulas() ?? NOTHING_NOT_CONNECTED;
+export const recalculateNotConnected = (): Promise<NotConnectedState> => sharedRuntime().recalculateNotConnected();
+export const dismissNotConnected = (): void => maybeShared()?.dismissNotConnected();
 
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
 export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport> {
@@ -79,5 +117,13 @@ export function onDataChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => {
     listeners.delete(listener);
+  };
+}
+
+/** Called after each settled batch of FIN evaluations, whichever runtime is installed (the pane's usage log). */
+export function onFinBatch(listener: (batch: FinBatch) => void): () => void {
+  batchListeners.add(listener);
+  return () => {
+    batchListeners.delete(listener);
   };
 }

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
 import { FormulaHelper } from './FormulaHelper';
 import { useSession } from './hooks';
+import { NotConnectedNotice } from './NotConnectedNotice';
 import { RefreshPanel } from './RefreshPanel';
 import { ReportsScreen } from './ReportsScreen';
 import type { PaneServices } from './services';
@@ -126,6 +127,8 @@ function Pane({ services }: { services: PaneServices }) {
       </header>
       {state.status === 'loading' && <ProgressBar aria-label="Loading" />}
       {state.status === 'disconnected' && <ConnectScreen services={services} focusKey={focusKey} />}
+      {/* Above the tabs, so it is what the user sees right after connecting, whichever tab is open. */}
+      {state.status === 'connected' && <NotConnectedNotice services={services} onDismissed={() => setFocusPanel(true)} />}
       {state.status === 'connected' && <Tabs services={services} connection={state} focusPanel={focusPanel} onFocused={() => setFocusPanel(false)} />}
     </main>
   );
@@ -134,7 +137,7 @@ function Pane({ services }: { services: PaneServices }) {
 function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneServices; connection: ConnectedState; focusPanel: boolean; onFocused: () => void }) {
   const styles = useStyles();
   const [tab, setTab] = useState<TabKey>('reports');
-  /** Bumped when the ribbon's Refresh all asks: the Refresh panel then shows the cost and asks to go ahead. */
+  /** Bumped when the ribbon's Refresh asks: the Refresh panel then shows the cost and asks to go ahead. */
   const [refreshAsked, setRefreshAsked] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const current = TABS.find((t) => t.key === tab)!;

@@ -1,18 +1,15 @@
 import { Badge, Button, Field, Input, Listbox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useEffect, useId, useMemo, useState, type CSSProperties } from 'react';
-import type { Category, FullList } from '../api/types';
-import { buildTree, type Tree } from '../engine/tree';
+import { useId, useMemo, useState, type CSSProperties } from 'react';
 import { ErrorMessage } from './ErrorMessage';
 import { checkPeriod, filterCategories, lastQuarterText, totalFormula } from './formula';
 import { useToday } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
+import { useCategories } from './useCategories';
 
 // The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
 // the matching FIN.TOTAL formula into the selected cell. The categories come through the shared cache, so
 // they cost one call once (and nothing when the FIN functions already fetched them).
-
-const CATEGORIES_REQUEST = { path: '/categories' };
 
 const useHelperStyles = makeStyles({
   categories: {
@@ -35,46 +32,13 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
   const helperStyles = useHelperStyles();
   const today = useToday(services);
   const listLabel = useId();
-  const [tree, setTree] = useState<Tree<Category> | null>(null);
-  const [checked, setChecked] = useState(false);
-  const [loading, setLoading] = useState(false);
+  const categories = useCategories(services, connection);
+  const { tree, checked, loading } = categories;
   const [filter, setFilter] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [periodText, setPeriodText] = useState(() => lastQuarterText(today));
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const { reader, client } = connection;
-
-  // Cached already? Then show the tree at no cost; otherwise offer to load it (one call).
-  useEffect(() => {
-    let live = true;
-    void reader
-      .peek<FullList<Category>>(CATEGORIES_REQUEST)
-      .then((hit) => {
-        if (!live) return;
-        if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
-        setChecked(true);
-      })
-      .catch(() => setChecked(true));
-    return () => {
-      live = false;
-    };
-  }, [reader]);
-
-  const load = async () => {
-    setLoading(true);
-    setError(null);
-    try {
-      const answer = await services.actions.track('Load categories', () =>
-        reader.read<FullList<Category>>(CATEGORIES_REQUEST, (o) => client.categories.list(o)),
-      );
-      setTree(buildTree(answer.value.data ?? [], 'category'));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setLoading(false);
-    }
-  };
 
   const shown = useMemo(() => (tree ? filterCategories(tree, filter) : []), [tree, filter]);
   const selected = tree && selectedId ? (tree.byId.get(selectedId) ?? null) : null;
@@ -103,10 +67,10 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
 
   return (
     <div className={styles.screen}>
-      <Text>Put a FIN.TOTAL formula for a category into the selected cell. It recalculates from the cache and refreshes with Refresh all.</Text>
+      <Text>Put a FIN.TOTAL formula for a category into the selected cell. It recalculates from the cache and refreshes with the Refresh tab's Refresh changes.</Text>
       {!tree && checked && (
         <div className={styles.row}>
-          <Button onClick={() => void load()} disabled={loading}>
+          <Button onClick={() => void categories.load()} disabled={loading}>
             Load categories
           </Button>
           <Text className={styles.note}>Costs 1 call</Text>
@@ -168,7 +132,7 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
       <div role="status" aria-live="polite">
         {result}
       </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <ErrorMessage error={error ?? categories.error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
     </div>
   );
 }

@@ -1,33 +1,27 @@
-import { Badge, Button, Field, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { plural, pluralNoun } from '../engine/text/plural';
+import { Badge, Button, Checkbox, Field, ProgressBar, Select, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { plural } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
+import { addMonths, endOfMonth } from '../engine/dates';
+import { closedSettingKey } from '../engine/reader/closedBooks';
+import { CHANGED_ONLY_BLIND_SPOT, changedRefreshText, fullRefreshText, planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
+import type { RefreshKind } from '../engine/refresh/workbookRefresh';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
-import {
-  blockCostText,
-  changedCostText,
-  changedOnly,
-  describeSpec,
-  failureOf,
-  formatAge,
-  hasChanges,
-  isOld,
-  refreshAllCostText,
-  specFromBinding,
-  type RefreshBlock,
-  type RefreshPlan,
-} from '../engine/statements';
-import { useStatements } from './hooks';
+import { blockCostText, describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
+import { useCallsLeft, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
+import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
+import { InView } from './InView';
+import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
-// Refresh: every block the pane wrote, where it is now, when it was refreshed and whether anything is known
-// to have changed since (the add-in's own pushes and shifts are) or it is damaged (its cells deleted or
-// reshaped: then only Forget); Refresh all (blocks and FIN formulas), Refresh what changed, and Refresh this
-// block, each showing what it will spend before it spends it.
+// Refresh: the workbook's one refresh -- changed only (one call to ask what changed, then only what that
+// touches) or full -- with the cost of each shown before it spends; books closed through a month end; and
+// every block the pane wrote, where it is now, when it was refreshed and whether anything is known to have
+// changed since (the add-in's own pushes and shifts are), is closed, or is damaged (then only Forget).
 
-type Pending = { kind: 'all'; text: string } | { kind: 'changed'; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
+type Pending = { kind: RefreshKind; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
 
 const useRefreshStyles = makeStyles({
   blocks: {
@@ -44,33 +38,54 @@ const useRefreshStyles = makeStyles({
 });
 
 export interface RefreshPanelProps extends ScreenProps {
-  /** Changes when the ribbon's Refresh all asks: show the cost of refreshing everything and ask. */
+  /** Changes when the ribbon's Refresh asks: show the cost of Refresh changes and ask. */
   askAllSignal?: number;
+}
+
+/** Month ends a close can be set to: the last two years', newest first. */
+function closeChoices(today: string): string[] {
+  const lastMonthEnd = endOfMonth(addMonths(today, -1));
+  return Array.from({ length: 24 }, (_, i) => endOfMonth(addMonths(lastMonthEnd, -i)));
 }
 
 export function RefreshPanel({ services, connection, askAllSignal = 0 }: RefreshPanelProps) {
   const styles = useScreenStyles();
   const statements = useStatements(services, connection);
+  const tablesEngine = useTransactionsEngine(services, connection);
+  const refreshWorkbook = useWorkbookRefresh(services, connection, statements, tablesEngine);
   const refreshStyles = useRefreshStyles();
-  const [plan, setPlan] = useState<RefreshPlan | null>(null);
+  const today = useToday(services);
+  const callsLeft = useCallsLeft(connection);
+  const [plan, setPlan] = useState<WorkbookPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<RefreshProgress | null>(null);
+  const [includeReference, setIncludeReference] = useState(false);
+  const [closedThrough, setClosedThrough] = useState<string | null>(() => connection.reader.booksClosedThrough());
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const refreshAllRef = useRef<HTMLButtonElement>(null);
+  const refreshChangedRef = useRef<HTMLButtonElement>(null);
   const blocksHeadingRef = useRef<HTMLHeadingElement>(null);
   /** The button that asked for the pending refresh: focus goes back there on Cancel. */
   const openerRef = useRef<HTMLElement | null>(null);
   const now = services.now();
+  const choices = useMemo(() => closeChoices(today), [today]);
+
+  const planNow = useCallback(async (): Promise<WorkbookPlan> => {
+    const blocks = await statements.plan();
+    const tables = (await tablesEngine.tables()).filter((t) => t.company === connection.companyId).length;
+    const store = connection.reader.stateStore;
+    if (!store) throw new Error('The connection has no storage for its refresh record');
+    return planWorkbookRefresh(blocks, tables, store, connection.companyId);
+  }, [statements, tablesEngine, connection.reader, connection.companyId]);
 
   const reload = useCallback(async () => {
     try {
-      setPlan(await statements.plan());
+      setPlan(await planNow());
     } catch (e) {
       setError(e);
     }
-  }, [statements]);
+  }, [planNow]);
 
   useEffect(() => {
     void reload();
@@ -83,9 +98,9 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     if (pending) confirmRef.current?.focus();
   }, [pending]);
 
-  // Only a new signal from the ribbon asks again, with the askAll of the latest render.
+  // Only a new signal from the ribbon asks again, with the ask of the latest render.
   const askFromRibbon = useEffectEvent(() => {
-    if (refreshAllRef.current) void askAll(refreshAllRef.current);
+    if (refreshChangedRef.current) void ask('changed', refreshChangedRef.current);
   });
   useEffect(() => {
     if (askAllSignal > 0) askFromRibbon();
@@ -105,36 +120,30 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     return true;
   };
 
-  const askAll = async (opener: HTMLElement) => {
-    openerRef.current = opener;
-    setError(null);
-    setResult('');
-    if (await refuseAtCap()) return;
-    const fresh = await statements.plan().catch((e: unknown) => {
-      setError(e);
-      return null;
-    });
-    if (!fresh) return;
-    setPlan(fresh);
-    setPending({ kind: 'all', text: refreshAllCostText(fresh) });
+  /** A refresh that would stop part way for the month's cap is not started: say so, and what costs less. */
+  const refuseOverLeft = async (what: string, calls: number, instead: string): Promise<boolean> => {
+    const left = await callsLeft();
+    if (!exceedsLeft(calls, left)) return false;
+    setError(new PaneError('Not started: too few calls left this month', `${notStartedText(what, calls, left)} ${instead}`, 'calls_left'));
+    return true;
   };
 
-  const askChanged = async (opener: HTMLElement) => {
+  const ask = async (kind: RefreshKind, opener: HTMLElement) => {
     openerRef.current = opener;
     setError(null);
     setResult('');
     if (await refuseAtCap()) return;
-    const fresh = await statements.plan().catch((e: unknown) => {
+    const fresh = await planNow().catch((e: unknown) => {
       setError(e);
       return null;
     });
     if (!fresh) return;
     setPlan(fresh);
-    if (!hasChanges(fresh)) {
-      setResult('Nothing is known to have changed since it was fetched: nothing to refresh.');
-      return;
-    }
-    setPending({ kind: 'changed', text: changedCostText(fresh) });
+    // What a changes refresh costs at least: 1 call to ask and what the add-in's own pushes changed.
+    const least = kind === 'full' || !fresh.watermark ? fresh.fullCalls : 1 + fresh.knownCalls;
+    const name = kind === 'full' || !fresh.watermark ? 'A full refresh' : 'Refresh changes';
+    if (await refuseOverLeft(name, least, kind === 'full' ? 'Refresh changes or Refresh this block cost less.' : 'Refresh this block costs less.')) return;
+    setPending({ kind, text: kind === 'changed' ? changedRefreshText(fresh) : fullRefreshText(fresh) });
   };
 
   const askBlock = async (block: RefreshBlock, opener: HTMLElement) => {
@@ -142,7 +151,25 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setError(null);
     setResult('');
     if (await refuseAtCap()) return;
-    setPending({ kind: 'block', block, text: blockCostText(block) });
+    if (await refuseOverLeft('This block', block.keys.length, 'Choose a block with fewer periods, or wait for the reset.')) return;
+    const reopens = block.frozen > 0 ? ' It reopens its closed periods for this refresh.' : '';
+    setPending({ kind: 'block', block, text: `${blockCostText(block)}${reopens}` });
+  };
+
+  const chooseClose = async (value: string) => {
+    setError(null);
+    const through = value === '' ? null : value;
+    try {
+      const key = closedSettingKey(connection.companyId);
+      if (through === null) await services.gateway.removeSetting(key);
+      else await services.gateway.writeSetting(key, through);
+      connection.reader.setBooksClosedThrough(through);
+      setClosedThrough(through);
+      setResult(through === null ? 'Books not closed: every figure is refreshed as usual.' : `Books closed through ${through}: figures up to then are kept by every refresh.`);
+      await reload();
+    } catch (e) {
+      setError(e);
+    }
   };
 
   const confirm = async () => {
@@ -150,41 +177,34 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     const job = pending;
     setPending(null);
     // The confirmation disappears: keep focus on a control that stays (focusable while busy).
-    refreshAllRef.current?.focus();
-    setProgress({ done: 0, total: 0 });
-    const spentText = () => {
-      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
-      return `Spent ${plural(spent, 'call')}.`;
-    };
+    refreshChangedRef.current?.focus();
     try {
-      if (job.kind === 'all' || job.kind === 'changed') {
-        const scope = job.kind;
-        const outcome = await services.actions.track(scope === 'all' ? 'Refresh all' : 'Refresh what changed', () =>
-          statements.refreshAll(scope === 'all' ? plan : changedOnly(plan), {
-            scope,
-            refreshFormulas: () => services.runtime.refreshAll({ scope }),
-            onProgress: (done, total) => setProgress({ done, total }),
+      if (job.kind === 'block') {
+        const reports = job.block.keys.length;
+        setProgress({ phase: 'blocks', done: 0, total: reports, distinct: reports });
+        await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
+          statements.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
+        );
+        const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+        setResult(`Refreshed the block at ${job.block.binding.address}. Spent ${plural(spent, 'call')}.`);
+      } else {
+        const kind = job.kind;
+        setProgress({ phase: kind === 'changed' ? 'asking' : 'formulas' });
+        const outcome = await services.actions.track(kind === 'changed' ? 'Refresh changes' : 'Full refresh', () =>
+          refreshWorkbook(kind, {
+            includeReference,
+            onPhase: (phase) => setProgress({ phase }),
+            onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
           }),
         );
-        const n = outcome.refreshed.length;
-        const failed = outcome.failed.length;
         // Each block that failed is named: which statement, where, and that its figures are the old ones.
-        const named = outcome.failed.map((f) => {
+        const named = outcome.blocks.failed.map((f) => {
           const spec = specFromBinding(f.binding);
           return `${spec ? describeSpec(spec) : 'a block'} at ${f.binding.address}`;
         });
-        setResult(
-          failed === 0
-            ? `Refreshed ${scope === 'changed' ? 'what changed: ' : ''}${plural(n, 'block')} and the FIN formulas. ${spentText()}`
-            : `Refreshed ${n} of ${n + failed} blocks. Not refreshed, ${pluralNoun(failed, 'its', 'their')} previous figures kept: ${named.join('; ')}. ${spentText()}`,
-        );
-        // The first failure says why, and what to do (a block whose sheet is gone: Forget it).
-        if (failed > 0) setError(outcome.failed[0].error);
-      } else {
-        await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
-          statements.refreshBlock(job.block, (done, total) => setProgress({ done, total })),
-        );
-        setResult(`Refreshed the block at ${job.block.binding.address}. ${spentText()}`);
+        setResult(named.length ? `${outcome.message} Not refreshed, previous figures kept: ${named.join('; ')}.` : outcome.message);
+        const firstFailure = outcome.blocks.failed[0]?.error ?? outcome.tables.find((t) => t.outcome === 'failed')?.error;
+        if (firstFailure) setError(firstFailure);
       }
     } catch (e) {
       setError(e);
@@ -211,21 +231,33 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   return (
     <div className={styles.screen}>
       <div className={styles.row}>
-        <Button ref={refreshAllRef} appearance="primary" onClick={(e) => void askAll(e.currentTarget)} disabledFocusable={busy || pending !== null}>
-          Refresh all
+        <Button ref={refreshChangedRef} appearance="primary" onClick={(e) => void ask('changed', e.currentTarget)} disabledFocusable={busy || pending !== null}>
+          Refresh changes
         </Button>
-        <Text className={styles.note}>Rebuilds every block below and recalculates the FIN formulas.</Text>
+        <Button onClick={(e) => void ask('full', e.currentTarget)} disabledFocusable={busy || pending !== null}>
+          Full refresh
+        </Button>
       </div>
-      {plan && hasChanges(plan) && (
-        <div className={styles.row}>
-          <Button onClick={(e) => void askChanged(e.currentTarget)} disabledFocusable={busy || pending !== null}>
-            Refresh what changed
-          </Button>
-          <Text className={styles.note}>
-            Your push changed figures shown here: this fetches only those ({plural(plan.changedCalls.blockCalls + plan.changedCalls.formulaCalls, 'call')} at most).
-          </Text>
-        </div>
-      )}
+      <Text className={styles.note}>
+        Refresh changes asks what changed since the last refresh (1 call) and fetches only what that touches
+        {plan ? `; a full refresh costs ${plural(plan.fullCalls, 'call')}` : ''}. {CHANGED_ONLY_BLIND_SPOT}
+      </Text>
+      <Checkbox
+        checked={includeReference}
+        onChange={(_, d) => setIncludeReference(d.checked === true)}
+        label="Also fetch the categories, departments and company again (a changes refresh leaves them)"
+        disabled={busy}
+      />
+      <Field label="Books closed through" hint="Figures up to this month end are kept by every refresh; Refresh this block reopens them.">
+        <Select value={closedThrough ?? ''} onChange={(_, d) => void chooseClose(d.value)} disabled={busy}>
+          <option value="">Not closed</option>
+          {[...new Set([...(closedThrough ? [closedThrough] : []), ...choices])].map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </Select>
+      </Field>
       {pending && (
         <div role="group" aria-label="Confirm refresh" className={styles.screen}>
           <Text>{pending.text}</Text>
@@ -244,25 +276,28 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
           </div>
         </div>
       )}
-      {progress && (
-        <Field label="Refreshing" validationMessage={`${progress.done} of ${progress.total} reports fetched`} validationState="none">
-          <ProgressBar value={progress.total > 0 ? progress.done : undefined} max={Math.max(1, progress.total)} />
-        </Field>
-      )}
-      <div role="status" aria-live="polite">
-        {result}
-      </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <InView watch={progress ? refreshProgressText(progress) : result || (error ? 'error' : '')}>
+        {progress && (
+          <Field label="Refreshing" validationMessage={refreshProgressText(progress)} validationState="none">
+            {progress.phase === 'blocks' && progress.total > 0 ? <ProgressBar value={progress.done} max={progress.total} /> : <ProgressBar />}
+          </Field>
+        )}
+        <div role="status" aria-live="polite">
+          {result}
+        </div>
+        <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      </InView>
       <h3 ref={blocksHeadingRef} tabIndex={-1}>
         Blocks in this workbook
       </h3>
-      {plan && plan.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
-      {plan && plan.blocks.length > 0 && (
+      {plan && plan.blocks.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
+      {plan && plan.blocks.blocks.length > 0 && (
         <ul aria-label="Blocks" className={refreshStyles.blocks}>
-          {plan.blocks.map((block) => {
+          {plan.blocks.blocks.map((block) => {
             const at = Date.parse(block.binding.refreshedAt);
             const old = isOld(block.binding, now);
             const changed = block.changed.length > 0;
+            const closed = block.frozen > 0 && block.frozen === block.keys.length;
             const failure = failureOf(block.binding);
             const { placement } = block;
             const damaged = placement.kind === 'damaged';
@@ -305,6 +340,10 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                     <Badge appearance="tint" shape="rounded" color="warning">
                       Changed by your push
                     </Badge>
+                  ) : closed ? (
+                    <Badge appearance="tint" shape="rounded" color="informative">
+                      Closed
+                    </Badge>
                   ) : (
                     <Badge appearance="tint" shape="rounded" color={old ? 'informative' : 'success'}>
                       {old ? 'Over a day old' : 'Current'}
@@ -315,7 +354,10 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
                   <Text block className={styles.note}>
                     {changed
                       ? `Changed by your push: refresh (${plural(block.changedCalls, 'call')}).`
-                      : 'Nothing known to have changed since it was written: your pushes and shifts are tracked here; changes made elsewhere show after a refresh.'}
+                      : closed
+                        ? `Within the books closed through ${closedThrough}: kept by every refresh. Refresh this block reopens it.`
+                        : 'Nothing known to have changed since it was written: your pushes and shifts are tracked here; changes made elsewhere show after Refresh changes.'}
+                    {!closed && block.frozen > 0 ? ` ${block.frozen} of its ${plural(block.keys.length, 'report')} are within the closed books and kept.` : ''}
                   </Text>
                 )}
                 <div className={styles.row}>
@@ -338,9 +380,9 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
           })}
         </ul>
       )}
-      {plan && plan.others.length > 0 && (
+      {plan && plan.tables > 0 && (
         <Text className={styles.note}>
-          {plural(plan.others.length, 'other block')} (transactions tables or another company) refresh from their own tab.
+          {plural(plan.tables, 'transactions table')} of this company {plan.tables === 1 ? 'is' : 'are'} refreshed with the rest (a changes refresh leaves a table alone when none of the changes is in it).
         </Text>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { planCap } from '../api';
+import { capMonthOf, planCap } from '../api';
+import { callsOf, linesOfMonth } from './actionLog';
 import { useActions, useMeterCount } from './hooks';
 import { formatAge } from '../engine/statements';
 import type { ScreenProps } from './ReportsScreen';
@@ -7,7 +8,8 @@ import { planLabel } from './session';
 import { useScreenStyles } from './styles';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
-// counts), the plan's cap, the next reset (midnight Pacific on the 1st) and the last actions with their cost.
+// counts), the plan's cap, the next reset (midnight Pacific on the 1st) and what spent them: the pane's
+// actions and the FIN formulas' recalculations, one line each, adding up to the month's count.
 
 const useUsageStyles = makeStyles({
   /** The figures: labels and values in two columns. */
@@ -41,6 +43,10 @@ const useUsageStyles = makeStyles({
   head: {
     fontWeight: tokens.fontWeightSemibold,
   },
+  total: {
+    fontWeight: tokens.fontWeightSemibold,
+    borderBottom: 'none',
+  },
 });
 
 function n(value: number): string {
@@ -51,11 +57,15 @@ export function UsagePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
   const usage = useUsageStyles();
   const count = useMeterCount(connection.client);
-  const actions = useActions(services, connection.companyId);
+  const now = services.now();
+  // This month's lines only: the count starts again at 0 on the 1st.
+  const actions = linesOfMonth(useActions(services, connection.companyId), capMonthOf(now));
+  const listed = callsOf(actions);
+  /** Calls no line holds yet: formulas still calculating (their line comes when they settle), or spent before this log. */
+  const unlisted = count === null ? 0 : Math.max(0, count - listed);
   const cap = planCap(connection.plan);
   const reset = connection.client.meter.nextReset();
   const limit = connection.client.meter.monthlyLimit;
-  const now = services.now();
 
   return (
     <div className={styles.screen}>
@@ -82,11 +92,11 @@ export function UsagePanel({ services, connection }: ScreenProps) {
       <Text className={styles.note}>
         Counted by this add-in for this company, the way the API counts. Other tools using the company&apos;s keys spend from the same cap.
       </Text>
-      <h3>Recent actions</h3>
-      {actions.length === 0 ? (
-        <Text>No actions yet.</Text>
+      <h3>What spent them</h3>
+      {actions.length === 0 && unlisted === 0 ? (
+        <Text>No calls this month yet.</Text>
       ) : (
-        <table className={usage.table} aria-label="Recent actions">
+        <table className={usage.table} aria-label="What spent this month's calls">
           <thead>
             <tr>
               <th scope="col" className={mergeClasses(usage.cell, usage.head)}>
@@ -113,7 +123,23 @@ export function UsagePanel({ services, connection }: ScreenProps) {
                 </td>
               </tr>
             ))}
+            {unlisted > 0 && (
+              <tr>
+                <td className={usage.cell}>Not on a line yet (formulas still calculating, or spent before this log)</td>
+                <td className={mergeClasses(usage.cell, usage.number)}>{n(unlisted)}</td>
+                <td className={usage.cell} />
+              </tr>
+            )}
           </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" className={mergeClasses(usage.cell, usage.total)}>
+                Total this month
+              </th>
+              <td className={mergeClasses(usage.cell, usage.number, usage.total)}>{n(listed + unlisted)}</td>
+              <td className={mergeClasses(usage.cell, usage.total)} />
+            </tr>
+          </tfoot>
         </table>
       )}
     </div>

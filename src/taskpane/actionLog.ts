@@ -1,9 +1,15 @@
-// The last actions of the pane and what each cost, per company: "Insert Income statement: 12 calls".
-// The cost of an action is the call meter's change while it ran (the meter counts exactly what the server
-// counts), so a cached insert shows 0. Kept in add-in storage so it survives closing the pane.
+// What spent this month's calls, per company: "Insert Income statement: 12 calls", "FIN formulas
+// (40 evaluations): 13 calls". The cost of a pane action is the call meter's change while it ran (the
+// meter counts exactly what the server counts), so a cached insert shows 0. The FIN functions spend
+// outside any pane action: after each batch of their evaluations settles, the calls the meter counted that
+// no line and no running action accounts for go on one line of their own. So the month's lines add up to
+// the month's count (issue 13: 49 counted, 43 listed). Kept in add-in storage so it survives closing the
+// pane.
 
-import type { Client } from '../api';
+import { capMonthOf, type Client } from '../api';
+import type { FinBatch } from '../engine/fin';
 import type { SecretStore } from '../engine/ports/storage';
+import { plural } from '../engine/text/plural';
 
 export interface ActionEntry {
   action: string;
@@ -20,8 +26,40 @@ export interface ActionLogOptions {
   now: () => number;
   /** The connected client and company, or null. */
   current: () => { client: Client; companyId: string } | null;
-  /** Entries kept per company (default 20). */
+  /** Lines kept per company (default 50); older ones of the month are folded into one, never dropped. */
   max?: number;
+}
+
+/** The line the oldest lines of a month are folded into when there are more than the log keeps. */
+export const EARLIER_THIS_MONTH = 'Earlier this month';
+
+/** The Pacific-time month the call meter counts a line's calls in. */
+export function monthOf(entry: Pick<ActionEntry, 'at'>): string {
+  return capMonthOf(entry.at);
+}
+
+/** The lines of one month, newest first. */
+export function linesOfMonth(entries: readonly ActionEntry[], month: string): ActionEntry[] {
+  return entries.filter((e) => monthOf(e) === month);
+}
+
+/** The calls of some lines. */
+export function callsOf(entries: readonly ActionEntry[]): number {
+  return entries.reduce((n, e) => n + e.calls, 0);
+}
+
+/** At most `max` lines: the oldest folded into one, so their calls still count. */
+function fold(list: ActionEntry[], max: number): ActionEntry[] {
+  if (list.length <= max) return list;
+  const kept = list.slice(0, Math.max(1, max) - 1);
+  const folded = list.slice(kept.length);
+  return [...kept, { action: EARLIER_THIS_MONTH, calls: callsOf(folded), at: Math.max(...folded.map((e) => e.at)) }];
+}
+
+/** A pane action under way: the meter's count when it started, so its calls are not taken for a formula's. */
+interface Claim {
+  companyId: string;
+  before: number;
 }
 
 const KEY_PREFIX = 'actions:';
@@ -45,6 +83,8 @@ export class ActionLog {
   private readonly loading = new Map<string, Promise<ActionEntry[]>>();
   private readonly listeners = new Set<() => void>();
   private writes: Promise<unknown> = Promise.resolve();
+  private readonly claims = new Set<Claim>();
+  private formulaLines: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: ActionLogOptions) {}
 
@@ -72,8 +112,9 @@ export class ActionLog {
     return pending;
   }
 
+  /** Adds a line; lines of earlier months go (the month's count starts again at 0). */
   async record(companyId: string, entry: ActionEntry): Promise<void> {
-    const list = [entry, ...(await this.load(companyId))].slice(0, this.options.max ?? 20);
+    const list = fold(linesOfMonth([entry, ...(await this.load(companyId))], monthOf(entry)), this.options.max ?? 50);
     this.byCompany.set(companyId, list);
     this.emit();
     const text = JSON.stringify(list);
@@ -97,6 +138,8 @@ export class ActionLog {
     const current = this.options.current();
     if (!current) return work();
     const before = await current.client.meter.count();
+    const claim: Claim = { companyId: current.companyId, before };
+    this.claims.add(claim);
     let failed = false;
     try {
       return await work();
@@ -111,7 +154,32 @@ export class ActionLog {
         at: this.options.now(),
         ...(failed ? { failed: true } : {}),
       });
+      // Only now: until its line is in, the running claim accounts for its calls.
+      this.claims.delete(claim);
     }
+  }
+
+  /**
+   * After a batch of FIN evaluations: the calls the meter counted this month that neither a line nor a
+   * running action accounts for go on one "FIN formulas" line (none when the batch came from the cache).
+   * A pane action running meanwhile keeps what it spent, formulas it set off included (a workbook refresh).
+   */
+  recordFormulas(batch: FinBatch): Promise<void> {
+    const next = this.formulaLines.then(() => this.recordUnclaimed(batch));
+    this.formulaLines = next.catch(() => undefined);
+    return next;
+  }
+
+  private async recordUnclaimed(batch: FinBatch): Promise<void> {
+    const current = this.options.current();
+    if (!current) return;
+    const { client, companyId } = current;
+    const count = await client.meter.count();
+    const at = this.options.now();
+    const listed = callsOf(linesOfMonth(await this.load(companyId), capMonthOf(at)));
+    const running = [...this.claims].filter((c) => c.companyId === companyId).reduce((n, c) => n + Math.max(0, count - c.before), 0);
+    const calls = count - listed - running;
+    if (calls > 0) await this.record(companyId, { action: `FIN formulas (${plural(batch.evaluations, 'evaluation')})`, calls, at });
   }
 
   subscribe(listener: () => void): () => void {

@@ -4,7 +4,7 @@
 // every workbook operation goes through `gateway`, every API call through the runtime's client and cache.
 
 import type { Client } from '../api';
-import type { FinService, RefreshReport } from '../engine/fin';
+import type { FinBatch, FinService, NotConnectedState, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
@@ -28,7 +28,13 @@ export interface PaneRuntime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
-  /** What a ribbon command asks of the pane (Refresh all opens the Refresh section, cost shown). */
+  /** The formulas that showed "Not connected" before connecting: the question, the recalculation, its outcome. */
+  notConnectedFormulas(): NotConnectedState;
+  recalculateNotConnected(): Promise<NotConnectedState>;
+  dismissNotConnected(): void;
+  /** After each settled batch of FIN evaluations: the action log puts what it spent on a line. */
+  onFinBatch(listener: (batch: FinBatch) => void): () => void;
+  /** What a ribbon command asks of the pane (Refresh opens the Refresh section, cost shown). */
   onPaneRequest(listener: (request: PaneRequest) => void): () => void;
 }
 
@@ -45,6 +51,8 @@ export interface PaneServices {
   readonly actions: ActionLog;
   /** Wall clock in ms. */
   readonly now: () => number;
+  /** The user's IANA time zone (the browser's), for the times written on sheets: the engine never reads it. */
+  readonly timeZone: string;
   /** For the demo company's key list on the local sandbox (GET {origin}/__sandbox/keys). */
   readonly fetch: typeof fetch;
   /** Base URL offered when connecting: the local sandbox by default. */
@@ -57,6 +65,8 @@ export interface PaneServicesOptions {
   /** Default: the runtime host's add-in storage. */
   storage?: SecretStore;
   now?: () => number;
+  /** Default: the browser's zone. */
+  timeZone?: string;
   fetch?: typeof fetch;
   defaultBaseUrl?: string;
 }
@@ -74,6 +84,7 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
   const now = options.now ?? options.runtime.getRuntimeHost()?.now ?? Date.now;
   const fetchImpl = options.fetch ?? options.runtime.getRuntimeHost()?.fetch ?? globalThis.fetch.bind(globalThis);
   const defaultBaseUrl = options.defaultBaseUrl ?? SANDBOX_BASE_URL;
+  const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const session: PaneSession = new PaneSession({
     runtime: options.runtime,
     storage,
@@ -83,5 +94,7 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
     onForgotten: (companyId) => actions.forget(companyId),
   });
   const actions: ActionLog = new ActionLog({ storage, now, current: () => session.connected() });
-  return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, fetch: fetchImpl, defaultBaseUrl };
+  // For the life of the page, whichever tab is open: what the FIN functions spend is on the log too.
+  options.runtime.onFinBatch((batch) => void actions.recordFormulas(batch).catch(() => undefined));
+  return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, timeZone, fetch: fetchImpl, defaultBaseUrl };
 }

@@ -1,4 +1,4 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { inputClassNames, makeStyles, selectClassNames, tokens } from '@fluentui/react-components';
 
 /** Layout shared by the screens: a column of fields with even gaps. */
 export const useScreenStyles = makeStyles({
@@ -6,6 +6,11 @@ export const useScreenStyles = makeStyles({
     display: 'flex',
     flexDirection: 'column',
     rowGap: tokens.spacingVerticalM,
+    // A text box is 20 characters wide by default and a drop-down as wide as its longest option, and
+    // neither shrinks below that: two side by side, or a long table name, ran past the pane's right edge
+    // (issue 13). Sized by their field instead, they fit any pane width.
+    [`& .${inputClassNames.input}`]: { width: '100%' },
+    [`& .${selectClassNames.select}`]: { width: '100%', minWidth: 0 },
   },
   row: {
     display: 'flex',

@@ -31,7 +31,12 @@ interface Editing {
   value: string;
   items: string[] | null;
   error?: string;
+  /** The message opens leftwards: rightwards it would run past the grid's edge and be cut. */
+  errorLeftwards?: boolean;
 }
+
+/** The refusal message's widest (.wb-editor-error's max-width in workbench.html). */
+const ERROR_MAX_WIDTH_PX = 320;
 
 function pointsToPx(points: number): number {
   return Math.round((points * 96) / 72);
@@ -155,7 +160,9 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
     if (!editing) return;
     const outcome = await book.enter(editing.at, editing.value);
     if (!outcome.ok) {
-      setEditing({ ...editing, error: outcome.message });
+      const cell = editorRef.current?.getBoundingClientRect();
+      const grid = scroller.current?.getBoundingClientRect();
+      setEditing({ ...editing, error: outcome.message, errorLeftwards: !!cell && !!grid && cell.left + ERROR_MAX_WIDTH_PX > grid.right });
       return;
     }
     setEditing(null);
@@ -371,7 +378,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
                               </datalist>
                             )}
                             {editing.error && (
-                              <span id={`${listId}-error`} role="alert" className="wb-editor-error">
+                              <span id={`${listId}-error`} role="alert" className={editing.errorLeftwards ? 'wb-editor-error wb-editor-error-leftwards' : 'wb-editor-error'}>
                                 {editing.error}
                               </span>
                             )}

@@ -483,19 +483,21 @@ export class FormulaEngine {
    * A full recalculation (the runtime's RuntimeHost.recalculate, which Refresh all calls after emptying the
    * cache): every formula cell is calculated again and makes its FIN calls afresh. Like Excel's calculate,
    * it resolves before the answers arrive (the runtime waits for those itself), with the formulas it
-   * recalculated.
+   * recalculated. With errorsOnly, only the formulas that show an error (after connecting: those that
+   * showed "Not connected").
    */
-  async recalculateAll(): Promise<string[]> {
+  async recalculateAll(options: { errorsOnly?: boolean } = {}): Promise<string[]> {
     await this.ready;
     const cells = this.options.book.formulas();
     for (const at of cells) if (!this.entries.has(positionKey(at))) this.formulaWritten(at);
-    for (const e of this.entries.values()) {
+    const picked = [...this.entries.values()].filter((e) => !options.errorsOnly || e.result.state === 'error');
+    for (const e of picked) {
       this.drop(e);
       this.dirty.add(e.key);
     }
     this.run();
     await Promise.resolve();
-    return cells.map((at) => this.cellFormula(at) ?? '');
+    return picked.map((e) => this.cellFormula(e.at) ?? '');
   }
 
   /** True until every FIN call a calculation needs has been made (Excel: calculating). */

@@ -53,12 +53,13 @@ export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld 
     meterStore: new WorkbenchMeterStore(storage),
     secrets: new WorkbenchSecretStore(storage, 'secret:'),
     dateSystem: () => book.getDateSystem(),
-    // What the Office host reports too: the FIN evaluations the recalculated formulas hold, and whether
-    // the formula engine has handed every one of them over.
-    recalculate: async () => {
-      const formulas = await engine.recalculateAll();
+    // What the Office host reports too: the FIN evaluations the recalculated formulas hold (after
+    // connecting, those that show an error), and whether the formula engine has handed every one over.
+    recalculate: async (recalculation) => {
+      const formulas = await engine.recalculateAll({ errorsOnly: recalculation?.errorsOnly });
       return { evaluations: formulas.reduce((n, f) => n + finEvaluations(f), 0), calculationDone: async () => !engine.calculating() };
     },
+    readWorkbookSetting: (key) => book.readSetting(key),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   runtime.configureRuntime(host);

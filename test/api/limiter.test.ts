@@ -14,6 +14,23 @@ function maxInAnyWindow(times: number[], windowMs: number): number {
 }
 
 describe('RequestLimiter', () => {
+  // Issue 14, item 5: the next page of a paging chain waited behind every call queued beside it.
+  it('a call queued ahead goes before the calls queued normally, in order among those ahead', async () => {
+    const limiter = new RequestLimiter({ maxConcurrent: 1 });
+    const order: string[] = [];
+    const hold = await limiter.acquire();
+    const queued = [
+      limiter.acquire().then((release) => (order.push('a'), release())),
+      limiter.acquire().then((release) => (order.push('b'), release())),
+      limiter.acquire(undefined, { ahead: true }).then((release) => (order.push('page 2'), release())),
+      limiter.acquire(undefined, { ahead: true }).then((release) => (order.push('page 3'), release())),
+      limiter.acquire().then((release) => (order.push('c'), release())),
+    ];
+    hold();
+    await Promise.all(queued);
+    expect(order).toEqual(['page 2', 'page 3', 'a', 'b', 'c']);
+  });
+
   it('keeps at most 100 starts in any rolling second and at most 8 in flight', async () => {
     // Fake timers: the recorded time is exactly the grant time, whatever the machine's load.
     jest.useFakeTimers();

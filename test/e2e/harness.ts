@@ -18,6 +18,8 @@ export interface JourneyContext {
   /** Names the current step, for the failure report. */
   step(name: string): void;
   log(message: string): void;
+  /** Requests for the page's own files that failed (status 400 and up) since the page opened. */
+  failedRequests(): string[];
 }
 
 export interface Journey {
@@ -85,6 +87,11 @@ async function attempt(journey: Journey, options: RunOptions, n: number): Promis
   context.setDefaultNavigationTimeout(60_000);
   const page = await context.newPage();
   const consoleLines: string[] = [];
+  const failedRequests: string[] = [];
+  page.on('response', (r) => {
+    // The page's own files only: the API's refusals (a cap, a permission) are answers, not broken links.
+    if (r.status() >= 400 && new URL(r.url()).origin === new URL(page.url()).origin) failedRequests.push(`${r.status()} ${r.url()}`);
+  });
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`[${m.type()}] ${m.text()}`);
   });
@@ -105,6 +112,7 @@ async function attempt(journey: Journey, options: RunOptions, n: number): Promis
       step = name;
     },
     log: (message) => console.log(`      ${message}`),
+    failedRequests: () => [...failedRequests],
   };
   try {
     await withTimeout(

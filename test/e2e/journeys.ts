@@ -3,7 +3,7 @@
 // checked against the API's own answers (fetched here with the growth-admin key), divided by 100.
 
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Journey } from './harness';
 import {
   centsAt,
@@ -58,6 +58,26 @@ async function api<T>(world: World, label: string, pathAndQuery: string): Promis
 async function usage(world: World, label: string): Promise<number> {
   const res = await fetch(`${world.sandbox.controlUrl}/usage?company_id=${encodeURIComponent(world.sandbox.companies[label])}`);
   return ((await res.json()) as { count: number }).count;
+}
+
+/**
+ * Where the user is looking (issue 13, item 6): the element is inside the task pane's visible area, which
+ * scrolls on its own (the journeys' 900-px window leaves it about 870 px high).
+ */
+async function expectInView(page: Page, target: Locator, what: string): Promise<void> {
+  const [area, box] = await Promise.all([pane(page).boundingBox(), target.boundingBox()]);
+  assert.ok(area && box, `${what}: on screen`);
+  assert.ok(box.y >= area.y - 1 && box.y + box.height <= area.y + area.height + 1, `${what} is in view (${Math.round(box.y)}..${Math.round(box.y + box.height)} px, the pane shows ${Math.round(area.y)}..${Math.round(area.y + area.height)})`);
+}
+
+/** Elements of the pane that run past its right edge (issue 13: inputs of the Transactions tab did). */
+async function pastPaneEdge(page: Page): Promise<string[]> {
+  return pane(page).evaluate((el) => {
+    const right = el.getBoundingClientRect().right;
+    return [...el.querySelectorAll('input, select, button, textarea')]
+      .filter((e) => e.getBoundingClientRect().right > right + 1)
+      .map((e) => `${e.tagName.toLowerCase()} ${e.getAttribute('aria-label') ?? e.id} (${Math.round(e.getBoundingClientRect().right - right)} px past)`);
+  });
 }
 
 /** 0 -> A, 25 -> Z, 26 -> AA: the grid's column letters. */
@@ -150,10 +170,18 @@ export function journeys(world: World): Journey[] {
   return [
     {
       name: 'Try the demo company',
-      run: async ({ page, shot, step, log }) => {
+      run: async ({ page, shot, step, log, failedRequests }) => {
         step('connecting to the demo company');
         await connectDemo(page);
         await pane(page).getByText(/Northwind Analytics · Growth plan/).waitFor();
+        // Issue 13: the page asked for a favicon that was not there. Headless Chromium may not ask for it,
+        // so it is fetched here the way a browser would, from the page's link.
+        const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+        assert.ok(icon, 'the page links its icon');
+        const iconAnswer = await page.request.get(new URL(icon, page.url()).toString());
+        assert.equal(iconAnswer.status(), 200, `GET ${icon}`);
+        assert.equal(iconAnswer.headers()['content-type'], 'image/x-icon');
+        assert.deepEqual(failedRequests(), [], 'every file the page asked for is there');
         step('checking the Connection tab');
         await openPaneTab(page, 'Connection');
         await pane(page).getByText(/^Connected to Northwind Analytics/).waitFor();
@@ -182,6 +210,10 @@ export function journeys(world: World): Journey[] {
         assert.equal(sheet, `P&L FY${year}`);
         step('checking the figures in units');
         await sheetGrid(page, sheet).waitFor();
+        // The refresh time in the user's zone (the browser's: Los Angeles here), named.
+        const stamp = sheetGrid(page, sheet).getByRole('gridcell', { name: /^Refreshed / }).first();
+        assert.match((await stamp.textContent()) ?? '', /^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} P[SD]T$/);
+        await expectInView(page, pane(page).getByRole('status').filter({ hasText: /^Inserted the / }), 'the Insert result');
         const lines = await checkStatement(page, sheet, year, reports, 'units');
         log(`${lines} lines × 12 months match the API in units`);
         await shot('02-income-statement-by-month');
@@ -208,16 +240,40 @@ export function journeys(world: World): Journey[] {
         const again = await insertStatement(page);
         assert.match(again, /Spent 0 calls\./, 'the same months again come from the cache');
         const thousands = sheetOf(again);
-        assert.notEqual(thousands, sheet);
+        // Named by what differs, not "P&L FY2025 (2)".
+        assert.equal(thousands, `P&L FY${year} (thousands)`);
         step('checking the figures in thousands');
         await sheetGrid(page, thousands).getByRole('gridcell', { name: 'USD, thousands', exact: true }).waitFor();
         const lines2 = await checkStatement(page, thousands, year, reports, 'thousands');
         log(`${lines2} lines × 12 months match the API in thousands`);
         await shot('03-income-statement-in-thousands');
+
+        step('the same months with a Total column');
+        await pane(page).getByRole('checkbox', { name: 'Add a Total column (no extra call)' }).check();
+        await pane(page).getByRole('status').filter({ hasText: 'Costs 0 calls (12 cached)' }).waitFor();
+        const withTotal = await insertStatement(page);
+        assert.match(withTotal, /Spent 0 calls\./, 'the total is summed from the months, not fetched');
+        const totalled = sheetOf(withTotal);
+        assert.equal(totalled, `P&L FY${year} (thousands, total)`);
+        await sheetGrid(page, totalled).getByRole('gridcell', { name: 'Total', exact: true }).waitFor();
+        const totalGrid = await readGrid(sheetGrid(page, totalled));
+        assert.equal(totalGrid.find((r) => r.cells[1] === `Jan ${year}`)?.cells[13], 'Total', 'the Total column after December');
+        const netIncome = totalGrid.find((r) => r.cells[0] === 'Net income');
+        assert.ok(netIncome, 'a Net income row');
+        const yearNet = reports.reduce((n, r) => n + r.net_income_cents, 0);
+        assert.equal(parseAmount(netIncome.cells[13]), centsAt(yearNet, 'thousands'), "the year's net income");
+        // Issue 13: a month whose report leaves Taxes out showed blanks; now the accounting dash.
+        const taxes = totalGrid.find((r) => r.cells[0] === 'Total taxes');
+        const untaxed = reports.flatMap((r, i) => (r.taxes ? [] : [i]));
+        if (taxes) for (const i of untaxed) assert.match(taxes.cells[1 + i], /^\$\s*-$/, `${MONTHS[i]}: Total taxes shows the dash`);
+        log(`Total column checked; ${untaxed.length} months without a Taxes section show the dash`);
+        // In view: the Total column and the rows down to net income.
+        await goToCell(page, `N${netIncome.row}`);
+        await shot('03a-income-statement-with-total');
       },
     },
     {
-      name: 'FIN formulas in the formula box, then Refresh all',
+      name: 'FIN formulas in the formula box, then a full refresh and a refresh of changes',
       run: async ({ page, shot, step, log }) => {
         const year = lastYear(world);
         step('finding the Revenue category and its Q1 total in the API');
@@ -226,7 +282,7 @@ export function journeys(world: World): Journey[] {
         assert.ok(revenue, 'a Revenue category');
         const q1 = await api<{ total_cents: number }>(world, 'growth-admin', `/aggregations/total?category_id=${revenue.id}&start_date=${year}-01-01&end_date=${year}-03-31`);
 
-        step('connecting and inserting a statement (a block for Refresh all)');
+        step('connecting and inserting a statement (a block to refresh)');
         await connectDemo(page);
         await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
         const inserted = await insertStatement(page);
@@ -242,6 +298,15 @@ export function journeys(world: World): Journey[] {
         assert.ok(shown, `a number in "${total}"`);
         assert.ok(Math.abs(Number(shown[1]) - q1.total_cents / 100) < 0.005, `FIN.TOTAL shows ${shown[1]}, the API says ${q1.total_cents / 100}`);
         log(`FIN.TOTAL("Revenue","${year}-Q1") = ${shown[1]} (API: ${q1.total_cents} cents)`);
+
+        // Issue 13, item 3: the formula the README and npm start suggest, on any day of the month.
+        step('the suggested first formula: FIN.TOTAL for the year to date');
+        await goToCell(page, 'A71');
+        await enterValue(page, 'Revenue, year to date');
+        await goToCell(page, 'B71');
+        const ytd = await enterFormula(page, '=FIN.TOTAL("Revenue","YTD")');
+        assert.match(ytd, /^B71 = -?[\d.]+(?:E[+-]\d+)?$/, `a number, not an error: "${ytd}"`);
+        log(`FIN.TOTAL("Revenue","YTD") = ${ytd.slice(6)}`);
 
         step('an error with its message');
         await goToCell(page, 'A73');
@@ -276,9 +341,9 @@ export function journeys(world: World): Journey[] {
         await goToCell(page, 'B72');
         await shot('04-fin-formulas');
 
-        step('Refresh all: the cost shown before spending');
+        step('Full refresh: the cost shown before spending');
         await openPaneTab(page, 'Refresh');
-        await pane(page).getByRole('button', { name: 'Refresh all' }).click();
+        await pane(page).getByRole('button', { name: 'Full refresh' }).click();
         const confirm = pane(page).getByRole('group', { name: 'Confirm refresh' });
         await confirm.waitFor();
         const costText = (await confirm.textContent()) ?? '';
@@ -287,12 +352,13 @@ export function journeys(world: World): Journey[] {
         log(`shown before: ${costText.replace(/RefreshCancel$/, '').trim()}`);
         const before = await usage(world, 'growth-admin');
 
-        step('Refresh all: refreshing');
+        step('Full refresh: refreshing');
         await confirm.getByRole('button', { name: 'Refresh', exact: true }).click();
-        const done = pane(page).getByRole('status').filter({ hasText: /^Refreshed \d+ blocks? and the FIN formulas\. Spent \d+ calls?\./ });
+        const done = pane(page).getByRole('status').filter({ hasText: /^Refreshed everything\. Rebuilt \d+ blocks?\. Spent \d+ calls?\./ });
         await done.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
-        if (!(await done.isVisible())) throw new Error(`Refresh all failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        if (!(await done.isVisible())) throw new Error(`Full refresh failed: ${await errorMessages(pane(page)).first().textContent()}`);
         const doneText = ((await done.textContent()) ?? '').trim();
+        await expectInView(page, done, 'the full refresh result');
         const spent = Number(/Spent (\d+) call/.exec(doneText)?.[1]);
         const after = await usage(world, 'growth-admin');
         log(`shown after: ${doneText}; the sandbox counted ${after - before}`);
@@ -304,6 +370,71 @@ export function journeys(world: World): Journey[] {
         await goToCell(page, 'B72');
         await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: `= ${shown[1]}` }).waitFor({ timeout: LONG });
         await shot('05-refresh-all');
+
+        step('Refresh changes: nothing changed since, so 1 call to ask and nothing rewritten');
+        const beforeChanges = await usage(world, 'growth-admin');
+        await openPaneTab(page, 'Refresh');
+        await pane(page).getByRole('button', { name: 'Refresh changes' }).click();
+        await pane(page).getByRole('group', { name: 'Confirm refresh' }).getByRole('button', { name: 'Refresh', exact: true }).click();
+        const nothing = pane(page).getByRole('status').filter({ hasText: 'Nothing changed since the last refresh. Spent 1 call.' });
+        await nothing.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
+        if (!(await nothing.isVisible())) throw new Error(`Refresh changes failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        assert.equal((await usage(world, 'growth-admin')) - beforeChanges, 1, 'the sandbox counted the 1 call');
+        log('Refresh changes after a full refresh: 1 call, nothing changed');
+      },
+    },
+    {
+      // Issue 19, items 6 and 7: an outage costs a few calls, the failed block is named and marked, its
+      // figures stay as they were.
+      name: 'An outage during a full refresh: a few calls, the block named and marked, its figures intact',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        step('connecting and inserting an income statement by month');
+        await connectDemo(page);
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
+        const sheet = sheetOf(await insertStatement(page));
+        const before = await readGrid(sheetGrid(page, sheet));
+
+        step('the reports endpoint fails (500) for every request');
+        await world.sandbox.control('control', { faults: [{ kind: 'error500', count: 10_000, path: '/reports/' }] });
+        try {
+          await openPaneTab(page, 'Refresh');
+          await pane(page).getByRole('button', { name: 'Full refresh' }).click();
+          const confirm = pane(page).getByRole('group', { name: 'Confirm refresh' });
+          await confirm.waitFor();
+          const announced = Number(/This will spend (?:up to )?(\d+) calls?/.exec((await confirm.textContent()) ?? '')?.[1]);
+          const usage0 = await usage(world, 'growth-admin');
+          await confirm.getByRole('button', { name: 'Refresh', exact: true }).click();
+          const result = pane(page).getByRole('status').filter({ hasText: /^Refreshed everything\. Rebuilt 0 blocks; 1 block not refreshed\./ });
+          await result.waitFor({ timeout: LONG });
+          const text = ((await result.textContent()) ?? '').trim();
+          const spent = (await usage(world, 'growth-admin')) - usage0;
+          log(`full refresh during the outage: announced ${announced} calls, spent ${spent} (the sandbox's count); the pane said: ${text}`);
+          assert.match(text, new RegExp(`Spent ${spent} calls?\\.`), 'the pane says what the failure cost');
+          assert.match(text, /Not refreshed, previous figures kept: Income statement, .* at /, 'the failed block is named');
+          assert.ok(spent <= 10, `an outage costs a handful of calls, not ${spent}`);
+          await expectInView(page, result, 'the refresh result');
+          await errorMessages(pane(page)).first().waitFor();
+
+          step('the block is marked in the list and in its sheet, its figures intact');
+          const item = pane(page).getByRole('list', { name: 'Blocks' }).getByRole('listitem').filter({ hasText: 'Income statement' });
+          await item.getByText('Refresh failed', { exact: true }).waitFor();
+          await item.getByRole('button', { name: 'Refresh this block' }).waitFor();
+          const after = await readGrid(sheetGrid(page, sheet));
+          const stamp = after.find((r) => /^Figures of .*: refresh failed at /.test(r.cells[0] ?? ''));
+          assert.ok(stamp, 'the sheet says its figures are those of the last good refresh');
+          const figures = (rows: { cells: string[] }[]) => rows.filter((r) => !/^(Refreshed|Figures of) /.test(r.cells[0] ?? '')).map((r) => r.cells.join('|'));
+          assert.deepEqual(figures(after), figures(before), 'every figure as it was');
+          await shot('11-outage-block-marked');
+        } finally {
+          await world.sandbox.control('control', { clear_faults: true });
+        }
+
+        step('the API is back: Refresh this block brings it up to date');
+        await pane(page).getByRole('button', { name: 'Refresh this block' }).click();
+        await pane(page).getByRole('group', { name: 'Confirm refresh' }).getByRole('button', { name: 'Refresh', exact: true }).click();
+        await pane(page).getByRole('status').filter({ hasText: /^Refreshed the block at / }).waitFor({ timeout: LONG });
+        await checkStatement(page, sheet, year, await monthlyIncomeStatements(world, year), 'units');
       },
     },
     {
@@ -407,14 +538,29 @@ export function journeys(world: World): Journey[] {
         await p.getByLabel('To date', { exact: true }).fill(to);
         await p.getByLabel('Status', { exact: true }).selectOption({ label: 'Approved' });
         await p.getByLabel('Type', { exact: true }).selectOption({ label: 'Standard' });
-        await p.getByRole('button', { name: 'Pull', exact: true }).click();
+        // Slowed down so the progress can be seen: it shows under the Pull button, in view (issue 13: it
+        // showed far below the fold, the user saw a greyed Pull button only).
+        await world.sandbox.control('control', { latency_ms: 400 });
+        try {
+          await p.getByRole('button', { name: 'Pull', exact: true }).click();
+          const progress = p.getByRole('progressbar', { name: 'Pull transactions' });
+          await progress.waitFor();
+          await expectInView(page, progress, 'the Pull progress');
+          await shot('06a-pull-progress-in-view');
+        } finally {
+          await world.sandbox.control('control', { latency_ms: 0 });
+        }
         // The Transactions tab's results are success MessageBars (read out by Fluent's announcer): found by text.
         const pulled = p.getByText(/^Pulled [\d,]+ transactions? into /);
         await pulled.or(errorMessages(p)).first().waitFor({ timeout: LONG });
         if (!(await pulled.isVisible())) throw new Error(`the pull failed: ${await errorMessages(p).first().textContent()}`);
+        await expectInView(page, pulled, 'the Pull result');
         const pulledText = ((await pulled.textContent()) ?? '').trim();
         log(pulledText);
         const sheet = /into (.+?) \(\d+ calls?\)/.exec(pulledText)?.[1] ?? /into (.+?)\./.exec(pulledText)![1];
+        // Named after its dates, not "Transactions (2)".
+        assert.equal(sheet, `Transactions ${from}–${to.slice(5)}`);
+        assert.deepEqual(await pastPaneEdge(page), [], "nothing runs past the pane's right edge");
         const grid = sheetGrid(page, sheet);
         await grid.waitFor();
 
@@ -468,7 +614,16 @@ export function journeys(world: World): Journey[] {
         const editor = grid.getByRole('combobox', { name: /^Edit cell / });
         await editor.fill('Nowhere > Nobody');
         await editor.press('Enter');
-        await grid.getByRole('alert').filter({ hasText: /not on this cell's drop-down list/ }).waitFor();
+        const refusal = grid.getByRole('alert').filter({ hasText: /not on this cell's drop-down list/ });
+        await refusal.waitFor();
+        // Issue 13: it was a narrow box, one word a line, cut at the grid's edge.
+        // The grid's visible area: the table's scrolling frame.
+        const [refusalBox, gridBox] = await Promise.all([refusal.boundingBox(), grid.locator('xpath=..').boundingBox()]);
+        assert.ok(refusalBox && gridBox);
+        assert.ok(refusalBox.width >= 200, `the refusal is ${Math.round(refusalBox.width)} px wide`);
+        assert.ok(refusalBox.height <= 80, `the refusal is ${Math.round(refusalBox.height)} px high`);
+        assert.ok(refusalBox.x >= gridBox.x && refusalBox.x + refusalBox.width <= gridBox.x + gridBox.width, "the refusal is inside the grid's visible area");
+        await shot('06b-department-refused');
         await editor.press('Escape');
         await editor.waitFor({ state: 'detached' });
 
@@ -505,34 +660,40 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
-      name: 'Formation plan: reach the monthly cap',
+      name: 'Formation plan: a block that does not fit is not started; what fits is inserted',
       run: async ({ page, shot, step, log }) => {
         step('connecting with the Formation key');
         await connectWithKey(page, world.sandbox.keys['formation-admin'], 'Formation');
         const limit = errorMessages(pane(page), 'Monthly API limit reached');
         const reports = pane(page).getByRole('tab', { name: 'Reports', exact: true });
         await reports.or(limit).first().waitFor({ timeout: 60_000 });
-        if (await reports.isVisible()) {
-          step('asking for 12 months on a 10-call plan');
-          await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units' });
-          const warning = pane(page).getByRole('status').filter({ hasText: /Costs 12 calls \(0 cached\)\s*Only \d+ left this month on the Formation plan\./ });
-          await warning.waitFor();
-          log(`shown before: ${(await warning.textContent())?.trim()}`);
-          await pane(page).getByRole('button', { name: 'Insert', exact: true }).click();
-        }
-        step('the monthly cap message');
-        await limit.waitFor({ timeout: LONG });
-        const text = (await limit.textContent()) ?? '';
-        assert.match(text, /This company has used its 10 API calls for this month\./);
-        assert.match(text, /The limit resets on \d{4}-\d{2}-01 at 00:00 Pacific Time\./);
-        log(`message: ${text.trim()}`);
-        assert.equal(await usage(world, 'formation-admin'), 10, 'the sandbox counted exactly the cap');
+        assert.ok(await reports.isVisible(), 'connected with calls left this month');
+        const before = await usage(world, 'formation-admin');
+
+        step('asking for 12 months on a 10-call plan: not started, what fits offered');
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units' });
+        const left = 10 - before;
+        const warning = pane(page)
+          .getByRole('status')
+          .filter({ hasText: new RegExp(`This block costs 12 calls and only ${left} calls? (is|are) left this month on the Formation plan, so it is not started`) });
+        await warning.waitFor();
+        log(`shown before: ${(await warning.textContent())?.trim()}`);
+        const insert = pane(page).getByRole('button', { name: 'Insert', exact: true });
+        assert.equal(await insert.getAttribute('aria-disabled'), 'true', 'Insert is disabled');
         await shot('08-monthly-cap-reached');
-        if (await reports.isVisible()) {
-          step('the Usage tab');
-          await openPaneTab(page, 'Usage');
-          await pane(page).getByText(/The API refused a call for the monthly cap/).waitFor();
-        }
+        assert.equal(await usage(world, 'formation-admin'), before, 'nothing spent');
+
+        step('inserting the leading months that fit');
+        await pane(page).getByRole('button', { name: `Insert the first ${left} months (${left} calls)` }).click();
+        const inserted = pane(page).getByRole('status').filter({ hasText: /^Inserted the income statement/ });
+        await inserted.or(limit).first().waitFor({ timeout: LONG });
+        assert.ok(await inserted.isVisible(), `inserted: ${await limit.textContent().catch(() => '')}`);
+        assert.equal(await usage(world, 'formation-admin'), 10, 'the sandbox counted exactly the cap');
+        log(`inserted ${left} months for ${left} calls; the month's 10 calls spent, none wasted`);
+
+        step('the Usage tab');
+        await openPaneTab(page, 'Usage');
+        await pane(page).getByTestId('usage-count').filter({ hasText: '10' }).waitFor();
       },
     },
   ];

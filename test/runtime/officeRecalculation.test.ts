@@ -1,6 +1,7 @@
 // Refresh all's recalculation in Excel (src/excel/recalculation.ts) over a small fake of the Excel calls it
-// makes: it recalculates this workbook's FIN cells and nothing else, counts their FIN calls, reads
-// Application.calculationState, and falls back to recalculating each sheet where ExcelApi 1.9 is missing.
+// makes: it recalculates this workbook's FIN cells and nothing else (after connecting, only those showing an
+// error), counts their FIN calls, reads Application.calculationState, and falls back to recalculating each
+// sheet where ExcelApi 1.9 is missing.
 // The fake keeps the one rule of the real client that matters here: a loaded property is there only after
 // the next sync.
 import { ADDRESS_CHARS, FORMULA_CELLS_PER_SYNC, recalculateFinCells } from '../../src/excel/recalculation';
@@ -11,6 +12,8 @@ interface SheetState {
   name: string;
   /** "row,col" (0-based) -> formula. */
   formulas: Map<string, string>;
+  /** "row,col" of the cells whose value is an error. */
+  errors: Set<string>;
 }
 
 interface Log {
@@ -21,10 +24,12 @@ interface Log {
   sheetCalculations: { sheet: string; markAllDirty: boolean }[];
   applicationCalculations: number;
   specialCells: number;
+  /** What each formula range loaded. */
+  rangeLoads: string[];
 }
 
 function fakeExcel(sheets: SheetState[], state: { calculationState: string } = { calculationState: 'Done' }) {
-  const log: Log = { syncs: 0, calculated: [], addressLists: [], sheetCalculations: [], applicationCalculations: 0, specialCells: 0 };
+  const log: Log = { syncs: 0, calculated: [], addressLists: [], sheetCalculations: [], applicationCalculations: 0, specialCells: 0, rangeLoads: [] };
   const onSync: (() => void)[] = [];
 
   /** Formula cells as areas: Excel's are rectangles; vertical runs per column are rectangles too. */
@@ -64,12 +69,19 @@ function fakeExcel(sheets: SheetState[], state: { calculationState: string } = {
       getRangeByIndexes: (row: number, col: number, rows: number, cols: number) => {
         const range = {
           formulas: undefined as unknown,
+          valueTypes: undefined as unknown,
           load: (what: string) => {
-            expect(what).toBe('formulas');
+            expect(['formulas', 'formulas,valueTypes']).toContain(what);
+            log.rangeLoads.push(what);
             onSync.push(() => {
               range.formulas = Array.from({ length: rows }, (_, r) =>
                 Array.from({ length: cols }, (_, c) => sheet.formulas.get(`${row + r},${col + c}`) ?? ''),
               );
+              if (what.includes('valueTypes')) {
+                range.valueTypes = Array.from({ length: rows }, (_, r) =>
+                  Array.from({ length: cols }, (_, c) => (sheet.errors.has(`${row + r},${col + c}`) ? 'Error' : 'Double')),
+                );
+              }
             });
           },
         };
@@ -126,13 +138,15 @@ function fakeExcel(sheets: SheetState[], state: { calculationState: string } = {
   return { run, log, state };
 }
 
-function sheet(name: string, cells: Record<string, string>): SheetState {
-  const formulas = new Map<string, string>();
-  for (const [a1, formula] of Object.entries(cells)) {
+/** A sheet's formulas by A1 address; `errors` lists the cells whose value is an error. */
+function sheet(name: string, cells: Record<string, string>, errors: string[] = []): SheetState {
+  const rowCol = (a1: string) => {
     const { row, col } = parseBox(a1);
-    formulas.set(`${row},${col}`, formula);
-  }
-  return { name, formulas };
+    return `${row},${col}`;
+  };
+  const formulas = new Map<string, string>();
+  for (const [a1, formula] of Object.entries(cells)) formulas.set(rowCol(a1), formula);
+  return { name, formulas, errors: new Set(errors.map(rowCol)) };
 }
 
 const ALL_SETS = () => true;
@@ -162,6 +176,7 @@ describe("Refresh all's recalculation in Excel", () => {
     expect(excel.log.sheetCalculations).toEqual([]);
     expect(excel.log.specialCells).toBe(3);
     expect(excel.log.syncs).toBe(4); // sheets, their formula areas, the formulas, the recalculation
+    expect(new Set(excel.log.rangeLoads)).toEqual(new Set(['formulas']));
 
     // Excel's calculation state, read when asked.
     expect(await recalculation.calculationDone!()).toBe(true);
@@ -169,6 +184,29 @@ describe("Refresh all's recalculation in Excel", () => {
     expect(await recalculation.calculationDone!()).toBe(false);
     excel.state.calculationState = 'Pending';
     expect(await recalculation.calculationDone!()).toBe(false);
+  });
+
+  it('after connecting: only the FIN cells that show an error, in the same syncs', async () => {
+    const excel = fakeExcel([
+      sheet(
+        'Model',
+        {
+          B2: '=FIN.PNL("Rent","2026-07")', // Not connected
+          B3: '=FIN.PNL("Travel","2026-07")+FIN.PNL("Meals","2026-07")', // Not connected
+          B4: '=FIN.BALANCE("Cash","2026-07")', // a figure (perhaps from a colleague's cache): left alone
+          B5: '=SUM(B2:B4)', // an error, but no FIN call: Excel recalculates it as a dependant
+          E7: '=fin.total("Rent", "2026-Q1")', // a figure
+        },
+        ['B2', 'B3', 'B5'],
+      ),
+      sheet('Other', { A1: '=FIN.CATEGORIES()' }, ['A1']),
+    ]);
+    const recalculation = await recalculateFinCells({ run: excel.run, supports: ALL_SETS, errorsOnly: true });
+    expect(excel.log.calculated.sort()).toEqual(['Model!B2', 'Model!B3', 'Other!A1']);
+    expect(recalculation.evaluations).toBe(4);
+    expect(new Set(excel.log.rangeLoads)).toEqual(new Set(['formulas,valueTypes']));
+    expect(excel.log.syncs).toBe(4);
+    expect(excel.log.applicationCalculations).toBe(0);
   });
 
   it('a workbook without FIN cells: nothing recalculated, nothing to wait for', async () => {

@@ -90,3 +90,12 @@ describe('npm run build: where the page gets office.js', () => {
     await expect(build('unknown', { officejs: 'npm' })).rejects.toThrow(/expected "cdn" \(the default\) or "local"/);
   });
 });
+
+// Issue 13: the pages asked for a favicon that was not there (404).
+describe('npm run build: the page icon', () => {
+  it('public/favicon.ico is copied next to the page, which links it', async () => {
+    const dir = await build('icon', {});
+    expect(fs.readFileSync(path.join(dir, 'favicon.ico')).equals(fs.readFileSync(path.join(ROOT, 'public', 'favicon.ico')))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'taskpane.html'), 'utf8')).toMatch(/<link rel="icon" href="favicon.ico"/);
+  });
+});

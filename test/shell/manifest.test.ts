@@ -225,7 +225,7 @@ describe('manifest.xml', () => {
     expect(new Set(pages)).toEqual(new Set(['Shared.Url']));
   });
 
-  test('the Home tab has the group with Open (task pane) and Refresh all (refreshAll)', () => {
+  test('the Home tab has the group with Open (task pane) and Refresh (refreshAll)', () => {
     const tab = one(NS.ov, 'OfficeTab');
     expect(tab.getAttribute('id')).toBe('TabHome');
     const groups = all(NS.ov, 'Group', tab);
@@ -234,7 +234,7 @@ describe('manifest.xml', () => {
     const label = (c: Element) => shortStrings.get(childElements(c).find((e) => e.localName === 'Label')?.getAttribute('resid') ?? '');
     expect(controls.map((c) => [xsiType(c), label(c)])).toEqual([
       ['Button', 'Open'],
-      ['Button', 'Refresh all'],
+      ['Button', 'Refresh'],
     ]);
 
     const [open, refresh] = controls.map((c) => one(NS.ov, 'Action', c));

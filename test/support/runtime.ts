@@ -38,6 +38,10 @@ export interface TestRuntimeOptions {
   dateSystem?: 1900 | 1904;
   /** What Refresh all's recalculation does (default nothing). */
   recalculate?: () => Promise<void>;
+  /** The workbook whose settings the runtime reads (books closed through); none by default. */
+  workbook?: { readSetting(key: string): Promise<unknown> };
+  /** The network under the runtime's counting fetch (default the real one): a test may alter requests. */
+  fetch?: typeof fetch;
   fiscalYearStartMonth?: number;
 }
 
@@ -64,9 +68,10 @@ export async function testRuntime(sb: SandboxAddress, options: TestRuntimeOption
     ...stores,
     dateSystem: async () => options.dateSystem ?? 1900,
     recalculate: options.recalculate ?? (async () => undefined),
+    ...(options.workbook ? { readWorkbookSetting: (key: string) => options.workbook!.readSetting(key) } : {}),
     fetch: (input, init) => {
       sent += 1;
-      return fetch(input, init);
+      return (options.fetch ?? fetch)(input, init);
     },
     now: options.now,
     clientOptions: options.clientOptions,

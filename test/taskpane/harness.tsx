@@ -37,6 +37,7 @@ import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
 import * as runtime from '../../src/runtime';
+import type { RuntimeHost } from '../../src/runtime';
 import { App } from '../../src/taskpane/App';
 import { createPaneServices, type PaneServices } from '../../src/taskpane/services';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
@@ -64,9 +65,13 @@ export interface Stores {
 
 /**
  * A fresh runtime and pane against the sandbox. Pass the stores of an earlier harness to reopen the pane
- * on the same add-in storage and workbook (nothing connected otherwise).
+ * on the same add-in storage and workbook (nothing connected otherwise), and `recalculate` for what the
+ * host's recalculation does besides being counted.
  */
-export function renderPane(sb: TestSandbox, options: { now?: () => number; stores?: Stores } = {}): PaneHarness & { stores: Stores } {
+export function renderPane(
+  sb: TestSandbox,
+  options: { now?: () => number; stores?: Stores; timeZone?: string; recalculate?: RuntimeHost['recalculate'] } = {},
+): PaneHarness & { stores: Stores } {
   const secrets = options.stores?.secrets ?? new MemorySecretStore();
   const paneStorage = options.stores?.paneStorage ?? new MemorySecretStore();
   const cacheStore = options.stores?.cacheStore ?? new MemoryCacheStore();
@@ -78,13 +83,15 @@ export function renderPane(sb: TestSandbox, options: { now?: () => number; store
     meterStore,
     secrets,
     dateSystem: async () => 1900,
-    recalculate: async () => {
+    recalculate: async (recalculation) => {
       recalculations += 1;
+      return options.recalculate?.(recalculation);
     },
+    readWorkbookSetting: (key) => gateway.readSetting(key),
     clientOptions: { backoffBaseMs: 10, backoffCapMs: 50 },
     ...(options.now ? { now: options.now } : {}),
   });
-  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now });
+  const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now, timeZone: options.timeZone });
   const user = userEvent.setup();
   const view = render(<App theme={webLightTheme} services={services} />);
   return {

@@ -14,7 +14,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const company = () => sb.companies['growth-admin'];
+const company = (label = 'growth-admin') => sb.companies[label];
 
 async function choose(h: PaneHarness, name: string, option: string): Promise<void> {
   await h.user.selectOptions(screen.getByRole('combobox', { name }), screen.getByRole('option', { name: option }));
@@ -36,7 +36,7 @@ function lastQuarterMonths() {
 }
 
 describe('Refresh', () => {
-  test('Refresh all: the cost first, then every block rebuilt in place and the FIN formulas recalculated', async () => {
+  test('Full refresh: the cost first, then every block rebuilt in place and the FIN formulas recalculated', async () => {
     const h = renderPane(sb);
     await connected(h, sb);
     await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
@@ -61,17 +61,18 @@ describe('Refresh', () => {
     expect(items.find((i) => i.textContent!.includes('Balance sheet'))!.textContent).toMatch(/Refreshed just now/);
 
     const before = await sb.usage(company());
-    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
-    // The cost, before anything is spent; focus on the confirming button.
-    expect(await screen.findByText('This will spend 4 calls to rebuild 2 blocks.')).toBeTruthy();
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
+    // The cost, before anything is spent (the 4 reports and 1 call to start the record of what changes);
+    // focus on the confirming button.
+    expect(await screen.findByText('This will spend 5 calls to fetch everything again: 1 to start the record of what changes, 4 to rebuild 2 blocks.')).toBeTruthy();
     const confirm = screen.getByRole('button', { name: 'Refresh' });
     await waitFor(() => expect(document.activeElement).toBe(confirm));
     expect(await sb.usage(company())).toBe(before);
 
     await h.user.click(confirm);
-    const result = await screen.findByText(/^Refreshed 2 blocks/, {}, { timeout: 30000 });
-    expect(result.textContent).toContain('Spent 4 calls.');
-    expect(await sb.usage(company())).toBe(before + 4);
+    const result = await screen.findByText(/^Refreshed everything\./, {}, { timeout: 30000 });
+    expect(result.textContent).toBe('Refreshed everything. Rebuilt 2 blocks. Spent 5 calls.');
+    expect(await sb.usage(company())).toBe(before + 5);
     expect(h.recalculations()).toBe(1);
 
     const after = await h.gateway.listBindings();
@@ -85,7 +86,7 @@ describe('Refresh', () => {
     h.unmount();
   });
 
-  test('the ribbon Refresh all opens the pane at Refresh with the cost shown, spending nothing until confirmed', async () => {
+  test('the ribbon Refresh opens the pane at Refresh changes with the cost shown; the first runs full, the next costs 1 call when nothing changed', async () => {
     const h = renderPane(sb);
     await connected(h, sb);
     await insert(h, 'Income statement', 'Last month', 'One period');
@@ -101,12 +102,29 @@ describe('Refresh', () => {
     }
     expect(showAsTaskpane).toHaveBeenCalled();
     expect(event.completed).toHaveBeenCalledTimes(1);
-    expect(await screen.findByText('This will spend 1 call to rebuild 1 block.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (2 calls) and keeps that record from then on.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Refresh' }).getAttribute('aria-selected')).toBe('true');
     expect(await sb.usage(company())).toBe(before);
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect((await screen.findByText(/^Refreshed 1 block/, {}, { timeout: 30000 })).textContent).toContain('Spent 1 call.');
-    expect(await sb.usage(company())).toBe(before + 1);
+    expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toBe(
+      'Refreshed everything: no record yet of what changed since the figures were fetched. Rebuilt 1 block. Spent 2 calls.',
+    );
+    expect(await sb.usage(company())).toBe(before + 2);
+
+    // From then on a changes refresh asks first: nothing changed, so it spends that 1 call and rewrites nothing.
+    const [written] = await h.gateway.listBindings();
+    await h.user.click(screen.getByRole('button', { name: 'Refresh changes' }));
+    expect(
+      await screen.findByText('This will spend 1 call to ask what changed since the last refresh, then only what the changes touch: at most 2 calls.'),
+    ).toBeTruthy();
+    await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Nothing changed/, {}, { timeout: 30000 })).textContent).toBe('Nothing changed since the last refresh. Spent 1 call.');
+    expect(await sb.usage(company())).toBe(before + 3);
+    expect((await h.gateway.listBindings())[0].refreshedAt).toBe(written.refreshedAt);
     h.unmount();
   });
 
@@ -140,6 +158,87 @@ describe('Refresh', () => {
     h.unmount();
   });
 
+  // Issue 14: books closed through a month end are kept by every refresh, in this workbook, reopened too.
+  test('books closed through the last quarter: its block is Closed, a full refresh leaves it for 1 call, the close stays with the workbook', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    const quarterEnd = lastQuarterMonths().base.end;
+    await choose(h, 'Books closed through', quarterEnd);
+    expect(await screen.findByText(`Books closed through ${quarterEnd}: figures up to then are kept by every refresh.`)).toBeTruthy();
+    expect(await h.gateway.readSetting(`fin.booksClosedThrough.${company()}`)).toBe(quarterEnd);
+    const item = () => within(screen.getByRole('list', { name: 'Blocks' })).getAllByRole('listitem')[0];
+    await waitFor(() => expect(within(item()).getByText('Closed', { selector: '.fui-Badge' })).toBeTruthy());
+
+    const before = await sb.usage(company());
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
+    expect(await screen.findByText('This will spend 1 call to fetch everything again: 1 to start the record of what changes. Figures within closed books are kept.')).toBeTruthy();
+    await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toMatch(/Spent 1 call\.$/);
+    expect(await sb.usage(company())).toBe(before + 1);
+
+    // Reopened on the same workbook: the runtime reads the close before any formula, the pane shows it.
+    h.unmount();
+    const again = renderPane(sb, { stores: h.stores });
+    await screen.findByRole('tab', { name: 'Reports' }, { timeout: 15000 });
+    await openTab(again, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    expect((screen.getByRole('combobox', { name: 'Books closed through' }) as HTMLSelectElement).value).toBe(quarterEnd);
+    expect(within(item()).getByText('Closed', { selector: '.fui-Badge' })).toBeTruthy();
+
+    // Refresh this block reopens it: its three months are fetched again.
+    await again.user.click(within(item()).getByRole('button', { name: 'Refresh this block' }));
+    expect(await screen.findByText('This will spend 3 calls to rebuild this block. It reopens its closed periods for this refresh.')).toBeTruthy();
+    await again.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Refreshed the block at /, {}, { timeout: 30000 })).textContent).toContain('Spent 3 calls.');
+    expect(await sb.usage(company())).toBe(before + 4);
+    const [reopened] = await again.gateway.listBindings();
+    expect(String(blockAt(again.gateway, reopened.address).cell(3, 0).value)).toMatch(/ \(this block alone\)$/);
+
+    await choose(again, 'Books closed through', 'Not closed');
+    expect(await screen.findByText('Books not closed: every figure is refreshed as usual.')).toBeTruthy();
+    expect(await again.gateway.readSetting(`fin.booksClosedThrough.${company()}`)).toBeUndefined();
+    again.unmount();
+  });
+
+  // Issue 13, item 9: the progress said "0 of 0" while the formulas recalculated, then counted more
+  // reports than the estimate announced calls.
+  test('Full refresh says what it is doing: the formulas first, then the reports the blocks read, and why that is more than the calls', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await choose(h, 'Units', 'Thousands');
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
+    // The two blocks read the same three months: three calls, and one to start the record of what changes.
+    expect(await screen.findByText('This will spend 4 calls to fetch everything again: 1 to start the record of what changes, 3 to rebuild 2 blocks.')).toBeTruthy();
+    const seen = new Set<string>();
+    const watch = new MutationObserver(() => {
+      const field = screen.queryByText(/^Recalculating|reports? read/);
+      if (field?.textContent) seen.add(field.textContent);
+    });
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+    await sb.control('control', { latency_ms: 200 });
+    try {
+      await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+      expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toContain('Rebuilt 2 blocks. Spent 4 calls.');
+    } finally {
+      watch.disconnect();
+      await sb.control('control', { latency_ms: 0 });
+    }
+    const lines = [...seen];
+    expect(lines[0]).toBe('Recalculating the FIN formulas…');
+    const counts = lines.slice(1);
+    expect(counts.length).toBeGreaterThan(0);
+    for (const line of counts) expect(line).toMatch(/^\d of 6 reports read \(3 of them fetched, the others read from the cache\)$/);
+    expect(lines.some((l) => /\b0 of 0\b/.test(l))).toBe(false);
+    h.unmount();
+  });
+
   test('Cancel spends nothing; Forget stops tracking a block and leaves its cells', async () => {
     const h = renderPane(sb);
     await connected(h, sb);
@@ -148,11 +247,11 @@ describe('Refresh', () => {
     await openTab(h, 'Refresh');
     await screen.findByRole('list', { name: 'Blocks' });
     const before = await sb.usage(company());
-    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     await screen.findByText(/^This will spend/);
     await h.user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByText(/^This will spend/)).toBeNull();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refresh all' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Full refresh' }));
     await h.user.click(screen.getByRole('button', { name: 'Forget' }));
     await screen.findByText(/^Stopped tracking/);
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Blocks in this workbook' })));
@@ -196,15 +295,17 @@ describe('Refresh', () => {
     expect(within(damaged).queryByRole('button', { name: 'Refresh this block' })).toBeNull();
     expect(item('Cash flow').textContent).toMatch(/Found at the address an earlier version recorded/);
 
-    // Refresh all rebuilds the two others and names the damaged one. Its cached answer is no block's now, so
-    // it counts among what FIN formulas might fetch again (an upper bound, as for a forgotten block's).
-    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
-    expect(await screen.findByText('This will spend up to 3 calls: 2 calls to rebuild 2 blocks and up to 1 for FIN formulas.')).toBeTruthy();
+    // A full refresh rebuilds the two others and names the damaged one. Its cached answer is no block's now,
+    // so it counts among what FIN formulas might fetch again (an upper bound, as for a forgotten block's).
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
+    expect(
+      await screen.findByText('This will spend up to 4 calls to fetch everything again: 1 to start the record of what changes, 2 to rebuild 2 blocks, up to 1 for FIN formulas.'),
+    ).toBeTruthy();
     const before = await sb.usage(company());
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
-    await screen.findByText(/^Refreshed 2 of 3 blocks\. Not refreshed, its previous figures kept: Balance sheet/, {}, { timeout: 30000 });
+    await screen.findByText(/^Refreshed everything\. Rebuilt 2 blocks; 1 block not refreshed\. Spent 3 calls\. Not refreshed, previous figures kept: Balance sheet/, {}, { timeout: 30000 });
     expect(screen.getByRole('group', { name: 'Error: Block damaged' })).toBeTruthy();
-    expect(await sb.usage(company())).toBe(before + 2);
+    expect(await sb.usage(company())).toBe(before + 3);
     expect(await h.gateway.readRange(`'${balanceSheet}'!A1:F80`)).toEqual(balanceCells);
     await waitFor(() => expect(screen.queryByText(/Found at the address an earlier version recorded/)).toBeNull());
 
@@ -216,7 +317,39 @@ describe('Refresh', () => {
     h.unmount();
   });
 
-  test('Refresh all at the monthly cap: no block rewritten, the reset date shown; then refused up front', async () => {
+  // Issue 13, item 2: an action that cannot finish within what is left is not started.
+  test('a full refresh that costs more than is left this month is not started; the block that fits is refreshed', async () => {
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 0 });
+    const h = renderPane(sb);
+    await connected(h, sb, 'formation-admin', 'formation');
+    await insert(h, 'Income statement', 'Last quarter', 'Months side by side');
+    await insert(h, 'Cash flow', 'Last quarter', 'Months side by side');
+    // 1 call connecting, 6 inserting: 3 left.
+    await openTab(h, 'Refresh');
+    await screen.findByRole('list', { name: 'Blocks' });
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
+    const refused = await screen.findByRole('group', { name: 'Error: Not started: too few calls left this month' });
+    expect(refused.textContent).toMatch(/A full refresh costs 7 calls and only 3 calls are left this month on the Formation plan, so it is not started/);
+    expect(refused.textContent).toMatch(/Refresh changes or Refresh this block cost less\./);
+    expect(screen.queryByRole('group', { name: 'Confirm refresh' })).toBeNull();
+    // The first changes refresh would run full: refused the same way.
+    await h.user.click(screen.getByRole('button', { name: 'Refresh changes' }));
+    await screen.findByRole('group', { name: 'Error: Not started: too few calls left this month' });
+    expect(screen.queryByRole('group', { name: 'Confirm refresh' })).toBeNull();
+    expect(await sb.usage(company('formation-admin'))).toBe(7);
+
+    const item = within(screen.getByRole('list', { name: 'Blocks' }))
+      .getAllByRole('listitem')
+      .find((i) => i.textContent!.includes('Cash flow'))!;
+    await h.user.click(within(item).getByRole('button', { name: 'Refresh this block' }));
+    await h.user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Refreshed the block at /, {}, { timeout: 30000 })).textContent).toContain('Spent 3 calls.');
+    expect(await sb.usage(company('formation-admin'))).toBe(10);
+    h.unmount();
+  });
+
+  test('Full refresh at the monthly cap: no block rewritten, the reset date shown; then refused up front', async () => {
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 0 });
     const h = renderPane(sb);
     await connected(h, sb, 'formation-admin', 'formation');
     await insert(h, 'Income statement', 'Last month', 'One period');
@@ -225,15 +358,17 @@ describe('Refresh', () => {
     await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 10 });
     await openTab(h, 'Refresh');
     await screen.findByRole('list', { name: 'Blocks' });
-    await h.user.click(screen.getByRole('button', { name: 'Refresh all' }));
+    const before = await sb.usage(company());
+    await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     await h.user.click(await screen.findByRole('button', { name: 'Refresh' }));
     const error = await screen.findByRole('group', { name: 'Error: Monthly API limit reached' }, { timeout: 30000 });
     expect(error.textContent).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
     const [after] = await h.gateway.listBindings();
     expect(after.refreshedAt).toBe(binding.refreshedAt);
-    // The block that failed is named, where it is, and marked in the list with why.
-    expect(screen.getByText(new RegExp(`^Refreshed 0 of 1 blocks\\. Not refreshed, its previous figures kept: Income statement, .* at ${after.address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Spent 0 calls\\.`))).toBeTruthy();
-    expect(screen.getByText('Refresh failed', { selector: '.fui-Badge' })).toBeTruthy();
+    // The refresh stopped at its first call (the one that starts the record of what changes): no block was
+    // touched and nothing more was spent.
+    expect(screen.queryByText(/^Refreshed everything/)).toBeNull();
+    expect(await sb.usage(company())).toBe(before);
     // The client now knows the cap is spent: the next attempt is refused before anything is cleared.
     await h.user.click(screen.getByRole('button', { name: 'Refresh this block' }));
     await waitFor(() =>

@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
-import { calendarDateAt, namedPeriod, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
+import { calendarDateAt, namedPeriod, periodLabel, priorPeriod, samePeriodLastYear, splitPeriod, type NamedPeriodKey } from '../../src/engine/dates';
 import { errorText, connected, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
 
@@ -156,20 +156,51 @@ describe('Reports: where, custom periods, progress and failures', () => {
     h.unmount();
   });
 
-  test('the monthly cap: the message names the cap and the reset date, nothing is written', async () => {
+  // Issue 13, item 2: Insert spent the 9 calls left, inserted nothing, then said the limit was reached.
+  test('a block that costs more than is left is not started; the leading months that fit are offered and inserted', async () => {
+    // The month starts afresh for each test of the Formation company (the sandbox is shared by the file).
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 0 });
     const h = renderPane(sb);
     await connected(h, sb, 'formation-admin', 'formation');
     await choose(h, 'Period', 'Last year');
     await choose(h, 'Layout', 'Months side by side');
     // 1 call spent connecting; 12 needed, 9 left.
-    expect(await screen.findByText(/Costs 12 calls \(0 cached\)\s*Only 9 left this month on the Formation plan/)).toBeTruthy();
+    const status = await screen.findByText(/^Costs 12 calls \(0 cached\)/);
+    expect(status.textContent).toMatch(
+      /This block costs 12 calls and only 9 calls are left this month on the Formation plan, so it is not started: it would stop part way\. The limit resets on \d{4}-\d{2}-01 at 00:00 Pacific Time\./,
+    );
+    const insertButton = screen.getByRole('button', { name: 'Insert' });
+    expect(insertButton.getAttribute('aria-disabled')).toBe('true');
+    await h.user.click(insertButton);
+    expect(await sb.usage(sb.companies['formation-admin'])).toBe(1);
+
+    await h.user.click(screen.getByRole('button', { name: 'Insert the first 9 months (9 calls)' }));
+    expect((await screen.findByText(/^Inserted the income statement/, {}, { timeout: 30000 })).textContent).toMatch(/Spent 9 calls\.$/);
+    expect(await sb.usage(sb.companies['formation-admin'])).toBe(10);
+    const [binding] = await h.gateway.listBindings();
+    const year = Number(String(binding.parameters.start).slice(0, 4));
+    expect([binding.parameters.start, binding.parameters.end]).toEqual([`${year}-01-01`, `${year}-09-30`]);
+    h.unmount();
+  });
+
+  test('the cap reached by another tool during an insert: the message names the cap and the reset date, nothing is written, what was fetched is kept', async () => {
+    // The month starts afresh for each test of the Formation company (the sandbox is shared by the file).
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 0 });
+    const h = renderPane(sb);
+    await connected(h, sb, 'formation-admin', 'formation');
+    await choose(h, 'Period', 'Last quarter');
+    await choose(h, 'Layout', 'Months side by side');
+    await screen.findByText(/^Costs 3 calls \(0 cached\)/);
+    // Another tool spends 7 of the month's calls: 2 are left, which this add-in cannot know.
+    await sb.control('usage', { company_id: sb.companies['formation-admin'], count: 8 });
     await h.user.click(screen.getByRole('button', { name: 'Insert' }));
     const text = await errorText();
     expect(text).toMatch(/Monthly API limit reached/);
     expect(text).toMatch(/10 API calls/);
     expect(text).toMatch(/resets on \d{4}-\d{2}-01 at 00:00 Pacific Time/);
-    // What was fetched before the cap stays cached: trying again after the reset costs only the rest.
-    expect(await screen.findByText(/^Costs 3 calls \(9 cached\)/)).toBeTruthy();
+    // What was fetched before the cap stays cached and says so: trying again after the reset costs only the rest.
+    expect(screen.getByText('2 periods fetched before the limit are kept: inserting this block again costs only the rest.')).toBeTruthy();
+    expect(await screen.findByText(/^Costs 1 call \(2 cached\)/)).toBeTruthy();
     expect(await h.gateway.listBindings()).toEqual([]);
     expect(h.gateway.sheetNames()).toEqual(['Sheet1']);
     expect(await sb.usage(sb.companies['formation-admin'])).toBe(10);
@@ -195,6 +226,43 @@ describe('Reports: where, custom periods, progress and failures', () => {
     const text = await errorText();
     expect(text).toMatch(/Permission missing/);
     expect(text).toMatch(/Reports: View/);
+    h.unmount();
+  });
+
+  // Issue 13, item 9: months side by side had no total; a copy was "P&L FY2025 (2)"; the stamp was UTC ISO.
+  test('months side by side with a Total column: no extra call, the copy named by what differs, the time in the user zone', async () => {
+    const h = renderPane(sb, { timeZone: 'America/New_York' });
+    await connected(h, sb);
+    await choose(h, 'Period', 'Last quarter');
+    await choose(h, 'Layout', 'One period');
+    expect(screen.queryByRole('checkbox', { name: /Total column/ })).toBeNull();
+    await choose(h, 'Layout', 'Months side by side');
+    await insertAndWait(h);
+    await screen.findByText('Costs 0 calls (3 cached)');
+
+    // The same months with a total: offered for periods side by side, and free (the months are cached).
+    await h.user.click(screen.getByRole('checkbox', { name: 'Add a Total column (no extra call)' }));
+    await screen.findByText('Costs 0 calls (3 cached)');
+    const before = await sb.usage(sb.companies['growth-admin']);
+    const message = await insertAndWait(h);
+    expect(message).toContain('Spent 0 calls.');
+    expect(await sb.usage(sb.companies['growth-admin'])).toBe(before);
+
+    const [plain, totalled] = await h.gateway.listBindings();
+    const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+    const label = periodLabel(quarter.start, quarter.end);
+    expect(plain.address.startsWith(`'P&L ${label}'!`)).toBe(true);
+    expect(totalled.address.startsWith(`'P&L ${label} (total)'!`)).toBe(true);
+    expect(totalled.parameters).toMatchObject({ layout: 'months', total: true });
+    await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, totalled, [
+      ...expectedColumns('income_statement', 'months', 'last_quarter'),
+      // The Total column: the same figures as the API's report for the whole quarter.
+      { start: quarter.start, end: quarter.end },
+    ]);
+    const block = blockAt(h.gateway, totalled.address);
+    expect(block.cell(6, 4).value).toBe('Total');
+    // Refreshed in the user's zone, named.
+    expect(String(block.cell(3, 0).value)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T$/);
     h.unmount();
   });
 });

@@ -28,6 +28,19 @@ test('the filters note says the cost and the refresh mode', () => {
   expect(filtersNote({ source_type: 'bank' })).toMatch(/Refresh will be incremental\.$/);
 });
 
+// Issue 13: the note started mid-sentence ("2025-12-01 to 2025-12-07, approved. Costs…") and named the
+// category by its id.
+test('the filters note is whole sentences and names the category by its path', () => {
+  expect(filtersNote({})).toBe('Pulls every transaction. Costs 2 calls plus 1 per 500 rows. Refresh will be incremental.');
+  expect(filtersNote({ start_date: '2025-12-01', end_date: '2025-12-07', status: 'approved' })).toMatch(
+    /^Pulls the transactions matching: 2025-12-01 to 2025-12-07, approved\. Costs 2 calls/,
+  );
+  expect(filtersNote({ category_id: 'cat_rent', start_date: '2025-01-01' }, 'Operating Expenses > Rent')).toMatch(
+    /^Pulls the transactions matching: 2025-01-01 to today, in Operating Expenses > Rent\. /,
+  );
+  expect(filtersNote({ category_id: 'cat_rent' })).toMatch(/^Pulls the transactions in category cat_rent\. /);
+});
+
 test('a push and a shift', () => {
   const res = { updated: 1, pending: 0, invalid: [], held: [], jobs: [], patches: [{ id: 't', ok: true, status: 'Updated' }], resumed: { entries: 0 }, warnings: [], calls: 2 };
   expect(pushed(res as unknown as PushResult)).toBe("Pushed: 1 row updated, 0 pending, 0 not sent, 1 single-row update (2 calls). Each row's Push status says what happened.");

@@ -1,5 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 // The pane's host-free pieces, without a sandbox: messages, formula text, block plans, the action log.
+import { changedRefreshText, fullRefreshText, type WorkbookPlan } from '../../src/engine/refresh/plan';
 import { ApiError, ConfigError, MonthlyLimitError } from '../../src/api';
 import type { Category } from '../../src/api/types';
 import { buildTree } from '../../src/engine/tree';
@@ -7,10 +8,23 @@ import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestC
 import { GatewayError } from '../../src/engine/ports/workbook';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';
+import { refreshProgressText } from '../../src/taskpane/refreshProgress';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
 import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { changedCostText, columnsFor, costText, formatAge, isOld, refreshAllCostText, specFromBinding, specToParameters, toGridWrite, type StatementSpec } from '../../src/engine/statements';
+import {
+  columnsFor,
+  costText,
+  describeSpec,
+  formatAge,
+  isOld,
+  offersTotal,
+  sheetNameFor,
+  specFromBinding,
+  specToParameters,
+  toGridWrite,
+  type StatementSpec,
+} from '../../src/engine/statements';
 import { renderStatement } from '../../src/engine/render';
 
 const request = { method: 'GET', path: '/reports/income_statement', query: '' };
@@ -176,6 +190,39 @@ describe('statement blocks', () => {
     expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, layout: 'sideways' } })).toBeNull();
   });
 
+  test('a Total column is offered for months or quarters of a periodic statement, and kept in the binding', () => {
+    expect(offersTotal(spec)).toBe(true);
+    expect(offersTotal({ ...spec, layout: 'prior_year' })).toBe(false);
+    expect(offersTotal({ ...spec, statement: 'balance_sheet' })).toBe(false);
+    const withTotal = { ...spec, total: true };
+    expect(describeSpec(withTotal)).toBe('Income statement, FY2025, quarters side by side with a total, in thousands');
+    const binding = { id: 'b', kind: 'statement', parameters: specToParameters(withTotal), company: 'c', refreshedAt: '', address: 'A!A1' };
+    expect(specFromBinding(binding)).toEqual(withTotal);
+    // Blocks without one keep exactly the parameters they had.
+    expect(specToParameters(spec)).not.toHaveProperty('total');
+    // A total where none can be (edited settings) is ignored, not rendered.
+    expect(specFromBinding({ ...binding, parameters: { ...binding.parameters, statement: 'balance_sheet' } })?.total).toBeUndefined();
+  });
+
+  test('a second block of the same statement and period is named by what differs (issue 13: not "P&L FY2025 (2)")', () => {
+    const months: StatementSpec = { ...spec, layout: 'months', scale: 'units' };
+    expect(sheetNameFor(months)).toBe('P&L FY2025');
+    expect(sheetNameFor(months, [])).toBe('P&L FY2025');
+    expect(sheetNameFor({ ...months, scale: 'thousands' }, [months])).toBe('P&L FY2025 (thousands)');
+    expect(sheetNameFor({ ...months, layout: 'quarters' }, [months])).toBe('P&L FY2025 (by quarter)');
+    expect(sheetNameFor({ ...months, total: true }, [months])).toBe('P&L FY2025 (total)');
+    expect(sheetNameFor({ ...months, scale: 'thousands', total: true }, [months])).toBe('P&L FY2025 (thousands, total)');
+    expect(sheetNameFor({ ...months, scale: 'millions' }, [spec])).toBe('P&L FY2025 (by month, millions)');
+    // What does not fit in Excel's 31 characters is left out, the layout first kept.
+    expect(sheetNameFor({ ...months, layout: 'prior_year', scale: 'thousands' }, [months])).toBe('P&L FY2025 (vs last year)');
+    // Compared with the first block of that statement and period; other statements and periods do not count.
+    const other: StatementSpec = { ...months, statement: 'cash_flow' };
+    expect(sheetNameFor({ ...months, scale: 'thousands' }, [other])).toBe('P&L FY2025');
+    expect(sheetNameFor({ ...months, scale: 'thousands' }, [{ ...months, start: '2024-01-01', end: '2024-12-31' }])).toBe('P&L FY2025');
+    // An exact copy: nothing to name, the workbook makes the plain name unique.
+    expect(sheetNameFor(months, [months])).toBe('P&L FY2025');
+  });
+
   test('the grid maps to the gateway: text as strings, numbers as numbers, formats, bold, indents, outline', () => {
     const section = (cents: number) => ({ total_cents: cents, categories: [{ category_id: 'cat_1', name: '=HYPERLINK("x")', position: 1, parent_category_id: null, amount_cents: cents }] });
     const grid = renderStatement({
@@ -222,24 +269,40 @@ describe('refresh and the action log', () => {
     expect(isOld({ ...binding, refreshedAt: 'never' }, now)).toBe(true);
   });
 
-  test('cost text of Refresh all', () => {
-    const named = { placement: { kind: 'named' } } as never;
-    const plan = { blocks: [named, named], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
-    expect(refreshAllCostText(plan)).toBe('This will spend 13 calls to rebuild 2 blocks.');
-    expect(refreshAllCostText({ ...plan, formulaCalls: 40 })).toBe('This will spend up to 53 calls: 13 calls to rebuild 2 blocks and up to 40 for FIN formulas.');
-    // A damaged block is not rebuilt, so it is not counted.
-    expect(refreshAllCostText({ ...plan, blocks: [named, named, { placement: { kind: 'damaged' } } as never] })).toBe('This will spend 13 calls to rebuild 2 blocks.');
-  });
-
-  test('cost text of a refresh of what changed', () => {
-    const plan = { blocks: [], others: [], blockCalls: 13, formulaCalls: 40 };
-    expect(changedCostText({ ...plan, changedCalls: { blocks: 1, blockCalls: 2, formulaCalls: 0 } })).toBe('This will spend 2 calls to rebuild 1 changed block (2 calls); nothing else is fetched again.');
-    expect(changedCostText({ ...plan, changedCalls: { blocks: 2, blockCalls: 3, formulaCalls: 1 } })).toBe(
-      'This will spend up to 4 calls to rebuild 2 changed blocks (3 calls) and refetch up to 1 answer your FIN formulas may use; nothing else is fetched again.',
+  test('Refresh progress: the formulas, then reports read, and why more than the calls when some come from the cache', () => {
+    expect(refreshProgressText({ phase: 'formulas' })).toBe('Recalculating the FIN formulas…');
+    expect(refreshProgressText({ phase: 'blocks', done: 2, total: 12, distinct: 12 })).toBe('2 of 12 reports read');
+    expect(refreshProgressText({ phase: 'blocks', done: 0, total: 1, distinct: 1 })).toBe('0 of 1 report read');
+    expect(refreshProgressText({ phase: 'blocks', done: 13, total: 24, distinct: 12 })).toBe(
+      '13 of 24 reports read (12 of them fetched, the others read from the cache)',
     );
   });
 
-  test('entries per company, newest first, capped, persisted, also for failed work', async () => {
+  test('cost texts of the two kinds of refresh', () => {
+    const block = (kind: string, frozen = 0) => ({ placement: { kind }, frozen }) as never;
+    const blocks = { blocks: [block('named'), block('named')], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
+    const plan = (over: Partial<WorkbookPlan> & { blocks?: typeof blocks }) => {
+      const p = { blocks, tables: 0, watermark: true, knownCalls: 0, ...over };
+      return { ...p, fullCalls: 1 + p.blocks.blockCalls + p.blocks.formulaCalls + p.tables };
+    };
+    expect(fullRefreshText(plan({}))).toBe('This will spend 14 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks.');
+    expect(fullRefreshText(plan({ blocks: { ...blocks, formulaCalls: 40 }, tables: 2 }))).toBe(
+      'This will spend up to 56 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks, up to 40 for FIN formulas, 2 for 2 transactions tables (more if a table has grown past a page).',
+    );
+    // A damaged block is not rebuilt, so it is not counted; closed books are said.
+    expect(fullRefreshText(plan({ blocks: { ...blocks, blocks: [block('named', 2), block('named'), block('damaged')] } }))).toBe(
+      'This will spend 14 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks. Figures within closed books are kept.',
+    );
+    expect(changedRefreshText(plan({}))).toBe('This will spend 1 call to ask what changed since the last refresh, then only what the changes touch: at most 14 calls.');
+    expect(changedRefreshText(plan({ knownCalls: 2 }))).toBe(
+      'This will spend 1 call to ask what changed since the last refresh, then only what the changes touch, including 2 calls for what your pushes changed: at most 14 calls.',
+    );
+    expect(changedRefreshText(plan({ watermark: false }))).toBe(
+      'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (14 calls) and keeps that record from then on.',
+    );
+  });
+
+  test('entries per company, newest first, the oldest folded past the cap, persisted, also for failed work', async () => {
     const storage = new MemorySecretStore();
     let count = 0;
     const client = { meter: { count: async () => count } } as never;
@@ -254,13 +317,50 @@ describe('refresh and the action log', () => {
       }),
     ).rejects.toThrow('x');
     for (const name of ['c', 'd']) await log.track(name, async () => undefined);
+    // Issue 13: past the cap the oldest lines are folded into one, not dropped, so the month still adds up.
     expect(log.entries('c1').map((e) => [e.action, e.calls, e.failed ?? false])).toEqual([
       ['d', 0, false],
       ['c', 0, false],
-      ['b', 1, true],
+      ['Earlier this month', 3, false],
     ]);
     const reopened = new ActionLog({ storage, now: () => 0, current: () => null });
-    expect((await reopened.load('c1')).map((e) => e.action)).toEqual(['d', 'c', 'b']);
+    expect((await reopened.load('c1')).map((e) => e.action)).toEqual(['d', 'c', 'Earlier this month']);
     expect(await reopened.load('c2')).toEqual([]);
+  });
+
+  test('FIN formulas: a line per batch for the calls no line and no running action accounts for', async () => {
+    const storage = new MemorySecretStore();
+    let count = 0;
+    const client = { meter: { count: async () => count } } as never;
+    const at = Date.UTC(2026, 10, 18, 20);
+    const log = new ActionLog({ storage, now: () => at, current: () => ({ client, companyId: 'c1' }) });
+    await log.track('Insert', async () => {
+      count += 3;
+      // Formulas settling while the action runs: what they spent is the action's (Refresh all recalculates them).
+      await log.recordFormulas({ evaluations: 2 });
+    });
+    count += 2;
+    await log.recordFormulas({ evaluations: 4 });
+    // A cached batch spent nothing: no line.
+    await log.recordFormulas({ evaluations: 4 });
+    count += 1;
+    await log.recordFormulas({ evaluations: 1 });
+    expect(log.entries('c1').map((e) => [e.action, e.calls])).toEqual([
+      ['FIN formulas (1 evaluation)', 1],
+      ['FIN formulas (4 evaluations)', 2],
+      ['Insert', 3],
+    ]);
+    expect(log.entries('c1').reduce((n, e) => n + e.calls, 0)).toBe(count);
+  });
+
+  test('a new month starts a new list: lines of earlier months go with the next line', async () => {
+    const storage = new MemorySecretStore();
+    let now = Date.UTC(2026, 10, 30, 12); // November, Pacific
+    const client = { meter: { count: async () => 0 } } as never;
+    const log = new ActionLog({ storage, now: () => now, current: () => ({ client, companyId: 'c1' }) });
+    await log.track('November', async () => undefined);
+    now = Date.UTC(2026, 11, 1, 12); // December 1st, 04:00 Pacific
+    await log.track('December', async () => undefined);
+    expect(log.entries('c1').map((e) => e.action)).toEqual(['December']);
   });
 });

@@ -51,6 +51,20 @@ test('a parent expense line: journal lines of the whole subtree, summing to the 
   expect(sum).toBe(total.total_cents);
   const txnCol = table.columns.indexOf('Transaction id');
   expect(table.rows.some((row) => String(row[txnCol]).startsWith('txn_'))).toBe(true);
+
+  // Issue 13: the sheet had no total. One row under the table (a blank row between, so the table does not
+  // take it in): debits, credits and the amount, which is the statement's figure.
+  const { sheet, box } = parseQualified(table.address);
+  const totalAt = box.row + box.rows + 1;
+  const at = (name: string) => wb.cell(sheet, cellA1(totalAt, box.col + table.columns.indexOf(name)));
+  expect(wb.cell(sheet, cellA1(totalAt - 1, box.col)).value).toBe('');
+  expect(at('Date').value).toBe(`Total (${res.rows.toLocaleString('en-US')} lines)`);
+  expect(Math.round((at('Amount').value as number) * 100)).toBe(total.total_cents);
+  const columnSum = (name: string) => table.rows.reduce((n, row) => n + Math.round(((row[table.columns.indexOf(name)] as number) || 0) * 100), 0);
+  expect(Math.round((at('Debit').value as number) * 100)).toBe(columnSum('Debit'));
+  expect(Math.round((at('Credit').value as number) * 100)).toBe(columnSum('Credit'));
+  expect(at('Amount').numberFormat).toBe(DRILLDOWN_COLUMNS.find((c) => c.name === 'Amount')!.numberFormat);
+  expect((await wb.readTable(res.table)).rows).toHaveLength(res.rows);
   const bindings = await wb.listBindings();
   expect(bindings.find((b) => b.table === res.table)).toMatchObject({ kind: 'drilldown', parameters: { category_id: parent.id, source: 'journal_entries' } });
 

@@ -2,27 +2,12 @@
 // sandbox: the host reports how many FIN evaluations its recalculation starts and when it has handed them
 // all over, so Refresh all ends when they have settled, not after a quiet period.
 import '../../src/workbench/customFunctionsStub';
-import path from 'node:path';
-import * as functions from '../../src/functions/functions';
 import * as runtime from '../../src/runtime';
-import { parseFunctionsJson } from '../../src/workbench/customFunctions';
 import { registry } from '../../src/workbench/customFunctionsStub';
 import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
 import { lastFullYear } from '../engine/fin/finHarness';
+import { registerFinFunctions } from '../support/finFunctions';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateCustomFunctionsMetadata } = require('custom-functions-metadata') as {
-  generateCustomFunctionsMetadata(input: string[], wantAssociate: boolean): Promise<{ metadataJson: string; associate: { id: string; functionName: string }[] }>;
-};
-
-/** What the build does: functions.json from the JSDoc tags, and CustomFunctions.associate for each id. */
-async function registerFunctions() {
-  const result = await generateCustomFunctionsMetadata([path.resolve(__dirname, '../../src/functions/functions.ts')], true);
-  const exported = functions as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const { id, functionName } of result.associate) CustomFunctions.associate(id, exported[functionName]);
-  return parseFunctionsJson(JSON.parse(result.metadataJson));
-}
 
 let sb: TestSandbox;
 let sent = 0;
@@ -40,7 +25,7 @@ afterAll(async () => {
 async function workbench(formulas: string[]): Promise<WorkbenchWorld> {
   const w = createWorkbench({
     baseUrl: sb.baseUrl,
-    metadata: registerFunctions(),
+    metadata: registerFinFunctions().then((r) => r.info),
     fetch: (input, init) => {
       sent += 1;
       return fetch(input, init);

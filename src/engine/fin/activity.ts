@@ -1,5 +1,6 @@
 // How busy the FIN functions are: evaluations running now and started so far, so Refresh all can tell
-// when the cells a recalculation started have all settled.
+// when the cells a recalculation started have all settled; and the batches they come in, so what a
+// recalculation spent can be told apart from what the pane's own actions spent (the pane's usage log).
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,6 +21,16 @@ export interface Recalculation {
   calculationDone?: () => Promise<boolean>;
 }
 
+/** Which FIN cells a host recalculates. */
+export interface RecalculateOptions {
+  /**
+   * Only the FIN cells that show an error (the formulas that showed "Not connected" among them). A cell
+   * that shows a figure may have no answer in this computer's cache (a workbook from a colleague): left
+   * alone, it spends nothing.
+   */
+  errorsOnly?: boolean;
+}
+
 export interface SettleOptions {
   /** Without any signal from the host: settled after this long with no evaluation (ms). */
   quietMs: number;
@@ -32,19 +43,64 @@ export interface SettleOptions {
 /** With signals, the quiet period only guards against a host that never says it is done. */
 const QUIET_GUARD_FACTOR = 10;
 
+/**
+ * A batch ends when no evaluation has run for this long: Excel hands a recalculation's cells over in
+ * bursts a few milliseconds apart, and a user typing the next formula takes longer than this.
+ */
+export const BATCH_QUIET_MS = 300;
+
+/** One batch of evaluations (a recalculation, a formula entered): how many there were. */
+export interface FinBatch {
+  evaluations: number;
+}
+
 export class FinActivity {
   private active = 0;
   private operations = 0;
+  /** Evaluations of the batch under way (0: none). */
+  private batch = 0;
+  private batchTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly batchListeners = new Set<(batch: FinBatch) => void>();
+
+  constructor(private readonly batchQuietMs = BATCH_QUIET_MS) {}
 
   /** An evaluation starts (turns.ts calls this and settled(), once each per evaluation). */
   started(): void {
     this.active += 1;
     this.operations += 1;
+    this.batch += 1;
+    clearTimeout(this.batchTimer);
   }
 
   /** An evaluation settled: a value or an error. */
   settled(): void {
     this.active -= 1;
+    if (this.active === 0) this.endBatchWhenQuiet();
+  }
+
+  /** Told when a batch of evaluations has settled and none has run since for the batch quiet period. */
+  onBatch(listener: (batch: FinBatch) => void): () => void {
+    this.batchListeners.add(listener);
+    return () => {
+      this.batchListeners.delete(listener);
+    };
+  }
+
+  private endBatchWhenQuiet(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = setTimeout(() => {
+      const batch = { evaluations: this.batch };
+      this.batch = 0;
+      for (const listener of [...this.batchListeners]) {
+        try {
+          listener(batch);
+        } catch {
+          // A listener's bug must not break the evaluations.
+        }
+      }
+    }, this.batchQuietMs);
+    // Nothing to wait for at exit (Node): a batch nobody will hear of is no loss.
+    (this.batchTimer as { unref?: () => void }).unref?.();
   }
 
   /** The number of evaluations started so far: what whenSettled counts from. */

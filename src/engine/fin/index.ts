@@ -1,13 +1,15 @@
 export * from './args';
 export * from './errors';
 export * from './lines';
+export * from './notConnected';
 export * from './resolve';
 export * from './service';
 export type { FinClient } from './client';
 export type { CellValue, Matrix } from './matrix';
 export type { EvalContext } from './reads';
+export type { FinCall, FinWork } from './notConnectedCost';
 export type { DateSystemSource } from './inputs';
-export type { Recalculation } from './activity';
+export type { FinBatch, Recalculation, RecalculateOptions } from './activity';
 export type { RefreshOptions, RefreshReport } from './refresh';
 export { EVALUATED_FUNCTIONS, finEvaluations } from './formulaCalls';
 export { formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';

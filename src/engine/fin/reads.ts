@@ -34,13 +34,20 @@ export interface EvalContext {
   readonly preview?: boolean;
   /** What a failed evaluation rejects with, made from its FinError (a cell's own error); the FinError by default. */
   readonly failure?: (error: FinError) => unknown;
+  /** Told of each request the evaluation reads (the cost of recalculating a formula is taken from them). */
+  readonly noteRead?: (req: ReadRequest) => void;
 }
 
 /** One evaluation of a FIN cell, across its attempts: the answers it had to wait for. */
 export class Evaluation implements EvalContext {
+  readonly preview: boolean;
+  readonly noteRead?: (req: ReadRequest) => void;
   private waited?: Map<string, CachedAnswer<unknown>>;
 
-  constructor(readonly preview = false) {}
+  constructor(ctx: EvalContext) {
+    this.preview = ctx.preview === true;
+    this.noteRead = ctx.noteRead;
+  }
 
   /** The answer to `req` this evaluation waited for, if it did. */
   waitedFor<T>(req: ReadRequest): CachedAnswer<T> | undefined {
@@ -71,6 +78,7 @@ export class FinReads {
 
   /** The answer to one request: cached, else fetched once; in value preview the cached one or #N/A. */
   async read<T>(ctx: EvalContext, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): Promise<CachedAnswer<T>> {
+    ctx.noteRead?.(req);
     const ready = this.ready<T>(req);
     if (ready) return ready;
     if (ctx.preview) {
@@ -87,6 +95,7 @@ export class FinReads {
 
   /** An evaluation's answer to one request, now; else it waits for `read` (a Pending). */
   answer<T>(ev: Evaluation, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): CachedAnswer<T> {
+    ev.noteRead?.(req);
     const known = ev.waitedFor<T>(req) ?? this.ready<T>(req);
     if (known) return known;
     throw new Pending(this.shared(ev, req, fetch).then((answer) => ev.keep(req, answer)));

@@ -9,7 +9,7 @@
 import type { Department } from '../../api/types';
 import type { CachedReader } from '../reader/cachedReader';
 import type { CacheStore } from '../reader/requestCache';
-import { FinActivity } from './activity';
+import { FinActivity, type FinBatch } from './activity';
 import type { FinClient } from './client';
 import { monthlyLimitError, type FinError } from './errors';
 import { Freshness, formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';
@@ -172,6 +172,14 @@ export class FinService {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  /**
+   * Told after each batch of evaluations (a recalculation, a formula entered) once it has settled: the
+   * pane's usage log puts what a batch spent on a line of its own.
+   */
+  onBatch(listener: (batch: FinBatch) => void): () => void {
+    return this.activity.onBatch(listener);
   }
 
   /** Resolves true once no FIN evaluation has run for `quietMs`; false if not within `timeoutMs`. */

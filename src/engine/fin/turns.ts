@@ -53,15 +53,17 @@ export function yieldToHost(resume: () => void): void {
 class Job extends Evaluation {
   settled = false;
 
+  readonly failure?: (error: FinError) => unknown;
+
   constructor(
-    preview: boolean,
-    readonly failure: ((error: FinError) => unknown) | undefined,
+    ctx: EvalContext,
     readonly attempt: (ev: Evaluation) => unknown,
     readonly resolve: (value: unknown) => void,
     readonly reject: (error: unknown) => void,
     readonly deadline: number,
   ) {
-    super(preview);
+    super(ctx);
+    this.failure = ctx.failure;
   }
 }
 
@@ -128,7 +130,7 @@ export class Turns {
    */
   run<T>(ctx: EvalContext, attempt: (ev: Evaluation) => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job = new Job(ctx.preview === true, ctx.failure, attempt, resolve as (value: unknown) => void, reject, this.now() + this.limitMs);
+      const job = new Job(ctx, attempt, resolve as (value: unknown) => void, reject, this.now() + this.limitMs);
       this.activity.started();
       this.running.push(job);
       if (this.timer === undefined) this.armFor(job);

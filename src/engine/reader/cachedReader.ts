@@ -13,6 +13,8 @@
 // It throws the client's own errors (ApiError, MonthlyLimitError), plus a 'timeout' ApiError; the callers
 // word them for a cell or for the pane.
 
+import { isClosedRequest } from './closedBooks';
+import { touchedBy, type TransactionChange } from './touched';
 import { ApiError, MonthlyLimitError } from '../../api/errors';
 import type { CallOptions } from '../../api/transport';
 import { OutageBreaker } from './breaker';
@@ -50,6 +52,15 @@ export interface CallCost {
 }
 
 export const DEFAULT_API_TIMEOUT_MS = 120_000;
+
+/** Own changes remembered until a sync sees them: a 5,000-row push, with room to spare. */
+const MAX_OWN_CHANGES = 20_000;
+
+/** What the add-in itself made of a transaction: its accounting date after, and the table it came from. */
+export interface OwnChange {
+  accountingAfter: string;
+  bindingId: string | null;
+}
 
 /**
  * A refresh that fails for a passing reason (the API failing or unreachable, the monthly cap) keeps the
@@ -93,7 +104,8 @@ export function timeoutError(path: string, ms: number): ApiError {
 export class CachedReader {
   readonly client: ReaderClient;
   readonly cache: RequestCache;
-  private readonly stateStore?: CacheStore;
+  /** Where the reader's small state lives (the cap block; the change feed keeps its watermark there too). */
+  readonly stateStore?: CacheStore;
   private readonly now: () => number;
   readonly apiTimeoutMs: number;
 
@@ -103,6 +115,9 @@ export class CachedReader {
   private readonly listeners = new Set<() => void>();
   private block: CapBlock | null = null;
   private staleServed = 0;
+  private closedThrough: string | null = null;
+  /** The add-in's own changes not yet seen by a sync, by transaction id (in memory: see noteOwnChanges). */
+  private readonly own = new Map<string, OwnChange>();
   private readonly breaker: OutageBreaker;
   private blockLoaded?: Promise<void>;
   private blockLoadedFor?: string;
@@ -149,7 +164,9 @@ export class CachedReader {
     if (!company) return undefined;
     // A refusal remembered for the request is what read() answers, whatever is cached.
     if (this.failures.size > 0 && this.failures.has(canonicalKey(company, req))) return undefined;
-    return this.cache.fresh<T>(company, req);
+    const hit = this.cache.fresh<T>(company, req);
+    // An answer served stale (its refresh failed) is for read() to count.
+    return hit?.stale ? undefined : hit;
   }
 
   /**
@@ -268,6 +285,31 @@ export class CachedReader {
     return this.cache.markAllStale(await this.companyId());
   }
 
+  /**
+   * The add-in's own changes to transactions (a push, a shift, a resume) -- the answers they touch are due
+   * for a refresh -- remembered so that the sync that later sees them does not mark them a second time.
+   */
+  async noteOwnChanges(changes: readonly TransactionChange[], bindingId: string | null): Promise<string[]> {
+    for (const c of changes) {
+      if (!c.id) continue;
+      this.own.delete(c.id);
+      this.own.set(c.id, { accountingAfter: c.accountingAfter, bindingId });
+    }
+    // Oldest first out: a change no sync ever saw (its push failed after all) must not pile up.
+    for (const id of this.own.keys()) {
+      if (this.own.size <= MAX_OWN_CHANGES) break;
+      this.own.delete(id);
+    }
+    return this.markStale(touchedBy(changes));
+  }
+
+  /** The own change of this transaction a sync now sees, if any (it is forgotten: each is seen once). */
+  takeOwnChange(id: string): OwnChange | undefined {
+    const own = this.own.get(id);
+    this.own.delete(id);
+    return own;
+  }
+
   /** The cached answers a known change touches are due for a refresh (a push; a sync that saw changes). */
   async markStale(touched: (req: ReadRequest) => boolean): Promise<string[]> {
     const marked = await this.cache.markStale(await this.companyId(), touched);
@@ -279,6 +321,19 @@ export class CachedReader {
   async staleKeys(): Promise<string[]> {
     const company = this.knownCompanyId();
     return company ? this.cache.staleKeys(company) : [];
+  }
+
+  /**
+   * Books closed through a month end (null: not closed): answers wholly within the closed months are kept
+   * across refreshes; only a fresh read (Refresh this block) fetches them again.
+   */
+  setBooksClosedThrough(through: string | null): void {
+    this.closedThrough = through;
+    this.cache.setFrozen(through === null ? null : (req) => isClosedRequest(req, through));
+  }
+
+  booksClosedThrough(): string | null {
+    return this.closedThrough;
   }
 
   /** When each of the company's requests was last known to change (key -> Unix ms); never calls the API. */

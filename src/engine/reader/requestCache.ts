@@ -98,7 +98,7 @@ function staleKey(companyId: string): string {
   return `${STALE_PREFIX}${companyId}`;
 }
 
-function isStale(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
+function isDue(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
   return answer.fetchedAt <= state.before || answer.fetchedAt <= (state.changed.get(key) ?? -Infinity);
 }
 
@@ -124,6 +124,8 @@ export class RequestCache {
   private readonly staleness = new Map<string, StaleState>();
   private readonly staleLoading = new Map<string, Promise<StaleState>>();
   private readonly persisted: AnswerStore;
+  /** Requests whose data the user closed (books closed through a month end): never due; see closedBooks.ts. */
+  private frozen: ((req: ReadRequest) => boolean) | null = null;
   /** Bumped by clear(): an answer that arrives for an older generation is not kept. */
   private generation = 0;
 
@@ -133,6 +135,22 @@ export class RequestCache {
     options: { budgetChars?: number } = {},
   ) {
     this.persisted = new AnswerStore(store, PREFIX, now, options.budgetChars);
+  }
+
+  /** Answers to requests `frozen` says yes to are kept whatever is marked (null: none are). */
+  setFrozen(frozen: ((req: ReadRequest) => boolean) | null): void {
+    this.frozen = frozen;
+  }
+
+  /** Whether the answer to this key is kept whatever is marked. */
+  isFrozen(key: string): boolean {
+    const req = this.frozen ? requestOfKey(key) : null;
+    return req !== null && this.frozen!(req);
+  }
+
+  /** Due for a refresh, and not frozen (checked second: the cached path must stay cheap). */
+  private staleNow(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
+    return isDue(state, key, answer) && !this.isFrozen(key);
   }
 
   /** The cached answer, or undefined; never calls the API (value preview uses this). */
@@ -152,7 +170,7 @@ export class RequestCache {
     if (!stale) return undefined;
     const key = canonicalKey(companyId, req);
     const hit = this.memory.get(key);
-    if (!hit || isStale(stale, key, hit)) return undefined;
+    if (!hit || this.staleNow(stale, key, hit)) return undefined;
     this.persisted.touch(key);
     return hit as CachedAnswer<T>;
   }
@@ -168,14 +186,14 @@ export class RequestCache {
     const key = canonicalKey(companyId, req);
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const hit = this.fromMemory(key);
-    if (hit && !isStale(stale, key, hit)) return hit as CachedAnswer<T>;
+    if (hit && !this.staleNow(stale, key, hit)) return hit as CachedAnswer<T>;
     const pending = this.inFlight.get(key);
     if (pending) return pending as Promise<CachedAnswer<T>>;
 
     const generation = this.generation;
     const promise = (async () => {
       const known = hit ?? (await this.loadPersisted(key));
-      if (known && !isStale(stale, key, known)) return known;
+      if (known && !this.staleNow(stale, key, known)) return known;
       return this.fetchAndKeep(companyId, key, fetch, generation, known, options);
     })();
     this.inFlight.set(key, promise);
@@ -202,12 +220,13 @@ export class RequestCache {
     const key = canonicalKey(companyId, req);
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const known = this.memory.get(key) ?? (await this.loadPersisted(key));
-    return known !== undefined && isStale(stale, key, known);
+    return known !== undefined && this.staleNow(stale, key, known);
   }
 
   /**
    * Every answer of the company is due for a refresh (Refresh all): each is fetched again on its next read,
-   * and kept, marked stale, if that fails for a passing reason. Returns how many answers it concerns.
+   * and kept, marked stale, if that fails for a passing reason. Frozen answers (closed books) stay as they
+   * are. Returns how many answers it concerns.
    */
   async markAllStale(companyId: string): Promise<number> {
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
@@ -215,7 +234,7 @@ export class RequestCache {
     // has not moved (fetchAndKeep stamps answers at least one past the epoch).
     stale.before = Math.max(this.now(), stale.before + 1);
     await this.saveStale(companyId, stale);
-    return (await this.storedKeys(companyId)).length;
+    return (await this.storedKeys(companyId)).filter((k) => !this.isFrozen(k)).length;
   }
 
   /**
@@ -251,7 +270,7 @@ export class RequestCache {
     const out: string[] = [];
     for (const key of await this.storedKeys(companyId)) {
       const known = this.memory.get(key) ?? (await this.inspectPersisted(key));
-      if (known && isStale(stale, key, known)) out.push(key);
+      if (known && this.staleNow(stale, key, known)) out.push(key);
     }
     return out;
   }

@@ -1,6 +1,7 @@
-// Which cached answers a change to transactions touches, from the requests alone: the add-in knows exactly
-// what its own push, shift or resume changed, so it marks those answers stale instead of calling "Current"
-// figures that its own edit has made wrong (issue 13, item 1). Where a request cannot be placed (a date the
+// Which cached answers a change to transactions touches, from the requests alone. The add-in knows exactly
+// what its own push, shift or resume changed (issue 13, item 1); a sync of the changes since the last one
+// (sync/changeFeed.ts) knows less -- the API gives the rows as they are now, not what changed in them -- so
+// those changes count as moving the amounts themselves (issue 14, item 3). Where a request cannot be placed (a date the
 // API defaults, an endpoint whose date parameters are not shown) it counts as touched: a wasted call on the
 // next refresh is cheaper than a wrong figure on a board slide. The rules are in docs/api-decisions.md.
 
@@ -8,11 +9,20 @@ import type { ReadRequest } from './requestCache';
 
 /** One transaction as a change saw it: ISO dates (YYYY-MM-DD). */
 export interface TransactionChange {
+  /** The transaction, when known (the add-in's own changes: a later sync recognises them). */
+  id?: string;
   /** The transaction's date: what the list filters `start_date`/`end_date` use; it never changes. */
   date: string;
   /** The effective accounting date (the override, else the date) before and after: what reports use. */
   accountingBefore: string;
   accountingAfter: string;
+  /**
+   * The amounts the transaction posts may have changed too (a new, deleted or recategorised transaction, a
+   * new amount, or any change the add-in did not make): every report holding either accounting date is
+   * touched, not only those the move crosses, and so are merchant lists. Absent: only the department or
+   * the accounting date changed, as in the add-in's own pushes.
+   */
+  postings?: boolean;
 }
 
 type Query = Record<string, unknown>;
@@ -32,26 +42,28 @@ interface Move {
   after: string;
   from: string;
   to: string;
+  postings: boolean;
 }
 
 function movesIn(changes: readonly TransactionChange[], unit: (iso: string) => string): Move[] {
   return changes
-    .filter((c) => unit(c.accountingBefore) !== unit(c.accountingAfter))
+    .filter((c) => c.postings || unit(c.accountingBefore) !== unit(c.accountingAfter))
     .map((c) => {
       const [before, after] = [unit(c.accountingBefore), unit(c.accountingAfter)];
-      return { before, after, from: before < after ? before : after, to: before < after ? after : before };
+      return { before, after, from: before < after ? before : after, to: before < after ? after : before, postings: c.postings === true };
     });
 }
 
 /**
  * Activity over [start, end] (an income statement, a periodic total): changed when exactly one end of a
  * move falls inside; a move within the period, or from one month of it to another, leaves it as it was.
+ * Changed postings change any period holding either date.
  */
 function activity(moves: readonly Move[], start: string | undefined, end: string | undefined): boolean {
   if (moves.length === 0) return false;
   if (!start || !end) return true; // the API's default period follows today
   const inside = (d: string) => d >= start && d <= end;
-  return moves.some((m) => inside(m.before) !== inside(m.after));
+  return moves.some((m) => (m.postings ? inside(m.before) || inside(m.after) : inside(m.before) !== inside(m.after)));
 }
 
 /** A balance on `date` (a balance sheet, a point-in-time total): changed from the earliest moved date on,
@@ -75,6 +87,7 @@ export function touchedBy(changes: readonly TransactionChange[]): (req: ReadRequ
   const byDay = movesIn(changes, day);
   const byMonth = movesIn(changes, month);
   const dates = changes.map((c) => day(c.date));
+  const postings = changes.some((c) => c.postings);
 
   /** A list of transactions by `date`: does its range hold a changed transaction? */
   const listed = (q: Query): boolean => {
@@ -109,9 +122,11 @@ export function touchedBy(changes: readonly TransactionChange[]): (req: ReadRequ
       case '/journal_entries':
         // Its date filter's names are not shown: any change may be in it.
         return changes.length > 0;
+      case '/parties/merchants':
+        // Names across all months: only a new, deleted or recategorised transaction can change them.
+        return postings;
       default:
-        // Company, categories, departments, merchant names (across all months, whatever the dates):
-        // nothing a department or accounting-date edit changes.
+        // Company, categories, departments: no transaction changes them.
         return false;
     }
   };

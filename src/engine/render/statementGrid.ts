@@ -16,6 +16,7 @@ import {
   unitsNote,
 } from './money';
 import { AlignedLine, LineValueField, alignSectionLines } from './statementLines';
+import { totalReport } from './totalColumn';
 import type {
   BalanceSheetReport,
   CashFlowReport,
@@ -90,22 +91,38 @@ export interface StatementGrid {
   readonly columns: PeriodColumn[];
 }
 
-export type MissingValue = 'blank' | 'zero';
-
 export interface RenderStatementInput {
   /** One report per column, in column order, all of one kind and one currency. */
   readonly reports: readonly StatementReport[];
   readonly companyName: string;
   /** Column headers; derived from the reports' dates when omitted. */
   readonly periodLabels?: readonly string[];
-  /** When the add-in fetched the reports (shown as "Refreshed <ISO time>"). */
+  /** When the add-in fetched the reports (shown as "Refreshed <local date and time> <zone>"). */
   readonly refreshedAt: Date;
+  /**
+   * The IANA time zone the refresh time is shown in: the user's, which the host knows and the engine does
+   * not read for itself; default UTC.
+   */
+  readonly timeZone?: string;
+  /** Which refresh wrote it, said after the time (issue 14: a changes refresh keeps older figures). */
+  readonly refreshKind?: RefreshKindStamp;
   readonly scale: Scale;
-  /** What a column shows for a line or section its report does not have; default blank. */
-  readonly missing?: MissingValue;
+  /** One more column after the periods, "Total", summed from their cents (periodic statements only). */
+  readonly total?: boolean;
   /** For the derived column labels (FY and fiscal quarters); default 1. */
   readonly fiscalYearStartMonth?: number;
 }
+
+export type RefreshKindStamp = 'full' | 'changes' | 'block';
+
+const KIND_WORDS: Record<RefreshKindStamp, string> = {
+  full: 'full refresh',
+  changes: 'refresh of changes',
+  block: 'this block alone',
+};
+
+/** The header of the column summing the periods. */
+export const TOTAL_LABEL = 'Total';
 
 // ---------------------------------------------------------------------------------------------------
 // Layout per statement kind
@@ -253,11 +270,44 @@ const LINE_FIELD: Readonly<Record<StatementKind, LineValueField>> = {
 /** The block's row that says when its figures were fetched (0-based: after company, name and period). */
 export const STAMP_ROW = 3;
 
-/** "2026-07-15T18:30:00Z": whole seconds, UTC, unambiguous for anyone reading the workbook later. */
-export function formatRefreshedAt(at: Date): string {
+// One formatter per zone: building an Intl.DateTimeFormat costs far more than using one.
+const stampFormats = new Map<string, Intl.DateTimeFormat>();
+
+function stampFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = stampFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    stampFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * "2026-07-15 11:30 PDT": the date and time in the user's zone, the zone named (its short name, or its
+ * offset where it has none: "GMT+1"), so anyone reading the workbook later knows the instant. An unknown
+ * zone falls back to UTC rather than fail the block.
+ */
+export function formatRefreshedAt(at: Date, timeZone = 'UTC'): string {
   const ms = at.getTime();
   if (!Number.isFinite(ms)) throw new RenderError('refreshedAt is not a valid time');
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  let format: Intl.DateTimeFormat;
+  try {
+    format = stampFormat(timeZone);
+  } catch {
+    format = stampFormat('UTC');
+  }
+  const part: Record<string, string> = {};
+  for (const p of format.formatToParts(new Date(ms))) part[p.type] = p.value;
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.timeZoneName}`;
 }
 
 function isBalanceSheet(r: StatementReport): r is BalanceSheetReport {
@@ -308,15 +358,13 @@ const plain = (role: RowRole, bold = false): RowInfo => ({ role, bold, indent: 0
 
 export function renderStatement(input: RenderStatementInput): StatementGrid {
   validate(input);
-  const { reports, scale } = input;
-  const kind = reports[0].object;
-  const currency = reports[0].currency;
-  const n = reports.length;
-  const width = 1 + n;
-  const missing = input.missing ?? 'blank';
-  const labels = input.periodLabels
+  const { scale } = input;
+  const periods = input.reports;
+  const kind = periods[0].object;
+  const currency = periods[0].currency;
+  const periodLabels = input.periodLabels
     ? [...input.periodLabels]
-    : reports.map((r) => {
+    : periods.map((r) => {
         const p = periodOf(r);
         if (p.date !== undefined) return p.date;
         try {
@@ -325,6 +373,11 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
           return `${p.start} to ${p.end}`; // dates the API should never send; show them rather than fail
         }
       });
+  // From here on the total, when asked for, is one more column like the others.
+  const reports = input.total ? [...periods, totalReport(periods)] : periods;
+  const labels = input.total ? [...periodLabels, TOTAL_LABEL] : periodLabels;
+  const n = reports.length;
+  const width = 1 + n;
 
   const b: Builder = { rows: [], info: [] };
   const push = (label: Cell, values: Cell[], info: RowInfo): void => {
@@ -332,14 +385,18 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
     b.info.push(info);
   };
   const blanks = (): Cell[] => new Array<Cell>(n).fill(EMPTY);
-  const money = (cents: number | undefined): Cell =>
-    cents === undefined ? (missing === 'zero' ? num(0) : EMPTY) : num(centsToDisplay(cents, scale));
+  const money = (cents: number | undefined): Cell => (cents === undefined ? EMPTY : num(centsToDisplay(cents, scale)));
+  // A section line or total that a column's report leaves out (the section, or the line within it) had no
+  // activity in that period: 0, which the accounting format shows as the dash. A figure the report lacks
+  // stays blank: nothing says it is zero.
+  const activity = (cents: number | undefined): Cell => num(centsToDisplay(cents ?? 0, scale));
 
   // Title block.
   push(text(input.companyName), blanks(), plain('title', true));
   push(text(STATEMENT_NAMES[kind]), blanks(), plain('title', true));
-  push(text(describePeriods(reports, labels)), blanks(), plain('title'));
-  push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt)}`), blanks(), plain('title'));
+  push(text(describePeriods(periods, periodLabels)), blanks(), plain('title'));
+  const by = input.refreshKind ? ` (${KIND_WORDS[input.refreshKind]})` : '';
+  push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt, input.timeZone)}${by}`), blanks(), plain('title'));
   // (STAMP_ROW: the row index of this line, which a failed refresh rewrites.)
   push(text(unitsNote(currency, scale)), blanks(), plain('title'));
   push(EMPTY, blanks(), plain('blank'));
@@ -364,7 +421,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
       const lines: AlignedLine[] = alignSectionLines(sections, LINE_FIELD[kind], block.key);
       push(text(block.heading), blanks(), { ...plain('section-heading', true), section: block.key });
       for (const line of lines) {
-        push(text(line.name), line.cents.map(money), {
+        push(text(line.name), line.cents.map(activity), {
           role: 'line',
           bold: false,
           indent: line.depth + 1,
@@ -378,7 +435,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
           isGroup: line.categoryId.startsWith('grp_'),
         });
       }
-      push(text(block.totalLabel), reports.map((r) => money(sectionTotal(r, block.key))), {
+      push(text(block.totalLabel), reports.map((r) => activity(sectionTotal(r, block.key))), {
         ...plain('section-total', true),
         section: block.key,
       });
@@ -392,7 +449,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
     } else {
       const diffs = reports.map(block.difference);
       if (block.optional && diffs.every((d) => d === undefined)) continue;
-      // A check that cannot be computed stays blank whatever `missing` says: a 0 there would claim a pass.
+      // A check that cannot be computed stays blank: a 0 there would claim a pass.
       push(text(block.label), diffs.map((d) => (d === undefined ? EMPTY : num(centsToDisplay(d, scale)))), {
         ...plain('check'),
         figure: block.key,

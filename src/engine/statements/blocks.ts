@@ -3,13 +3,13 @@
 // with its cells, recorded as a binding so Refresh can rebuild it where it is now (placement.ts).
 
 import { renderStatement, type StatementGrid } from '../render';
-import { formatRefreshedAt, STAMP_ROW } from '../render/statementGrid';
+import { formatRefreshedAt, STAMP_ROW, type RefreshKindStamp } from '../render/statementGrid';
 import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
 import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
 import { blockName, checkRoom, placeBlock } from './placement';
-import { drillParameters, sheetNameFor, specFromBinding, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
+import { drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
 
 export interface BlockDeps {
   gateway: WorkbookGateway;
@@ -17,6 +17,8 @@ export interface BlockDeps {
   client: ReportsClient;
   companyName: string;
   now: () => number;
+  /** The user's IANA time zone, for the refresh time written on the sheet; default UTC. */
+  timeZone?: string;
 }
 
 export interface BlockResult {
@@ -25,12 +27,15 @@ export interface BlockResult {
 }
 
 /** The engine's rendering of a block. */
-export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string): StatementGrid {
+export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string, refreshKind?: RefreshKindStamp): StatementGrid {
   return renderStatement({
     reports: fetched.reports,
     companyName,
     refreshedAt: new Date(fetched.fetchedAt),
+    timeZone,
+    refreshKind,
     scale: spec.scale,
+    total: spec.total,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
   });
 }
@@ -82,13 +87,13 @@ export function failureOf(binding: BindingRecord): LastFailure | null {
  */
 export async function markFailed(deps: BlockDeps, binding: BindingRecord, message: string): Promise<BindingRecord> {
   const at = new Date(deps.now()).toISOString();
-  const lastGood = binding.refreshedAt ? formatRefreshedAt(new Date(binding.refreshedAt)) : 'an earlier refresh';
+  const lastGood = binding.refreshedAt ? formatRefreshedAt(new Date(binding.refreshedAt), deps.timeZone) : 'an earlier refresh';
   try {
     const spec = specFromBinding(binding);
     const placement = spec ? await placeBlock(deps.gateway, binding, spec) : null;
     if (placement && placement.kind !== 'damaged') {
       const { sheet, box } = parseQualified(placement.address);
-      await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row + STAMP_ROW, box.col) }, { values: [[`Figures of ${lastGood}: refresh failed at ${formatRefreshedAt(new Date(at))}`]] });
+      await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row + STAMP_ROW, box.col) }, { values: [[`Figures of ${lastGood}: refresh failed at ${formatRefreshedAt(new Date(at), deps.timeZone)}`]] });
     }
   } catch {
     // The sheet may be gone or locked: the Refresh list still names the block and its failure.
@@ -106,13 +111,13 @@ export async function insertStatement(
   onProgress?: (done: number, total: number) => void,
 ): Promise<BlockResult> {
   const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, onProgress });
-  const grid = renderSpec(spec, fetched, deps.companyName);
+  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone);
   let target: WriteTarget;
   if (where === 'selection') {
     const cell = await deps.gateway.getSelectedCell();
     target = { kind: 'anchor', sheet: cell.sheet, cell: cell.cell };
   } else {
-    target = { kind: 'newSheet', name: sheetNameFor(spec) };
+    target = { kind: 'newSheet', name: sheetNameFor(spec, specsOf(await deps.gateway.listBindings())) };
   }
   const id = newBindingId(deps.now());
   const name = blockName(id);
@@ -143,14 +148,14 @@ export async function insertStatement(
 export async function refreshStatement(
   deps: BlockDeps,
   binding: BindingRecord,
-  options: { fresh: boolean; onProgress?: (done: number, total: number) => void },
+  options: { fresh: boolean; kind: RefreshKindStamp; onProgress?: (done: number, total: number) => void },
 ): Promise<BlockResult> {
   const spec = specFromBinding(binding);
   if (!spec) throw new Error(`Block ${binding.id} is not a statement this pane can rebuild`);
   const placement = await placeBlock(deps.gateway, binding, spec);
   if (placement.kind === 'damaged') throw placement.refusal;
   const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, fresh: options.fresh, onProgress: options.onProgress });
-  const grid = renderSpec(spec, fetched, deps.companyName);
+  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone, options.kind);
   const gridWrite = toGridWrite(grid);
   await checkRoom(deps.gateway, spec, placement.address, extentOf(gridWrite));
   const { sheet, box } = parseQualified(placement.address);

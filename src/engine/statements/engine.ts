@@ -18,6 +18,8 @@ export interface StatementsEngineOptions {
   /** Shown in each block's title. */
   companyName: string;
   now?: () => number;
+  /** The user's IANA time zone (the host's: the engine never reads the machine's), for the refresh times on the sheets. */
+  timeZone?: string;
 }
 
 type Progress = (done: number, total: number) => void;
@@ -35,7 +37,7 @@ export interface StatementsEngine {
   refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress; scope?: 'all' | 'changed' }): Promise<RefreshOutcome>;
   /** Refresh this block: its reports fetched again whatever is cached, rewritten in place. */
   refreshBlock(block: RefreshBlock, onProgress?: Progress): Promise<BindingRecord>;
-  /** Rebuilds a block in place through the cache (what Refresh all does for each block). */
+  /** Rebuilds a block in place through the cache (what a full refresh does for each block; the bench's reopen). */
   rebuild(binding: BindingRecord, onProgress?: Progress): Promise<BlockResult>;
   /** The monthly-cap block in force, if any: nothing can be fetched until its reset. */
   capBlock(): Promise<CapBlock | null>;
@@ -50,6 +52,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     client: options.client,
     companyName: options.companyName,
     now: options.now ?? Date.now,
+    timeZone: options.timeZone,
   };
   const { reader } = options;
   return {
@@ -64,6 +67,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
         cachedKeys: () => reader.cache.storedKeys(company),
         staleKeys: () => reader.cache.staleKeys(company),
         changes: () => reader.cache.changes(company),
+        isFrozen: (key) => reader.cache.isFrozen(key),
       });
     },
     refreshAll: (plan, o) => {
@@ -74,7 +78,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
       reader.newRun();
       return refreshBlock(deps, block, onProgress);
     },
-    rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, onProgress }),
+    rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, kind: 'full', onProgress }),
     capBlock: () => reader.capBlock(),
     forget: (binding) => forgetBlock(options.gateway, binding),
   };

@@ -6,6 +6,7 @@ export {
   STATEMENT_BINDING_KIND,
   describeSpec,
   layoutLabel,
+  offersTotal,
   resolvePeriod,
   sheetNameFor,
   specFromBinding,
@@ -19,4 +20,4 @@ export {
 } from './spec';
 export { columnsFor, costText, distinctRequests, type StatementColumn } from './columns';
 export { failureOf, toGridWrite, type BlockResult, type LastFailure } from './blocks';
-export { blockCostText, changedCostText, changedOnly, formatAge, hasChanges, isOld, refreshAllCostText, OLD_AFTER_MS, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
+export { blockCostText, changedOnly, formatAge, hasChanges, isOld, OLD_AFTER_MS, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';

@@ -26,6 +26,8 @@ export interface RefreshBlock {
   changed: string[];
   /** What rebuilding it from the cache spends now: its requests due for a refresh (planRefresh fills it). */
   changedCalls: number;
+  /** Its requests within closed books: kept by every refresh but Refresh this block. */
+  frozen: number;
   /** Where it is now, or that it is damaged (as of the plan). */
   placement: Placement;
 }
@@ -56,7 +58,7 @@ async function blockOf(gateway: WorkbookGateway, binding: BindingRecord, company
   const written = writtenAt(binding);
   // An unreadable time is not evidence of a change: the age badge covers it.
   const changed = Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
-  return { binding, spec, keys, changed, changedCalls: 0, placement: await placeBlock(gateway, binding, spec) };
+  return { binding, spec, keys, changed, changedCalls: 0, frozen: 0, placement: await placeBlock(gateway, binding, spec) };
 }
 
 function isWritable(block: RefreshBlock): boolean {
@@ -71,6 +73,8 @@ export interface CacheFacts {
   staleKeys: () => Promise<string[]>;
   /** When each request was last known to change. */
   changes: () => Promise<ReadonlyMap<string, number>>;
+  /** Whether a request lies within closed books (its answer is kept by every refresh). */
+  isFrozen: (key: string) => boolean;
 }
 
 async function orNone<T>(read: () => Promise<T>, none: T): Promise<T> {
@@ -91,9 +95,14 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
     if (block) blocks.push(block);
     else others.push(b);
   }
-  const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys));
+  for (const b of blocks) {
+    b.frozen = b.keys.filter(facts.isFrozen).length;
+    // A change inside closed books does not reopen them: only the user does (Refresh this block).
+    b.changed = b.changed.filter((k) => !facts.isFrozen(k));
+  }
+  const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys.filter((k) => !facts.isFrozen(k))));
   const prefix = canonicalKey(companyId, { path: '' });
-  const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix));
+  const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix) && !facts.isFrozen(k));
   const formulaCalls = new Set(cached.filter((k) => !blockKeys.has(k))).size;
   // A changed block refetches its changed requests only while they are stale: a formula may have fetched
   // one again since (the block is still behind, and rebuilds from the cache for nothing).
@@ -118,23 +127,6 @@ export function changedOnly(plan: RefreshPlan): RefreshPlan {
 /** Whether anything is known to have changed since it was fetched or written. */
 export function hasChanges(plan: RefreshPlan): boolean {
   return plan.changedCalls.blocks > 0 || plan.changedCalls.formulaCalls > 0;
-}
-
-export function changedCostText(plan: RefreshPlan): string {
-  const { blocks, blockCalls, formulaCalls } = plan.changedCalls;
-  const n = blockCalls + formulaCalls;
-  const parts: string[] = [];
-  if (blocks > 0) parts.push(`rebuild ${plural(blocks, 'changed block')} (${plural(blockCalls, 'call')})`);
-  if (formulaCalls > 0) parts.push(`refetch up to ${plural(formulaCalls, 'answer')} your FIN formulas may use`);
-  return `This will spend ${formulaCalls > 0 ? 'up to ' : ''}${plural(n, 'call')} to ${parts.join(' and ')}; nothing else is fetched again.`;
-}
-
-export function refreshAllCostText(plan: RefreshPlan): string {
-  const n = plan.blockCalls + plan.formulaCalls;
-  const blocks = plural(plan.blocks.filter(isWritable).length, 'block');
-  const calls = (c: number) => plural(c, 'call');
-  if (plan.formulaCalls === 0) return `This will spend ${calls(n)} to rebuild ${blocks}.`;
-  return `This will spend up to ${calls(n)}: ${calls(plan.blockCalls)} to rebuild ${blocks} and up to ${plan.formulaCalls} for FIN formulas.`;
 }
 
 export function blockCostText(block: RefreshBlock): string {
@@ -187,6 +179,7 @@ export async function refreshAll(
     try {
       const { binding } = await refreshStatement(deps, block.binding, {
         fresh: false,
+        kind: options.scope === 'changed' ? 'changes' : 'full',
         onProgress: (done) => options.onProgress?.(before + done, total),
       });
       outcome.refreshed.push(binding);
@@ -209,7 +202,7 @@ export async function refreshBlock(
   onProgress?: (done: number, total: number) => void,
 ): Promise<BindingRecord> {
   try {
-    return (await refreshStatement(deps, block.binding, { fresh: true, onProgress })).binding;
+    return (await refreshStatement(deps, block.binding, { fresh: true, kind: 'block', onProgress })).binding;
   } catch (error) {
     if (!isDamage(error)) await markFailed(deps, block.binding, errorText(error)).catch(() => undefined);
     throw error;

@@ -43,6 +43,13 @@ export interface StatementSpec {
   layout: LayoutKey;
   scale: Scale;
   fiscalYearStartMonth: number;
+  /** A Total column after the periods (months or quarters of a periodic statement; see offersTotal). */
+  total?: boolean;
+}
+
+/** Periods side by side of a statement that flows over time can be totalled; a balance sheet's dates cannot. */
+export function offersTotal(spec: Pick<StatementSpec, 'statement' | 'layout'>): boolean {
+  return spec.statement !== 'balance_sheet' && (spec.layout === 'months' || spec.layout === 'quarters');
 }
 
 export function statementLabel(kind: StatementKind): string {
@@ -73,15 +80,57 @@ export function specPeriodLabel(spec: Pick<StatementSpec, 'start' | 'end' | 'fis
   }
 }
 
-/** "Income statement, FY2025, months side by side, in thousands". */
+/** "Income statement, FY2025, months side by side with a total, in thousands". */
 export function describeSpec(spec: StatementSpec): string {
+  const total = spec.total ? ' with a total' : '';
   const units = spec.scale === 'units' ? '' : `, in ${spec.scale}`;
-  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}, ${layoutLabel(spec.layout).toLowerCase()}${units}`;
+  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}, ${layoutLabel(spec.layout).toLowerCase()}${total}${units}`;
 }
 
-export function sheetNameFor(spec: StatementSpec): string {
+/** Excel's limit on a sheet name. */
+const SHEET_NAME_MAX = 31;
+
+/** Few words for what can tell two blocks of one statement and period apart, in a sheet name. */
+const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
+  single: 'one period',
+  months: 'by month',
+  quarters: 'by quarter',
+  prior_period: 'vs prior period',
+  prior_year: 'vs last year',
+};
+
+function baseSheetName(spec: StatementSpec): string {
   const s = STATEMENTS.find((x) => x.key === spec.statement);
   return `${s?.sheet ?? spec.statement} ${specPeriodLabel(spec)}`;
+}
+
+/**
+ * "P&L FY2025"; a second block of the same statement and period is named by what differs from the first
+ * one in the workbook ("P&L FY2025 (thousands)", "P&L FY2025 (by quarter)"), as many differences as fit in
+ * Excel's 31 characters. A copy that differs in nothing keeps the plain name, which the workbook then makes
+ * unique ("(2)"): there is nothing else to say about it.
+ */
+export function sheetNameFor(spec: StatementSpec, inWorkbook: readonly StatementSpec[] = []): string {
+  const base = baseSheetName(spec);
+  const first = inWorkbook.find((other) => baseSheetName(other) === base);
+  if (!first) return base;
+  const differences: string[] = [];
+  if (first.layout !== spec.layout) differences.push(LAYOUT_WORDS[spec.layout]);
+  if (first.scale !== spec.scale) differences.push(spec.scale);
+  if (Boolean(first.total) !== Boolean(spec.total)) differences.push(spec.total ? 'total' : 'no total');
+  for (let n = differences.length; n > 0; n--) {
+    const name = `${base} (${differences.slice(0, n).join(', ')})`;
+    if (name.length <= SHEET_NAME_MAX) return name;
+  }
+  return base;
+}
+
+/** The specs of the statement blocks recorded in the workbook, oldest first. */
+export function specsOf(bindings: readonly BindingRecord[]): StatementSpec[] {
+  return bindings.flatMap((b) => {
+    const spec = specFromBinding(b);
+    return spec ? [spec] : [];
+  });
 }
 
 export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
@@ -93,6 +142,8 @@ export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
     layout: spec.layout,
     scale: spec.scale,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
+    // Only when asked for: blocks without a total keep the parameters they always had.
+    ...(spec.total ? { total: true } : {}),
   };
 }
 
@@ -108,7 +159,7 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
   if (!statement || !layout || !scale) return null;
   if (typeof p.start !== 'string' || typeof p.end !== 'string' || !ISO.test(p.start) || !ISO.test(p.end) || p.start > p.end) return null;
   const fy = typeof p.fiscalYearStartMonth === 'number' && p.fiscalYearStartMonth >= 1 && p.fiscalYearStartMonth <= 12 ? p.fiscalYearStartMonth : 1;
-  return {
+  const spec: StatementSpec = {
     statement,
     period: typeof p.period === 'string' ? (p.period as PeriodChoice) : 'custom',
     start: p.start,
@@ -117,6 +168,8 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
     scale,
     fiscalYearStartMonth: fy,
   };
+  if (p.total === true && offersTotal(spec)) spec.total = true;
+  return spec;
 }
 
 /**

@@ -2,7 +2,7 @@
 // goes through it, so the monthly-cap block, time limits and dropped queues hold here as for FIN cells),
 // the gateway, the clock, and an opened table (its binding, state, department directory and date system).
 
-import { touchedBy, type TransactionChange } from '../reader/touched';
+import type { TransactionChange } from '../reader/touched';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import type { SecretStore } from '../ports/storage';
 import type { Client, Company, Department } from '../../api';
@@ -70,8 +70,8 @@ export interface Deps {
   companyId: () => Promise<string>;
   /** The user started a run (pull, refresh, push, shift, resume): an earlier outage pause is lifted. */
   newRun: () => void;
-  /** Transactions this engine changed: the cached answers they touch are stale (see reader/touched.ts). */
-  noteChanged: (changes: TransactionChange[]) => Promise<void>;
+  /** Transactions this engine changed from a table: the cached answers they touch are stale (reader/touched.ts). */
+  noteChanged: (changes: TransactionChange[], bindingId: string) => Promise<void>;
   gateway: WorkbookGateway;
   journalStore: SecretStore;
   owner: { keyFingerprint: string; label: string };
@@ -92,8 +92,8 @@ export function resolveDeps(o: EngineOptions): Deps {
     spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
     companyId: () => o.reader.companyId(),
     newRun: () => o.reader.newRun(),
-    noteChanged: async (changes) => {
-      await o.reader.markStale(touchedBy(changes));
+    noteChanged: async (changes, bindingId) => {
+      await o.reader.noteOwnChanges(changes, bindingId);
     },
     gateway: o.gateway,
     journalStore: o.journal,
@@ -162,9 +162,10 @@ export function editContext(deps: Deps, t: OpenTable): EditContext {
 
 /** GET /departments and GET /company: 2 calls. */
 export async function fetchReference(deps: Deps): Promise<Reference> {
+  // The table's pages wait on these two: ahead of the calls queued beside them (RequestLimiter.acquire).
   const [departments, company] = await Promise.all([
-    deps.spend('/departments', (o) => deps.client.departments.list(o)),
-    deps.spend('/company', (o) => deps.client.company.retrieve(o)),
+    deps.spend('/departments', (o) => deps.client.departments.list({ ...o, ahead: true })),
+    deps.spend('/company', (o) => deps.client.company.retrieve({ ...o, ahead: true })),
   ]);
   return referenceFrom(departments.data, company, deps.now());
 }

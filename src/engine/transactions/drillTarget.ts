@@ -139,7 +139,7 @@ export function parseFinFormula(formula: string | null): { ok: true; value: FinF
       else {
         return {
           ok: false,
-          message: `The formula's argument ${raw} is not typed in it (a cell reference or a calculation): drill-down from a formula reads only literal text and numbers, such as =FIN.${name}("Rent","2025-Q3"). Use the inputs below instead.`,
+          message: `The formula's argument ${raw} is not typed in it (a cell reference or a calculation): drill-down from a formula reads only literal text and numbers, such as =FIN.${name}(${name === 'BALANCE' ? '"Cash"' : '"Rent"'},"2025-Q3"). Use the inputs below instead.`,
         };
       }
     }

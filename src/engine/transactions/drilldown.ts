@@ -11,19 +11,22 @@
 //    spreads post monthly, and depreciation / accruals / opening entries have no transaction at all.
 // So the sheet lists every journal line of the subtree in the period, with its transaction id (when it
 // came from one) and memo (the merchant), and its signed amount sums to the number drilled into
-// (/aggregations/total's sign rule: assets debit minus credit, all other categories credit minus debit).
+// (/aggregations/total's sign rule: assets debit minus credit, all other categories credit minus debit),
+// which a Total row under the table shows.
 // For a point-in-time (balance-sheet) category the sheet lists the period's activity (the change in the
 // balance), not the entries since the beginning of time.
 
 import type { JournalEntry, Category } from '../../api';
 import { centsToDisplay } from '../render/money';
 import { isIsoDate } from '../dates';
-import type { TableColumnSpec, WriteValue } from '../ports/workbook';
+import { cellA1, parseQualified } from '../ports/address';
+import type { GridWrite, TableColumnSpec, WriteValue } from '../ports/workbook';
 import { isoToCell, DATE_FORMAT, AMOUNT_FORMAT } from './columns';
 import { callsSince, meterSnapshot, type Deps, type MeterSnapshot, type ProgressFn } from './context';
 import { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
 import { DepartmentDirectory, departmentRefs } from './departments';
 import { buildTree, subtreeIds } from '../tree';
+import { pluralGrouped } from '../text/plural';
 
 export interface DrillDownRequest {
   categoryId: string;
@@ -65,6 +68,25 @@ export function signedCents(accountType: string, debit: number, credit: number):
   return accountType === 'asset' ? debit - credit : credit - debit;
 }
 
+const TOTAL_COLUMNS = ['Debit', 'Credit', 'Amount'] as const;
+
+/**
+ * The Total row: debits, credits and the signed amount summed in cents, then converted once. It sits one
+ * row below the table, outside it, so the table's rows stay journal lines only and sorting or filtering
+ * the table never moves it.
+ */
+export function totalRow(lines: number, cents: Record<(typeof TOTAL_COLUMNS)[number], number>): GridWrite {
+  const values: WriteValue[] = DRILLDOWN_COLUMNS.map(() => null);
+  const formats: (string | null)[] = DRILLDOWN_COLUMNS.map(() => null);
+  values[0] = `Total (${pluralGrouped(lines, 'line')})`;
+  for (const name of TOTAL_COLUMNS) {
+    const c = DRILLDOWN_COLUMNS.findIndex((col) => col.name === name);
+    values[c] = centsToDisplay(cents[name], 'units');
+    formats[c] = AMOUNT_FORMAT;
+  }
+  return { values: [values], cellFormats: [formats], boldRows: [0] };
+}
+
 export async function drillDown(
   deps: Deps,
   req: DrillDownRequest,
@@ -92,6 +114,8 @@ export async function drillDown(
   const rows: WriteValue[][] = [];
   let entries = 0;
   let totalCents = 0;
+  let debitCents = 0;
+  let creditCents = 0;
   await deps.spend(
     '/journal_entries',
     async (o) => {
@@ -101,6 +125,8 @@ export async function drillDown(
             if (!inTree.has(line.category_id)) continue;
             const cents = signedCents(root.account_type, line.debit_cents, line.credit_cents);
             totalCents += cents;
+            debitCents += line.debit_cents;
+            creditCents += line.credit_cents;
             rows.push([
               isoToCell(entry.date, system),
               entry.kind,
@@ -128,6 +154,11 @@ export async function drillDown(
     target: { kind: 'newSheet', name: req.sheetName ?? `${root.name} ${req.start.slice(0, 7)}`.slice(0, 31) },
     style: 'TableStyleLight1',
   });
+  const { sheet, box } = parseQualified(ref.address);
+  await deps.gateway.writeGrid(
+    { kind: 'anchor', sheet, cell: cellA1(box.row + box.rows + 1, box.col) },
+    totalRow(rows.length, { Debit: debitCents, Credit: creditCents, Amount: totalCents }),
+  );
   await deps.gateway.saveBinding({
     id: `drilldown-${ref.name}`,
     kind: 'drilldown',

@@ -5,7 +5,7 @@
 import { BINDING_KIND, stateOf, TableStore, type TableState } from './state';
 import { openJournal } from './journal';
 import { resolveDeps, type EngineOptions, type ProgressFn } from './context';
-import { pull, refresh, type PullOptions, type PullResult, type RefreshResult } from './pull';
+import { catchUp, pull, refresh, type CatchUp, type PullOptions, type PullResult, type RefreshResult, type SeenRun } from './pull';
 import { review, type ReviewPlan } from './review';
 import { push, type PushOptions, type PushResult } from './push';
 import { shiftAccountingDates, type ShiftResult } from './shift';
@@ -17,6 +17,8 @@ import type { BindingRecord } from '../ports/workbook';
 
 export interface TransactionsTableInfo {
   bindingId: string;
+  /** The company the table was pulled from. */
+  company: string;
   table: string;
   address: string;
   refreshedAt: string;
@@ -28,6 +30,8 @@ export interface TransactionsEngine {
   tables(): Promise<TransactionsTableInfo[]>;
   pull(filters: Partial<Record<keyof TransactionFilters, unknown>>, options?: PullOptions): Promise<PullResult>;
   refresh(bindingId: string, onProgress?: ProgressFn): Promise<RefreshResult>;
+  /** After a company-wide sync run: take its watermark when nothing in it concerns the table, else refresh. */
+  catchUp(bindingId: string, run: SeenRun, onProgress?: ProgressFn): Promise<CatchUp>;
   /** What a push would send and cost; marks invalid rows. No call. */
   review(bindingId: string): Promise<ReviewPlan>;
   push(bindingId: string, options?: PushOptions): Promise<PushResult>;
@@ -59,7 +63,7 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
       for (const b of bindings) {
         if (b.kind !== BINDING_KIND || !b.table) continue;
         try {
-          out.push({ bindingId: b.id, table: b.table, address: b.address, refreshedAt: b.refreshedAt, state: stateOf(b) });
+          out.push({ bindingId: b.id, company: b.company, table: b.table, address: b.address, refreshedAt: b.refreshedAt, state: stateOf(b) });
         } catch {
           // A binding of an older or damaged shape is skipped, not fatal.
         }
@@ -68,6 +72,7 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
     },
     pull: (filters, o) => run(() => pull(deps, filters, o)),
     refresh: (id, p) => run(() => refresh(deps, id, p)),
+    catchUp: (id, seen, p) => run(() => catchUp(deps, id, seen, p)),
     review: (id) => review(deps, id),
     push: (id, o) => run(() => push(deps, id, o)),
     shiftAccountingDates: (id, ids, months, o) => run(() => shiftAccountingDates(deps, id, ids, months, o)),

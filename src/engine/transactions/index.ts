@@ -1,6 +1,6 @@
 export { createTransactionsEngine, type TransactionsEngine, type TransactionsTableInfo } from './engine';
 export type { EngineOptions, Progress, ProgressFn, PollOptions } from './context';
-export type { PullOptions, PullResult, RefreshResult, SyncOutcome } from './pull';
+export type { CatchUp, PullOptions, PullResult, RefreshResult, SeenRun, SyncOutcome } from './pull';
 export type { GroupSummary, ReviewPlan } from './review';
 export type { PushOptions, PushResult } from './push';
 export type { ShiftResult } from './shift';

@@ -96,7 +96,7 @@ export async function writeOutcomes(
 ): Promise<void> {
   await applyOutcomes(deps, t, outcomes, view);
   const changes = changesOf(view, t.system, done.sent, outcomes);
-  if (changes.length) await deps.noteChanged(changes);
+  if (changes.length) await deps.noteChanged(changes, t.binding.id);
   await t.journal.remove(done.finishedKeys ?? []);
 }
 

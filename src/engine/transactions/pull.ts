@@ -30,6 +30,8 @@ import { BINDING_KIND, type TableState } from './state';
 export interface PullOptions {
   /** Name of the new sheet (made unique); default "Transactions". */
   sheetName?: string;
+  /** Name of the new table (made unique); default "Transactions". */
+  tableName?: string;
   onProgress?: ProgressFn;
 }
 
@@ -112,7 +114,7 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
 
   onProgress?.({ phase: 'writing', message: `Writing ${rows.length.toLocaleString('en-US')} rows to the workbook…`, rows: rows.length });
   const ref = await deps.gateway.createTable({
-    name: 'Transactions',
+    name: options.tableName ?? 'Transactions',
     columns: [...TABLE_COLUMNS],
     rows,
     target: { kind: 'newSheet', name: options.sheetName ?? 'Transactions' },
@@ -253,4 +255,33 @@ export async function refresh(deps: Deps, bindingId: string, onProgress?: Progre
     message: `${mode === 'full' ? 'Re-pulled' : 'Refreshed'}: ${outcome.counts.updated} updated, ${outcome.counts.added} added, ${outcome.counts.removed} removed${outcome.counts.flagged ? `, ${outcome.counts.flagged} flagged for review` : ''}.`,
   });
   return { ...outcome, note, calls };
+}
+
+/** What a company-wide sync run saw (sync/changeFeed.ts), for the tables to catch up from. */
+export interface SeenRun {
+  /** The run started after this watermark and ends at `to`. */
+  from: number;
+  to: number;
+  seen: readonly { id: string; date: string | null; ownFrom: string | null }[];
+}
+
+export type CatchUp = { kind: 'unchanged' } | ({ kind: 'refreshed' } & RefreshResult);
+
+/**
+ * A table after a company-wide sync run: when the run covers everything since the table's own last sync and
+ * none of its changes can be in the table (none dated inside its date range, except the table's own pushes,
+ * which it already shows), the table takes the run's watermark without a call. Otherwise it refreshes.
+ */
+export async function catchUp(deps: Deps, bindingId: string, run: SeenRun, onProgress?: ProgressFn): Promise<CatchUp> {
+  const t = await openTable(deps, bindingId);
+  const { start_date: start, end_date: end } = t.state.filters;
+  const inRange = (date: string | null) => date === null || ((!start || date >= start) && (!end || date <= end));
+  const covered = t.state.watermark !== null && t.state.watermark >= run.from;
+  const untouched = run.seen.every((c) => c.ownFrom === bindingId || !inRange(c.date));
+  if (covered && untouched) {
+    t.state = { ...t.state, watermark: Math.max(t.state.watermark!, run.to) };
+    await t.store.save(t.binding, t.state);
+    return { kind: 'unchanged' };
+  }
+  return { kind: 'refreshed', ...(await refresh(deps, bindingId, onProgress)) };
 }

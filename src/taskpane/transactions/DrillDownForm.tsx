@@ -1,13 +1,22 @@
 import { Button, Field, Input, Text, Title3 } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { CategoryPicker } from '../CategoryPicker';
 import { useScreenStyles } from '../styles';
+import type { Categories } from '../useCategories';
 import type { TransactionsActions } from './useTransactionsActions';
 
 // Show the entries behind a number: the journal lines of a category and its subcategories in a period, on
-// a new sheet, from the selected cell (a statement number or a FIN formula) or from a typed category id and
-// period.
+// a new sheet, from the selected cell (a statement number or a FIN formula) or from a category picked by
+// name or path and a period.
 
-export function DrillDownForm({ actions }: { actions: TransactionsActions }) {
+export interface DrillDownFormProps {
+  actions: TransactionsActions;
+  categories: Categories;
+  /** The action's progress and result, under the buttons. */
+  status: ReactNode;
+}
+
+export function DrillDownForm({ actions, categories, status }: DrillDownFormProps) {
   const styles = useScreenStyles();
   const [categoryId, setCategoryId] = useState('');
   const [start, setStart] = useState('');
@@ -30,10 +39,15 @@ export function DrillDownForm({ actions }: { actions: TransactionsActions }) {
           Show what&apos;s behind this cell
         </Button>
       </div>
-      <Text className={styles.note}>Or type a category id and a period:</Text>
-      <Field label="Category id for drill-down">
-        <Input value={categoryId} onChange={(_, d) => setCategoryId(d.value)} placeholder="cat_…" />
-      </Field>
+      <Text className={styles.note}>Or pick a category and a period:</Text>
+      <CategoryPicker
+        label="Category to drill into"
+        categories={categories}
+        value={categoryId}
+        onChange={setCategoryId}
+        placeholder="Type a name or path"
+        disabled={disabled}
+      />
       <div className={styles.twoColumns}>
         <Field label="Period from">
           <Input value={start} onChange={(_, d) => setStart(d.value)} placeholder="YYYY-MM-DD" />
@@ -47,6 +61,7 @@ export function DrillDownForm({ actions }: { actions: TransactionsActions }) {
           Show entries
         </Button>
       </div>
+      {status}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { Button, Field, MessageBar, MessageBarBody, MessageBarTitle, Select, Text, Title3 } from '@fluentui/react-components';
+import type { ReactNode } from 'react';
 import { describeFilters } from '../../engine/transactions';
 import { plural } from '../../engine/text/plural';
 import { useScreenStyles } from '../styles';
@@ -14,7 +15,7 @@ import type { TransactionsActions } from './useTransactionsActions';
 // Edit and push: the table the buttons act on; Refresh it, Review the edits made in it (what would be sent,
 // grouped, and what it costs), Push them; and resume a push that was cut short.
 
-export function EditAndPushForm({ actions }: { actions: TransactionsActions }) {
+export function EditAndPushForm({ actions, status }: { actions: TransactionsActions; status: ReactNode }) {
   const styles = useScreenStyles();
   const { current, busy } = actions;
   const disabled = busy !== null;
@@ -61,6 +62,7 @@ export function EditAndPushForm({ actions }: { actions: TransactionsActions }) {
           Push
         </Button>
       </div>
+      {status}
       {actions.plan && <ChangesToPush plan={actions.plan} />}
     </>
   );

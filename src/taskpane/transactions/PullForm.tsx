@@ -1,12 +1,15 @@
 import { Button, Field, Input, Select, Text, Title3 } from '@fluentui/react-components';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { normalizeFilters, type TransactionFilters } from '../../engine/transactions';
+import { CategoryPicker } from '../CategoryPicker';
 import { useScreenStyles } from '../styles';
+import type { Categories } from '../useCategories';
 import { filtersNote } from './messages';
 import type { TransactionsActions } from './useTransactionsActions';
 
 // Pull: the GET /transactions filters, checked as they are typed, with what a pull costs and how the
-// table will refresh; Pull writes the matching transactions into a new table.
+// table will refresh; Pull writes the matching transactions into a new table. The category is picked by
+// name or path from the chart of accounts.
 
 type FilterForm = Record<keyof TransactionFilters, string>;
 
@@ -22,10 +25,19 @@ const EMPTY_FORM: FilterForm = {
   source_type: '',
 };
 
-export function PullForm({ actions, today }: { actions: TransactionsActions; today: string }) {
+export interface PullFormProps {
+  actions: TransactionsActions;
+  categories: Categories;
+  today: string;
+  /** The action's progress and result, under the Pull button. */
+  status: ReactNode;
+}
+
+export function PullForm({ actions, categories, today, status }: PullFormProps) {
   const styles = useScreenStyles();
   const [form, setForm] = useState<FilterForm>(EMPTY_FORM);
   const checked = useMemo(() => normalizeFilters(form), [form]);
+  const categoryPath = form.category_id ? categories.tree?.byId.get(form.category_id)?.path : undefined;
   const set = (key: keyof FilterForm) => (_: unknown, d: { value: string }) => setForm((f) => ({ ...f, [key]: d.value }));
 
   return (
@@ -56,18 +68,20 @@ export function PullForm({ actions, today }: { actions: TransactionsActions; tod
           </Select>
         </Field>
       </div>
-      <div className={styles.twoColumns}>
-        <Field label="Categorized">
-          <Select value={form.categorized} onChange={set('categorized')}>
-            <option value="">Any</option>
-            <option value="true">Categorized</option>
-            <option value="false">Uncategorized</option>
-          </Select>
-        </Field>
-        <Field label="Category id">
-          <Input value={form.category_id} onChange={set('category_id')} placeholder="cat_…" />
-        </Field>
-      </div>
+      <Field label="Categorized">
+        <Select value={form.categorized} onChange={set('categorized')}>
+          <option value="">Any</option>
+          <option value="true">Categorized</option>
+          <option value="false">Uncategorized</option>
+        </Select>
+      </Field>
+      <CategoryPicker
+        label="Category"
+        categories={categories}
+        value={form.category_id}
+        onChange={(id) => setForm((f) => ({ ...f, category_id: id }))}
+        placeholder="Any category: type a name or path"
+      />
       <div className={styles.twoColumns}>
         <Field label="Merchant contains">
           <Input value={form.merchant} onChange={set('merchant')} />
@@ -84,12 +98,13 @@ export function PullForm({ actions, today }: { actions: TransactionsActions; tod
           <option value="reimbursement">Reimbursement</option>
         </Select>
       </Field>
-      <Text className={styles.note}>{checked.ok ? filtersNote(checked.value) : checked.error}</Text>
+      <Text className={styles.note}>{checked.ok ? filtersNote(checked.value, categoryPath) : checked.error}</Text>
       <div className={styles.row}>
         <Button appearance="primary" onClick={() => checked.ok && actions.pull(checked.value)} disabled={actions.busy !== null || !checked.ok}>
           Pull
         </Button>
       </div>
+      {status}
     </>
   );
 }

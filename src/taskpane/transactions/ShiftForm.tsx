@@ -1,12 +1,12 @@
 import { Button, Field, Input, Title3 } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useScreenStyles } from '../styles';
 import type { TransactionsActions } from './useTransactionsActions';
 
 // Shift accounting dates: move the accounting date of chosen rows by whole months (one bulk job per 5,000
 // rows). The rows are typed as Ids or taken from the rows selected in the table.
 
-export function ShiftForm({ actions }: { actions: TransactionsActions }) {
+export function ShiftForm({ actions, status }: { actions: TransactionsActions; status: ReactNode }) {
   const styles = useScreenStyles();
   const [idsText, setIdsText] = useState('');
   const [monthsText, setMonthsText] = useState('1');
@@ -40,6 +40,7 @@ export function ShiftForm({ actions }: { actions: TransactionsActions }) {
           Shift
         </Button>
       </div>
+      {status}
     </>
   );
 }

@@ -1,6 +1,8 @@
 import { Divider, MessageBar, MessageBarBody, ProgressBar, Text } from '@fluentui/react-components';
 import { ErrorMessage } from '../ErrorMessage';
 import { useSession, useToday } from '../hooks';
+import { InView } from '../InView';
+import { useCategories } from '../useCategories';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import { useScreenStyles } from '../styles';
@@ -9,13 +11,14 @@ import { EditAndPushForm } from './EditAndPushForm';
 import { NOT_CONNECTED } from './messages';
 import { PullForm } from './PullForm';
 import { ShiftForm } from './ShiftForm';
-import { useTransactionsActions, type TransactionsActions } from './useTransactionsActions';
+import { useTransactionsActions, type ActionOrigin, type TransactionsActions } from './useTransactionsActions';
 
 // Transactions: pull a filtered table of transactions onto a new sheet; refresh it (incrementally when its
 // filters allow, else a re-pull, and the screen says which); review the department and accounting-date
 // edits made in the table (what would be sent, grouped, and what it costs) and push them; shift the
 // accounting date of chosen rows; resume a push that was cut short; and open the journal lines behind a
-// statement number. Everything the table needs lives in the workbook; the engine does the work.
+// statement number. Everything the table needs lives in the workbook; the engine does the work. An
+// action's progress and result appear under the buttons of the form that started it, where the user is.
 
 export function TransactionsScreen({ services }: { services: PaneServices }) {
   const state = useSession(services);
@@ -27,29 +30,32 @@ function Connected({ services, connection }: { services: PaneServices; connectio
   const styles = useScreenStyles();
   const today = useToday(services);
   const actions = useTransactionsActions(services, connection);
+  // One chart of accounts for the screen's category pickers: loading it in one fills both.
+  const categories = useCategories(services, connection);
+  const status = (form: ActionOrigin) => (actions.origin === form ? <Outcome actions={actions} connection={connection} /> : null);
 
   return (
     <div className={styles.screen}>
-      <PullForm actions={actions} today={today} />
+      <PullForm actions={actions} categories={categories} today={today} status={status('pull')} />
       {actions.tables.length > 0 && (
         <>
           <Divider />
-          <EditAndPushForm actions={actions} />
-          <ShiftForm actions={actions} />
+          <EditAndPushForm actions={actions} status={status('table')} />
+          <ShiftForm actions={actions} status={status('shift')} />
         </>
       )}
+      <ErrorMessage error={categories.error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
       <Divider />
-      <DrillDownForm actions={actions} />
-      <Outcome actions={actions} connection={connection} />
+      <DrillDownForm actions={actions} categories={categories} status={status('drill')} />
     </div>
   );
 }
 
-/** The running action's progress, then its result or its error. */
+/** The running action's progress, then its result or its error, kept in sight. */
 function Outcome({ actions, connection }: { actions: TransactionsActions; connection: ConnectedState }) {
   const { busy, progress, result, error } = actions;
   return (
-    <>
+    <InView watch={busy ? `${busy}: ${progress}` : result || (error ? 'error' : '')}>
       {busy && (
         <div>
           <ProgressBar aria-label={busy} />
@@ -65,6 +71,6 @@ function Outcome({ actions, connection }: { actions: TransactionsActions; connec
         </MessageBar>
       )}
       <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
-    </>
+    </InView>
   );
 }

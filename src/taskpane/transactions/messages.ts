@@ -31,12 +31,22 @@ function callsText(calls: number | null): string {
   return calls === null ? '' : ` (${pluralGrouped(calls, 'call')})`;
 }
 
-/** Under the filters: what they select, what a pull costs and how the table will refresh. */
-export function filtersNote(filters: TransactionFilters): string {
+/**
+ * Under the filters, in whole sentences: what they select (the category by its path when the pane knows
+ * it, never by its id alone), what a pull costs and how the table will refresh.
+ */
+export function filtersNote(filters: TransactionFilters, categoryPath?: string): string {
+  const { category_id: categoryId, ...others } = filters;
+  const category = categoryId ? `in ${categoryPath ?? `category ${categoryId}`}` : '';
+  const what = Object.values(others).some((v) => v !== undefined)
+    ? `Pulls the transactions matching: ${[describeFilters(others), category].filter(Boolean).join(', ')}.`
+    : category
+      ? `Pulls the transactions ${category}.`
+      : 'Pulls every transaction.';
   const refresh = allowsIncrementalRefresh(filters)
     ? 'Refresh will be incremental.'
     : `Refresh will re-pull everything: ${mutableFilterNames(filters).join(', ')} can change on a transaction.`;
-  return `${describeFilters(filters)}. Costs 2 calls plus 1 per 500 rows. ${refresh}`;
+  return `${what} Costs 2 calls plus 1 per 500 rows. ${refresh}`;
 }
 
 export function tableNote(incremental: boolean): string {

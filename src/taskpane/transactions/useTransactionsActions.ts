@@ -2,9 +2,8 @@
 // chosen one, the review plan, the running action with its progress, and the last result or error. One
 // action runs at a time; each is recorded in the action log with what it cost.
 
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
-  createTransactionsEngine,
   idsInSelection,
   type DrillDownRequest,
   type ReviewPlan,
@@ -12,10 +11,16 @@ import {
   type TransactionsTableInfo,
   type UnfinishedPush,
 } from '../../engine/transactions';
-import { useToday } from '../hooks';
+import { useCallsLeft, useToday, useTransactionsEngine } from '../hooks';
+import { exceedsLeft, notStartedText } from '../../engine/budget/callsLeft';
+import { PaneError } from '../errors';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import * as say from './messages';
+import { pulledSheetName, pulledTableName } from './names';
+
+/** The form whose button started the running (or last) action: its progress and result show there. */
+export type ActionOrigin = 'pull' | 'table' | 'shift' | 'drill';
 
 export interface TransactionsActions {
   /** The transactions tables of this workbook, and the one the buttons act on. */
@@ -28,6 +33,8 @@ export interface TransactionsActions {
   plan: ReviewPlan | null;
   /** The running action's label, or null. */
   busy: string | null;
+  /** Where the running or last action was started; null before any. */
+  origin: ActionOrigin | null;
   progress: string;
   result: string;
   error: unknown;
@@ -48,23 +55,14 @@ export interface TransactionsActions {
 
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
-  const engine = useMemo(
-    () =>
-      createTransactionsEngine({
-        client: connection.client,
-        reader: connection.reader,
-        gateway: services.gateway,
-        journal: services.storage,
-        owner: { keyFingerprint: connection.keyFingerprint, label: connection.companyName },
-        now: services.now,
-      }),
-    [connection.client, connection.reader, connection.keyFingerprint, connection.companyName, services.gateway, services.storage, services.now],
-  );
+  const engine = useTransactionsEngine(services, connection);
+  const callsLeft = useCallsLeft(connection);
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
   const [selected, setSelected] = useState('');
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
   const [plan, setPlan] = useState<ReviewPlan | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [origin, setOrigin] = useState<ActionOrigin | null>(null);
   const [progress, setProgress] = useState('');
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -104,7 +102,8 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const current = tables.find((t) => t.bindingId === selected);
   const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];
 
-  async function run(label: string, work: () => Promise<string>): Promise<void> {
+  async function run(from: ActionOrigin, label: string, work: () => Promise<string>): Promise<void> {
+    setOrigin(from);
     setBusy(label);
     setError(null);
     setResult('');
@@ -129,52 +128,61 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
     unfinished,
     plan,
     busy,
+    origin,
     progress,
     result,
     error,
 
     pull: (filters) =>
-      void run('Pull transactions', async () => {
+      void run('pull', 'Pull transactions', async () => {
         setPlan(null);
-        const res = await engine.pull(filters, { onProgress });
+        const sheetName = pulledSheetName(filters, { fiscalYearStartMonth: connection.fiscalYearStartMonth });
+        const tableName = pulledTableName(sheetName, tables.map((t) => t.table));
+        const res = await engine.pull(filters, { onProgress, sheetName, tableName });
         showTables(await engine.tables());
         setSelected(res.bindingId);
         return say.pulled(res);
       }),
 
-    refresh: () => void run('Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress))),
+    refresh: () => void run('table', 'Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress))),
 
     review: () =>
-      void run('Review changes', async () => {
+      void run('table', 'Review changes', async () => {
         const p = await engine.review(selected);
         setPlan(p);
         return say.reviewed(p);
       }),
 
     push: () =>
-      void run('Push changes', async () => {
+      void run('table', 'Push changes', async () => {
+        // A push that would stop part way for the month's cap leaves rows half sent: it is not started.
+        const least = plan?.cost.total ?? 0;
+        const left = await callsLeft();
+        if (exceedsLeft(least, left)) {
+          throw new PaneError('Not started: too few calls left this month', `${notStartedText('This push', least, left)} Push fewer rows at a time, or wait for the reset.`, 'calls_left');
+        }
         const res = await engine.push(selected, { onProgress });
         setPlan(null);
         return say.pushed(res);
       }),
 
-    resume: (keys) => void run('Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress))),
+    resume: (keys) => void run('table', 'Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress))),
 
     discard: (keys) =>
-      void run('Discard unfinished push', async () => {
+      void run('table', 'Discard unfinished push', async () => {
         await engine.discard(selected, keys);
         return say.discarded(keys.length);
       }),
 
     shift: (ids, months) =>
-      void run('Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),
+      void run('shift', 'Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),
 
     drillDownCell: () =>
-      void run('Show what is behind this cell', async () =>
+      void run('drill', 'Show what is behind this cell', async () =>
         say.drilledFromCell(await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress })),
       ),
 
-    drillDown: (request) => void run('Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
+    drillDown: (request) => void run('drill', 'Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
 
     idsOfSelectedRows: async () => {
       setError(null);
@@ -187,6 +195,9 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
         if (ids.length === 0) throw new Error(say.selectRowsFirst(current.table));
         return ids;
       } catch (e) {
+        // Said next to the Shift form's buttons, where the user asked.
+        setOrigin('shift');
+        setResult('');
         setError(e);
         return null;
       }

@@ -100,3 +100,40 @@ describe('FinActivity.whenSettled', () => {
     await stuck;
   });
 });
+
+// The pane's usage log puts what each batch of evaluations spent on a line of its own (issue 13, item 8).
+describe('FinActivity batches', () => {
+  it('a batch ends once no evaluation has run for the quiet period; bursts closer than that are one batch', async () => {
+    const activity = new FinActivity(100);
+    const batches: number[] = [];
+    activity.onBatch((b) => batches.push(b.evaluations));
+    await batch(activity, 2, 0);
+    await batch(activity, 3, 30); // a second burst of the same recalculation
+    expect(batches).toEqual([]);
+    await sleep(250);
+    expect(batches).toEqual([5]);
+    await batch(activity, 1, 0);
+    await sleep(250);
+    expect(batches).toEqual([5, 1]);
+  });
+
+  it('an evaluation still running keeps the batch open, and a listener that throws stops nothing', async () => {
+    const activity = new FinActivity(50);
+    const batches: number[] = [];
+    activity.onBatch(() => {
+      throw new Error('a broken listener');
+    });
+    const stop = activity.onBatch((b) => batches.push(b.evaluations));
+    const slow = evaluation(activity, 300);
+    await batch(activity, 1, 0);
+    await sleep(150);
+    expect(batches).toEqual([]);
+    await slow;
+    await sleep(150);
+    expect(batches).toEqual([2]);
+    stop();
+    await batch(activity, 1, 0);
+    await sleep(150);
+    expect(batches).toEqual([2]);
+  });
+});

@@ -28,7 +28,7 @@ function aborted(opts: CallOptions): Promise<never> {
 function rig(options: { store?: MemoryCacheStore; now?: () => number; apiTimeoutMs?: number } = {}) {
   const store = options.store ?? new MemoryCacheStore();
   const client = { companyId: 'comp_1', ensureCompanyId: async () => 'comp_1', meter: {} };
-  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store, now: options.now, apiTimeoutMs: options.apiTimeoutMs });
+  const reader = new CachedReader({ client, cache: new RequestCache(store, options.now), stateStore: store, now: options.now, apiTimeoutMs: options.apiTimeoutMs });
   return { reader, store };
 }
 
@@ -46,7 +46,8 @@ it('concurrent reads of one request spend one call; a fresh read replaces the an
 });
 
 it('fresh() answers at once only what read() would answer without a call or a wait', async () => {
-  const { reader } = rig();
+  let now = NOW;
+  const { reader } = rig({ now: () => (now += 1000) });
   expect(reader.fresh(req('/r'))).toBeUndefined();
   await reader.read(req('/r'), async () => 1);
   expect(reader.fresh(req('/r'))?.value).toBe(1);

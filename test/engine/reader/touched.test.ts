@@ -83,3 +83,22 @@ it('a move inside one month touches day-precise reports but no monthly total', (
   expect(touched(total('2025-03-01', '2025-03-31'))).toBe(false);
   expect(touched(pit('2025-03-31'))).toBe(false);
 });
+
+describe('a change the add-in did not make (amounts may have moved)', () => {
+  // As a sync sees it: the row as it is now, accounting date from its date to a later one.
+  const touched = touchedBy([{ date: '2025-03-10', accountingBefore: '2025-03-10', accountingAfter: '2025-03-10', postings: true }]);
+  it('touches every report holding the date, balances from it on, lists holding it, and merchant names', () => {
+    expect(touched(IS('2025-03-01', '2025-03-31'))).toBe(true);
+    expect(touched(IS('2025-01-01', '2025-12-31'))).toBe(true);
+    expect(touched(IS('2025-04-01', '2025-04-30'))).toBe(false);
+    expect(touched(total('2025-03-01', '2025-03-31'))).toBe(true);
+    expect(touched(CF('2025-01-01', '2025-12-31'))).toBe(true);
+    expect(touched(CF('2025-04-01', '2025-06-30'))).toBe(false);
+    expect(touched(BS('2025-03-31'))).toBe(true);
+    expect(touched(BS('2025-02-28'))).toBe(false);
+    expect(touched(pit('2025-06-30'))).toBe(true);
+    expect(touched(list('2025-03-01', '2025-03-31'))).toBe(true);
+    expect(touched({ path: '/parties/merchants', query: { category_id: 'cat_1' } })).toBe(true);
+    expect(touched({ path: '/categories' })).toBe(false);
+  });
+});

@@ -96,7 +96,7 @@ describe('income statement', () => {
       'Acme Robotics, Inc.',
       'Income statement',
       'For the period 2026-01-01 to 2026-03-31',
-      'Refreshed 2026-07-15T18:30:05Z',
+      'Refreshed 2026-07-15 18:30 UTC',
       'USD, thousands',
       '',
       '',
@@ -360,28 +360,29 @@ describe('several periods side by side', () => {
     expect(expenses).toEqual(['cat_payroll', 'cat_salaries', 'cat_bonus', 'cat_rent', 'cat_legal']);
   });
 
-  test('a line missing in a period is blank there, present elsewhere', () => {
+  // Issue 13: Jan's report leaves out the taxes section (no tax that month), Feb's the Legal line: the
+  // accounting dash (0), not a blank that reads as "no figure". The checks still hold.
+  test('a line missing in a period shows the dash (0) there, present elsewhere', () => {
     const legal = lineRow(grid, 'cat_legal');
-    expect(grid.rows[legal].slice(1)).toEqual([{ kind: 'empty' }, { kind: 'number', value: -555.55 }, { kind: 'empty' }]);
+    expect(grid.rows[legal].slice(1)).toEqual([{ kind: 'number', value: 0 }, { kind: 'number', value: -555.55 }, { kind: 'number', value: 0 }]);
     const bonusRow = lineRow(grid, 'cat_bonus');
-    expect(grid.rows[bonusRow].slice(1)).toEqual([{ kind: 'empty' }, { kind: 'empty' }, { kind: 'number', value: -777.77 }]);
+    expect(grid.rows[bonusRow].slice(1)).toEqual([{ kind: 'number', value: 0 }, { kind: 'number', value: 0 }, { kind: 'number', value: -777.77 }]);
     expect(grid.rowInfo[bonusRow]).toMatchObject({ depth: 1, outlineLevel: 2, parentCategoryId: 'cat_payroll' });
   });
 
-  test('a section missing in a period has a blank total there, and its check still holds', () => {
+  test('a section missing in a period shows the dash on its lines and total there, and its check still holds', () => {
     const taxesTotal = labelRow(grid, 'Total taxes');
-    expect(grid.rows[taxesTotal][1]).toEqual({ kind: 'empty' });
+    expect(numberAt(grid, taxesTotal, 1)).toBe(0);
     expect(numberAt(grid, taxesTotal, 2)).toBe(-999.99);
+    expect(numberAt(grid, lineRow(grid, 'cat_tax'), 1)).toBe(0);
     const check = labelRow(grid, 'Check: net income = sum of sections');
     expect([1, 2, 3].map((c) => numberAt(grid, check, c))).toEqual([0, 0, 0]);
-  });
-
-  test('missing: zero fills the gaps with 0 instead', () => {
-    const g = render(reports, { scale: 'units', missing: 'zero' });
-    expectWellFormed(g);
-    expect(numberAt(g, lineRow(g, 'cat_legal'), 1)).toBe(0);
-    expect(numberAt(g, labelRow(g, 'Total taxes'), 1)).toBe(0);
-    expect(cellValues(g.rows).slice(g.values.row).every((row) => row.slice(1).every((v) => v === '' || typeof v === 'number'))).toBe(true);
+    // Every cell of every section row holds a number: only figures a report lacks stay blank.
+    const sectionRows = grid.rowInfo.flatMap((info, r) => (info.role === 'line' || info.role === 'section-total' ? [r] : []));
+    expect(sectionRows.every((r) => grid.rows[r].slice(1).every((cell) => cell.kind === 'number'))).toBe(true);
+    // The accounting format shows 0 as the dash.
+    expect(grid.numberFormats[taxesTotal][1]).toBe(accountingFormat('USD', 'units'));
+    expect(grid.numberFormats[taxesTotal][1]).toContain('"-"');
   });
 
   test('each column adds up to its own totals', () => {
@@ -414,6 +415,76 @@ describe('several periods side by side', () => {
     expectWellFormed(g);
     expect(g.columnCount).toBe(13);
     expect(g.rows[g.columnHeaderRow][12]).toEqual({ kind: 'text', value: 'Dec 2025' });
+  });
+  describe('with a Total column (issue 13: months side by side had none)', () => {
+    const g = render(reports, { scale: 'units', total: true });
+    const cents = (row: number, column: number) => Math.round((numberAt(g, row, column) ?? NaN) * 100);
+
+    test('is well formed: one more column, "Total", covering the whole range', () => {
+      expectWellFormed(g);
+      expect(g.columnCount).toBe(5);
+      expect(cellValues([g.rows[g.columnHeaderRow]])[0]).toEqual(['', 'Jan 2026', 'Feb 2026', 'Mar 2026', 'Total']);
+      expect(g.columns[3]).toMatchObject({ column: 4, label: 'Total', start: '2026-01-01', end: '2026-03-31' });
+      // The title still describes the periods fetched, not the total.
+      expect(label(g, 2)).toBe('3 periods from 2026-01-01 to 2026-03-31');
+    });
+
+    test('every line, section total, operating and net income is the sum of its months, in cents', () => {
+      const summed = g.rowInfo.flatMap((info, r) => (['line', 'section-total', 'subtotal'].includes(info.role) ? [r] : []));
+      expect(summed.length).toBeGreaterThan(10);
+      const wrong = summed.filter((r) => cents(r, 4) !== cents(r, 1) + cents(r, 2) + cents(r, 3));
+      expect(wrong.map((r) => label(g, r))).toEqual([]);
+      expect(cents(labelRow(g, 'Total taxes'), 4)).toBe(-99_999 + -120_000);
+      expect(cents(lineRow(g, 'cat_legal'), 4)).toBe(-55_555);
+      expect(cents(labelRow(g, 'Net income'), 4)).toBe(jan.net_income_cents + feb.net_income_cents + mar.net_income_cents);
+      expect(numberAt(g, labelRow(g, 'Check: net income = sum of sections'), 4)).toBe(0);
+    });
+
+    test('the period columns are the same as without the total', () => {
+      const plainGrid = render(reports, { scale: 'units' });
+      expect(g.rows.map((row) => row.slice(0, 4))).toEqual(plainGrid.rows);
+    });
+
+    test('cash flow: flows summed, beginning cash of the first month and ending cash of the last', () => {
+      const first = demoCashFlow('2026-01-01', '2026-01-31');
+      const second = { ...demoCashFlow('2026-02-01', '2026-02-28'), beginning_cash_cents: first.ending_cash_cents };
+      const chained = { ...second, ending_cash_cents: second.beginning_cash_cents! + second.change_in_cash_cents };
+      const c = render([first, chained], { scale: 'units', total: true });
+      expectWellFormed(c);
+      const at = (text: string) => Math.round(numberAt(c, labelRow(c, text), 3)! * 100);
+      expect(at('Beginning cash')).toBe(first.beginning_cash_cents);
+      expect(at('Ending cash')).toBe(chained.ending_cash_cents);
+      expect(at('Net change in cash')).toBe(first.change_in_cash_cents + chained.change_in_cash_cents);
+      expect(numberAt(c, labelRow(c, 'Check: ending cash = beginning cash + change'), 3)).toBe(0);
+    });
+
+    test('a balance sheet has none: its columns are points in time', () => {
+      expect(() => render([demoBalanceSheet('2026-03-31'), demoBalanceSheet('2026-06-30')], { total: true })).toThrow(RenderError);
+    });
+  });
+});
+
+describe('the refresh time, in the zone the host passes in', () => {
+  // The issue's example: 2026-11-23T07:53:17Z.
+  const at = new Date(Date.UTC(2026, 10, 23, 7, 53, 17));
+  const stamp = (timeZone?: string) => label(render([demoIncomeStatement()], { refreshedAt: at, timeZone }), 3);
+
+  test.each([
+    ['America/Los_Angeles', 'Refreshed 2026-11-22 23:53 PST'],
+    ['America/New_York', 'Refreshed 2026-11-23 02:53 EST'],
+    ['Europe/Paris', 'Refreshed 2026-11-23 08:53 GMT+1'],
+    ['Asia/Kolkata', 'Refreshed 2026-11-23 13:23 GMT+5:30'],
+    ['UTC', 'Refreshed 2026-11-23 07:53 UTC'],
+  ])('%s: %s', (zone, expected) => {
+    expect(stamp(zone)).toBe(expected);
+  });
+
+  test('summer time is named as such', () => {
+    expect(label(render([demoIncomeStatement()], { timeZone: 'America/Los_Angeles' }), 3)).toBe('Refreshed 2026-07-15 11:30 PDT');
+  });
+
+  test("without a zone it is UTC: the engine never falls back on the machine's zone", () => {
+    expect(stamp()).toBe('Refreshed 2026-11-23 07:53 UTC');
   });
 });
 
@@ -591,6 +662,10 @@ describe('bad input', () => {
 
   test('an invalid refresh time', () => {
     expect(() => formatRefreshedAt(new Date(Number.NaN))).toThrow(RenderError);
-    expect(formatRefreshedAt(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 999)))).toBe('2026-01-02T03:04:05Z');
+    expect(formatRefreshedAt(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 999)))).toBe('2026-01-02 03:04 UTC');
+  });
+
+  test('an unknown time zone falls back to UTC rather than fail the block', () => {
+    expect(formatRefreshedAt(new Date(Date.UTC(2026, 0, 2, 3, 4)), 'Nowhere/Atlantis')).toBe('2026-01-02 03:04 UTC');
   });
 });

@@ -1,0 +1,124 @@
+// Issue 14's figures: the workbook's one refresh (src/engine/refresh/workbookRefresh.ts) on the reference
+// board pack, Refresh changes against Full refresh. Counts are exact (the sandbox's own counter). Changes
+// are made upstream, as a teammate or the bank feed would (POST /__sandbox/transactions/:id, uncounted),
+// on transactions picked straight from the sandbox's database (setup, not the add-in's calls).
+import { refreshWorkbook, type RefreshKind, type WorkbookRefreshDeps } from '../src/engine/refresh/workbookRefresh';
+import { requestOfKey } from '../src/engine/reader/requestCache';
+import { addDays, calendarDateAt } from '../src/engine/dates';
+import type { TestSandbox } from '../test/support/sandbox';
+import { buildPack, evaluateFormulas, measure, sleep, statementsOf, type PackDefinition } from './boardPack';
+
+/** A Startup company's month: working days, each with its refresh of changes. */
+const STARTUP_DAYS = 22;
+const STARTUP_CAP = 300;
+/** Typical activity: transactions changed (new, categorised, approved) per working day. */
+const CHANGES_PER_DAY = 40;
+/** Edits of one month of the pack's year, as in the issue. */
+const MONTH_EDITS = 25;
+
+export interface ChangedOnlyFigures {
+  fullRefresh: { calls: number };
+  nothingChanged: { calls: number };
+  oneMonthEdits: { month: string; edits: number; calls: number; requests: string[]; fullCalls: number };
+  closedThroughPriorQuarter: { closedThrough: string; month: string; calls: number; requests: string[]; openCalls: number };
+  startupMonth: { days: number; changesPerDay: number; changedFrom: string; calls: number; perDay: number[]; fullDailyCalls: number; cap: number };
+}
+
+function describeKey(key: string): string {
+  const req = requestOfKey(key);
+  if (!req) return key;
+  const query = Object.entries(req.query ?? {})
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&');
+  return query ? `${req.path}?${query}` : req.path;
+}
+
+export async function changedOnlyBench(sb: TestSandbox, def: PackDefinition): Promise<ChangedOnlyFigures> {
+  const pack = await buildPack(sb, def, async (rt) => {
+    void evaluateFormulas(rt, def);
+  });
+  const { rt } = pack;
+  const company = sb.companies['growth-admin'];
+  const deps: WorkbookRefreshDeps = {
+    statements: statementsOf(rt, pack.gateway, def),
+    tables: pack.engine,
+    reader: rt.reader,
+    feed: { client: rt.client, reader: rt.reader, store: rt.reader.stateStore! },
+    refreshFormulas: (scope) => rt.runtime.refreshAll({ scope, quietMs: 100 }),
+    meter: rt.client.meter,
+  };
+  const refresh = async (kind: RefreshKind) => {
+    // Past the watermark's second, as a user's later refresh would be.
+    await sleep(1100);
+    const run = await measure(sb, rt, () => refreshWorkbook(deps, { kind }));
+    if (run.value.blocks.failed.length) throw new Error(`${kind} refresh: a block failed`);
+    return run;
+  };
+  /** The cached requests a run marked due (what it fetched again, frozen ones aside), as path?query. */
+  const markedSince = async (t0: number) =>
+    [...(await rt.reader.changes())]
+      .filter(([key, at]) => at >= t0 && !rt.reader.cache.isFrozen(key))
+      .map(([key]) => describeKey(key))
+      .sort();
+  const db = sb.running.ctx.db;
+  const pick = (from: string, to: string, n: number, offset = 0) =>
+    (
+      db
+        .prepare(
+          `SELECT id FROM transactions WHERE company_id = ? AND deleted = 0 AND transaction_type = 'standard'
+             AND COALESCE(accounting_date_override, date) BETWEEN ? AND ? ORDER BY id LIMIT ? OFFSET ?`,
+        )
+        .all(company, from, to, n, offset) as { id: string }[]
+    ).map((r) => r.id);
+  const touch = async (ids: string[], note: string) => {
+    for (const id of ids) await sb.control(`transactions/${id}`, { description: note });
+  };
+
+  const full = await refresh('full');
+  const nothing = await refresh('changed');
+
+  const month = `${def.year}-03`;
+  const monthIds = pick(`${month}-01`, `${month}-31`, MONTH_EDITS);
+  await touch(monthIds, 'edited upstream');
+  let t0 = Date.now();
+  const oneMonth = await refresh('changed');
+  const oneMonthRequests = await markedSince(t0);
+
+  // A month of working days: each day the company's recent transactions change, then Refresh changes.
+  const today = calendarDateAt(Date.now());
+  const changedFrom = addDays(today, -45);
+  const recent = pick(changedFrom, today, STARTUP_DAYS * CHANGES_PER_DAY);
+  const perDay: number[] = [];
+  for (let day = 0; day < STARTUP_DAYS; day++) {
+    const ids = Array.from({ length: CHANGES_PER_DAY }, (_, i) => recent[(day * CHANGES_PER_DAY + i) % Math.max(1, recent.length)]).filter(Boolean);
+    await touch(ids, `day ${day + 1}`);
+    perDay.push((await refresh('changed')).calls);
+  }
+
+
+  // Last: reopening the books leaves due what the close kept (a later refresh fetches it).
+  const closedThrough = `${def.year}-09-30`;
+  rt.reader.setBooksClosedThrough(closedThrough);
+  await touch(pick(`${month}-01`, `${month}-31`, MONTH_EDITS, MONTH_EDITS), 'edited upstream again');
+  t0 = Date.now();
+  const closed = await refresh('changed');
+  const closedRequests = await markedSince(t0);
+  rt.reader.setBooksClosedThrough(null);
+
+  return {
+    fullRefresh: { calls: full.calls },
+    nothingChanged: { calls: nothing.calls },
+    oneMonthEdits: { month, edits: monthIds.length, calls: oneMonth.calls, requests: oneMonthRequests, fullCalls: full.calls },
+    closedThroughPriorQuarter: { closedThrough, month, calls: closed.calls, requests: closedRequests, openCalls: oneMonth.calls },
+    startupMonth: {
+      days: STARTUP_DAYS,
+      changesPerDay: CHANGES_PER_DAY,
+      changedFrom,
+      calls: perDay.reduce((a, b) => a + b, 0),
+      perDay,
+      fullDailyCalls: STARTUP_DAYS * full.calls,
+      cap: STARTUP_CAP,
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// What recalculating the formulas that showed "Not connected" may spend, found without spending a call.
+// Each distinct call is evaluated in value preview (the cache only), which names the requests it reads up to
+// the first one the cache cannot answer; the reader prices those (cached and current: free; missing or
+// stale: one call each, a request several formulas share once). What a call would read after that first
+// miss cannot be known without the answer: its function's plan (plannedRequests) says what at most, in
+// terms that let formulas share (the statement of one period serves every line of it).
+
+import { isMissing, parseMaxRows } from './args';
+import { isFinError } from './errors';
+import { CASH_FLOW_FIGURES, INCOME_FIGURES, figureKey } from './lines';
+import { MAX_MERCHANTS, MERCHANTS_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from './lists';
+import type { EvalContext } from './reads';
+import type { FinService } from './service';
+import type { CachedReader } from '../reader/cachedReader';
+import type { ReadRequest } from '../reader/requestCache';
+
+/** One FIN function call as a cell made it: the function (FIN.<name>) and its arguments as Excel gave them. */
+export interface FinCall {
+  readonly name: string;
+  readonly args: readonly unknown[];
+}
+
+/** What a FIN function does with the service once connected (functions.ts's thin wrapper body). */
+export type FinWork = (service: FinService, ctx: EvalContext) => Promise<unknown>;
+
+/** One formula kept to be evaluated again: its call, and how. */
+export interface FinFormula {
+  readonly call: FinCall;
+  readonly work: FinWork;
+}
+
+/** The same call from any cell: one key, so a formula copied down a column is priced once. */
+export function callKey(call: FinCall): string {
+  return JSON.stringify([call.name.toUpperCase(), ...call.args.map((a) => (a === undefined ? null : a))]);
+}
+
+/** A request as the estimate names it: the real one where it is known without an answer. */
+const requestName = (req: ReadRequest): string => JSON.stringify(req);
+const CATEGORIES = requestName({ path: '/categories' });
+const DEPARTMENTS = requestName({ path: '/departments' });
+
+/** A statement for the period the arguments give (as typed: two spellings of one period count twice). */
+const statement = (kind: string, ...args: unknown[]): string => JSON.stringify([kind, ...args.map((a) => (isMissing(a) ? null : a))]);
+
+const pages = (kind: string, call: FinCall, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `${kind} ${callKey(call)} page ${i + 1}`);
+
+function transactionPages(maxRows: unknown): number {
+  try {
+    return Math.ceil(parseMaxRows(maxRows) / TRANSACTIONS_PAGE_SIZE);
+  } catch {
+    return 0; // a bad max_rows is refused before any call
+  }
+}
+
+const isFigure = (table: Readonly<Record<string, string>>, line: unknown): boolean =>
+  typeof line === 'string' && figureKey(table, line) !== undefined;
+
+/** The requests each function reads on an empty cache, at most and in the order it reads them. */
+const PLANS: Readonly<Record<string, (call: FinCall) => string[]>> = {
+  TOTAL: (call) => [CATEGORIES, `total ${callKey(call)}`],
+  PNL: ({ args: [line, start, end] }) => [...(isFigure(INCOME_FIGURES, line) ? [] : [CATEGORIES]), statement('income_statement', start, end)],
+  BALANCE: ({ args: [, date] }) => [CATEGORIES, statement('balance_sheet', date)],
+  // The cash flow first (a figure or group name is read from it), then the category list for a category.
+  CASHFLOW: ({ args: [line, start, end] }) => {
+    const named = isFigure(CASH_FLOW_FIGURES, line) || (typeof line === 'string' && line.trim().startsWith('grp_'));
+    return [statement('cash_flow', start, end), ...(named ? [] : [CATEGORIES])];
+  },
+  INCOME_STATEMENT: ({ args: [start, end] }) => [statement('income_statement', start, end)],
+  BALANCE_SHEET: ({ args: [date] }) => [statement('balance_sheet', date)],
+  CASH_FLOW: ({ args: [start, end] }) => [statement('cash_flow', start, end)],
+  CATEGORIES: () => [CATEGORIES],
+  DEPARTMENTS: () => [DEPARTMENTS],
+  TRANSACTIONS: (call) => [...(isMissing(call.args[2]) ? [] : [CATEGORIES]), ...pages('transactions', call, transactionPages(call.args[4]))],
+  MERCHANTS: (call) => [CATEGORIES, ...pages('merchants', call, Math.ceil(MAX_MERCHANTS / MERCHANTS_PAGE_SIZE))],
+};
+
+export function plannedRequests(call: FinCall): string[] {
+  return PLANS[call.name.toUpperCase()]?.(call) ?? [];
+}
+
+/** The bound without looking at the cache: every planned request of every formula, each once. */
+export function callsAtMost(formulas: readonly FinFormula[]): number {
+  return new Set(formulas.flatMap((f) => plannedRequests(f.call))).size;
+}
+
+/**
+ * Calls that evaluating these formulas again may spend, at most. A formula whose arguments are wrong stops
+ * at the same #VALUE! for free; one that stops at a request the cache cannot answer may still read the
+ * rest of its plan.
+ */
+export async function recalculationCost(formulas: readonly FinFormula[], service: FinService, reader: CachedReader): Promise<number> {
+  const read: ReadRequest[] = [];
+  const readNames = new Set<string>();
+  const rest = new Set<string>();
+  await Promise.all(
+    formulas.map(async ({ call, work }) => {
+      const own = new Set<string>();
+      const noteRead = (req: ReadRequest): void => {
+        read.push(req);
+        own.add(requestName(req));
+      };
+      try {
+        await work(service, { preview: true, noteRead });
+      } catch (error) {
+        if (isFinError(error) && error.kind === 'value') return;
+        for (const name of plannedRequests(call).slice(own.size)) rest.add(name);
+      } finally {
+        for (const name of own) readNames.add(name);
+      }
+    }),
+  );
+  const unread = [...rest].filter((name) => !readNames.has(name)).length;
+  return (await reader.cost(read)).calls + unread;
+}

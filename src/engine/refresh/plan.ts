@@ -1,0 +1,53 @@
+// What the two kinds of workbook refresh cost, before anything is spent (issue 14: "each with its cost shown
+// before it spends"). A full refresh is exact: a new watermark, every request of the blocks and formulas not
+// within closed books (each once), and a sync page per transactions table (a table with filters that can
+// change on a transaction is pulled again, at least a page). A changed-only refresh costs one sync call to
+// ask, then what the changes touch -- known only after asking -- and never more than the full refresh.
+
+import { storedWatermark } from '../sync/changeFeed';
+import type { CacheStore } from '../reader/requestCache';
+import type { RefreshPlan } from '../statements';
+import { plural } from '../text/plural';
+
+export interface WorkbookPlan {
+  blocks: RefreshPlan;
+  /** The company's transactions tables. */
+  tables: number;
+  /** Whether a changed-only refresh has a watermark to ask from (otherwise it runs as a full one). */
+  watermark: boolean;
+  /** A full refresh, exactly (tables counted at one page each: their least). */
+  fullCalls: number;
+  /** Already known to be due without asking: what the add-in's own pushes changed. */
+  knownCalls: number;
+}
+
+export async function planWorkbookRefresh(blocks: RefreshPlan, tables: number, store: CacheStore, companyId: string): Promise<WorkbookPlan> {
+  const watermark = (await storedWatermark(store, companyId)) !== null;
+  const fullCalls = 1 + blocks.blockCalls + blocks.formulaCalls + tables;
+  const knownCalls = blocks.changedCalls.blockCalls + blocks.changedCalls.formulaCalls;
+  return { blocks, tables, watermark, fullCalls, knownCalls };
+}
+
+export function changedRefreshText(plan: WorkbookPlan): string {
+  if (!plan.watermark) {
+    return `The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (${plural(plan.fullCalls, 'call')}) and keeps that record from then on.`;
+  }
+  const known = plan.knownCalls > 0 ? `, including ${plural(plan.knownCalls, 'call')} for what your pushes changed` : '';
+  return `This will spend 1 call to ask what changed since the last refresh, then only what the changes touch${known}: at most ${plural(plan.fullCalls, 'call')}.`;
+}
+
+export function fullRefreshText(plan: WorkbookPlan): string {
+  const { blocks } = plan;
+  const writable = blocks.blocks.filter((b) => b.placement.kind !== 'damaged').length;
+  const parts = ['1 to start the record of what changes'];
+  if (blocks.blockCalls > 0) parts.push(`${blocks.blockCalls} to rebuild ${plural(writable, 'block')}`);
+  if (blocks.formulaCalls > 0) parts.push(`up to ${blocks.formulaCalls} for FIN formulas`);
+  if (plan.tables > 0) parts.push(`${plan.tables} for ${plural(plan.tables, 'transactions table')} (more if a table has grown past a page)`);
+  const frozen = blocks.blocks.some((b) => b.frozen > 0) ? ' Figures within closed books are kept.' : '';
+  const upTo = blocks.formulaCalls > 0 ? 'up to ' : '';
+  return `This will spend ${upTo}${plural(plan.fullCalls, 'call')} to fetch everything again: ${parts.join(', ')}.${frozen}`;
+}
+
+/** What a changed-only refresh cannot see, said beside it. */
+export const CHANGED_ONLY_BLIND_SPOT =
+  'It cannot see journal entries that come from no transaction (depreciation, accruals, a rebuild of the books): after those, use Full refresh.';

@@ -1,0 +1,131 @@
+// The one refresh of a workbook (issue 14, item 4): the FIN cells, the statement blocks and the
+// transactions tables share one model of what is stale -- the cached answers' marks (reader/requestCache.ts)
+// -- and one of two kinds of refresh:
+//  - changed: one sync run asks what changed since the last refresh (sync/changeFeed.ts); only the cached
+//    answers those changes touch, and those the add-in's own pushes touched, are fetched again; a table
+//    takes the run's watermark when none of the changes is in it. Nothing changed: 1 call.
+//  - full: a new watermark first (1 call, so nothing that changes meanwhile is lost), then every answer
+//    not within closed books is fetched again and every table refreshed.
+// A changed refresh with nothing to go on (no watermark yet, more changes than a full refresh costs) runs as
+// a full one, and says so.
+
+import type { RefreshReport } from '../fin';
+import type { CachedReader } from '../reader/cachedReader';
+import type { ReadRequest } from '../reader/requestCache';
+import { changedOnly, type RefreshOutcome, type StatementsEngine } from '../statements';
+import { startWatermark, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { plural } from '../text/plural';
+import type { TransactionsEngine } from '../transactions';
+
+export type RefreshKind = 'changed' | 'full';
+
+export interface WorkbookRefreshDeps {
+  statements: StatementsEngine;
+  /** The workbook's transactions tables; absent where the host has none. */
+  tables?: Pick<TransactionsEngine, 'tables' | 'catchUp' | 'refresh'>;
+  reader: CachedReader;
+  feed: FeedDeps;
+  /** The runtime's refresh of the FIN cells: 'all' marks every answer due first, 'changed' only recalculates. */
+  refreshFormulas: (scope: 'all' | 'changed') => Promise<RefreshReport>;
+  /** The client's call meter: what the refresh spent. */
+  meter: { count(): Promise<number> };
+}
+
+export interface TableRefresh {
+  bindingId: string;
+  table: string;
+  outcome: 'unchanged' | 'refreshed' | 'failed';
+  error?: unknown;
+}
+
+export interface WorkbookRefreshResult {
+  /** What ran: a changed refresh with nothing to go on runs as a full one. */
+  ran: RefreshKind;
+  feed: FeedResult | null;
+  blocks: RefreshOutcome;
+  tables: TableRefresh[];
+  calls: number;
+  message: string;
+}
+
+/** The reference lists: no transaction changes them, so only a refresh that asks for them fetches them. */
+const REFERENCE_PATHS = new Set(['/categories', '/departments', '/company']);
+const isReference = (req: ReadRequest) => REFERENCE_PATHS.has(req.path);
+
+export async function refreshWorkbook(
+  deps: WorkbookRefreshDeps,
+  options: {
+    kind: RefreshKind;
+    includeReference?: boolean;
+    /** What the refresh is doing: asking what changed, recalculating the formulas (blocks report onProgress). */
+    onPhase?: (phase: 'asking' | 'formulas') => void;
+    /** Reports read so far and in all, and how many of them are fetched (the others come from the cache). */
+    onProgress?: (done: number, total: number, fetched: number) => void;
+  },
+): Promise<WorkbookRefreshResult> {
+  const before = await deps.meter.count();
+  deps.reader.newRun();
+  const company = await deps.reader.companyId();
+  let ran: RefreshKind = options.kind;
+  let feed: FeedResult | null = null;
+  if (options.kind === 'changed') {
+    options.onPhase?.('asking');
+    const plan = await deps.statements.plan();
+    // A sync longer than refreshing everything is not worth finishing.
+    feed = await syncChanges(deps.feed, { maxPages: Math.max(1, plan.blockCalls + plan.formulaCalls) });
+    if (feed.kind === 'unknown') ran = 'full';
+    if (options.includeReference) await deps.reader.markStale(isReference);
+  } else {
+    await startWatermark(deps.feed);
+  }
+
+  const whole = await deps.statements.plan();
+  const plan = ran === 'full' ? whole : changedOnly(whole);
+  const blocks = await deps.statements.refreshAll(plan, {
+    scope: ran === 'full' ? 'all' : 'changed',
+    refreshFormulas: () => {
+      options.onPhase?.('formulas');
+      return deps.refreshFormulas(ran === 'full' ? 'all' : 'changed');
+    },
+    onProgress: (done, total) => options.onProgress?.(done, total, plan.blockCalls),
+  });
+
+  const tables: TableRefresh[] = [];
+  for (const t of (await deps.tables?.tables()) ?? []) {
+    if (t.company !== company) continue;
+    try {
+      if (ran === 'changed' && feed?.kind === 'synced' && feed.from !== null) {
+        const caught = await deps.tables!.catchUp(t.bindingId, { from: feed.from, to: feed.to, seen: feed.seen });
+        tables.push({ bindingId: t.bindingId, table: t.table, outcome: caught.kind });
+      } else {
+        await deps.tables!.refresh(t.bindingId);
+        tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'refreshed' });
+      }
+    } catch (error) {
+      tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'failed', error });
+    }
+  }
+
+  const calls = Math.max(0, (await deps.meter.count()) - before);
+  return { ran, feed, blocks, tables, calls, message: describe(options.kind, ran, feed, blocks, tables, calls) };
+}
+
+function describe(asked: RefreshKind, ran: RefreshKind, feed: FeedResult | null, blocks: RefreshOutcome, tables: TableRefresh[], calls: number): string {
+  const spent = `Spent ${plural(calls, 'call')}.`;
+  const parts: string[] = [];
+  if (asked === 'changed' && ran === 'full') parts.push(`Refreshed everything: ${feed?.reason ?? 'nothing was known about what changed'}.`);
+  else if (ran === 'full') parts.push('Refreshed everything.');
+  else {
+    const others = feed!.seen.filter((c) => c.ownFrom === null).length;
+    const own = feed!.seen.length - others;
+    const changed = others + own === 0 ? 'Nothing changed since the last refresh' : `${plural(others + own, 'transaction')} changed since the last refresh${own ? ` (${own} by your pushes)` : ''}`;
+    parts.push(`${changed}.`);
+  }
+  const rebuilt = blocks.refreshed.length;
+  if (rebuilt || blocks.failed.length) parts.push(`Rebuilt ${plural(rebuilt, 'block')}${blocks.failed.length ? `; ${plural(blocks.failed.length, 'block')} not refreshed` : ''}.`);
+  const refreshedTables = tables.filter((t) => t.outcome === 'refreshed').length;
+  const failedTables = tables.filter((t) => t.outcome === 'failed').length;
+  if (tables.length) parts.push(`${plural(refreshedTables, 'table')} refreshed${failedTables ? `, ${failedTables} failed` : ''}, ${tables.length - refreshedTables - failedTables} unchanged.`);
+  parts.push(spent);
+  return parts.join(' ');
+}

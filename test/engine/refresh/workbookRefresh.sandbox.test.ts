@@ -1,0 +1,175 @@
+// The one workbook refresh against the sandbox (issue 14): statement blocks, FIN cells and a transactions
+// table, refreshed "changed only" (one sync run, then only what the changes touch) or in full. Upstream
+// changes are made through the sandbox's control endpoint, as the bank feed or a teammate would make them;
+// calls are the sandbox's own count.
+import { STAMP_ROW } from '../../../src/engine/render/statementGrid';
+import type { Transaction } from '../../../src/api';
+import { refreshWorkbook, type WorkbookRefreshDeps } from '../../../src/engine/refresh/workbookRefresh';
+import { createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
+import { createTransactionsEngine } from '../../../src/engine/transactions';
+import type { BindingRecord } from '../../../src/engine/ports/workbook';
+import { MemoryGateway, MemorySecretStore } from '../../../src/excel/memoryGateway';
+import { lastFullYear } from '../fin/finHarness';
+import { testRuntime, type TestRuntime } from '../../support/runtime';
+import { startSandbox, type TestSandbox } from '../../support/sandbox';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ seed: 'fresh' });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const year = lastFullYear();
+const spec = (statement: StatementSpec['statement'], layout: StatementSpec['layout']): StatementSpec => ({
+  statement,
+  period: 'custom',
+  start: `${year}-01-01`,
+  end: `${year}-12-31`,
+  layout,
+  scale: 'units',
+  fiscalYearStartMonth: 1,
+});
+const SPECS = [spec('income_statement', 'months'), spec('balance_sheet', 'quarters'), spec('cash_flow', 'single')];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Pack {
+  rt: TestRuntime;
+  gateway: MemoryGateway;
+  deps: WorkbookRefreshDeps;
+  board: () => Promise<unknown[]>;
+  tableId: string;
+}
+
+async function pack(): Promise<Pack> {
+  const gateway = new MemoryGateway();
+  let board: () => Promise<unknown[]> = async () => [];
+  let recalculated: Promise<unknown> = Promise.resolve();
+  const rt = await testRuntime(sb, {
+    clientOptions: { backoffBaseMs: 5, backoffCapMs: 20 },
+    recalculate: async () => {
+      recalculated = board();
+    },
+  });
+  board = () =>
+    Promise.all(
+      ['Revenue', 'Advertising'].flatMap((category) => [1, 2, 3, 4].map((q) => rt.service.total({ category, start: `${year}-Q${q}` }))),
+    );
+  const statements = createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: 'Northwind' });
+  const transactions = createTransactionsEngine({
+    client: rt.client,
+    reader: rt.reader,
+    gateway,
+    journal: new MemorySecretStore(),
+    owner: { keyFingerprint: (await rt.runtime.getConnection())!.keyFingerprint!, label: 'growth-admin' },
+  });
+  for (const s of SPECS) await statements.insert(s, 'newSheet');
+  await board();
+  const { bindingId } = await transactions.pull({ start_date: `${year}-06-01`, end_date: `${year}-06-30` });
+  const deps: WorkbookRefreshDeps = {
+    statements,
+    tables: transactions,
+    reader: rt.reader,
+    feed: { client: rt.client, reader: rt.reader, store: rt.stores.cacheStore },
+    refreshFormulas: async (scope) => {
+      const report = await rt.service.refreshAll({ scope, recalculate: rt.runtime.host.recalculate, quietMs: 100 });
+      await recalculated;
+      return report;
+    },
+    meter: rt.client.meter,
+  };
+  return { rt, gateway, deps, board, tableId: bindingId };
+}
+
+async function counted<T>(fn: () => Promise<T>): Promise<{ value: T; calls: number }> {
+  const company = sb.companies['growth-admin'];
+  const before = await sb.usage(company);
+  const value = await fn();
+  return { value, calls: (await sb.usage(company)) - before };
+}
+
+async function aTransaction(p: Pack, month: string): Promise<Transaction> {
+  for await (const t of p.rt.client.transactions.iterate({ start_date: `${month}-01`, end_date: `${month}-28` })) {
+    if (t.transaction_type === 'standard' && t.accounting_date === t.date && t.amount_cents !== 0 && t.category_id) return t;
+  }
+  throw new Error(`no transaction in ${month}`);
+}
+
+describe('changed-only refresh of a workbook', () => {
+  let p: Pack;
+  beforeAll(async () => {
+    p = await pack();
+  });
+
+  const stampOf = async (gateway: MemoryGateway, b: BindingRecord) => String((await gateway.readRange(b.address)).values[STAMP_ROW][0]);
+
+  it('the first one has nothing to go on: it refreshes everything and starts the watermark', async () => {
+    const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    expect(value.ran).toBe('full');
+    expect(value.message).toMatch(/^Refreshed everything: no record yet of what changed/);
+    // 1 watermark + 12 + 4 + 1 reports + 8 totals + the categories list (cached, due like every answer)
+    // + the table's incremental sync page.
+    expect(calls).toBe(1 + 17 + 8 + 1 + 1);
+    expect(value.tables.map((t) => t.outcome)).toEqual(['refreshed']);
+    // Each block's stamp says which refresh wrote it.
+    for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(full refresh\)$/);
+  });
+
+  it('nothing changed: 1 call, nothing rewritten', async () => {
+    await sleep(1100);
+    const bindings = JSON.stringify(await p.gateway.listBindings());
+    const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    expect(calls).toBe(1);
+    expect(value).toMatchObject({ ran: 'changed', blocks: { refreshed: [], failed: [] }, tables: [{ outcome: 'unchanged' }] });
+    expect(value.message).toBe('Nothing changed since the last refresh. 0 tables refreshed, 1 unchanged. Spent 1 call.');
+    // The table took the run's watermark; nothing else in the workbook moved.
+    const withoutWatermark = (list: BindingRecord[]) => list.map((b) => ({ ...b, parameters: { ...b.parameters, watermark: null } }));
+    const prior = JSON.parse(bindings) as BindingRecord[];
+    const after = await p.gateway.listBindings();
+    expect(withoutWatermark(after)).toEqual(withoutWatermark(prior));
+    const table = (list: BindingRecord[]) => list.find((b) => b.id === p.tableId)!.parameters.watermark as number;
+    expect(table(after)).toBeGreaterThan(table(prior));
+  });
+
+  it('a change in March: the sync page, then only the requests holding March; the June table stays', async () => {
+    const txn = await aTransaction(p, `${year}-03`);
+    await sb.control(`transactions/${txn.id}`, { category_id: null });
+    await sleep(1100);
+    const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    expect(value.ran).toBe('changed');
+    // 1 sync page + the March P&L + the 4 balance sheets (March on) + the year's cash flow + the Q1 totals
+    // of both categories (the Advertising or Revenue line the transaction left).
+    expect(calls).toBe(1 + 1 + 4 + 1 + 2);
+    expect(value.blocks.refreshed).toHaveLength(3);
+    for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/ \(refresh of changes\)$/);
+    expect(value.tables).toMatchObject([{ outcome: 'unchanged' }]);
+  });
+
+  it('a change inside the table\'s month refreshes the table (its own sync page) as well', async () => {
+    const txn = await aTransaction(p, `${year}-06`);
+    await sb.control(`transactions/${txn.id}`, { description: 'changed upstream' });
+    await sleep(1100);
+    const { value } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    expect(value.tables).toMatchObject([{ outcome: 'refreshed' }]);
+  });
+
+  it('with books closed through the prior quarter end, a change in March costs only what is still open', async () => {
+    p.rt.reader.setBooksClosedThrough(`${year}-06-30`);
+    try {
+      const txn = await aTransaction(p, `${year}-03`);
+      await sb.control(`transactions/${txn.id}`, { description: 'changed upstream', category_id: null });
+      await sleep(1100);
+      const { calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+      // 1 sync page + the September and December balance sheets + the year's cash flow: the March P&L, the
+      // March and June balance sheets and the Q1 totals are closed.
+      expect(calls).toBe(1 + 2 + 1);
+      // A full refresh leaves the closed answers too: the watermark + 6 open months of P&L + 2 balance
+      // sheets + the cash flow + the Q3 and Q4 totals + categories + the table page.
+      const full = await counted(() => refreshWorkbook(p.deps, { kind: 'full' }));
+      expect(full.calls).toBe(1 + 6 + 2 + 1 + 4 + 1 + 1);
+    } finally {
+      p.rt.reader.setBooksClosedThrough(null);
+    }
+  });
+});
