@@ -40,13 +40,17 @@ export interface EvalContext {
 
 /** One evaluation of a FIN cell, across its attempts: the answers it had to wait for. */
 export class Evaluation implements EvalContext {
-  readonly preview: boolean;
-  readonly noteRead?: (req: ReadRequest) => void;
   private waited?: Map<string, CachedAnswer<unknown>>;
 
-  constructor(ctx: EvalContext) {
-    this.preview = ctx.preview === true;
-    this.noteRead = ctx.noteRead;
+  /** `ctx` is the caller's, shared by many evaluations: nothing of it is copied. */
+  constructor(readonly ctx: EvalContext) {}
+
+  get preview(): boolean {
+    return this.ctx.preview === true;
+  }
+
+  get noteRead(): ((req: ReadRequest) => void) | undefined {
+    return this.ctx.noteRead;
   }
 
   /** The answer to `req` this evaluation waited for, if it did. */

@@ -23,6 +23,11 @@ import * as statements from './statements';
 import { Turns, type TurnOptions } from './turns';
 import * as values from './values';
 
+// Attempts without arguments of their own, in the shape turns.ts takes (made once, not per evaluation).
+const categoryList = (parts: values.ValueParts, _: undefined, ev: Evaluation): Matrix => lists.categories(parts, ev);
+const departmentList = (parts: values.ValueParts, _: undefined, ev: Evaluation): Matrix => lists.departments(parts, ev);
+const departmentNamed = (parts: values.ValueParts, input: unknown, ev: Evaluation): TreeNode<Department> => parts.reads.department(ev, input);
+
 export interface FinServiceOptions {
   client: FinClient;
   /** The one cached reader of the connection (shared with the pane's statements and transactions). */
@@ -49,7 +54,7 @@ export class FinService {
   private readonly reads: FinReads;
   private readonly parts: values.ValueParts;
   private readonly activity = new FinActivity();
-  private readonly turns: Turns;
+  private readonly turns: Turns<values.ValueParts>;
   private readonly stateStore?: CacheStore;
   private refreshing?: Promise<RefreshReport>;
 
@@ -64,65 +69,65 @@ export class FinService {
       hostTimeoutMs: options.hostTimeoutMs,
     });
     this.stateStore = options.stateStore;
-        this.freshness = new Freshness(options.stateStore);
+    this.freshness = new Freshness(options.stateStore);
     this.reads = new FinReads(options.client, options.reader, this.freshness);
     this.parts = { reads: this.reads, inputs: this.inputs };
-    this.turns = new Turns(this.activity, options.turns);
+    this.turns = new Turns(this.activity, this.parts, options.turns);
   }
 
   // Single values ---------------------------------------------------------------------------------
 
   total(args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, (ev) => values.total(this.parts, args, ev));
+    return this.evaluate(ctx, values.total, args);
   }
 
   pnl(args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, (ev) => values.pnl(this.parts, args, ev));
+    return this.evaluate(ctx, values.pnl, args);
   }
 
   balance(args: { category: unknown; date: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, (ev) => values.balance(this.parts, args, ev));
+    return this.evaluate(ctx, values.balance, args);
   }
 
   cashflow(args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, (ev) => values.cashflow(this.parts, args, ev));
+    return this.evaluate(ctx, values.cashflow, args);
   }
 
   // Whole statements ------------------------------------------------------------------------------
 
   incomeStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => statements.incomeStatement(this.parts, args, ev));
+    return this.evaluate(ctx, statements.incomeStatement, args);
   }
 
   balanceSheet(args: { date: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => statements.balanceSheet(this.parts, args, ev));
+    return this.evaluate(ctx, statements.balanceSheet, args);
   }
 
   cashFlowStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => statements.cashFlowStatement(this.parts, args, ev));
+    return this.evaluate(ctx, statements.cashFlowStatement, args);
   }
 
   // Lists -----------------------------------------------------------------------------------------
 
   transactions(args: { start: unknown; end?: unknown; category?: unknown; status?: unknown; maxRows?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => lists.transactions(this.parts, args, ev));
+    return this.evaluate(ctx, lists.transactions, args);
   }
 
   categories(ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => lists.categories(this.parts, ev));
+    return this.evaluate(ctx, categoryList, undefined);
   }
 
   departments(ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => lists.departments(this.parts, ev));
+    return this.evaluate(ctx, departmentList, undefined);
   }
 
   merchants(args: { category: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, (ev) => lists.merchants(this.parts, args, ev));
+    return this.evaluate(ctx, lists.merchants, args);
   }
 
   /** Resolves a department the way FIN arguments are (name, unique tail of a path, or id). */
   resolveDepartment(input: unknown, ctx: EvalContext = {}): Promise<TreeNode<Department>> {
-    return this.evaluate(ctx, (ev) => this.reads.department(ev, input));
+    return this.evaluate(ctx, departmentNamed, input);
   }
 
   // Freshness and refresh -------------------------------------------------------------------------
@@ -188,7 +193,7 @@ export class FinService {
   }
 
   /** Every evaluation is attempted in turns until it settles: a value, or the FinError its cell shows. */
-  private evaluate<T>(ctx: EvalContext, attempt: (ev: Evaluation) => T | Promise<T>): Promise<T> {
-    return this.turns.run(ctx, attempt);
+  private evaluate<A, T>(ctx: EvalContext, attempt: (parts: values.ValueParts, args: A, ev: Evaluation) => T | Promise<T>, args: A): Promise<T> {
+    return this.turns.run(ctx, attempt, args);
   }
 }

@@ -13,7 +13,7 @@
 // (they all last the same time, so they expire in the order they started).
 
 import type { FinActivity } from './activity';
-import { finErrors, toFinError, type FinError } from './errors';
+import { finErrors, toFinError } from './errors';
 import { Pending } from './pending';
 import { Evaluation, type EvalContext } from './reads';
 
@@ -49,21 +49,20 @@ export function yieldToHost(resume: () => void): void {
   }
 }
 
-/** One evaluation in line: its attempt, how it settles, and the answers it waited for (Evaluation). */
+/** One evaluation in line: its attempt and arguments, how it settles, and the answers it waited for (Evaluation). */
 class Job extends Evaluation {
   settled = false;
 
-  readonly failure?: (error: FinError) => unknown;
-
   constructor(
     ctx: EvalContext,
-    readonly attempt: (ev: Evaluation) => unknown,
+    readonly attempt: (parts: never, args: never, ev: Evaluation) => unknown,
+    readonly args: unknown,
     readonly resolve: (value: unknown) => void,
     readonly reject: (error: unknown) => void,
+    /** Whole ms (a small integer is stored in the object; a fraction would be a number object of its own). */
     readonly deadline: number,
   ) {
     super(ctx);
-    this.failure = ctx.failure;
   }
 }
 
@@ -97,7 +96,7 @@ class Line {
   }
 }
 
-export class Turns {
+export class Turns<P> {
   private readonly sliceMs: number;
   private readonly limitMs: number;
   private readonly now: () => number;
@@ -115,6 +114,8 @@ export class Turns {
 
   constructor(
     private readonly activity: FinActivity,
+    /** What every attempt works with (the service's reads and inputs). */
+    private readonly parts: P,
     options: TurnOptions = {},
   ) {
     this.sliceMs = options.sliceMs ?? SLICE_MS;
@@ -124,13 +125,14 @@ export class Turns {
   }
 
   /**
-   * Attempts `attempt` in turns until it no longer throws a Pending, and settles as it does: its value (a
-   * promise is followed), or its failure as a FinError (or what ctx.failure makes of it), or "No answer
-   * within ..." after the time limit.
+   * Attempts `attempt(parts, args, ev)` in turns until it no longer throws a Pending, and settles as it does:
+   * its value (a promise is followed), or its failure as a FinError (or what ctx.failure makes of it), or
+   * "No answer within ..." after the time limit. Thousands wait at once, so each holds only its Job (no
+   * closure of its own).
    */
-  run<T>(ctx: EvalContext, attempt: (ev: Evaluation) => T | Promise<T>): Promise<T> {
+  run<A, T>(ctx: EvalContext, attempt: (parts: P, args: A, ev: Evaluation) => T | Promise<T>, args: A): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job = new Job(ctx, attempt, resolve as (value: unknown) => void, reject, this.now() + this.limitMs);
+      const job = new Job(ctx, attempt as Job['attempt'], args, resolve as (value: unknown) => void, reject, Math.ceil(this.now() + this.limitMs));
       this.activity.started();
       this.running.push(job);
       if (this.timer === undefined) this.armFor(job);
@@ -185,7 +187,7 @@ export class Turns {
   private attempt(job: Job): void {
     let value: unknown;
     try {
-      value = job.attempt(job);
+      value = (job.attempt as (parts: P, args: unknown, ev: Evaluation) => unknown)(this.parts, job.args, job);
     } catch (error) {
       if (!(error instanceof Pending)) {
         this.fail(job, error);
@@ -219,7 +221,8 @@ export class Turns {
   private fail(job: Job, error: unknown): void {
     if (!this.settle(job)) return;
     const fin = toFinError(error, '');
-    job.reject(job.failure ? job.failure(fin) : fin);
+    const failure = job.ctx.failure;
+    job.reject(failure ? failure(fin) : fin);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { FinActivity } from '../../../src/engine/fin/activity';
 import { FinError } from '../../../src/engine/fin/errors';
 import { Pending, settle } from '../../../src/engine/fin/pending';
+import type { EvalContext, Evaluation } from '../../../src/engine/fin/reads';
 import { Turns } from '../../../src/engine/fin/turns';
 
 /** A clock the attempts advance, and the host's later tasks, run when the test says. */
@@ -14,9 +15,11 @@ function rig(options: { sliceMs?: number; limitMs?: number } = {}) {
   const later: (() => void)[] = [];
   // Batches end at once: the time-limit test counts the timers left.
   const activity = new FinActivity(0);
-  const turns = new Turns(activity, { sliceMs: options.sliceMs ?? 8, limitMs: options.limitMs, now: () => now, yieldToHost: (resume) => later.push(resume) });
+  const turns = new Turns(activity, { unit: 'parts' }, { sliceMs: options.sliceMs ?? 8, limitMs: options.limitMs, now: () => now, yieldToHost: (resume: () => void) => later.push(resume) });
   return {
     turns,
+    /** An attempt that needs neither the parts nor arguments. */
+    run: <T>(ctx: EvalContext, attempt: () => T | Promise<T>): Promise<T> => turns.run(ctx, attempt, undefined),
     activity,
     advance: (ms: number) => {
       now += ms;
@@ -41,9 +44,9 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('Turns', () => {
   it('runs a burst of attempts in slices, yielding to the host between them; all settle with their values', async () => {
-    const { turns, advance, drain } = rig({ sliceMs: 8 });
+    const { turns, run, advance, drain } = rig({ sliceMs: 8 });
     const settled = Array.from({ length: 100 }, (_, i) =>
-      turns.run({}, () => {
+      run({}, () => {
         advance(1); // each attempt takes 1 ms
         return i * 2;
       }),
@@ -56,27 +59,38 @@ describe('Turns', () => {
     expect(turns.waiting).toBe(0);
   });
 
+  it('hands every attempt the parts, its arguments and its evaluation', async () => {
+    const { turns } = rig();
+    const seen: string[] = [];
+    const attempt = (parts: { unit: string }, args: { n: number }, ev: Evaluation) => {
+      seen.push(`${parts.unit} ${args.n} ${ev.preview}`);
+      return args.n * 10;
+    };
+    expect(await Promise.all([turns.run({}, attempt, { n: 1 }), turns.run({ preview: true }, attempt, { n: 2 })])).toEqual([10, 20]);
+    expect(seen).toEqual(['parts 1 false', 'parts 2 true']);
+  });
+
   it('a burst that fits in a slice does not yield', async () => {
-    const { turns, later } = rig();
-    expect(await Promise.all([turns.run({}, () => 'a'), turns.run({}, () => 'b')])).toEqual(['a', 'b']);
+    const { run, later } = rig();
+    expect(await Promise.all([run({}, () => 'a'), run({}, () => 'b')])).toEqual(['a', 'b']);
     expect(later).toHaveLength(0);
   });
 
   it('an attempt that waits is attempted again once ready, ahead of evaluations not started yet', async () => {
-    const { turns, advance, drain } = rig({ sliceMs: 3 });
+    const { run, advance, drain } = rig({ sliceMs: 3 });
     let release!: () => void;
     const ready = new Promise<void>((resolve) => {
       release = resolve;
     });
     let answer: string | undefined;
     const order: string[] = [];
-    const waiting = turns.run({}, () => {
+    const waiting = run({}, () => {
       order.push('waiter');
       if (answer === undefined) throw new Pending(ready.then(() => (answer = 'fetched')));
       return answer;
     });
     const others = Array.from({ length: 9 }, (_, i) =>
-      turns.run({}, () => {
+      run({}, () => {
         advance(1);
         order.push(`cell ${i}`);
         if (i === 1) release();
@@ -91,26 +105,26 @@ describe('Turns', () => {
   });
 
   it('failures settle as FinErrors, or as what the context makes of them; so does what a Pending waited for', async () => {
-    const { turns, drain } = rig();
+    const { run, drain } = rig();
     const failure = (p: Promise<unknown>) => p.then(() => 'settled with a value', (e: unknown) => e);
     const cellError = (e: FinError) => ({ cell: e.kind, message: e.message });
     const thrown = failure(
-      turns.run({}, () => {
+      run({}, () => {
         throw new FinError('value', 'Unknown category "Rnt"');
       }),
     );
     const unexpected = failure(
-      turns.run({}, () => {
+      run({}, () => {
         throw new Error('boom');
       }),
     );
     const waitedFailed = failure(
-      turns.run({ failure: cellError }, () => {
+      run({ failure: cellError }, () => {
         throw new Pending(Promise.reject(new FinError('na', 'The API failed (500); recalculate to try again', 'server')));
       }),
     );
     const asyncList = failure(
-      turns.run({ failure: cellError }, async () => {
+      run({ failure: cellError }, async () => {
         await tick();
         throw new FinError('value', 'Bad status');
       }),
@@ -125,20 +139,20 @@ describe('Turns', () => {
   it('an evaluation that outlives the time limit fails with "No answer", once, and what it waited for no longer matters', async () => {
     jest.useFakeTimers();
     try {
-      const { turns, activity, advance } = rig({ limitMs: 1000 });
+      const { run, activity, advance } = rig({ limitMs: 1000 });
       let release!: () => void;
       const never = new Promise<void>((resolve) => {
         release = resolve;
       });
       const mark = activity.mark();
-      const stuck = turns.run({}, () => {
+      const stuck = run({}, () => {
         throw new Pending(never);
       });
       const outcome = stuck.then(
         () => 'settled',
         (e: FinError) => `${e.code}: ${e.message}`,
       );
-      const quick = turns.run({}, () => 1);
+      const quick = run({}, () => 1);
       await jest.advanceTimersByTimeAsync(0);
       await expect(quick).resolves.toBe(1);
       advance(1000);
@@ -157,14 +171,14 @@ describe('Turns', () => {
   });
 
   it('counts every evaluation in FinActivity while it runs', async () => {
-    const { turns, activity, drain } = rig();
+    const { run, activity, drain } = rig();
     const since = activity.mark();
     let release!: () => void;
     const later = new Promise<void>((resolve) => {
       release = resolve;
     });
     let ready = false;
-    const running = turns.run({}, () => {
+    const running = run({}, () => {
       if (!ready) throw new Pending(later.then(() => (ready = true)));
       return 'done';
     });
