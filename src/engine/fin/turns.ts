@@ -165,24 +165,33 @@ export class Turns<P> {
   }
 
   private readonly work = (): void => {
-    for (;;) {
-      const job = this.resumed.shift() ?? this.fresh.shift();
-      if (!job) {
-        this.scheduled = false;
-        return;
-      }
-      if (!job.settled) this.attempt(job);
-      if (this.waiting > 0 && this.now() >= this.sliceEnd) {
-        this.yieldTo(this.nextSlice);
-        return;
-      }
-    }
+    this.runSlice(false);
   };
 
   private readonly nextSlice = (): void => {
     this.startSlice();
-    this.work();
+    this.runSlice(true);
   };
+
+  /**
+   * Attempts until nothing waits or the slice is spent. The time is looked at before each attempt: a burst
+   * whose slice went on Excel's own calls (all of a recalculation's, in one go) yields before its first
+   * attempt. A slice that starts after a yield makes one attempt whatever the clock says, so the line moves.
+   */
+  private runSlice(afterYield: boolean): void {
+    for (let first = afterYield; ; first = false) {
+      if (this.waiting === 0) {
+        this.scheduled = false;
+        return;
+      }
+      if (!first && this.now() >= this.sliceEnd) {
+        this.yieldTo(this.nextSlice);
+        return;
+      }
+      const job = (this.resumed.shift() ?? this.fresh.shift())!;
+      if (!job.settled) this.attempt(job);
+    }
+  }
 
   private attempt(job: Job): void {
     let value: unknown;

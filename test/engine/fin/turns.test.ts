@@ -70,6 +70,17 @@ describe('Turns', () => {
     expect(seen).toEqual(['parts 1 false', 'parts 2 true']);
   });
 
+  it("a burst whose slice went on the host's own calls yields before its first attempt", async () => {
+    const { run, advance, drain, later } = rig({ sliceMs: 8 });
+    let attempts = 0;
+    const settled = Array.from({ length: 3 }, () => run({}, () => ++attempts));
+    advance(10); // Excel's loop of calls took the slice
+    await Promise.resolve();
+    expect([attempts, later.length]).toEqual([0, 1]);
+    await drain();
+    expect(await Promise.all(settled)).toEqual([1, 2, 3]);
+  });
+
   it('a burst that fits in a slice does not yield', async () => {
     const { run, later } = rig();
     expect(await Promise.all([run({}, () => 'a'), run({}, () => 'b')])).toEqual(['a', 'b']);
