@@ -5,11 +5,13 @@
 //               sandbox with 50 ms added per request: calls per scenario, cold-refresh wall time.
 //   Excel       the 50,000 x 15 transactions table written through OfficeGateway on the fake Excel.
 //   Write-back  calls of pushing 25 and 5,000 edits (sandbox usage counter deltas).
+//   FIN cells   a model of 12,500 FIN cells evaluated through the custom functions, cold and warm (issue 17).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { boardPackBench } from './boardPack';
 import { excelBench } from './excel';
+import { finCellsBench } from './finCells';
 import { sandboxBench } from './sandbox';
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '-');
@@ -136,6 +138,25 @@ async function main(): Promise<void> {
     })),
   );
 
+  const fc = await finCellsBench(Number(process.env.BENCH_PACK_TRANSACTIONS ?? 20000));
+  console.log(
+    `\nFIN cells (Growth demo, FY${fc.year}, ${fc.latencyMs} ms added latency): ${fc.evaluations.toLocaleString('en-US')} cells ` +
+      `(${Object.entries(fc.cells).map(([k, v]) => `${v.toLocaleString('en-US')} ${k.toUpperCase()}`).join(', ')}) through the custom functions on the shared runtime`,
+  );
+  console.log(`floor = ${Object.entries(fc.floorParts).map(([k, v]) => `${v} ${k}`).join(' + ')} = ${fc.floor}`);
+  console.table([
+    {
+      'cold calls': fc.coldCalls,
+      floor: fc.floor,
+      'cold (ms)': ms(fc.coldMs),
+      'first value (ms)': ms(fc.firstValueMs),
+      'recalc calls': fc.recalcCalls,
+      'cached us/cell (all at once)': fc.cachedUsPerCell.toFixed(1),
+      'cached us/cell (one at a time)': fc.sequentialUsPerCell.toFixed(1),
+      'longest task (ms)': fc.longestTaskMs.toFixed(1),
+    },
+  ]);
+
   const result = {
     date: new Date().toISOString(),
     node: process.version,
@@ -144,6 +165,7 @@ async function main(): Promise<void> {
     boardPack: bp,
     excel,
     writeBack,
+    finCells: fc,
   };
   const out = path.join(__dirname, 'results', 'latest.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -17,9 +17,6 @@ import { isValuePreview } from './valuePreview';
 /** Replaced by webpack's DefinePlugin with package.json's version; undefined when run outside the bundle. */
 declare const __ADDIN_VERSION__: string | undefined;
 
-/** Longer than the FinService's own API time limit (120 s), so that one normally speaks first. */
-export const FUNCTION_TIMEOUT_MS = 180_000;
-
 /** A FinError (or anything else thrown) as the error a cell shows. */
 export function toCellError(error: unknown): CustomFunctions.Error {
   const fin = isFinError(error)
@@ -29,29 +26,19 @@ export function toCellError(error: unknown): CustomFunctions.Error {
   return new CustomFunctions.Error(code, fin.message);
 }
 
+/** Every cell evaluation fails with the error a cell shows (made from the FinError where it settles). */
+const CELL: EvalContext = { preview: false, failure: toCellError };
+const PREVIEW: EvalContext = { preview: true, failure: toCellError };
+
 /**
- * Runs one evaluation: connected service (the runtime keeps a call that finds none, to recalculate it once
- * connected), preview flag, time limit, errors as cell errors. `call` is the function's id and arguments.
+ * Runs one evaluation through the runtime (which keeps a call that finds no connection, to recalculate it
+ * once connected): preview flag, errors as cell errors. The service bounds the evaluation in time
+ * (turns.ts) and the runtime the wait for the connection, so no cell stays at #BUSY!. `call` is the
+ * function's id and arguments. Excel calls a recalculation's cells in one go: once connected, each is
+ * handed to the service there and then, with nothing more held per cell than the service's own.
  */
-async function evaluate<T>(
-  invocation: CustomFunctions.Invocation | undefined,
-  call: FinCall,
-  work: (fin: FinService, ctx: EvalContext) => Promise<T>,
-): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new FinError('na', `No answer within ${FUNCTION_TIMEOUT_MS / 1000} s; recalculate to try again`, 'timeout')),
-      FUNCTION_TIMEOUT_MS,
-    );
-  });
-  try {
-    return await Promise.race([evaluateFin(call, { preview: isValuePreview(invocation) }, work), limit]);
-  } catch (error) {
-    throw toCellError(error);
-  } finally {
-    clearTimeout(timer);
-  }
+function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, call: FinCall, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+  return evaluateFin(call, isValuePreview(invocation) ? PREVIEW : CELL, work);
 }
 
 /**

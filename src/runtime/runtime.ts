@@ -14,10 +14,12 @@ import { closedSettingKey, closedThroughOf } from '../engine/reader/closedBooks'
 import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
 import {
+  EVALUATION_TIMEOUT_MS,
   FinService,
   NOT_CONNECTED_MESSAGE,
   NotConnectedFormulas,
   finErrors,
+  toFinError,
   type EvalContext,
   type FinBatch,
   type FinCall,
@@ -204,6 +206,52 @@ export function createRuntime(host: RuntimeHost): Runtime {
 
   notConnected.onChange(emit);
 
+  let boundedLoad: Promise<Connected | null> | null = null;
+
+  /** load(), bounded as an evaluation is (storage that never answers must not leave cells at #BUSY!). */
+  const loadWithinLimit = (): Promise<Connected | null> => {
+    boundedLoad ??= new Promise<Connected | null>((resolve, reject) => {
+      const timer = setTimeout(() => reject(finErrors.noAnswer(EVALUATION_TIMEOUT_MS)), EVALUATION_TIMEOUT_MS);
+      load()
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    }).finally(() => {
+      boundedLoad = null;
+    });
+    return boundedLoad;
+  };
+
+  /**
+   * An evaluation that waits for the connection to load, or one the not-connected ledger follows: the ledger
+   * hears the FinErrors, and the caller's own failure (ctx.failure) is made last.
+   */
+  const evaluateSlowly = async <T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> => {
+    const failure = (error: unknown): unknown => {
+      const fin = toFinError(error, '');
+      return ctx.failure ? ctx.failure(fin) : fin;
+    };
+    const plain: EvalContext = { preview: ctx.preview, noteRead: ctx.noteRead };
+    let service: FinService | undefined;
+    try {
+      service = (await loadWithinLimit())?.service;
+    } catch (error) {
+      throw failure(error);
+    }
+    if (!service) {
+      if (!ctx.preview) notConnected.failed(call, work);
+      throw failure(finErrors.notConnected());
+    }
+    if (ctx.preview) return work(service, ctx);
+    try {
+      const value = await work(service, plain);
+      notConnected.ended(call);
+      return value;
+    } catch (error) {
+      notConnected.ended(call, error);
+      throw failure(error);
+    }
+  };
+
   const runtime: Runtime = {
     host,
     meter,
@@ -213,21 +261,12 @@ export function createRuntime(host: RuntimeHost): Runtime {
     getClient: async () => (await load())?.client ?? null,
     getConnection: async () => (await load())?.connection ?? null,
 
-    async evaluateFin(call, ctx, work) {
-      const service = await runtime.getFinService();
-      if (!service) {
-        if (!ctx.preview) notConnected.failed(call, work);
-        throw finErrors.notConnected();
-      }
-      if (ctx.preview) return work(service, ctx);
-      try {
-        const value = await work(service, ctx);
-        notConnected.ended(call);
-        return value;
-      } catch (error) {
-        notConnected.ended(call, error);
-        throw error;
-      }
+    evaluateFin(call, ctx, work) {
+      // A recalculation calls this thousands of times in one go: connected, and no formula left showing
+      // "Not connected" to follow, the service takes the call there and then (it queues it, turns.ts).
+      const service = current?.service;
+      if (service && (ctx.preview || !notConnected.following())) return work(service, ctx);
+      return evaluateSlowly(call, ctx, work);
     },
 
     notConnectedFormulas: () => notConnected.current(),

@@ -95,7 +95,9 @@ export const refreshedText = (): Promise<string> => sharedRuntime().refreshedTex
 /** One FIN evaluation (the custom functions' only way in): see Runtime.evaluateFin. */
 export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
   const runtime = maybeShared();
-  return runtime ? runtime.evaluateFin(call, ctx, work) : Promise.reject(finErrors.notConnected());
+  if (runtime) return runtime.evaluateFin(call, ctx, work);
+  const error = finErrors.notConnected();
+  return Promise.reject(ctx.failure ? ctx.failure(error) : error);
 }
 
 /** The formulas that showed "Not connected" (see Runtime.notConnectedFormulas); nothing outside Office. */

@@ -11,7 +11,11 @@ import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { readStoredConnection } from '../../src/runtime/connection';
 import type { RuntimeHost } from '../../src/runtime/host';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime';
+import { configureRuntime, connect, getFinService } from '../../src/runtime/shared';
 import type { TestSandbox } from './sandbox';
+
+/** What connecting needs of a sandbox (the bench's sandbox in a worker thread has only this). */
+export type SandboxAddress = Pick<TestSandbox, 'baseUrl' | 'keys' | 'companies'>;
 
 /** The add-in's storage: answers and small state, call counts, the key and connection. */
 export interface RuntimeStores {
@@ -53,7 +57,7 @@ export interface TestRuntime {
   sent(): number;
 }
 
-export async function testRuntime(sb: TestSandbox, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
+export async function testRuntime(sb: SandboxAddress, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const label = options.label ?? 'growth-admin';
   const apiKey = sb.keys[label];
   const companyId = sb.companies[label];
@@ -80,4 +84,41 @@ export async function testRuntime(sb: TestSandbox, options: TestRuntimeOptions =
   const [client, reader, service] = await Promise.all([runtime.getClient(), runtime.getReader(), runtime.getFinService()]);
   if (!client || !reader || !service) throw new Error('the runtime did not connect');
   return { runtime, client, reader, service, cache: runtime.cache, stores, sent: () => sent };
+}
+
+export interface PageRuntime {
+  /** The shared runtime's FIN service (what the custom functions reach through getFinService). */
+  service: FinService;
+  stores: RuntimeStores;
+  /** HTTP requests the page's runtime sent. */
+  sent(): number;
+}
+
+/**
+ * The page's one shared runtime (src/runtime/shared.ts, the one src/functions/functions.ts calls) installed
+ * over memory stores and connected to a roster key, as the pane connects it. What a test or the bench
+ * evaluates through the FIN functions then runs the wiring that ships, from the cell wrapper down.
+ * configureRuntime(null) undoes it.
+ */
+export async function pageRuntime(sb: SandboxAddress, options: Pick<TestRuntimeOptions, 'label' | 'stores' | 'clientOptions' | 'dateSystem'> = {}): Promise<PageRuntime> {
+  const label = options.label ?? 'growth-admin';
+  const apiKey = sb.keys[label];
+  const companyId = sb.companies[label];
+  if (!apiKey || !companyId) throw new Error(`no roster entry ${label}`);
+  const stores = options.stores ?? { cacheStore: new MemoryCacheStore(), meterStore: new MemoryMeterStore(), secrets: new MemorySecretStore() };
+  let sent = 0;
+  configureRuntime({
+    ...stores,
+    dateSystem: async () => options.dateSystem ?? 1900,
+    recalculate: async () => undefined,
+    fetch: (input, init) => {
+      sent += 1;
+      return fetch(input, init);
+    },
+    clientOptions: options.clientOptions,
+  });
+  if ((await readStoredConnection(stores.secrets))?.apiKey !== apiKey) await connect({ baseUrl: sb.baseUrl, apiKey, companyId });
+  const service = await getFinService();
+  if (!service) throw new Error('the page runtime did not connect');
+  return { service, stores, sent: () => sent };
 }

@@ -21,6 +21,8 @@ import {
 } from '../../src/engine/transactions';
 import { accountingWindow, checkEdit } from '../../src/engine/transactions/edits';
 import { reconcile } from '../../src/engine/transactions/reconcile';
+import { readBackNow } from '../../src/engine/transactions/reread';
+import type { JobReport } from '../../src/engine/transactions/jobs';
 import { bodyDigest, journalStorageKey, legacyJournalEntryKey, legacyJournalKey, openJournal } from '../../src/engine/transactions/journal';
 import type { ReadValue } from '../../src/engine/ports/workbook';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
@@ -130,8 +132,33 @@ test('grouping: identical updates share a group, 5,000 ids per job, one row is a
   ]);
   expect(canonicalUpdate({ department_id: 'x', accounting_date: 'y' })).toBe(canonicalUpdate({ accounting_date: 'y', department_id: 'x' }));
   const cost = estimateCost(groups, { checkUpstream: true });
-  expect(cost).toMatchObject({ check: 1, patches: 1, submissions: 5, polls: 5, reread: 25, total: 1 + 1 + 10 + 25 });
+  // 12,004 rows in jobs: their values are known, and reading them back is left to the next sync (reread.ts).
+  expect(cost).toMatchObject({ check: 1, patches: 1, submissions: 5, polls: 5, reread: 0, total: 1 + 1 + 10 });
+  // A push whose jobs fit in one page reads them back with one call.
+  expect(estimateCost(groups.slice(1), { checkUpstream: true })).toMatchObject({ submissions: 2, reread: 1, total: 1 + 1 + 4 + 1 });
   expect(estimateCost([], { checkUpstream: true }).total).toBe(0);
+});
+
+test('a push reads back what a page holds, a successful shift always, and nothing when no job succeeded', () => {
+  const job = (kind: JobReport['kind'], rows: number, result: JobReport['result'] = 'success'): JobReport => ({
+    idempotencyKey: `k${rows}`,
+    jobId: 'job_1',
+    kind,
+    rows,
+    update: kind === 'shift' ? { accounting_shift: 1 } : { department_id: 'dept_x' },
+    result,
+    updatedCount: result === 'success' ? rows : null,
+    errors: 0,
+    resumed: false,
+  });
+  expect(readBackNow([job('edit', 25), job('edit', 474)])).toBe(true);
+  // 500 rows of known values: a page or more to read what the table holds already.
+  expect(readBackNow([job('edit', 2500), job('edit', 1500), job('edit', 1000)])).toBe(false);
+  expect(readBackNow([job('edit', 499), job('edit', 1)])).toBe(false);
+  // Failed or unknown jobs changed nothing the table must learn now.
+  expect(readBackNow([job('edit', 10, 'failed'), job('edit', 10, 'unknown')])).toBe(false);
+  expect(readBackNow([job('edit', 5000), job('shift', 2)])).toBe(true);
+  expect(readBackNow([])).toBe(false);
 });
 
 test('filters: validation, and which ones allow an incremental refresh', () => {

@@ -189,17 +189,25 @@ export function maxDate(a: string, b: string): string {
   return a >= b ? a : b;
 }
 
-// Building an Intl.DateTimeFormat costs far more than using one, and a cached FIN evaluation asks for
-// today on every call, so each time zone gets one formatter for the life of the page.
-const formatters = new Map<string, Intl.DateTimeFormat>();
+// Building an Intl.DateTimeFormat costs far more than using one, and using one costs far more than a cached
+// FIN evaluation may spend: each evaluation asks for today. Every time zone in use is a whole number of
+// minutes off UTC, so a zone's date only changes on a UTC minute boundary, and each zone keeps one formatter
+// and the date of the last minute asked for.
+interface ZoneDates {
+  formatter: Intl.DateTimeFormat;
+  minute: number;
+  date: string;
+}
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timeZone, formatter);
+const zones = new Map<string, ZoneDates>();
+
+function zoneDates(timeZone: string): ZoneDates {
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    zone = { formatter: new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), minute: NaN, date: '' };
+    zones.set(timeZone, zone);
   }
-  return formatter;
+  return zone;
 }
 
 /**
@@ -208,7 +216,13 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * the instant from their clock and pass the result down as `today`.
  */
 export function calendarDateAt(epochMs: number, timeZone = 'America/Los_Angeles'): string {
-  const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
-  return formatIsoDate(get('year'), get('month'), get('day'));
+  const zone = zoneDates(timeZone);
+  const minute = Math.floor(epochMs / 60_000);
+  if (minute !== zone.minute) {
+    const parts = zone.formatter.formatToParts(new Date(epochMs));
+    const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
+    zone.date = formatIsoDate(get('year'), get('month'), get('day'));
+    zone.minute = minute;
+  }
+  return zone.date;
 }

@@ -64,18 +64,18 @@ export class FinActivity {
 
   constructor(private readonly batchQuietMs = BATCH_QUIET_MS) {}
 
-  /** Runs one evaluation, counted while it runs. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /** An evaluation starts (turns.ts calls this and settled(), once each per evaluation). */
+  started(): void {
     this.active += 1;
     this.operations += 1;
     this.batch += 1;
     clearTimeout(this.batchTimer);
-    try {
-      return await work();
-    } finally {
-      this.active -= 1;
-      if (this.active === 0) this.endBatchWhenQuiet();
-    }
+  }
+
+  /** An evaluation settled: a value or an error. */
+  settled(): void {
+    this.active -= 1;
+    if (this.active === 0) this.endBatchWhenQuiet();
   }
 
   /** Told when a batch of evaluations has settled and none has run since for the batch quiet period. */

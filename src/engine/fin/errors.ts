@@ -39,6 +39,7 @@ export const finErrors = {
   preview: (): FinError => new FinError('na', PREVIEW_MESSAGE, 'preview'),
   argument: (message: string, code = 'invalid_argument'): FinError => new FinError('value', message, code),
   badDate: (message: string): FinError => new FinError('value', message, 'bad_date'),
+  noAnswer: (limitMs: number): FinError => new FinError('na', `No answer within ${limitMs / 1000} s; recalculate to try again`, 'timeout'),
 };
 
 /** The area a path needs (spec, Authentication table), for a "permission missing" message. */

@@ -17,6 +17,8 @@ const dataAsOfKey = (companyId: string) => `fin-state:${companyId}:data-as-of`;
 export class Freshness {
   private asOfMs: number | undefined;
   private loadedFor?: string;
+  /** The company whose stored time has been read (loadedFor once its load finished). */
+  private readFor?: string;
   private loading?: Promise<void>;
   private readonly listeners = new Set<() => void>();
 
@@ -26,6 +28,14 @@ export class Freshness {
   async dataAsOf(companyId: string | null): Promise<number | undefined> {
     if (companyId) await this.load(companyId);
     return this.asOfMs;
+  }
+
+  /**
+   * True when an answer fetched at `fetchedAt` changes nothing: the data is known to be as old already.
+   * Answers without waiting, so the cached path of a recalculation skips noteFetched.
+   */
+  covers(companyId: string, fetchedAt: number): boolean {
+    return this.readFor === companyId && this.asOfMs !== undefined && this.asOfMs <= fetchedAt;
   }
 
   /** An answer fetched at `fetchedAt` is in use: the data is as old as the oldest of them. */
@@ -51,6 +61,7 @@ export class Freshness {
   private load(companyId: string): Promise<void> {
     if (this.loadedFor !== companyId) {
       this.loadedFor = companyId;
+      this.readFor = undefined;
       this.loading = (async () => {
         if (!this.store) return;
         try {
@@ -60,6 +71,7 @@ export class Freshness {
         } catch {
           // Unreadable state: "Not fetched yet" until the next answer.
         }
+        if (this.loadedFor === companyId) this.readFor = companyId;
       })();
     }
     return this.loading ?? Promise.resolve();

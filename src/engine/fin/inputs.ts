@@ -1,9 +1,16 @@
 // A FIN formula's date arguments as the engine needs them: read against the company's today, its fiscal
 // year and the workbook's date system (asked of the host only when a serial number needs it).
+//
+// A model repeats the same few date arguments across thousands of cells, so each one is read once: the
+// readings are kept for as long as today, the fiscal year and the date system they depend on stay the same.
+// Reading is synchronous, part of an evaluation's attempt (pending.ts): a serial number before the host has
+// said its date system makes the attempt wait for the answer.
 
 import { argumentsToPeriod, parseDateArgument, type DateArgument, type DateSystem, type Period } from '../dates';
+import type { Result } from '../result';
 import { isMissing } from './args';
 import { FinError, finErrors } from './errors';
+import { Pending } from './pending';
 
 export type DateSystemSource = DateSystem | (() => DateSystem | Promise<DateSystem>);
 
@@ -17,12 +24,25 @@ export interface InputOptions {
   hostTimeoutMs?: number;
 }
 
+/** Readings kept at most (a model has a few hundred distinct date arguments; this bounds a pathological one). */
+const MAX_READINGS = 20_000;
+
 export class FinInputs {
   private dateSystemPromise?: Promise<DateSystem>;
+  /** The date system once the host said it (until Refresh all asks again). */
+  private knownSystem?: DateSystem;
+  /** Bumped by forgetDateSystem: an answer to an earlier question is not kept as the known one. */
+  private systemQuestion = 0;
   private readonly hostTimeoutMs: number;
+  /** Readings of text arguments ('s' + text) and of serials in a date system ('1900:' + n). */
+  private readonly readings = new Map<string, Result<DateArgument>>();
+  /** What the readings were made against. */
+  private readingsToday = '';
+  private readingsFiscalStart = 0;
 
   constructor(private readonly options: InputOptions) {
     this.hostTimeoutMs = options.hostTimeoutMs ?? 15_000;
+    if (typeof options.dateSystem !== 'function') this.knownSystem = options.dateSystem;
   }
 
   fiscalYearStart(): number {
@@ -37,23 +57,46 @@ export class FinInputs {
   /** Refresh all asks the host again (the user may have switched the workbook's date system). */
   forgetDateSystem(): void {
     this.dateSystemPromise = undefined;
+    this.systemQuestion += 1;
+    if (typeof this.options.dateSystem === 'function') this.knownSystem = undefined;
   }
 
-  async dateArg(input: unknown): Promise<DateArgument> {
-    const result = parseDateArgument(input, {
-      today: this.options.today(),
-      // Text never needs the date system, so only serial numbers ask the host for it.
-      dateSystem: typeof input === 'number' ? await this.dateSystem() : 1900,
-      fiscalYearStartMonth: this.options.fiscalYearStart(),
-    });
+  /** One date argument; throws a Pending while a serial number waits for the workbook's date system. */
+  dateArg(input: unknown): DateArgument {
+    // Text never needs the date system, so only serial numbers ask the host for it.
+    let system: DateSystem = 1900;
+    if (typeof input === 'number') {
+      if (this.knownSystem === undefined) throw new Pending(this.dateSystem());
+      system = this.knownSystem;
+    }
+    const result = this.reading(input, system);
     if (!result.ok) throw finErrors.badDate(result.error);
     return result.value;
   }
 
+  /** parseDateArgument's answer, read once per argument while today and the fiscal year stay the same. */
+  private reading(input: unknown, dateSystem: DateSystem): Result<DateArgument> {
+    const today = this.options.today();
+    const fiscalYearStartMonth = this.options.fiscalYearStart();
+    const key = typeof input === 'string' ? `s${input}` : typeof input === 'number' ? `${dateSystem}:${input}` : undefined;
+    if (key === undefined) return parseDateArgument(input, { today, dateSystem, fiscalYearStartMonth });
+    if (today !== this.readingsToday || fiscalYearStartMonth !== this.readingsFiscalStart || this.readings.size >= MAX_READINGS) {
+      this.readings.clear();
+      this.readingsToday = today;
+      this.readingsFiscalStart = fiscalYearStartMonth;
+    }
+    let result = this.readings.get(key);
+    if (!result) {
+      result = parseDateArgument(input, { today, dateSystem, fiscalYearStartMonth });
+      this.readings.set(key, result);
+    }
+    return result;
+  }
+
   /** start (and optionally end) -> an inclusive range; an omitted end means the end of start's period. */
-  async period(start: unknown, end: unknown): Promise<Period> {
-    const first = await this.dateArg(start);
-    const second = isMissing(end) ? undefined : await this.dateArg(end);
+  period(start: unknown, end: unknown): Period {
+    const first = this.dateArg(start);
+    const second = isMissing(end) ? undefined : this.dateArg(end);
     const result = argumentsToPeriod(first, second);
     if (!result.ok) throw finErrors.badDate(result.error);
     return result.value;
@@ -63,14 +106,17 @@ export class FinInputs {
     const source = this.options.dateSystem;
     if (typeof source !== 'function') return Promise.resolve(source);
     this.dateSystemPromise ??= (async () => {
+      const question = this.systemQuestion;
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        return await Promise.race([
+        const system = await Promise.race([
           Promise.resolve().then(source),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error('timed out')), this.hostTimeoutMs);
           }),
         ]);
+        if (question === this.systemQuestion) this.knownSystem = system;
+        return system;
       } catch (error) {
         this.dateSystemPromise = undefined;
         const why = error instanceof Error ? error.message : String(error);

@@ -1,13 +1,16 @@
 // The list FIN functions: FIN.TRANSACTIONS, FIN.MERCHANTS, FIN.CATEGORIES, FIN.DEPARTMENTS. Pages are read
 // through the cache one by one (each page is one call, kept like any answer) and followed with the
 // client's guarded pager, which re-sends the filters with every cursor and stops on a repeated cursor.
+// Following pages is asynchronous, so a paged list settles the synchronous reads it starts with (pending.ts);
+// the category and department lists are single attempts, as the single values are.
 
 import { iteratePages } from '../../api/paging';
 import type { ListPage, MerchantListParams, Transaction, TransactionListParams } from '../../api/types';
 import { centsToDisplay } from '../render/money';
 import { isMissing, parseMaxRows, parseStatus } from './args';
 import type { CellValue, Matrix } from './matrix';
-import type { EvalContext } from './reads';
+import { settle } from './pending';
+import type { Evaluation } from './reads';
 import { MAX_RESULT_BYTES, ResultRows } from './resultSize';
 import type { ValueParts } from './values';
 
@@ -92,19 +95,19 @@ const SIZE_LIMIT_TEXT = `a FIN result holds at most ${MAX_RESULT_BYTES / 1_000_0
 export async function transactions(
   { reads, inputs }: ValueParts,
   args: { start: unknown; end?: unknown; category?: unknown; status?: unknown; maxRows?: unknown },
-  ctx: EvalContext,
+  ev: Evaluation,
 ): Promise<Matrix> {
-  const period = await inputs.period(args.start, args.end);
+  const period = await settle(() => inputs.period(args.start, args.end));
   const status = parseStatus(args.status);
   const maxRows = parseMaxRows(args.maxRows);
-  const node = isMissing(args.category) ? undefined : await reads.category(ctx, args.category);
+  const node = isMissing(args.category) ? undefined : await settle(() => reads.category(ev, args.category));
   const base: TransactionListParams = { start_date: period.start, end_date: period.end, limit: TRANSACTIONS_PAGE_SIZE };
   if (node) base.category_id = node.id;
   if (status) base.status = status;
 
   const page = async (params: TransactionListParams): Promise<ListPage<TxnRow>> =>
     (
-      await reads.read(ctx, { path: '/transactions', query: { ...params, fin_view: TXN_VIEW } }, async (o) =>
+      await reads.read(ev, { path: '/transactions', query: { ...params, fin_view: TXN_VIEW } }, async (o) =>
         compactTransactions(await reads.client.transactions.list(params, o)),
       )
     ).value;
@@ -135,11 +138,11 @@ export async function transactions(
 }
 
 /** FIN.MERCHANTS: merchant names recorded for a category and its descendants (all months), by name. */
-export async function merchants({ reads }: ValueParts, args: { category: unknown }, ctx: EvalContext): Promise<Matrix> {
-  const node = await reads.category(ctx, args.category);
+export async function merchants({ reads }: ValueParts, args: { category: unknown }, ev: Evaluation): Promise<Matrix> {
+  const node = await settle(() => reads.category(ev, args.category));
   const base: MerchantListParams = { category_id: node.id, limit: MERCHANTS_PAGE_SIZE };
   const page = async (params: MerchantListParams) =>
-    (await reads.read(ctx, { path: '/parties/merchants', query: { ...params } }, (o) => reads.client.merchants.list(params, o))).value;
+    (await reads.read(ev, { path: '/parties/merchants', query: { ...params } }, (o) => reads.client.merchants.list(params, o))).value;
   const result = new ResultRows(['Merchant'], MAX_MERCHANTS);
   await collect(iteratePages(page, base, '/parties/merchants'), result, (m) => [String(m.name)]);
   const out = result.rows;
@@ -149,16 +152,16 @@ export async function merchants({ reads }: ValueParts, args: { category: unknown
 }
 
 /** FIN.CATEGORIES: every category with its full path, id, account type and point-in-time flag. */
-export async function categories({ reads }: ValueParts, ctx: EvalContext): Promise<Matrix> {
-  const tree = await reads.categoryTree(ctx);
+export function categories({ reads }: ValueParts, ev: Evaluation): Matrix {
+  const tree = reads.categoryTree(ev);
   const out: Matrix = [['Category', 'Id', 'Account type', 'Point in time']];
   for (const node of tree.ordered) out.push([node.path, node.id, String(node.item.account_type ?? ''), node.item.point_in_time === true]);
   return out;
 }
 
 /** FIN.DEPARTMENTS: every department with its full path, id and whether it can be assigned. */
-export async function departments({ reads }: ValueParts, ctx: EvalContext): Promise<Matrix> {
-  const tree = await reads.departmentTree(ctx);
+export function departments({ reads }: ValueParts, ev: Evaluation): Matrix {
+  const tree = reads.departmentTree(ev);
   const out: Matrix = [['Department', 'Id', 'Assignable']];
   for (const node of tree.ordered) out.push([node.path, node.id, node.item.assignable === true]);
   return out;

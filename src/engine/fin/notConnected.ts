@@ -88,6 +88,11 @@ export class NotConnectedFormulas {
   }
 
   /** An evaluation on a connection ended, with its error if it failed. A call typed again and answered needs nothing more. */
+  /** Whether how evaluations end is wanted (some formula still shows "Not connected"). */
+  following(): boolean {
+    return this.pending.size > 0;
+  }
+
   ended(call: FinCall, error?: unknown): void {
     if (this.pending.size === 0) return;
     const key = callKey(call);

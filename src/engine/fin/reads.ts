@@ -1,6 +1,10 @@
 // The FIN functions' reads: every one through the CachedReader, so a cell never spends a call that
 // another cell (or a statement block) already spent. Value preview only peeks at the cache, and each
 // answer used moves the "data as of" time.
+//
+// An evaluation reads synchronously (pending.ts): an answer in memory that changes nothing about the data's
+// age is used at once; anything else is read by `read` -- once for every evaluation waiting for the same
+// request -- while the evaluation waits, and kept in its Evaluation for its next attempt.
 
 import type { CallOptions } from '../../api/transport';
 import type {
@@ -17,22 +21,58 @@ import type {
 } from '../../api/types';
 import type { Period } from '../dates';
 import type { CachedReader } from '../reader/cachedReader';
-import type { CachedAnswer, ReadRequest } from '../reader/requestCache';
+import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import type { FinClient } from './client';
-import { finErrors } from './errors';
+import { finErrors, type FinError } from './errors';
 import type { Freshness } from './freshness';
+import { Pending } from './pending';
 import { buildTree, type Tree, type TreeNode } from '../tree';
-import { resolveInTree } from './resolve';
+import { resolveInTree, type Resolution } from './resolve';
 
 /** Per evaluation: `preview` is Excel's formula value preview (invocation.isInValuePreview). */
 export interface EvalContext {
   readonly preview?: boolean;
+  /** What a failed evaluation rejects with, made from its FinError (a cell's own error); the FinError by default. */
+  readonly failure?: (error: FinError) => unknown;
   /** Told of each request the evaluation reads (the cost of recalculating a formula is taken from them). */
   readonly noteRead?: (req: ReadRequest) => void;
 }
 
+/** One evaluation of a FIN cell, across its attempts: the answers it had to wait for. */
+export class Evaluation implements EvalContext {
+  private waited?: Map<string, CachedAnswer<unknown>>;
+
+  /** `ctx` is the caller's, shared by many evaluations: nothing of it is copied. */
+  constructor(readonly ctx: EvalContext) {}
+
+  get preview(): boolean {
+    return this.ctx.preview === true;
+  }
+
+  get noteRead(): ((req: ReadRequest) => void) | undefined {
+    return this.ctx.noteRead;
+  }
+
+  /** The answer to `req` this evaluation waited for, if it did. */
+  waitedFor<T>(req: ReadRequest): CachedAnswer<T> | undefined {
+    return this.waited?.get(requestKey(req)) as CachedAnswer<T> | undefined;
+  }
+
+  /** Kept for the next attempt, whatever the cache does meanwhile (an answer served stale, a preview's peek). */
+  keep(req: ReadRequest, answer: CachedAnswer<unknown>): void {
+    (this.waited ??= new Map()).set(requestKey(req), answer);
+  }
+}
+
+/** Resolutions kept per tree (a model names a few hundred categories; this bounds a pathological one). */
+const MAX_RESOLUTIONS = 20_000;
+
 export class FinReads {
   private readonly trees = new WeakMap<object, Tree<Category> | Tree<Department>>();
+  /** What each typed name resolved to, per tree: thousands of cells name the same few categories. */
+  private readonly resolutions = new WeakMap<object, Map<string, Resolution<Category> | Resolution<Department>>>();
+  /** Reads under way for waiting evaluations, by request (value previews read on their own). */
+  private readonly reading = new Map<string, Promise<CachedAnswer<unknown>>>();
 
   constructor(
     readonly client: FinClient,
@@ -43,6 +83,8 @@ export class FinReads {
   /** The answer to one request: cached, else fetched once; in value preview the cached one or #N/A. */
   async read<T>(ctx: EvalContext, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): Promise<CachedAnswer<T>> {
     ctx.noteRead?.(req);
+    const ready = this.ready<T>(req);
+    if (ready) return ready;
     if (ctx.preview) {
       const company = this.reader.knownCompanyId();
       const hit = company ? await this.reader.peek<T>(req) : undefined;
@@ -55,50 +97,98 @@ export class FinReads {
     return answer;
   }
 
-  incomeStatement(ctx: EvalContext, period: Period): Promise<CachedAnswer<IncomeStatement>> {
-    const params: ReportPeriodParams = { start_date: period.start, end_date: period.end };
-    return this.read(ctx, { path: '/reports/income_statement', query: { ...params } }, (o) => this.client.reports.incomeStatement(params, o));
+  /** An evaluation's answer to one request, now; else it waits for `read` (a Pending). */
+  answer<T>(ev: Evaluation, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): CachedAnswer<T> {
+    ev.noteRead?.(req);
+    const known = ev.waitedFor<T>(req) ?? this.ready<T>(req);
+    if (known) return known;
+    throw new Pending(this.shared(ev, req, fetch).then((answer) => ev.keep(req, answer)));
   }
 
-  balanceSheet(ctx: EvalContext, date: string): Promise<CachedAnswer<BalanceSheet>> {
+  /** The cached path of a recalculation: an answer in memory, and nothing new about its age. */
+  private ready<T>(req: ReadRequest): CachedAnswer<T> | undefined {
+    const company = this.reader.knownCompanyId();
+    const ready = company ? this.reader.fresh<T>(req) : undefined;
+    return ready && this.freshness.covers(company!, ready.fetchedAt) ? ready : undefined;
+  }
+
+  /** `read`, once for every evaluation waiting for the same request (a cold model waits by the thousand). */
+  private shared<T>(ctx: EvalContext, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): Promise<CachedAnswer<T>> {
+    if (ctx.preview) return this.read(ctx, req, fetch);
+    const key = requestKey(req);
+    let reading = this.reading.get(key) as Promise<CachedAnswer<T>> | undefined;
+    if (!reading) {
+      const started = this.read(ctx, req, fetch);
+      const done = () => {
+        if (this.reading.get(key) === started) this.reading.delete(key);
+      };
+      started.then(done, done);
+      this.reading.set(key, started);
+      reading = started;
+    }
+    return reading;
+  }
+
+  incomeStatement(ev: Evaluation, period: Period): CachedAnswer<IncomeStatement> {
+    const params: ReportPeriodParams = { start_date: period.start, end_date: period.end };
+    return this.answer(ev, { path: '/reports/income_statement', query: { ...params } }, (o) => this.client.reports.incomeStatement(params, o));
+  }
+
+  balanceSheet(ev: Evaluation, date: string): CachedAnswer<BalanceSheet> {
     const params: ReportDateParams = { date };
-    return this.read(ctx, { path: '/reports/balance_sheet', query: { ...params } }, (o) => this.client.reports.balanceSheet(params, o));
+    return this.answer(ev, { path: '/reports/balance_sheet', query: { ...params } }, (o) => this.client.reports.balanceSheet(params, o));
   }
 
-  cashFlow(ctx: EvalContext, period: Period): Promise<CachedAnswer<CashFlow>> {
+  cashFlow(ev: Evaluation, period: Period): CachedAnswer<CashFlow> {
     const params: ReportPeriodParams = { start_date: period.start, end_date: period.end };
-    return this.read(ctx, { path: '/reports/cash_flow', query: { ...params } }, (o) => this.client.reports.cashFlow(params, o));
+    return this.answer(ev, { path: '/reports/cash_flow', query: { ...params } }, (o) => this.client.reports.cashFlow(params, o));
   }
 
-  total(ctx: EvalContext, params: AggregationTotalParams): Promise<CachedAnswer<AggregationTotal>> {
-    return this.read(ctx, { path: '/aggregations/total', query: { ...params } }, (o) => this.client.aggregations.total(params, o));
+  total(ev: Evaluation, params: AggregationTotalParams): CachedAnswer<AggregationTotal> {
+    return this.answer(ev, { path: '/aggregations/total', query: { ...params } }, (o) => this.client.aggregations.total(params, o));
   }
 
-  async categoryTree(ctx: EvalContext): Promise<Tree<Category>> {
-    const { value } = await this.read(ctx, { path: '/categories' }, (o) => this.client.categories.list(o));
+  categoryTree(ev: Evaluation): Tree<Category> {
+    const { value } = this.answer(ev, { path: '/categories' }, (o) => this.client.categories.list(o));
     return this.tree(value, 'category');
   }
 
-  async departmentTree(ctx: EvalContext): Promise<Tree<Department>> {
-    const { value } = await this.read(ctx, { path: '/departments' }, (o) => this.client.departments.list(o));
+  departmentTree(ev: Evaluation): Tree<Department> {
+    const { value } = this.answer(ev, { path: '/departments' }, (o) => this.client.departments.list(o));
     return this.tree(value, 'department');
   }
 
   /** A category by name, unique tail of its path, or id. A blank name is refused before any call. */
-  async category(ctx: EvalContext, input: unknown): Promise<TreeNode<Category>> {
+  category(ev: Evaluation, input: unknown): TreeNode<Category> {
     if (typeof input !== 'string' || input.trim() === '') {
       const result = resolveInTree(buildTree<Category>([], 'category'), input, 'cat_');
       if (!result.ok) throw result.error;
     }
-    const result = resolveInTree(await this.categoryTree(ctx), input, 'cat_');
+    const result = this.resolve(this.categoryTree(ev), input, 'cat_');
     if (!result.ok) throw result.error;
     return result.node;
   }
 
-  async department(ctx: EvalContext, input: unknown): Promise<TreeNode<Department>> {
-    const result = resolveInTree(await this.departmentTree(ctx), input, 'dept_');
+  department(ev: Evaluation, input: unknown): TreeNode<Department> {
+    const result = this.resolve(this.departmentTree(ev), input, 'dept_');
     if (!result.ok) throw result.error;
     return result.node;
+  }
+
+  /** resolveInTree, once per typed text and tree. */
+  private resolve<T extends Category | Department>(tree: Tree<T>, input: unknown, idPrefix: string): Resolution<T> {
+    if (typeof input !== 'string') return resolveInTree(tree, input, idPrefix);
+    let known = this.resolutions.get(tree);
+    if (!known || known.size >= MAX_RESOLUTIONS) {
+      known = new Map();
+      this.resolutions.set(tree, known);
+    }
+    let result = known.get(input) as Resolution<T> | undefined;
+    if (!result) {
+      result = resolveInTree(tree, input, idPrefix);
+      known.set(input, result as Resolution<Category> | Resolution<Department>);
+    }
+    return result;
   }
 
   /** The tree of a cached list, built once per answer. */

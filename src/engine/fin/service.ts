@@ -2,23 +2,31 @@
 // it hands the raw cell arguments to a FinService method and turns the answer (a number, a 2-D array) or
 // the FinError into a cell. The service only composes: dates (inputs.ts), reads through the one cached
 // reader (reads.ts), single values (values.ts), statements (statements.ts), lists (lists.ts), the data's
-// age (freshness.ts) and Refresh all (refresh.ts).
+// age (freshness.ts) and Refresh all (refresh.ts). An evaluation is a synchronous attempt, made again when
+// what it waited for is ready (pending.ts); attempts take turns on the main thread (turns.ts), so a
+// recalculation of a big model comes in slices the task pane can breathe between.
 
 import type { Department } from '../../api/types';
 import type { CachedReader } from '../reader/cachedReader';
 import type { CacheStore } from '../reader/requestCache';
 import { FinActivity, type FinBatch } from './activity';
 import type { FinClient } from './client';
-import { monthlyLimitError, toFinError, type FinError } from './errors';
+import { monthlyLimitError, type FinError } from './errors';
 import { Freshness, formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';
 import { FinInputs, type DateSystemSource } from './inputs';
 import * as lists from './lists';
 import type { Matrix } from './matrix';
-import { FinReads, type EvalContext } from './reads';
+import { FinReads, type EvalContext, type Evaluation } from './reads';
 import { refreshFinCells, type RefreshOptions, type RefreshReport } from './refresh';
 import type { TreeNode } from '../tree';
 import * as statements from './statements';
+import { Turns, type TurnOptions } from './turns';
 import * as values from './values';
+
+// Attempts without arguments of their own, in the shape turns.ts takes (made once, not per evaluation).
+const categoryList = (parts: values.ValueParts, _: undefined, ev: Evaluation): Matrix => lists.categories(parts, ev);
+const departmentList = (parts: values.ValueParts, _: undefined, ev: Evaluation): Matrix => lists.departments(parts, ev);
+const departmentNamed = (parts: values.ValueParts, input: unknown, ev: Evaluation): TreeNode<Department> => parts.reads.department(ev, input);
 
 export interface FinServiceOptions {
   client: FinClient;
@@ -34,6 +42,8 @@ export interface FinServiceOptions {
   stateStore?: CacheStore;
   /** Upper bound for reading the workbook's date system from the host (default 15 s). */
   hostTimeoutMs?: number;
+  /** How evaluations share the main thread, and their time limit (turns.ts). */
+  turns?: TurnOptions;
 }
 
 export class FinService {
@@ -42,7 +52,9 @@ export class FinService {
   private readonly inputs: FinInputs;
   private readonly freshness: Freshness;
   private readonly reads: FinReads;
+  private readonly parts: values.ValueParts;
   private readonly activity = new FinActivity();
+  private readonly turns: Turns<values.ValueParts>;
   private readonly stateStore?: CacheStore;
   private refreshing?: Promise<RefreshReport>;
 
@@ -59,61 +71,63 @@ export class FinService {
     this.stateStore = options.stateStore;
     this.freshness = new Freshness(options.stateStore);
     this.reads = new FinReads(options.client, options.reader, this.freshness);
+    this.parts = { reads: this.reads, inputs: this.inputs };
+    this.turns = new Turns(this.activity, this.parts, options.turns);
   }
 
   // Single values ---------------------------------------------------------------------------------
 
   total(args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(() => values.total(this.parts(), args, ctx));
+    return this.evaluate(ctx, values.total, args);
   }
 
   pnl(args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(() => values.pnl(this.parts(), args, ctx));
+    return this.evaluate(ctx, values.pnl, args);
   }
 
   balance(args: { category: unknown; date: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(() => values.balance(this.parts(), args, ctx));
+    return this.evaluate(ctx, values.balance, args);
   }
 
   cashflow(args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(() => values.cashflow(this.parts(), args, ctx));
+    return this.evaluate(ctx, values.cashflow, args);
   }
 
   // Whole statements ------------------------------------------------------------------------------
 
   incomeStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => statements.incomeStatement(this.parts(), args, ctx));
+    return this.evaluate(ctx, statements.incomeStatement, args);
   }
 
   balanceSheet(args: { date: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => statements.balanceSheet(this.parts(), args, ctx));
+    return this.evaluate(ctx, statements.balanceSheet, args);
   }
 
   cashFlowStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => statements.cashFlowStatement(this.parts(), args, ctx));
+    return this.evaluate(ctx, statements.cashFlowStatement, args);
   }
 
   // Lists -----------------------------------------------------------------------------------------
 
   transactions(args: { start: unknown; end?: unknown; category?: unknown; status?: unknown; maxRows?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => lists.transactions(this.parts(), args, ctx));
+    return this.evaluate(ctx, lists.transactions, args);
   }
 
   categories(ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => lists.categories(this.parts(), ctx));
+    return this.evaluate(ctx, categoryList, undefined);
   }
 
   departments(ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => lists.departments(this.parts(), ctx));
+    return this.evaluate(ctx, departmentList, undefined);
   }
 
   merchants(args: { category: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(() => lists.merchants(this.parts(), args, ctx));
+    return this.evaluate(ctx, lists.merchants, args);
   }
 
   /** Resolves a department the way FIN arguments are (name, unique tail of a path, or id). */
   resolveDepartment(input: unknown, ctx: EvalContext = {}): Promise<TreeNode<Department>> {
-    return this.evaluate(() => this.reads.department(ctx, input));
+    return this.evaluate(ctx, departmentNamed, input);
   }
 
   // Freshness and refresh -------------------------------------------------------------------------
@@ -178,14 +192,8 @@ export class FinService {
     return this.activity.whenIdle(quietMs, timeoutMs);
   }
 
-  private parts(): values.ValueParts {
-    return { reads: this.reads, inputs: this.inputs };
-  }
-
-  /** Every evaluation settles: a value, or the FinError its cell shows. */
-  private evaluate<T>(work: () => Promise<T>): Promise<T> {
-    return this.activity.run(work).catch((error: unknown) => {
-      throw toFinError(error, '');
-    });
+  /** Every evaluation is attempted in turns until it settles: a value, or the FinError its cell shows. */
+  private evaluate<A, T>(ctx: EvalContext, attempt: (parts: values.ValueParts, args: A, ev: Evaluation) => T | Promise<T>, args: A): Promise<T> {
+    return this.turns.run(ctx, attempt, args);
   }
 }

@@ -1,5 +1,6 @@
 // FIN.INCOME_STATEMENT, FIN.BALANCE_SHEET and FIN.CASH_FLOW: a whole statement for one period as a
-// spilled array, rendered by the engine's renderer (the one place cents become display numbers).
+// spilled array, rendered by the engine's renderer (the one place cents become display numbers). Each is
+// one synchronous attempt, as the single values are (pending.ts).
 
 import { argumentEndDate } from '../dates';
 import { cellValues } from '../render/grid';
@@ -7,7 +8,7 @@ import { unitsNote, type Scale } from '../render/money';
 import type { StatementReport } from '../render/reportShapes';
 import { renderStatement } from '../render/statementGrid';
 import { parseScale } from './args';
-import type { EvalContext } from './reads';
+import type { Evaluation } from './reads';
 import type { Matrix } from './matrix';
 import type { ValueParts } from './values';
 
@@ -28,23 +29,23 @@ function statementMatrix(report: StatementReport, fetchedAt: number, scale: Scal
   return values;
 }
 
-export async function incomeStatement({ reads, inputs }: ValueParts, args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext): Promise<Matrix> {
+export function incomeStatement({ reads, inputs }: ValueParts, args: { start: unknown; end?: unknown; scale?: unknown }, ev: Evaluation): Matrix {
   const scale = parseScale(args.scale);
-  const period = await inputs.period(args.start, args.end);
-  const { value, fetchedAt } = await reads.incomeStatement(ctx, period);
+  const period = inputs.period(args.start, args.end);
+  const { value, fetchedAt } = reads.incomeStatement(ev, period);
   return statementMatrix(value, fetchedAt, scale, inputs.fiscalYearStart());
 }
 
-export async function balanceSheet({ reads, inputs }: ValueParts, args: { date: unknown; scale?: unknown }, ctx: EvalContext): Promise<Matrix> {
+export function balanceSheet({ reads, inputs }: ValueParts, args: { date: unknown; scale?: unknown }, ev: Evaluation): Matrix {
   const scale = parseScale(args.scale);
-  const date = argumentEndDate(await inputs.dateArg(args.date));
-  const { value, fetchedAt } = await reads.balanceSheet(ctx, date);
+  const date = argumentEndDate(inputs.dateArg(args.date));
+  const { value, fetchedAt } = reads.balanceSheet(ev, date);
   return statementMatrix(value, fetchedAt, scale, inputs.fiscalYearStart());
 }
 
-export async function cashFlowStatement({ reads, inputs }: ValueParts, args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext): Promise<Matrix> {
+export function cashFlowStatement({ reads, inputs }: ValueParts, args: { start: unknown; end?: unknown; scale?: unknown }, ev: Evaluation): Matrix {
   const scale = parseScale(args.scale);
-  const period = await inputs.period(args.start, args.end);
-  const { value, fetchedAt } = await reads.cashFlow(ctx, period);
+  const period = inputs.period(args.start, args.end);
+  const { value, fetchedAt } = reads.cashFlow(ev, period);
   return statementMatrix(value, fetchedAt, scale, inputs.fiscalYearStart());
 }

@@ -1,6 +1,7 @@
 // The single-value FIN functions: one figure read from a whole statement or a category total, in units.
 // The statement is fetched whole (the API has no section filter), so every cell of the same period
-// reads the same cached answer.
+// reads the same cached answer. Each is one synchronous attempt (pending.ts): it throws a Pending for
+// whatever it has to wait for, and the service attempts it again.
 
 import type { AggregationTotalParams } from '../../api/types';
 import { argumentEndDate, argumentsToPeriod, monthlyCoverage, pointInTimeCoverage } from '../dates';
@@ -18,7 +19,7 @@ import {
   figureKey,
   incomeStatementLine,
 } from './lines';
-import type { EvalContext, FinReads } from './reads';
+import type { Evaluation, FinReads } from './reads';
 import { normalizeName } from '../tree';
 
 export interface ValueParts {
@@ -32,16 +33,16 @@ export interface ValueParts {
  * instead of being silently widened); point-in-time categories take one date or period and are read at
  * its end, which must be a month end.
  */
-export async function total(
+export function total(
   { reads, inputs }: ValueParts,
   args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown },
-  ctx: EvalContext,
-): Promise<number> {
+  ev: Evaluation,
+): number {
   // Arguments first: a bad date or merchant never costs the categories call.
-  const first = await inputs.dateArg(args.start);
-  const second = isMissing(args.end) ? undefined : await inputs.dateArg(args.end);
+  const first = inputs.dateArg(args.start);
+  const second = isMissing(args.end) ? undefined : inputs.dateArg(args.end);
   const merchant = optionalText(args.merchant, 'merchant');
-  const node = await reads.category(ctx, args.category);
+  const node = reads.category(ev, args.category);
   const query: AggregationTotalParams = { category_id: node.id };
   if (node.item.point_in_time) {
     if (second !== undefined) {
@@ -65,23 +66,23 @@ export async function total(
     query.end_date = coverage.covered.end;
   }
   if (merchant !== undefined) query.merchant = merchant;
-  const { value } = await reads.total(ctx, query);
+  const { value } = reads.total(ev, query);
   return centsToDisplay(value.total_cents, 'units');
 }
 
 /** FIN.PNL: one income statement line (a category, or "Net Income" / "Operating Income"). */
-export async function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext): Promise<number> {
-  const period = await inputs.period(args.start, args.end);
+export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ev: Evaluation): number {
+  const period = inputs.period(args.start, args.end);
   const figure = typeof args.line === 'string' ? figureKey(INCOME_FIGURES, args.line) : undefined;
   let categoryId: string | undefined;
   if (figure === undefined) {
-    const node = await reads.category(ctx, args.line);
+    const node = reads.category(ev, args.line);
     if (node.item.point_in_time) {
       throw finErrors.argument(`"${node.name}" is a balance-sheet category: use FIN.BALANCE or FIN.TOTAL for it`, 'wrong_statement');
     }
     categoryId = node.id;
   }
-  const { value: report } = await reads.incomeStatement(ctx, period);
+  const { value: report } = reads.incomeStatement(ev, period);
   // A periodic category the statement does not list had no activity in the period.
   const cents = figure !== undefined ? figureCents(report, figure) : (incomeStatementLine(report, categoryId!) ?? 0);
   if (cents === undefined) throw new FinError('na', `The income statement has no ${String(args.line)}`, 'missing_figure');
@@ -89,13 +90,13 @@ export async function pnl({ reads, inputs }: ValueParts, args: { line: unknown; 
 }
 
 /** FIN.BALANCE: one balance sheet line at a date (a period means its last day). */
-export async function balance({ reads, inputs }: ValueParts, args: { category: unknown; date: unknown }, ctx: EvalContext): Promise<number> {
-  const date = argumentEndDate(await inputs.dateArg(args.date));
-  const node = await reads.category(ctx, args.category);
+export function balance({ reads, inputs }: ValueParts, args: { category: unknown; date: unknown }, ev: Evaluation): number {
+  const date = argumentEndDate(inputs.dateArg(args.date));
+  const node = reads.category(ev, args.category);
   if (!node.item.point_in_time) {
     throw finErrors.argument(`"${node.name}" is an income-statement category (activity over a period): use FIN.PNL or FIN.TOTAL for it`, 'wrong_statement');
   }
-  const { value: report } = await reads.balanceSheet(ctx, date);
+  const { value: report } = reads.balanceSheet(ev, date);
   return centsToDisplay(balanceSheetLine(report, node.id) ?? 0, 'units');
 }
 
@@ -104,30 +105,30 @@ export async function balance({ reads, inputs }: ValueParts, args: { category: u
  * "Ending Cash", "Operating Activities"...), a grp_ group by id or name ("Changes in Working Capital"), or
  * a balance-sheet category whose change the statement shows.
  */
-export async function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext): Promise<number> {
-  const period = await inputs.period(args.start, args.end);
+export function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ev: Evaluation): number {
+  const period = inputs.period(args.start, args.end);
   const typed = typeof args.line === 'string' ? args.line.trim() : '';
   const figure = typed ? figureKey(CASH_FLOW_FIGURES, typed) : undefined;
   if (figure !== undefined) {
-    const cents = figureCents((await reads.cashFlow(ctx, period)).value, figure);
+    const cents = figureCents(reads.cashFlow(ev, period).value, figure);
     if (cents === undefined) throw new FinError('na', `The cash flow statement has no "${typed}" figure`, 'missing_figure');
     return centsToDisplay(cents, 'units');
   }
   if (typed.startsWith('grp_')) {
-    const cents = cashFlowLine((await reads.cashFlow(ctx, period)).value, typed);
+    const cents = cashFlowLine(reads.cashFlow(ev, period).value, typed);
     if (cents === undefined) throw finErrors.argument(`Unknown cash flow group "${typed}"`, 'unknown_line');
     return centsToDisplay(cents, 'units');
   }
   if (typed) {
-    const report = (await reads.cashFlow(ctx, period)).value;
+    const report = reads.cashFlow(ev, period).value;
     const group = cashFlowGroups(report).find((g) => normalizeName(g.name) === normalizeName(typed));
     if (group) return centsToDisplay(group.amount_cents, 'units');
   }
-  const node = await reads.category(ctx, args.line);
+  const node = reads.category(ev, args.line);
   if (!node.item.point_in_time) {
     throw finErrors.argument(`"${node.name}" is an income-statement category: the cash flow shows it inside "Net Income"; use FIN.PNL`, 'wrong_statement');
   }
-  const cents = cashFlowLine((await reads.cashFlow(ctx, period)).value, node.id);
+  const cents = cashFlowLine(reads.cashFlow(ev, period).value, node.id);
   if (cents === undefined) {
     throw finErrors.argument(
       `"${node.name}" is not a line of this cash flow statement (cash itself is its result: use "Change in Cash", "Beginning Cash" or "Ending Cash")`,

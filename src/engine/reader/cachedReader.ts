@@ -156,6 +156,20 @@ export class CachedReader {
   }
 
   /**
+   * The cached answer to `req` when reading it costs no call and no wait (in memory and not due for a
+   * refresh); undefined otherwise, and read() then does what it takes. Never calls the API.
+   */
+  fresh<T>(req: ReadRequest): CachedAnswer<T> | undefined {
+    const company = this.client.companyId;
+    if (!company) return undefined;
+    // A refusal remembered for the request is what read() answers, whatever is cached.
+    if (this.failures.size > 0 && this.failures.has(canonicalKey(company, req))) return undefined;
+    const hit = this.cache.fresh<T>(company, req);
+    // An answer served stale (its refresh failed) is for read() to count.
+    return hit?.stale ? undefined : hit;
+  }
+
+  /**
    * The answer to `req`: from the cache, else from `fetch` through the guard (once for every concurrent
    * reader). `fresh` fetches again whatever is cached and keeps the new answer for every later reader.
    */

@@ -71,14 +71,27 @@ export function canonicalKey(companyId: string, req: ReadRequest): string {
   return `${PREFIX}${companyId}:${requestKey(req)}`;
 }
 
-/** The request's part of the canonical key: path and sorted, non-empty query. */
+/** Characters encodeURIComponent leaves as they are: a text made of them only is its own encoding. */
+const URI_SAFE = /^[A-Za-z0-9\-_.!~*'()]*$/;
+
+function encode(text: string): string {
+  return URI_SAFE.test(text) ? text : encodeURIComponent(text);
+}
+
+/**
+ * The request's part of the canonical key: path and sorted, non-empty query. Every read computes it (a
+ * recalculation thousands of times), so it is built without intermediate arrays of entries.
+ */
 export function requestKey(req: ReadRequest): string {
-  const params = Object.entries(req.query ?? {})
-    .filter(([, v]) => v !== undefined && v !== null && v !== '')
-    .map(([k, v]) => [k, String(v)] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const qs = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${req.path}${qs ? `?${qs}` : ''}`;
+  const query = req.query;
+  if (!query) return req.path;
+  let qs = '';
+  for (const name of Object.keys(query).sort()) {
+    const value = query[name];
+    if (value === undefined || value === null || value === '') continue;
+    qs += `${qs ? '&' : ''}${encode(name)}=${encode(String(value))}`;
+  }
+  return qs ? `${req.path}?${qs}` : req.path;
 }
 
 function staleKey(companyId: string): string {
@@ -145,6 +158,21 @@ export class RequestCache {
     const key = canonicalKey(companyId, req);
     const hit = this.fromMemory(key) ?? (await this.loadPersisted(key));
     return hit as CachedAnswer<T> | undefined;
+  }
+
+  /**
+   * The answer in memory when it is not due for a refresh; undefined otherwise (absent, stale, or the
+   * company's staleness not loaded yet: get() does the rest). It waits for nothing, for the cached path
+   * of a recalculation, which asks thousands of times in a row.
+   */
+  fresh<T>(companyId: string, req: ReadRequest): CachedAnswer<T> | undefined {
+    const stale = this.staleness.get(companyId);
+    if (!stale) return undefined;
+    const key = canonicalKey(companyId, req);
+    const hit = this.memory.get(key);
+    if (!hit || this.staleNow(stale, key, hit)) return undefined;
+    this.persisted.touch(key);
+    return hit as CachedAnswer<T>;
   }
 
   /**

@@ -182,7 +182,10 @@ export interface CostEstimate {
   polls: number;
   /** Extra error pages, only when a job fails with more than 500 errors (0 expected). */
   errorPages: number;
-  /** One incremental sync run after the push re-reads the changed rows: about one call per 500. */
+  /**
+   * Reading the changed rows back after the push: one incremental page when they fit in one; none beyond
+   * (their new values are known, and the next sync reads them with what others changed: reread.ts).
+   */
   reread: number;
   total: number;
   text: string;
@@ -194,7 +197,7 @@ export function estimateCost(groups: UpdateGroup[], options: { checkUpstream: bo
   const bulkRows = groups.reduce((n, g) => n + (g.method === 'bulk' ? g.ids.length : 0), 0);
   const anything = patches + jobs > 0;
   const check = options.checkUpstream && anything ? 1 : 0;
-  const reread = jobs > 0 ? Math.max(1, Math.ceil(bulkRows / PAGE_SIZE)) : 0;
+  const reread = jobs > 0 && bulkRows < PAGE_SIZE ? 1 : 0;
   const total = check + patches + 2 * jobs + reread;
   const parts: string[] = [];
   if (check) parts.push('1 upstream check');

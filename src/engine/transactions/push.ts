@@ -1,6 +1,7 @@
 // The push: check upstream (one incremental sync from the watermark, skipped when nothing valid is to be
 // sent), check the edits locally, then send each group of identical updates as a PATCH (one row) or bulk
-// jobs (journalled before their POST), write every row's outcome, and read the changed rows back. An
+// jobs (journalled before their POST), write every row's outcome, and read the changed rows back when that
+// is one page (reread.ts). An
 // unfinished earlier push is never resumed here: its rows are held until the user resumes or discards it
 // from the review (resume.ts).
 
@@ -13,7 +14,7 @@ import { writeOutcomes } from './outcomes';
 import { sendPatches } from './patches';
 import { syncTable, type SyncOutcome } from './pull';
 import { reconcile } from './reconcile';
-import { settleThenReread } from './reread';
+import { readBackNow, settleThenReread } from './reread';
 import { unfinishedMarks } from './resume';
 import { checkRows, summarizeGroups, writeCheckedRows, type GroupSummary } from './review';
 
@@ -85,10 +86,8 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
     if (out.flagsChanged) await t.store.writeFlags(out.flags);
   }
 
-  let reread: SyncOutcome | null = null;
-  if (run.reports.some((r) => r.result === 'success')) {
-    reread = await settleThenReread(deps, t, warnings, onProgress);
-  }
+  // The rows of successful jobs hold their new values already; the read-back runs only when it is one page.
+  const reread = readBackNow(run.reports) ? await settleThenReread(deps, t, warnings, onProgress) : null;
 
   const jobsUpdated = run.reports.filter((r) => r.result === 'success').reduce((n, r) => n + r.rows, 0);
   const patchesUpdated = patched.outcomes.filter((o) => o.ok).length;

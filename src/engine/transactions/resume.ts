@@ -15,7 +15,7 @@ import { bodyDigest, canonicalBody, type JobKind, type JournalEntry } from './jo
 import * as M from './messages';
 import { errorReason, writeOutcomes, type RowOutcome } from './outcomes';
 import type { SyncOutcome } from './pull';
-import { settleThenReread } from './reread';
+import { readBackNow, settleThenReread } from './reread';
 
 /** Journal entries older than this are past the API's 30-day job retention margin. */
 const JOB_RETENTION_MARGIN_MS = 29 * 86_400_000;
@@ -260,7 +260,7 @@ export async function resume(
   const t = await openTable(deps, bindingId);
   const warnings: string[] = [];
   const r = await resumeConfirmed(deps, t, keys, onProgress);
-  const reread = r.reports.some((x) => x.result === 'success') ? await settleThenReread(deps, t, warnings, onProgress) : null;
+  const reread = readBackNow(r.reports) ? await settleThenReread(deps, t, warnings, onProgress) : null;
   return { ...r, reread, warnings, calls: await callsSince(deps.client, snap) };
 }
 

@@ -12,7 +12,7 @@ import * as M from './messages';
 import { writeOutcomes } from './outcomes';
 import { syncTable, type SyncOutcome } from './pull';
 import type { PushOptions, PushResult } from './push';
-import { settleThenReread } from './reread';
+import { readBackNow, settleThenReread } from './reread';
 import { unfinishedMarks } from './resume';
 
 export interface ShiftResult extends Omit<PushResult, 'groups' | 'patches'> {
@@ -69,10 +69,7 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
   const run = await runJobs(deps, t, specs, view, onProgress);
   await writeOutcomes(deps, t, view, run.outcomes, { sent: specs, finishedKeys: run.finishedKeys });
 
-  let reread: SyncOutcome | null = null;
-  if (run.reports.some((r) => r.result === 'success')) {
-    reread = await settleThenReread(deps, t, warnings, onProgress);
-  }
+  const reread = readBackNow(run.reports) ? await settleThenReread(deps, t, warnings, onProgress) : null;
   const updated = run.reports.filter((r) => r.result === 'success').reduce((n, r) => n + r.rows, 0);
   return {
     months,

@@ -48,4 +48,23 @@ describe('calendar arithmetic', () => {
     expect(calendarDateAt(Date.UTC(2026, 6, 1, 8, 0))).toBe('2026-07-01');
     expect(calendarDateAt(Date.UTC(2026, 6, 1, 5, 0), 'UTC')).toBe('2026-07-01');
   });
+
+  test('calendarDateAt answers asked again and again, across midnight, in several zones at once', () => {
+    // Los Angeles' midnight (07:00Z in summer): the last second of June 30, then the first of July 1.
+    const midnight = Date.UTC(2026, 6, 1, 7, 0);
+    const asked: [number, string | undefined, string][] = [
+      [midnight - 1000, undefined, '2026-06-30'],
+      [midnight - 1, undefined, '2026-06-30'],
+      [midnight - 1, 'UTC', '2026-07-01'],
+      [midnight, undefined, '2026-07-01'],
+      [midnight - 1000, undefined, '2026-06-30'],
+      [midnight + 59_999, undefined, '2026-07-01'],
+      [midnight, 'Asia/Kolkata', '2026-07-01'],
+      // Kolkata is UTC+5:30: its midnight falls on a half hour of UTC.
+      [Date.UTC(2026, 6, 1, 18, 29, 59), 'Asia/Kolkata', '2026-07-01'],
+      [Date.UTC(2026, 6, 1, 18, 30), 'Asia/Kolkata', '2026-07-02'],
+      [Date.UTC(2026, 6, 1, 18, 30), undefined, '2026-07-01'],
+    ];
+    for (const [at, zone, date] of asked) expect([at, zone, calendarDateAt(at, zone)]).toEqual([at, zone, date]);
+  });
 });

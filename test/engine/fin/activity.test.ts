@@ -5,9 +5,15 @@ import { FinActivity } from '../../../src/engine/fin/activity';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One evaluation running `runMs`, counted as the service's turns count it (started, then settled). */
+function evaluation(activity: FinActivity, runMs: number): Promise<void> {
+  activity.started();
+  return sleep(runMs).then(() => activity.settled());
+}
+
 /** Starts `count` evaluations `afterMs` from now, each running `runMs`. */
 function batch(activity: FinActivity, count: number, afterMs: number, runMs = 20): Promise<void> {
-  return sleep(afterMs).then(() => Promise.all(Array.from({ length: count }, () => activity.run(() => sleep(runMs)))).then(() => undefined));
+  return sleep(afterMs).then(() => Promise.all(Array.from({ length: count }, () => evaluation(activity, runMs))).then(() => undefined));
 }
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
@@ -89,7 +95,7 @@ describe('FinActivity.whenSettled', () => {
   it('gives up at the time limit with false', async () => {
     const activity = new FinActivity();
     const since = activity.mark();
-    const stuck = activity.run(() => sleep(400));
+    const stuck = evaluation(activity, 400);
     expect(await activity.whenSettled(since, { evaluations: 1 }, { quietMs: 20, timeoutMs: 100 })).toBe(false);
     await stuck;
   });
@@ -118,7 +124,7 @@ describe('FinActivity batches', () => {
       throw new Error('a broken listener');
     });
     const stop = activity.onBatch((b) => batches.push(b.evaluations));
-    const slow = activity.run(() => sleep(300));
+    const slow = evaluation(activity, 300);
     await batch(activity, 1, 0);
     await sleep(150);
     expect(batches).toEqual([]);

@@ -220,6 +220,24 @@ describe('FinService (scripted client)', () => {
     expect(calls.filter((c) => c.startsWith('/reports'))).toEqual(['/reports/income_statement 2026-07-01']);
   });
 
+  it('reads a date argument again when today or the fiscal year changes (the readings are kept only while they hold)', async () => {
+    const { client, calls } = fakeClient();
+    let today = '2026-11-21';
+    let fiscalStart = 1;
+    const fin = service(client, { today: () => today, fiscalYearStartMonth: () => fiscalStart });
+    await fin.pnl({ line: 'Revenue', start: 'YTD' });
+    await fin.pnl({ line: 'Revenue', start: 'YTD' });
+    today = '2027-02-03';
+    await fin.pnl({ line: 'Revenue', start: 'YTD' });
+    fiscalStart = 7;
+    await fin.pnl({ line: 'Revenue', start: 'YTD' });
+    expect(calls.filter((c) => c.startsWith('/reports'))).toEqual([
+      '/reports/income_statement 2026-01-01',
+      '/reports/income_statement 2027-01-01',
+      '/reports/income_statement 2026-07-01',
+    ]);
+  });
+
   it('a host that cannot tell the date system gives #N/A, not #BUSY!', async () => {
     const { client } = fakeClient();
     const fin = service(client, { dateSystem: () => new Promise<1900>(() => undefined), hostTimeoutMs: 20 });

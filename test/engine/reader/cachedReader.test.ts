@@ -28,7 +28,7 @@ function aborted(opts: CallOptions): Promise<never> {
 function rig(options: { store?: MemoryCacheStore; now?: () => number; apiTimeoutMs?: number } = {}) {
   const store = options.store ?? new MemoryCacheStore();
   const client = { companyId: 'comp_1', ensureCompanyId: async () => 'comp_1', meter: {} };
-  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store, now: options.now, apiTimeoutMs: options.apiTimeoutMs });
+  const reader = new CachedReader({ client, cache: new RequestCache(store, options.now), stateStore: store, now: options.now, apiTimeoutMs: options.apiTimeoutMs });
   return { reader, store };
 }
 
@@ -43,6 +43,28 @@ it('concurrent reads of one request spend one call; a fresh read replaces the an
   expect((await reader.read(req('/r'), fetch, { fresh: true })).value).toBe(2);
   expect((await reader.read(req('/r'), fetch)).value).toBe(2);
   expect(await reader.cost([req('/r'), req('/r'), req('/other')])).toEqual({ requests: 2, cached: 1, calls: 1 });
+});
+
+it('fresh() answers at once only what read() would answer without a call or a wait', async () => {
+  let now = NOW;
+  const { reader } = rig({ now: () => (now += 1000) });
+  expect(reader.fresh(req('/r'))).toBeUndefined();
+  await reader.read(req('/r'), async () => 1);
+  expect(reader.fresh(req('/r'))?.value).toBe(1);
+  await reader.markStale((r) => r.path === '/r');
+  expect(reader.fresh(req('/r'))).toBeUndefined();
+  await reader.read(req('/r'), async () => 2);
+  expect(reader.fresh(req('/r'))?.value).toBe(2);
+  await reader.markAllStale();
+  expect(reader.fresh(req('/r'))).toBeUndefined();
+  await reader.read(req('/r'), async () => 3);
+  // A refusal remembered for the request is what read() answers, whatever is cached.
+  const gone = async () => {
+    throw new ApiError({ message: 'gone', status: 404, type: 'invalid_request_error', code: 'resource_missing', request });
+  };
+  await expect(reader.read(req('/r'), gone, { fresh: true })).rejects.toMatchObject({ code: 'resource_missing' });
+  expect(reader.fresh(req('/r'))).toBeUndefined();
+  await expect(reader.read(req('/r'), async () => 4)).rejects.toMatchObject({ code: 'resource_missing' });
 });
 
 it('a refusal the API would repeat is remembered until the next refresh; a passing failure is not', async () => {

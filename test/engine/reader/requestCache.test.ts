@@ -1,4 +1,4 @@
-import { MemoryCacheStore, RequestCache, canonicalKey } from '../../../src/engine/reader/requestCache';
+import { MemoryCacheStore, RequestCache, canonicalKey, requestKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
 
 const req = { path: '/reports/income_statement', query: { start_date: '2025-01-01', end_date: '2025-01-31' } };
 
@@ -8,6 +8,26 @@ describe('RequestCache', () => {
     const b = canonicalKey('comp_1', { path: '/x', query: { a: 1, b: 2 } });
     expect(a).toBe(b);
     expect(canonicalKey('comp_2', { path: '/x', query: { a: 1, b: 2 } })).not.toBe(a);
+  });
+
+  it('builds the same request keys as entries filtered, sorted and URI-encoded (keys persist: they must not change)', () => {
+    const reference = (r: ReadRequest): string => {
+      const params = Object.entries(r.query ?? {})
+        .filter(([, v]) => v !== undefined && v !== null && v !== '')
+        .map(([k, v]) => [k, String(v)] as const)
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      const qs = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+      return `${r.path}${qs ? `?${qs}` : ''}`;
+    };
+    const requests: ReadRequest[] = [
+      { path: '/categories' },
+      { path: '/x', query: {} },
+      { path: '/x', query: { a: undefined, b: null, c: '' } },
+      { path: '/aggregations/total', query: { start_date: '2025-01-01', end_date: '2025-03-31', category_id: 'cat_1', merchant: "Bob's Café & Co. (SF) 100%" } },
+      { path: '/transactions', query: { limit: 500, status: 'posted', cursor: 'a+b/c=d', fin_view: 'cells', Z: 1, _: true, 'k y': 'é~*!' } },
+      { path: '/x', query: { b: 0, a: false, 'ä': 'x' } },
+    ];
+    for (const r of requests) expect(requestKey(r)).toBe(reference(r));
   });
 
   it('shares one call among concurrent callers of the same request', async () => {
