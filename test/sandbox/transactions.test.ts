@@ -13,10 +13,11 @@ afterAll(() => sb?.close());
 const get = (path: string, key = admin) => call(sb, key, 'GET', path);
 const patch = (id: string, body: unknown, key = admin, headers?: Record<string, string>) => call(sb, key, 'PATCH', `/transactions/${id}`, body, headers);
 
+/** Calendar years later; 29 February becomes the 28th in a year without one (as date libraries do). */
 function addYears(date: string, years: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCFullYear(d.getUTCFullYear() + years);
-  return d.toISOString().slice(0, 10);
+  const [y, m, d] = date.split('-').map(Number);
+  const lastDay = new Date(Date.UTC(y + years, m, 0)).getUTCDate();
+  return `${y + years}-${String(m).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
 }
 
 function addDays(date: string, days: number): string {
