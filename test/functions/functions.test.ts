@@ -1,5 +1,5 @@
 // The real FIN wrappers of src/functions/functions.ts, exercised the way Excel calls them: a
-// CustomFunctions global (defined here, standing in for Excel's runtime), null for omitted optional
+// CustomFunctions global (test/support/customFunctions.ts, standing in for Excel's runtime), null for omitted optional
 // arguments, an invocation object, and the shared runtime (src/runtime) configured with
 // memory stores and a real sandbox.
 import { MemoryMeterStore } from '../../src/api';
@@ -8,25 +8,10 @@ import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
 import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
+import { CellError, installCustomFunctions } from '../support/customFunctions';
 import { lastFullYear, serial } from '../engine/fin/finHarness';
 
-// --- a stand-in for Excel's CustomFunctions runtime -------------------------------------------------
-class FakeCustomFunctionsError {
-  constructor(
-    readonly code: string,
-    readonly message?: string,
-  ) {}
-}
-const ErrorCode = {
-  invalidValue: '#VALUE!',
-  notAvailable: '#N/A',
-  divisionByZero: '#DIV/0!',
-  invalidNumber: '#NUM!',
-  nullReference: '#NULL!',
-  invalidName: '#NAME?',
-  invalidReference: '#REF!',
-};
-(globalThis as any).CustomFunctions = { Error: FakeCustomFunctionsError, ErrorCode };
+installCustomFunctions();
 
 const cell = { isInValuePreview: false } as CustomFunctions.Invocation;
 const preview = { isInValuePreview: true } as CustomFunctions.Invocation;
@@ -80,14 +65,14 @@ function splitMoreRow(rows: unknown[][]): [unknown[][], unknown[] | undefined] {
   return [rows, undefined];
 }
 
-async function cellError(promise: Promise<unknown>): Promise<FakeCustomFunctionsError> {
+async function cellError(promise: Promise<unknown>): Promise<CellError> {
   const outcome = await promise.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
   if (!('error' in outcome)) throw new Error(`expected a cell error, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(FakeCustomFunctionsError);
-  return outcome.error as FakeCustomFunctionsError;
+  expect(outcome.error).toBeInstanceOf(CellError);
+  return outcome.error as CellError;
 }
 
 let sb: TestSandbox;
@@ -120,13 +105,13 @@ describe('not connected', () => {
       fin.merchants('Rent', cell),
     ];
     for (const p of calls) {
-      expect(await cellError(p)).toEqual(new FakeCustomFunctionsError('#N/A', 'Not connected: open Financial Reporting and connect'));
+      expect(await cellError(p)).toEqual(new CellError('#N/A', 'Not connected: open Financial Reporting and connect'));
     }
     const results: unknown[] = [];
     const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;
     fin.refreshed(stream);
     await new Promise((r) => setTimeout(r, 20));
-    expect(results).toEqual([new FakeCustomFunctionsError('#N/A', 'Not connected: open Financial Reporting and connect')]);
+    expect(results).toEqual([new CellError('#N/A', 'Not connected: open Financial Reporting and connect')]);
     stream.onCanceled();
     expect((await refreshAll()).message).toBe('Refresh all: nothing refreshed. Not connected: open Financial Reporting and connect');
     expect(host.sent()).toBe(0);
@@ -181,7 +166,7 @@ describe('connected to the Growth demo company', () => {
 
   it('argument errors are #VALUE! with what is wrong', async () => {
     expect(await cellError(fin.total('Sofware Subscriptions', month, null as any, null as any, cell))).toEqual(
-      new FakeCustomFunctionsError('#VALUE!', 'Unknown category "Sofware Subscriptions": did you mean "Software Subscriptions"? FIN.CATEGORIES() lists them'),
+      new CellError('#VALUE!', 'Unknown category "Sofware Subscriptions": did you mean "Software Subscriptions"? FIN.CATEGORIES() lists them'),
     );
     const bad = await cellError(fin.balance('Cash', `${year}-13`, cell));
     expect(bad.code).toBe('#VALUE!');
@@ -196,7 +181,7 @@ describe('connected to the Growth demo company', () => {
     const sentBefore = host.sent();
     expect(await fin.total('Rent', month, null as any, null as any, preview)).toBe(await fin.total('Rent', month, null as any, null as any, cell));
     expect(await cellError(fin.total('Rent', `${year - 1}-12`, null as any, null as any, preview))).toEqual(
-      new FakeCustomFunctionsError('#N/A', 'Preview: press Enter to fetch'),
+      new CellError('#N/A', 'Preview: press Enter to fetch'),
     );
     expect(host.sent()).toBe(sentBefore);
   });
@@ -206,7 +191,7 @@ describe('connected to the Growth demo company', () => {
     const sentBefore = host.sent();
     // A month of last year no other test fetches: the seeded history (two years to today) always holds it.
     expect(await cellError(fin.total('Rent', `${year}-10`, null as any, null as any, asText('true')))).toEqual(
-      new FakeCustomFunctionsError('#N/A', 'Preview: press Enter to fetch'),
+      new CellError('#N/A', 'Preview: press Enter to fetch'),
     );
     expect(host.sent()).toBe(sentBefore);
     expect(await fin.total('Rent', `${year}-10`, null as any, null as any, asText('false'))).toBeLessThan(0);
