@@ -74,6 +74,12 @@ test('600 pushed rows are not read back; a row changed by someone else during th
   expect((await rowById(wb, table, otherId))[COL.category]).toBe(before.category_name);
 
   // ...and the next refresh reads every row changed since: the 600 (as the table shows them) and the other.
+  // A sync's watermark is the second before it starts (spec, incremental mode 7: a change made during a run
+  // arrives on the next sync), so a refresh in the very second the job finished would leave the 600 for the
+  // one after; a user's next refresh is seconds later, so the test starts it once that second has passed.
+  const clock = sb.running.ctx.clock;
+  const pushEnded = clock.now();
+  await until('the second the push ended to pass', () => clock.now() > pushEnded);
   const refreshed = await usageDelta(sb, companyId, () => r.engine.refresh(bindingId));
   expect(refreshed.value.upserts).toBeGreaterThanOrEqual(601);
   expect(refreshed.calls).toBe(refreshed.value.pages);
