@@ -2,17 +2,19 @@
  * The shared runtime's Office-side pieces for the FIN functions, the pane and the commands:
  * - the engine's CacheStore and the client's MeterStore over OfficeRuntime.storage (add-in storage, shared
  *   by every part of the shared runtime and kept across reopen; never the workbook, which travels),
- * - "recalculate this workbook's FIN cells" for Refresh all (recalculation.ts),
+ * - "recalculate this workbook's FIN cells" for Refresh all, and find or recalculate those of a sheet or a
+ *   selection (recalculation.ts),
  * - the host bundle src/runtime/runtime.ts builds its singletons from.
  * Office globals are touched only when a method runs, so importing this file in Node is harmless.
  */
 import type { MeterStore } from '../api/meter';
 import type { DateSystem } from '../engine/dates';
-import type { Recalculation, RecalculateOptions } from '../engine/fin';
+import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
+import type { Box } from '../engine/ports/address';
 import type { CacheStore } from '../engine/reader/requestCache';
 import type { SecretStore } from '../engine/ports/storage';
 import { OfficeGateway } from './officeGateway';
-import { recalculateFinCells } from './recalculation';
+import { finCellsIn, recalculateFinCells } from './recalculation';
 import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';
 
 /** The slice of OfficeRuntime.storage the cache needs besides get/set/remove of one item. */
@@ -78,6 +80,7 @@ export interface OfficeRuntimeHost {
   secrets: SecretStore;
   dateSystem(): Promise<DateSystem>;
   recalculate(options?: RecalculateOptions): Promise<Recalculation>;
+  finCellsIn(sheet: string, box: Box): Promise<FinCell[]>;
   readWorkbookSetting(key: string): Promise<unknown>;
 }
 
@@ -88,7 +91,8 @@ export function createOfficeRuntimeHost(): OfficeRuntimeHost {
     meterStore: new OfficeRuntimeMeterStore(),
     secrets: new OfficeRuntimeSecretStore(),
     dateSystem: () => gateway.getDateSystem(),
-    recalculate: (options) => recalculateFinCells({ errorsOnly: options?.errorsOnly }),
+    recalculate: (options) => recalculateFinCells({ errorsOnly: options?.errorsOnly, cells: options?.cells }),
+    finCellsIn: (sheet, box) => finCellsIn(sheet, box),
     readWorkbookSetting: (key) => gateway.readSetting(key),
   };
 }

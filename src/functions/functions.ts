@@ -34,11 +34,13 @@ const PREVIEW: EvalContext = { preview: true, failure: toCellError };
  * Runs one evaluation through the runtime (which keeps a call that finds no connection, to recalculate it
  * once connected): preview flag, errors as cell errors. The service bounds the evaluation in time
  * (turns.ts) and the runtime the wait for the connection, so no cell stays at #BUSY!. `call` is the
- * function's id and arguments. Excel calls a recalculation's cells in one go: once connected, each is
- * handed to the service there and then, with nothing more held per cell than the service's own.
+ * function's id and arguments, and the cell's address (@requiresAddress) so the runtime notes which
+ * requests each cell reads: a refresh of the selection or the sheet knows its cost (engine/fin/cellReads.ts).
+ * Excel calls a recalculation's cells in one go: once connected, each is handed to the service there and then.
  */
 function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, call: FinCall, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
-  return evaluateFin(call, isValuePreview(invocation) ? PREVIEW : CELL, work);
+  const address = invocation?.address;
+  return evaluateFin(address ? { ...call, address } : call, isValuePreview(invocation) ? PREVIEW : CELL, work);
 }
 
 /**
@@ -54,6 +56,7 @@ export function version(): string {
  * Total of a category and its subcategories, in currency units. Income and expense categories add up
  * whole months from start to end; balance categories (such as Cash) are read at the end of the month of start.
  * @customfunction TOTAL
+ * @requiresAddress
  * @param category Category name, path ("Operating Expenses > Rent") or id (cat_...).
  * @param start A date, a month ("2026-07"), a quarter ("2026-Q3"), "FY2026" or "YTD".
  * @param [end] Last month (default: the end of start's period). Leave empty for balance categories.
@@ -76,6 +79,7 @@ export function total(
 /**
  * One line of the income statement for a period, in currency units: a category, "Net Income" or "Operating Income".
  * @customfunction PNL
+ * @requiresAddress
  * @param category Category name, path or id, or "Net Income" / "Operating Income".
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
@@ -89,6 +93,7 @@ export function pnl(category: string, start: number | string, end?: number | str
 /**
  * One line of the balance sheet at a date, in currency units.
  * @customfunction BALANCE
+ * @requiresAddress
  * @param category Category name, path or id (an asset, liability or equity category).
  * @param date A date, or a period whose last day is meant ("2026-Q3" is 2026-09-30).
  * @param invocation Invocation of the function.
@@ -101,6 +106,7 @@ export function balance(category: string, date: number | string, invocation?: Cu
 /**
  * One line of the cash flow statement for a period, in currency units.
  * @customfunction CASHFLOW
+ * @requiresAddress
  * @param line A balance-sheet category, a group ("Changes in Working Capital", "Non-Cash Expenses"), "Net Income" or "Change in Cash".
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
@@ -114,6 +120,7 @@ export function cashFlowLine(line: string, start: number | string, end?: number 
 /**
  * The income statement for a period, spilled: names and amounts.
  * @customfunction INCOME_STATEMENT
+ * @requiresAddress
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
  * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
@@ -134,6 +141,7 @@ export function incomeStatement(
 /**
  * The balance sheet at a date, spilled: names and balances.
  * @customfunction BALANCE_SHEET
+ * @requiresAddress
  * @param date A date, or a period whose last day is meant.
  * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
  * @param invocation Invocation of the function.
@@ -146,6 +154,7 @@ export function balanceSheet(date: number | string, scale?: number | string, inv
 /**
  * The cash flow statement for a period, spilled: names and amounts.
  * @customfunction CASH_FLOW
+ * @requiresAddress
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
  * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
@@ -166,6 +175,7 @@ export function cashFlowStatement(
 /**
  * Transactions dated from start to end (newest first), spilled with a header row.
  * @customfunction TRANSACTIONS
+ * @requiresAddress
  * @param start First day or period.
  * @param [end] Last day or period (default: the end of start's period).
  * @param [category] Only this category (exactly this one, not its subcategories).
@@ -190,6 +200,7 @@ export function transactions(
 /**
  * Every category with its full path, id, account type and whether it is a balance (point in time).
  * @customfunction CATEGORIES
+ * @requiresAddress
  * @param invocation Invocation of the function.
  * @returns One row per category, with a header row.
  */
@@ -200,6 +211,7 @@ export function categories(invocation?: CustomFunctions.Invocation): Promise<any
 /**
  * Every department with its full path, id and whether transactions can be assigned to it.
  * @customfunction DEPARTMENTS
+ * @requiresAddress
  * @param invocation Invocation of the function.
  * @returns One row per department, with a header row.
  */
@@ -210,6 +222,7 @@ export function departments(invocation?: CustomFunctions.Invocation): Promise<an
 /**
  * Merchant names recorded for a category and its subcategories, over all months.
  * @customfunction MERCHANTS
+ * @requiresAddress
  * @param category Category name, path or id.
  * @param invocation Invocation of the function.
  * @returns One merchant per row, with a header row.

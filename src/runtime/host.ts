@@ -1,6 +1,7 @@
 import type { ClientConfig } from '../api';
 import type { MeterStore } from '../api/meter';
-import type { Recalculation, RecalculateOptions } from '../engine/fin';
+import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
+import type { Box } from '../engine/ports/address';
 import type { SecretStore } from '../engine/ports/storage';
 import type { CacheStore } from '../engine/reader/requestCache';
 
@@ -23,6 +24,11 @@ export interface RuntimeHost {
    * nothing leaves Refresh all to a quiet period).
    */
   recalculate(options?: RecalculateOptions): Promise<Recalculation | void>;
+  /**
+   * This workbook's FIN cells within a box of a sheet, each with how many FIN calls its formula makes (a
+   * refresh of the selection or the sheet); absent where the host cannot read formulas.
+   */
+  finCellsIn?(sheet: string, box: Box): Promise<FinCell[]>;
   /** The workbook's own settings (books closed through a month end); absent where there is no workbook. */
   readWorkbookSetting?(key: string): Promise<unknown>;
   /** Tests: a fetch, a clock, client options (retries...), the FinService's API timeout. */

@@ -14,6 +14,7 @@ import { closedSettingKey, closedThroughOf } from '../engine/reader/closedBooks'
 import { CallMeter, createClient, type Client, type Company } from '../api';
 import { calendarDateAt } from '../engine/dates';
 import {
+  CellReads,
   EVALUATION_TIMEOUT_MS,
   FinService,
   NOT_CONNECTED_MESSAGE,
@@ -23,6 +24,7 @@ import {
   type EvalContext,
   type FinBatch,
   type FinCall,
+  type FinCell,
   type NotConnectedState,
   type RefreshReport,
 } from '../engine/fin';
@@ -95,6 +97,16 @@ export interface Runtime {
   /** Called after each settled batch of FIN evaluations of the connection (the pane's usage log). */
   onFinBatch(listener: (batch: FinBatch) => void): () => void;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
+  /**
+   * The requests these FIN cells read when last evaluated (CellReads), and how many of the cells have no
+   * record yet; no call.
+   */
+  cellRequests(cells: readonly FinCell[]): ReturnType<CellReads['requestsOf']>;
+  /**
+   * Recalculates only these FIN cells and waits for them, as Refresh all does for every cell; what they read
+   * that is due for a refresh (the caller marked it) is fetched again, the rest comes from the cache.
+   */
+  refreshCells(cells: readonly FinCell[], options: { label: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
   refreshedText(): Promise<string>;
   /** Stops listening to the connection's services (the shared runtime is being replaced). */
@@ -118,6 +130,8 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const meter = new CallMeter({ store: meterStoreMakingRoom(host.meterStore, cache) });
   const listeners = new Set<() => void>();
   const notConnected = new NotConnectedFormulas();
+  /** What each FIN cell read (by its address), for a refresh of the selection or the sheet. */
+  const cellReads = new CellReads();
   const batchListeners = new Set<(batch: FinBatch) => void>();
   let current: Connected | null = null;
   let loading: Promise<Connected | null> | null = null;
@@ -261,7 +275,8 @@ export function createRuntime(host: RuntimeHost): Runtime {
     getClient: async () => (await load())?.client ?? null,
     getConnection: async () => (await load())?.connection ?? null,
 
-    evaluateFin(call, ctx, work) {
+    evaluateFin(call, given, work) {
+      const ctx = call.address && !given.preview ? cellReads.context(call.address, call, given) : given;
       // A recalculation calls this thousands of times in one go: connected, and no formula left showing
       // "Not connected" to follow, the service takes the call there and then (it queues it, turns.ts).
       const service = current?.service;
@@ -287,6 +302,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
       await claimCache(secrets, params.apiKey, () => cache.clear(companyId));
       await storeConnection(secrets, params.apiKey, connection);
+      if (current?.connection.companyId !== companyId) cellReads.clear();
       current?.unsubscribe();
       generation += 1;
       current = build(connection, params.apiKey);
@@ -343,6 +359,16 @@ export function createRuntime(host: RuntimeHost): Runtime {
         return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
       }
       return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...options });
+    },
+
+    cellRequests: (cells) => cellReads.requestsOf(cells),
+
+    async refreshCells(cells, options) {
+      const service = await runtime.getFinService();
+      if (!service) {
+        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `${options.label}: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+      }
+      return service.refreshAll({ recalculate: () => host.recalculate({ cells }), quietMs: REFRESH_QUIET_MS, scope: 'changed', ...options });
     },
 
     async refreshedText() {

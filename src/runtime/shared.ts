@@ -11,11 +11,13 @@ import {
   type EvalContext,
   type FinBatch,
   type FinCall,
+  type FinCell,
   type FinService,
   type NotConnectedState,
   type RefreshReport,
 } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
+import type { ReadRequest } from '../engine/reader/requestCache';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
@@ -110,6 +112,18 @@ export async function refreshAll(options?: { quietMs?: number; timeoutMs?: numbe
   const runtime = maybeShared();
   if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
   return runtime.refreshAll(options);
+}
+
+/** What these FIN cells read when last evaluated (Runtime.cellRequests); nothing known outside Office. */
+export function cellRequests(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number } {
+  return maybeShared()?.cellRequests(cells) ?? { requests: [], unknown: cells.length };
+}
+
+/** Recalculates only these FIN cells and waits for them (Runtime.refreshCells). */
+export async function refreshCells(cells: readonly FinCell[], options: { label: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
+  const runtime = maybeShared();
+  if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `${options.label}: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+  return runtime.refreshCells(cells, options);
 }
 
 /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */

@@ -4,7 +4,8 @@
 // every workbook operation goes through `gateway`, every API call through the runtime's client and cache.
 
 import type { Client } from '../api';
-import type { FinBatch, FinService, NotConnectedState, RefreshReport } from '../engine/fin';
+import type { FinBatch, FinCell, FinService, NotConnectedState, RefreshReport } from '../engine/fin';
+import type { ReadRequest } from '../engine/reader/requestCache';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
@@ -27,6 +28,10 @@ export interface PaneRuntime {
   connect(params: ConnectParams): Promise<StoredConnection>;
   disconnect(options?: DisconnectOptions): Promise<void>;
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
+  /** What these FIN cells read when last evaluated, and how many have no record yet (a refresh's cost). */
+  cellRequests(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number };
+  /** Recalculates only these FIN cells (a refresh of the selection or the sheet). */
+  refreshCells(cells: readonly FinCell[], options: { label: string }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** The formulas that showed "Not connected" before connecting: the question, the recalculation, its outcome. */
   notConnectedFormulas(): NotConnectedState;

@@ -484,13 +484,14 @@ export class FormulaEngine {
    * cache): every formula cell is calculated again and makes its FIN calls afresh. Like Excel's calculate,
    * it resolves before the answers arrive (the runtime waits for those itself), with the formulas it
    * recalculated. With errorsOnly, only the formulas that show an error (after connecting: those that
-   * showed "Not connected").
+   * showed "Not connected"). With cells, only those (a refresh of the selection or the sheet).
    */
-  async recalculateAll(options: { errorsOnly?: boolean } = {}): Promise<string[]> {
+  async recalculateAll(options: { errorsOnly?: boolean; cells?: readonly CellPosition[] } = {}): Promise<string[]> {
     await this.ready;
     const cells = this.options.book.formulas();
     for (const at of cells) if (!this.entries.has(positionKey(at))) this.formulaWritten(at);
-    const picked = [...this.entries.values()].filter((e) => !options.errorsOnly || e.result.state === 'error');
+    const only = options.cells ? new Set(options.cells.map(positionKey)) : null;
+    const picked = [...this.entries.values()].filter((e) => (!options.errorsOnly || e.result.state === 'error') && (!only || only.has(e.key)));
     for (const e of picked) {
       this.drop(e);
       this.dirty.add(e.key);

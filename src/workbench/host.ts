@@ -4,6 +4,7 @@
 // add-in's index.tsx does with Office's pieces.
 
 import { finEvaluations } from '../engine/fin';
+import type { Box } from '../engine/ports/address';
 import type { RuntimeHost } from '../runtime';
 import * as runtime from '../runtime';
 import { createPaneServices, SANDBOX_BASE_URL, type PaneServices } from '../taskpane/services';
@@ -31,6 +32,8 @@ export interface WorkbenchWorld {
   host: RuntimeHost;
 }
 
+const within = (p: { row: number; col: number }, box: Box): boolean => p.row >= box.row && p.row < box.row + box.rows && p.col >= box.col && p.col < box.col + box.cols;
+
 export function loadFunctionMetadata(url: string, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<Map<string, FunctionInfo>> {
   return fetchImpl(url)
     .then((r) => {
@@ -56,9 +59,15 @@ export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld 
     // What the Office host reports too: the FIN evaluations the recalculated formulas hold (after
     // connecting, those that show an error), and whether the formula engine has handed every one over.
     recalculate: async (recalculation) => {
-      const formulas = await engine.recalculateAll({ errorsOnly: recalculation?.errorsOnly });
+      const formulas = await engine.recalculateAll({ errorsOnly: recalculation?.errorsOnly, cells: recalculation?.cells });
       return { evaluations: formulas.reduce((n, f) => n + finEvaluations(f), 0), calculationDone: async () => !engine.calculating() };
     },
+    finCellsIn: async (sheet, box) =>
+      book
+        .formulas()
+        .filter((p) => p.sheet.toLowerCase() === sheet.toLowerCase() && within(p, box))
+        .map((p) => ({ sheet: p.sheet, row: p.row, col: p.col, calls: finEvaluations(book.cellAt(p.sheet, p.row, p.col).formula ?? '') }))
+        .filter((c) => c.calls > 0),
     readWorkbookSetting: (key) => book.readSetting(key),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };

@@ -2,6 +2,8 @@
 // when the cells a recalculation started have all settled; and the batches they come in, so what a
 // recalculation spent can be told apart from what the pane's own actions spent (the pane's usage log).
 
+import type { FinCell } from './cellReads';
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -29,6 +31,8 @@ export interface RecalculateOptions {
    * alone, it spends nothing.
    */
   errorsOnly?: boolean;
+  /** Only these FIN cells (a refresh of the selection or the sheet); the host recalculates nothing else. */
+  cells?: readonly FinCell[];
 }
 
 export interface SettleOptions {

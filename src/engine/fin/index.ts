@@ -15,3 +15,4 @@ export { EVALUATED_FUNCTIONS, finEvaluations } from './formulaCalls';
 export { formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';
 export { EVALUATION_TIMEOUT_MS } from './turns';
 export { TRANSACTION_HEADERS, TRANSACTIONS_PAGE_SIZE, MERCHANTS_PAGE_SIZE, MAX_MERCHANTS } from './lists';
+export { CellReads, type FinCell } from './cellReads';

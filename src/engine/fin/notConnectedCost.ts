@@ -18,6 +18,8 @@ import type { ReadRequest } from '../reader/requestCache';
 export interface FinCall {
   readonly name: string;
   readonly args: readonly unknown[];
+  /** The cell's address as Excel gives it ("Sheet1!B2"), where the function asks for it. */
+  readonly address?: string;
 }
 
 /** What a FIN function does with the service once connected (functions.ts's thin wrapper body). */

@@ -26,6 +26,8 @@ export interface RefreshOptions {
    * stale (what a push changed) are fetched again as the recalculated cells read them; the rest is free.
    */
   scope?: 'all' | 'changed';
+  /** What the report calls the refresh ("Refresh of the selection"); by default after its scope. */
+  label?: string;
 }
 
 export interface RefreshReport {
@@ -83,7 +85,7 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
   const kept = reader.staleServedCount() - keptBefore;
   const calls = plural(spent, 'call');
   const block = await reader.capBlock();
-  const what = changedOnly ? 'Refresh of what changed' : 'Refresh all';
+  const what = options.label ?? (changedOnly ? 'Refresh of what changed' : 'Refresh all');
   let message = settled ? `${what} spent ${calls}` : `${what} spent ${calls} so far (some formulas were still calculating)`;
   if (block) message += `; ${monthlyLimitError(block.cap, block.resetDate).message}`;
   else if (kept > 0) {

@@ -121,12 +121,14 @@ export interface RenderStatementInput {
   readonly fiscalYearStartMonth?: number;
 }
 
-export type RefreshKindStamp = 'full' | 'changes' | 'block';
+export type RefreshKindStamp = 'full' | 'changes' | 'block' | 'sheet' | 'selection';
 
 const KIND_WORDS: Record<RefreshKindStamp, string> = {
   full: 'full refresh',
   changes: 'refresh of changes',
   block: 'this block alone',
+  sheet: 'refresh of its sheet',
+  selection: 'refresh of a selection',
 };
 
 /** The header of the column summing the periods. */

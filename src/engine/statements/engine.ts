@@ -3,6 +3,7 @@
 // reader and writes through the workbook port.
 
 import type { RefreshReport } from '../fin';
+import type { RefreshKindStamp } from '../render/statementGrid';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
@@ -34,7 +35,10 @@ export interface StatementsEngine {
    * `refreshFormulas` is the runtime's refresh of the FIN cells (for all, it marks the cache due first).
    * `scope: 'changed'` refreshes only what is known to have changed: pass changedOnly(plan).
    */
-  refreshAll(plan: RefreshPlan, options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress; scope?: 'all' | 'changed' }): Promise<RefreshOutcome>;
+  refreshAll(
+    plan: RefreshPlan,
+    options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress; scope?: 'all' | 'changed'; stamp?: RefreshKindStamp },
+  ): Promise<RefreshOutcome>;
   /** Refresh this block: its reports fetched again whatever is cached, rewritten in place. */
   refreshBlock(block: RefreshBlock, onProgress?: Progress): Promise<BindingRecord>;
   /** Rebuilds a block in place through the cache (what a full refresh does for each block; the bench's reopen). */

@@ -6,6 +6,7 @@
 // keeps the new answers in the cache, so FIN cells of the same periods read the same figures.
 
 import type { RefreshReport } from '../fin';
+import type { RefreshKindStamp } from '../render/statementGrid';
 import { canonicalKey } from '../reader/requestCache';
 import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
@@ -158,7 +159,13 @@ function isMonthlyLimit(error: unknown): boolean {
 export async function refreshAll(
   deps: BlockDeps,
   plan: RefreshPlan,
-  options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: (done: number, total: number) => void; scope?: 'all' | 'changed' },
+  options: {
+    refreshFormulas?: () => Promise<RefreshReport>;
+    onProgress?: (done: number, total: number) => void;
+    scope?: 'all' | 'changed';
+    /** What the blocks' stamps call the refresh; by default after its scope. */
+    stamp?: RefreshKindStamp;
+  },
 ): Promise<RefreshOutcome> {
   let formulas: RefreshReport | undefined;
   if (options.refreshFormulas) {
@@ -179,7 +186,7 @@ export async function refreshAll(
     try {
       const { binding } = await refreshStatement(deps, block.binding, {
         fresh: false,
-        kind: options.scope === 'changed' ? 'changes' : 'full',
+        kind: options.stamp ?? (options.scope === 'changed' ? 'changes' : 'full'),
         onProgress: (done) => options.onProgress?.(before + done, total),
       });
       outcome.refreshed.push(binding);

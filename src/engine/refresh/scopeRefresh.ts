@@ -1,0 +1,194 @@
+// A refresh of the selection or of the active sheet (issue 14, item 1): what lies in it -- the statement
+// blocks, the transactions tables and the FIN cells -- is fetched again, nothing else. Its cost is exact
+// before it spends: the distinct requests the blocks and the cells read (a request a block and a cell share is
+// one call), less those within closed books and the reference lists (categories, departments, the company:
+// no refresh of figures needs them again unless asked), plus a page per transactions table. The requests are
+// marked due, the FIN cells in the scope recalculated (and only they), the blocks rebuilt from the cache, so
+// each request is fetched once. The sync watermark is not touched: what changed elsewhere still arrives with
+// the next Refresh changes.
+
+import type { FinCell, RefreshReport } from '../fin';
+import { MAX_COLS, MAX_ROWS, parseBox, parseQualified, type Box } from '../ports/address';
+import type { WorkbookGateway } from '../ports/workbook';
+import type { CachedReader } from '../reader/cachedReader';
+import { canonicalKey, type ReadRequest } from '../reader/requestCache';
+import type { RefreshBlock, RefreshOutcome, StatementsEngine } from '../statements';
+import { plural } from '../text/plural';
+import type { TransactionsEngine, TransactionsTableInfo } from '../transactions';
+
+export type ScopeKind = 'selection' | 'sheet';
+
+export interface ScopeArea {
+  kind: ScopeKind;
+  sheet: string;
+  box: Box;
+  /** "the selection Sheet1!B2:D9", "the sheet P&L": what the pane and the report call it. */
+  label: string;
+}
+
+/** How the engine reaches the FIN cells: the host finds them, the runtime knows what each read and recalculates them. */
+export interface ScopeCells {
+  finCellsIn(sheet: string, box: Box): Promise<FinCell[]>;
+  requestsOf(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number };
+  refresh(cells: readonly FinCell[], label: string): Promise<RefreshReport>;
+}
+
+export interface ScopeRefreshDeps {
+  gateway: Pick<WorkbookGateway, 'getSelection'>;
+  statements: Pick<StatementsEngine, 'plan' | 'refreshAll'>;
+  tables?: Pick<TransactionsEngine, 'tables' | 'refresh'>;
+  reader: CachedReader;
+  /** Absent where the host cannot pick out formulas: then the FIN cells are left out, and the plan says so. */
+  cells?: ScopeCells;
+  meter: { count(): Promise<number> };
+}
+
+export interface ScopePlan {
+  area: ScopeArea;
+  blocks: RefreshBlock[];
+  tables: TransactionsTableInfo[];
+  cells: FinCell[];
+  /** FIN cells with no record of what they read (not calculated since the add-in started). */
+  unknownCells: number;
+  /** Whether the FIN cells could be looked at (false: the host cannot pick out formulas). */
+  cellsKnown: boolean;
+  /** Canonical keys of the requests fetched again, each once. */
+  keys: string[];
+  /** Requests in the scope kept because they lie within closed books. */
+  frozen: number;
+  /** Exactly what it spends (tables at a page each, their least). */
+  calls: number;
+}
+
+const WHOLE_SHEET: Box = { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS };
+const REFERENCE_PATHS = new Set(['/categories', '/departments', '/company']);
+
+/** "Sheet1!B2:D9", "Sheet1!A:C" (whole columns), "Sheet1!3:5" (whole rows). */
+export function areaOfAddress(address: string): { sheet: string; box: Box } {
+  const bang = address.lastIndexOf('!');
+  const ref = address.slice(bang + 1).replace(/\$/g, '');
+  const columns = /^([A-Z]{1,3}):([A-Z]{1,3})$/i.exec(ref);
+  const rows = /^(\d+):(\d+)$/.exec(ref);
+  if (columns || rows) {
+    const { sheet } = parseQualified(`${address.slice(0, bang)}!A1`);
+    if (rows) {
+      const [a, b] = [Number(rows[1]) - 1, Number(rows[2]) - 1].sort((x, y) => x - y);
+      return { sheet, box: { row: a, col: 0, rows: b - a + 1, cols: MAX_COLS } };
+    }
+    const { col, cols } = parseBox(`${columns![1]}1:${columns![2]}1`);
+    return { sheet, box: { row: 0, col, rows: MAX_ROWS, cols } };
+  }
+  return parseQualified(address);
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.row < b.row + b.rows && b.row < a.row + a.rows && a.col < b.col + b.cols && b.col < a.col + a.cols;
+}
+
+function inArea(address: string | undefined, area: ScopeArea): boolean {
+  if (!address) return false;
+  try {
+    const at = areaOfAddress(address);
+    return at.sheet.toLowerCase() === area.sheet.toLowerCase() && overlaps(at.box, area.box);
+  } catch {
+    return false; // an address we cannot read is not in any scope
+  }
+}
+
+/** The scope as the workbook has it now: the selection, or the whole active sheet. */
+export async function scopeArea(gateway: Pick<WorkbookGateway, 'getSelection'>, kind: ScopeKind): Promise<ScopeArea> {
+  const selection = await gateway.getSelection();
+  if (kind === 'sheet') return { kind, sheet: selection.sheet, box: WHOLE_SHEET, label: `the sheet ${selection.sheet}` };
+  const { sheet, box } = areaOfAddress(selection.address);
+  return { kind, sheet, box, label: `the selection ${selection.address}` };
+}
+
+export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, options: { includeReference?: boolean } = {}): Promise<ScopePlan> {
+  const company = await deps.reader.companyId();
+  const whole = await deps.statements.plan();
+  const blocks = whole.blocks.filter((b) => b.placement.kind !== 'damaged' && inArea(b.placement.address, area));
+  const tables = ((await deps.tables?.tables()) ?? []).filter((t) => t.company === company && inArea(t.address, area));
+  const cells = deps.cells ? await deps.cells.finCellsIn(area.sheet, area.box) : [];
+  const read = deps.cells ? deps.cells.requestsOf(cells) : { requests: [], unknown: 0 };
+  const wanted = (req: ReadRequest) => options.includeReference === true || !REFERENCE_PATHS.has(req.path);
+  const all = new Set<string>(blocks.flatMap((b) => b.keys));
+  for (const req of read.requests) if (wanted(req)) all.add(canonicalKey(company, req));
+  const frozen = [...all].filter((k) => deps.reader.cache.isFrozen(k));
+  const keys = [...all].filter((k) => !deps.reader.cache.isFrozen(k));
+  return { area, blocks, tables, cells, unknownCells: read.unknown, cellsKnown: deps.cells !== undefined, keys, frozen: frozen.length, calls: keys.length + tables.length };
+}
+
+/** The cost, said before it spends. */
+export function scopeCostText(plan: ScopePlan): string {
+  const parts: string[] = [];
+  if (plan.blocks.length) parts.push(plural(plan.blocks.length, 'block'));
+  if (plan.cells.length) parts.push(plural(plan.cells.length, 'FIN cell'));
+  if (plan.tables.length) parts.push(plural(plan.tables.length, 'transactions table'));
+  if (parts.length === 0) {
+    const cellsNote = plan.cellsKnown ? '' : ' (this version of Excel cannot pick out FIN formulas: refresh the whole workbook for them)';
+    return `Nothing to refresh in ${plan.area.label}: no block, FIN cell or transactions table${cellsNote}.`;
+  }
+  const reports = plural(plan.keys.length, 'distinct request');
+  const tables = plan.tables.length ? ` and ${plural(plan.tables.length, 'page')} for the ${plan.tables.length === 1 ? 'table' : 'tables'} (more if one has grown past a page)` : '';
+  let text = `This will spend ${plural(plan.calls, 'call')} to refresh ${parts.join(', ')} in ${plan.area.label}: ${reports}${tables}.`;
+  if (plan.frozen > 0) text += ` ${plural(plan.frozen, 'request')} within the closed books ${plan.frozen === 1 ? 'is' : 'are'} kept.`;
+  if (plan.unknownCells > 0) {
+    text += ` ${plural(plan.unknownCells, 'FIN cell')} ${plan.unknownCells === 1 ? 'has' : 'have'} not calculated since the add-in started: ${plan.unknownCells === 1 ? 'it is' : 'they are'} recalculated from the cache, and fetch only what the cache lacks.`;
+  }
+  if (!plan.cellsKnown) text += ' FIN formulas are left out: this version of Excel cannot pick them out.';
+  return text;
+}
+
+export interface ScopeRefreshResult {
+  blocks: RefreshOutcome;
+  tables: { bindingId: string; table: string; outcome: 'refreshed' | 'failed'; error?: unknown }[];
+  calls: number;
+  message: string;
+}
+
+export async function refreshScope(
+  deps: ScopeRefreshDeps,
+  plan: ScopePlan,
+  options: { onProgress?: (done: number, total: number, fetched: number) => void; onPhase?: (phase: 'formulas') => void } = {},
+): Promise<ScopeRefreshResult> {
+  const before = await deps.meter.count();
+  deps.reader.newRun();
+  await deps.reader.assertCanSpend('/reports');
+  const company = await deps.reader.companyId();
+  const due = new Set(plan.keys);
+  await deps.reader.markStale((req) => due.has(canonicalKey(company, req)));
+  const whole = await deps.statements.plan();
+  const inScope = new Set(plan.blocks.map((b) => b.binding.id));
+  const blockPlan = { ...whole, blocks: whole.blocks.filter((b) => inScope.has(b.binding.id)) };
+  const cells = deps.cells;
+  const label = `Refresh of ${plan.area.label}`;
+  const blocks = await deps.statements.refreshAll(blockPlan, {
+    scope: 'changed',
+    stamp: plan.area.kind,
+    refreshFormulas:
+      cells && plan.cells.length
+        ? () => {
+            options.onPhase?.('formulas');
+            return cells.refresh(plan.cells, label);
+          }
+        : undefined,
+    onProgress: (done, total) => options.onProgress?.(done, total, plan.keys.length),
+  });
+  const tables: ScopeRefreshResult['tables'] = [];
+  for (const t of plan.tables) {
+    try {
+      await deps.tables!.refresh(t.bindingId);
+      tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'refreshed' });
+    } catch (error) {
+      tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'failed', error });
+    }
+  }
+  const calls = Math.max(0, (await deps.meter.count()) - before);
+  const done: string[] = [];
+  if (blocks.refreshed.length || blocks.failed.length) done.push(`rebuilt ${plural(blocks.refreshed.length, 'block')}${blocks.failed.length ? ` (${blocks.failed.length} not refreshed)` : ''}`);
+  if (plan.cells.length) done.push(`recalculated ${plural(plan.cells.length, 'FIN cell')}`);
+  const refreshedTables = tables.filter((t) => t.outcome === 'refreshed').length;
+  if (tables.length) done.push(`refreshed ${plural(refreshedTables, 'table')}${refreshedTables < tables.length ? ` (${tables.length - refreshedTables} failed)` : ''}`);
+  const what = done.length ? `${done.join(', ')}. ` : 'Nothing to refresh. ';
+  return { blocks, tables, calls, message: `${label}: ${what}Spent ${plural(calls, 'call')}.` };
+}

@@ -1,0 +1,152 @@
+// Refresh of the selection or the active sheet (issue 14, item 1), in the workbench: the add-in's real FIN
+// functions calculated by the workbench's formula engine (each evaluation gets its cell's address, as
+// Excel gives it to a @requiresAddress function), a statement block written by the statements engine, the
+// real runtime, against a sandbox. The cost shown before is what the sandbox counts after, exactly; what lies
+// outside the scope spends nothing and is not recalculated.
+import '../../src/workbench/customFunctionsStub';
+import * as runtime from '../../src/runtime';
+import { planScopeRefresh, refreshScope, scopeArea, scopeCostText, type ScopeRefreshDeps } from '../../src/engine/refresh/scopeRefresh';
+import { createStatementsEngine, type StatementsEngine } from '../../src/engine/statements';
+import { parseBox, parseQualified, qualify } from '../../src/engine/ports/address';
+import { STAMP_ROW } from '../../src/engine/render/statementGrid';
+import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
+import { lastFullYear } from '../engine/fin/finHarness';
+import { registerFinFunctions } from '../support/finFunctions';
+import { startSandbox, type TestSandbox } from '../support/sandbox';
+
+let sb: TestSandbox;
+let sent = 0;
+const year = lastFullYear();
+
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  runtime.configureRuntime(null);
+  await sb.close();
+});
+
+interface Rig {
+  w: WorkbenchWorld;
+  statements: StatementsEngine;
+  deps: ScopeRefreshDeps;
+  /** The block's sheet. */
+  other: string;
+}
+
+/** Sheet1: two FIN cells (July and August); another sheet: a July income statement block and, in Z1, a FIN cell of September. */
+async function rig(): Promise<Rig> {
+  const w = createWorkbench({
+    baseUrl: sb.baseUrl,
+    metadata: registerFinFunctions().then((r) => r.info),
+    fetch: (input, init) => {
+      sent += 1;
+      return fetch(input, init);
+    },
+  });
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+  const reader = (await runtime.getReader())!;
+  const client = (await runtime.getClient())!;
+  const statements = createStatementsEngine({ gateway: w.book, reader, client, companyName: 'Northwind' });
+  const { binding } = await statements.insert(
+    { statement: 'income_statement', period: 'custom', start: `${year}-07-01`, end: `${year}-07-31`, layout: 'single', scale: 'units', fiscalYearStartMonth: 1 },
+    'newSheet',
+  );
+  const other = parseQualified(binding.address).sheet;
+  await w.book.writeFormula('Sheet1!A1', `=FIN.PNL("Rent","${year}-07")`);
+  await w.book.writeFormula('Sheet1!A2', `=FIN.PNL("Travel","${year}-08")-FIN.PNL("Rent","${year}-08")`);
+  await w.book.writeFormula(qualify(other, parseBox('Z1')), `=FIN.PNL("Revenue","${year}-09")`);
+  await w.engine.whenIdle();
+  const host = w.host;
+  const deps: ScopeRefreshDeps = {
+    gateway: w.book,
+    statements,
+    reader,
+    cells: {
+      finCellsIn: (sheet, box) => host.finCellsIn!(sheet, box),
+      requestsOf: (cells) => runtime.cellRequests(cells),
+      refresh: (cells, label) => runtime.refreshCells(cells, { label }),
+    },
+    meter: client.meter,
+  };
+  return { w, statements, deps, other };
+}
+
+const usage = (): Promise<number> => sb.usage(sb.companies['growth-admin']);
+
+describe('Refresh of the selection or the sheet', () => {
+  it('refreshes the active sheet at exactly the cost it showed, and nothing outside it', async () => {
+    const { w, deps, other } = await rig();
+    w.book.select('Sheet1', 'B5');
+    const area = await scopeArea(w.book, 'sheet');
+    const plan = await planScopeRefresh(deps, area);
+    // July's and August's income statements; the categories the names were resolved with are left out.
+    expect(plan.cells.map((c) => [c.row, c.col, c.calls])).toEqual([
+      [0, 0, 1],
+      [1, 0, 2],
+    ]);
+    expect(plan.blocks).toHaveLength(0);
+    expect(plan.calls).toBe(2);
+    expect(scopeCostText(plan)).toBe('This will spend 2 calls to refresh 2 FIN cells in the sheet Sheet1: 2 distinct requests.');
+
+    const otherBefore = w.engine.resultAt({ sheet: other, row: 0, col: 25 });
+    expect(otherBefore).toMatchObject({ state: 'value' });
+    const before = await usage();
+    const sentBefore = sent;
+    const result = await refreshScope(deps, plan);
+    expect((await usage()) - before).toBe(plan.calls);
+    expect(sent - sentBefore).toBe(plan.calls);
+    expect(result.calls).toBe(plan.calls);
+    expect(result.message).toBe('Refresh of the sheet Sheet1: recalculated 2 FIN cells. Spent 2 calls.');
+    expect(w.engine.resultAt({ sheet: 'Sheet1', row: 0, col: 0 })).toMatchObject({ state: 'value' });
+    expect(w.engine.resultAt({ sheet: other, row: 0, col: 25 })).toBe(otherBefore);
+  });
+
+  it('a request a block and a cell share is one call; the block is stamped with the scope', async () => {
+    const { w, deps, other } = await rig();
+    // Sheet1!A1 reads July's income statement, which the block shows: refresh the block's sheet, then A1.
+    w.book.select(other, 'A1:Z40');
+    const area = await scopeArea(w.book, 'selection');
+    const plan = await planScopeRefresh(deps, area);
+    expect(plan.blocks).toHaveLength(1);
+    expect(plan.cells).toHaveLength(1); // Z1 (September)
+    expect(plan.calls).toBe(2); // July (the block) + September (the cell)
+    const before = await usage();
+    await refreshScope(deps, plan);
+    expect((await usage()) - before).toBe(2);
+    const stamp = await w.book.readRange(qualify(other, { row: STAMP_ROW, col: 0, rows: 1, cols: 1 }));
+    expect(String(stamp.values[0][0])).toMatch(/refresh of a selection/);
+
+    // Now the sheet of A1 alone: July is fetched again for A1 only (the block is on the other sheet).
+    w.book.select('Sheet1', 'A1');
+    const one = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
+    expect(one.calls).toBe(1);
+    const beforeOne = await usage();
+    await refreshScope(deps, one);
+    expect((await usage()) - beforeOne).toBe(1);
+  });
+
+  it('books closed through a month keep its requests; an empty selection costs nothing and says so', async () => {
+    const { w, deps } = await rig();
+    deps.reader.setBooksClosedThrough(`${year}-07-31`);
+    try {
+      w.book.select('Sheet1', 'A1:A2');
+      const plan = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
+      expect(plan.frozen).toBe(1); // July
+      expect(plan.calls).toBe(1); // August
+      expect(scopeCostText(plan)).toContain('1 request within the closed books is kept.');
+      const before = await usage();
+      await refreshScope(deps, plan);
+      expect((await usage()) - before).toBe(1);
+    } finally {
+      deps.reader.setBooksClosedThrough(null);
+    }
+    w.book.select('Sheet1', 'F10:G12');
+    const empty = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
+    expect(empty.calls).toBe(0);
+    expect(scopeCostText(empty)).toBe('Nothing to refresh in the selection Sheet1!F10:G12: no block, FIN cell or transactions table.');
+    const before = await usage();
+    await refreshScope(deps, empty);
+    expect((await usage()) - before).toBe(0);
+  });
+});
