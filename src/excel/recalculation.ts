@@ -6,7 +6,9 @@
  * are counted; Application.calculationState then says when Excel is done. Elsewhere each sheet of this
  * workbook is recalculated (Worksheet.calculate, ExcelApi 1.6), and Refresh all falls back to a quiet period.
  * With errorsOnly (after connecting: the cells that showed "Not connected"), only the FIN cells whose value
- * is an error are picked; the fallback cannot pick and recalculates every sheet.
+ * is an error are picked; the fallback cannot pick and recalculates every sheet. A refresh of the selection or
+ * the sheet finds its FIN cells the same way (finCellsIn) and recalculates only those (`cells`); it needs
+ * ExcelApi 1.9 and says so where it is missing.
  */
 import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
 import { finEvaluations } from '../engine/fin';

@@ -4,7 +4,7 @@
 // sheet where ExcelApi 1.9 is missing.
 // The fake keeps the one rule of the real client that matters here: a loaded property is there only after
 // the next sync.
-import { ADDRESS_CHARS, FORMULA_CELLS_PER_SYNC, recalculateFinCells } from '../../src/excel/recalculation';
+import { ADDRESS_CHARS, FORMULA_CELLS_PER_SYNC, finCellsIn, recalculateFinCells } from '../../src/excel/recalculation';
 import { cellA1, parseBox } from '../../src/engine/ports/address';
 import type { ExcelRunner } from '../../src/excel/officeGateway';
 
@@ -44,30 +44,41 @@ function fakeExcel(sheets: SheetState[], state: { calculationState: string } = {
     return areas;
   }
 
+  /** Range.getSpecialCellsOrNullObject('Formulas') over a box of the sheet (all of it by default). */
+  function specialCells(sheet: SheetState, within?: { row: number; col: number; rows: number; cols: number }) {
+    return (type: string) => {
+      expect(type).toBe('Formulas');
+      log.specialCells += 1;
+      const inside = (a: { rowIndex: number; columnIndex: number }) =>
+        !within || (a.rowIndex >= within.row && a.rowIndex < within.row + within.rows && a.columnIndex >= within.col && a.columnIndex < within.col + within.cols);
+      // Cut to the box: one-cell areas are enough for what the tests ask.
+      const areas = within
+        ? areasOf(sheet)
+            .flatMap((a) => Array.from({ length: a.rowCount }, (_, i) => ({ rowIndex: a.rowIndex + i, columnIndex: a.columnIndex, rowCount: 1, columnCount: 1 })))
+            .filter(inside)
+        : areasOf(sheet);
+      const result = {
+        isNullObject: undefined as boolean | undefined,
+        areas: { items: undefined as unknown },
+        load: (what: string) => {
+          expect(what).toContain('areas/items/rowIndex');
+          onSync.push(() => {
+            result.isNullObject = areas.length === 0;
+            result.areas.items = areas;
+          });
+        },
+      };
+      return result;
+    };
+  }
+
   function worksheet(sheet: SheetState) {
     return {
       name: undefined as string | undefined,
-      getRange: () => ({
-        getSpecialCellsOrNullObject: (type: string) => {
-          expect(type).toBe('Formulas');
-          log.specialCells += 1;
-          const areas = areasOf(sheet);
-          const result = {
-            isNullObject: undefined as boolean | undefined,
-            areas: { items: undefined as unknown },
-            load: (what: string) => {
-              expect(what).toContain('areas/items/rowIndex');
-              onSync.push(() => {
-                result.isNullObject = areas.length === 0;
-                result.areas.items = areas;
-              });
-            },
-          };
-          return result;
-        },
-      }),
+      getRange: () => ({ getSpecialCellsOrNullObject: specialCells(sheet) }),
       getRangeByIndexes: (row: number, col: number, rows: number, cols: number) => {
         const range = {
+          getSpecialCellsOrNullObject: specialCells(sheet, { row, col, rows, cols }),
           formulas: undefined as unknown,
           valueTypes: undefined as unknown,
           load: (what: string) => {
@@ -106,6 +117,7 @@ function fakeExcel(sheets: SheetState[], state: { calculationState: string } = {
     const proxies = sheets.map((s) => ({ state: s, proxy: worksheet(s) }));
     const worksheets = {
       items: undefined as unknown,
+      getItem: (name: string) => proxies.find((p) => p.state.name === name)!.proxy,
       load: (what: string) => {
         expect(what).toBe('items/name');
         onSync.push(() => {
@@ -243,5 +255,44 @@ describe("Refresh all's recalculation in Excel", () => {
     ]);
     expect(excel.log.specialCells).toBe(0);
     expect(excel.log.applicationCalculations).toBe(0);
+  });
+});
+
+describe('A refresh of the selection or the sheet in Excel', () => {
+  const model = () =>
+    fakeExcel([
+      sheet('Model', {
+        B2: '=FIN.PNL("Rent","2026-07")',
+        B3: '=FIN.PNL("Travel","2026-07")+FIN.PNL("Meals","2026-07")',
+        B4: '=SUM(B2:B3)',
+        E7: '=fin.total("Rent", "2026-Q1")',
+      }),
+      sheet('Other', { A1: '=FIN.BALANCE("Cash","2026-07")' }),
+    ]);
+
+  it('finds the FIN cells of a box, or of the whole sheet, with the FIN calls of each', async () => {
+    const excel = model();
+    const box = parseBox('A1:C5');
+    expect(await finCellsIn('Model', box, { run: excel.run, supports: ALL_SETS })).toEqual([
+      { sheet: 'Model', row: 1, col: 1, calls: 1 },
+      { sheet: 'Model', row: 2, col: 1, calls: 2 },
+    ]);
+    const whole = await finCellsIn('Model', { row: 0, col: 0, rows: 1_048_576, cols: 16_384 }, { run: excel.run, supports: ALL_SETS });
+    expect(whole.map((c) => cellA1(c.row, c.col))).toEqual(['B2', 'B3', 'E7']);
+  });
+
+  it('recalculates those cells and nothing else, and counts their FIN calls', async () => {
+    const excel = model();
+    const cells = await finCellsIn('Model', parseBox('A1:C5'), { run: excel.run, supports: ALL_SETS });
+    const recalculation = await recalculateFinCells({ run: excel.run, supports: ALL_SETS, cells });
+    expect(excel.log.calculated).toEqual(['Model!B2', 'Model!B3']);
+    expect(excel.log.addressLists).toEqual(['B2:B3']);
+    expect(recalculation.evaluations).toBe(3);
+    expect(excel.log.sheetCalculations).toEqual([]);
+  });
+
+  it('where formulas cannot be picked out (before ExcelApi 1.9) it says so instead of guessing', async () => {
+    const excel = model();
+    await expect(finCellsIn('Model', parseBox('A1:C5'), { run: excel.run, supports: BEFORE_1_9 })).rejects.toThrow(/needs ExcelApi 1\.9\): refresh the whole workbook instead/);
   });
 });
