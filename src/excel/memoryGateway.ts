@@ -222,6 +222,8 @@ export class MemoryGateway implements WorkbookGateway {
   /** Selects a cell ("C5"), a range ("B2:D9") or several areas ("A1:B2,D4"); the active cell is the first's top-left. */
   select(sheet: string, a1: string): void {
     this.selection = { sheet: this.sheet(sheet), areas: a1.split(',').map((area) => parseBox(area)) };
+    // As in Excel, the selection is on the active sheet.
+    this.active = this.selection.sheet;
   }
 
   /** The defined names, as the Name Manager would list them if it showed hidden ones. */
@@ -315,7 +317,7 @@ export class MemoryGateway implements WorkbookGateway {
     }
     const sheet = new MemorySheet(uniqueSheetName(target.name, this.sheetNames()));
     this.sheets.push(sheet);
-    if (target.activate !== false) this.active = sheet;
+    if (target.activate !== false) this.showSheet(sheet);
     return { sheet, row: 0, col: 0, isNew: true };
   }
 
@@ -617,6 +619,12 @@ export class MemoryGateway implements WorkbookGateway {
   async activateSheet(name: string): Promise<void> {
     const sheet = this.sheet(name);
     if (sheet.visibility !== 'Visible') throw new GatewayError('Host', `Sheet ${name} is hidden`);
+    this.showSheet(sheet);
+  }
+
+  /** The sheet becomes the active one, and the selection moves there (Excel keeps it on the active sheet). */
+  private showSheet(sheet: MemorySheet): void {
+    if (this.selection?.sheet !== sheet) this.selection = { sheet, areas: [{ row: 0, col: 0, rows: 1, cols: 1 }] };
     this.active = sheet;
   }
 

@@ -1,8 +1,9 @@
 /**
  * What a ribbon command asks the task pane to do. The ribbon cannot show a cost and ask before spending,
- * so "Refresh all" on the ribbon opens the pane at its Refresh section with the cost shown instead.
+ * so each Refresh button on the ribbon opens the pane at its Refresh section with that refresh's cost shown
+ * instead: of the changes, of the active sheet, of the selection.
  */
-export type PaneRequest = 'refresh-all';
+export type PaneRequest = 'refresh-all' | 'refresh-sheet' | 'refresh-selection';
 
 const paneListeners = new Set<(request: PaneRequest) => void>();
 let undelivered: PaneRequest | null = null;

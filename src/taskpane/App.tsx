@@ -4,7 +4,7 @@ import { ConnectScreen } from './ConnectScreen';
 import { FormulaHelper } from './FormulaHelper';
 import { useSession } from './hooks';
 import { NotConnectedNotice } from './NotConnectedNotice';
-import { RefreshPanel } from './RefreshPanel';
+import { RefreshPanel, type RibbonAsk } from './RefreshPanel';
 import { ReportsScreen } from './ReportsScreen';
 import type { PaneServices } from './services';
 import { planLabel, type ConnectedState } from './session';
@@ -137,17 +137,16 @@ function Pane({ services }: { services: PaneServices }) {
 function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneServices; connection: ConnectedState; focusPanel: boolean; onFocused: () => void }) {
   const styles = useStyles();
   const [tab, setTab] = useState<TabKey>('reports');
-  /** Bumped when the ribbon's Refresh asks: the Refresh panel then shows the cost and asks to go ahead. */
-  const [refreshAsked, setRefreshAsked] = useState(0);
+  /** What a ribbon Refresh button asked, numbered: the Refresh panel then shows its cost and asks to go ahead. */
+  const [refreshAsked, setRefreshAsked] = useState<RibbonAsk | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const current = TABS.find((t) => t.key === tab)!;
 
   useEffect(
     () =>
       services.runtime.onPaneRequest((request) => {
-        if (request !== 'refresh-all') return;
         setTab('refresh');
-        setRefreshAsked((n) => n + 1);
+        setRefreshAsked((was) => ({ request, n: (was?.n ?? 0) + 1 }));
       }),
     [services],
   );
@@ -175,7 +174,7 @@ function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneS
         {tab === 'reports' && <ReportsScreen services={services} connection={connection} />}
         {tab === 'formulas' && <FormulaHelper services={services} connection={connection} />}
         {tab === 'transactions' && <TransactionsScreen services={services} />}
-        {tab === 'refresh' && <RefreshPanel services={services} connection={connection} askAllSignal={refreshAsked} />}
+        {tab === 'refresh' && <RefreshPanel services={services} connection={connection} ribbonAsk={refreshAsked} />}
         {tab === 'usage' && <UsagePanel services={services} connection={connection} />}
         {tab === 'connection' && <ConnectScreen services={services} />}
       </div>

@@ -9,7 +9,9 @@ import type { RefreshKind } from '../engine/refresh/workbookRefresh';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
 import { blockCostText, describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
-import { useCallsLeft, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
+import { useCallsLeft, useScopeRefreshDeps, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
+import { planScopeRefresh, refreshScope, scopeArea, scopeCostText, type ScopeKind, type ScopePlan } from '../engine/refresh/scopeRefresh';
+import type { PaneRequest } from '../runtime';
 import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
 import { InView } from './InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
@@ -21,7 +23,13 @@ import { useScreenStyles } from './styles';
 // every block the pane wrote, where it is now, when it was refreshed and whether anything is known to have
 // changed since (the add-in's own pushes and shifts are), is closed, or is damaged (then only Forget).
 
-type Pending = { kind: RefreshKind; text: string } | { kind: 'block'; block: RefreshBlock; text: string };
+type Pending = { kind: RefreshKind; text: string } | { kind: 'block'; block: RefreshBlock; text: string } | { kind: 'scope'; plan: ScopePlan; text: string };
+
+/** What a ribbon Refresh button asked (numbered, so the same ask twice is two asks). */
+export interface RibbonAsk {
+  request: PaneRequest;
+  n: number;
+}
 
 const useRefreshStyles = makeStyles({
   blocks: {
@@ -38,8 +46,8 @@ const useRefreshStyles = makeStyles({
 });
 
 export interface RefreshPanelProps extends ScreenProps {
-  /** Changes when the ribbon's Refresh asks: show the cost of Refresh changes and ask. */
-  askAllSignal?: number;
+  /** Changes when a ribbon Refresh button asks: show the cost of that refresh and ask. */
+  ribbonAsk?: RibbonAsk | null;
 }
 
 /** Month ends a close can be set to: the last two years', newest first. */
@@ -48,11 +56,12 @@ function closeChoices(today: string): string[] {
   return Array.from({ length: 24 }, (_, i) => endOfMonth(addMonths(lastMonthEnd, -i)));
 }
 
-export function RefreshPanel({ services, connection, askAllSignal = 0 }: RefreshPanelProps) {
+export function RefreshPanel({ services, connection, ribbonAsk = null }: RefreshPanelProps) {
   const styles = useScreenStyles();
   const statements = useStatements(services, connection);
   const tablesEngine = useTransactionsEngine(services, connection);
   const refreshWorkbook = useWorkbookRefresh(services, connection, statements, tablesEngine);
+  const scopeDeps = useScopeRefreshDeps(services, connection, statements, tablesEngine);
   const refreshStyles = useRefreshStyles();
   const today = useToday(services);
   const callsLeft = useCallsLeft(connection);
@@ -65,6 +74,8 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
   const [error, setError] = useState<unknown>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const refreshChangedRef = useRef<HTMLButtonElement>(null);
+  const refreshSheetRef = useRef<HTMLButtonElement>(null);
+  const refreshSelectionRef = useRef<HTMLButtonElement>(null);
   const blocksHeadingRef = useRef<HTMLHeadingElement>(null);
   /** The button that asked for the pending refresh: focus goes back there on Cancel. */
   const openerRef = useRef<HTMLElement | null>(null);
@@ -98,13 +109,15 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     if (pending) confirmRef.current?.focus();
   }, [pending]);
 
-  // Only a new signal from the ribbon asks again, with the ask of the latest render.
-  const askFromRibbon = useEffectEvent(() => {
-    if (refreshChangedRef.current) void ask('changed', refreshChangedRef.current);
+  // Only a new ask from the ribbon asks again, with the ask of the latest render.
+  const askFromRibbon = useEffectEvent((request: PaneRequest) => {
+    if (request === 'refresh-all' && refreshChangedRef.current) void ask('changed', refreshChangedRef.current);
+    if (request === 'refresh-sheet' && refreshSheetRef.current) void askScope('sheet', refreshSheetRef.current);
+    if (request === 'refresh-selection' && refreshSelectionRef.current) void askScope('selection', refreshSelectionRef.current);
   });
   useEffect(() => {
-    if (askAllSignal > 0) askFromRibbon();
-  }, [askAllSignal]);
+    if (ribbonAsk) askFromRibbon(ribbonAsk.request);
+  }, [ribbonAsk]);
 
   /** The cap already refused a call this month: refreshing would only empty the cache. */
   const refuseAtCap = async (): Promise<boolean> => {
@@ -156,6 +169,28 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     setPending({ kind: 'block', block, text: `${blockCostText(block)}${reopens}` });
   };
 
+  /** The selection or the active sheet as it is now: what is in it, and exactly what refreshing it costs. */
+  const askScope = async (kind: ScopeKind, opener: HTMLElement) => {
+    openerRef.current = opener;
+    setError(null);
+    setResult('');
+    if (await refuseAtCap()) return;
+    let scoped: ScopePlan;
+    try {
+      scoped = await planScopeRefresh(scopeDeps, await scopeArea(services.gateway, kind), { includeReference });
+    } catch (e) {
+      setError(e);
+      return;
+    }
+    if (scoped.calls === 0 && scoped.cells.length === 0 && scoped.blocks.length === 0) {
+      setResult(scopeCostText(scoped));
+      return;
+    }
+    const name = kind === 'sheet' ? 'Refreshing this sheet' : 'Refreshing the selection';
+    if (await refuseOverLeft(name, scoped.calls, 'Select fewer cells, or wait for the reset.')) return;
+    setPending({ kind: 'scope', plan: scoped, text: scopeCostText(scoped) });
+  };
+
   const chooseClose = async (value: string) => {
     setError(null);
     const through = value === '' ? null : value;
@@ -179,7 +214,19 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
     // The confirmation disappears: keep focus on a control that stays (focusable while busy).
     refreshChangedRef.current?.focus();
     try {
-      if (job.kind === 'block') {
+      if (job.kind === 'scope') {
+        const { plan: scoped } = job;
+        setProgress({ phase: 'formulas' });
+        const outcome = await services.actions.track(scoped.area.kind === 'sheet' ? `Refresh sheet ${scoped.area.sheet}` : 'Refresh selection', () =>
+          refreshScope(scopeDeps, scoped, {
+            onPhase: () => setProgress({ phase: 'formulas' }),
+            onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
+          }),
+        );
+        setResult(outcome.message);
+        const firstFailure = outcome.blocks.failed[0]?.error ?? outcome.tables.find((t) => t.outcome === 'failed')?.error;
+        if (firstFailure) setError(firstFailure);
+      } else if (job.kind === 'block') {
         const reports = job.block.keys.length;
         setProgress({ phase: 'blocks', done: 0, total: reports, distinct: reports });
         await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
@@ -238,9 +285,18 @@ export function RefreshPanel({ services, connection, askAllSignal = 0 }: Refresh
           Full refresh
         </Button>
       </div>
+      <div className={styles.row}>
+        <Button ref={refreshSheetRef} onClick={(e) => void askScope('sheet', e.currentTarget)} disabledFocusable={busy || pending !== null}>
+          Refresh this sheet
+        </Button>
+        <Button ref={refreshSelectionRef} onClick={(e) => void askScope('selection', e.currentTarget)} disabledFocusable={busy || pending !== null}>
+          Refresh selection
+        </Button>
+      </div>
       <Text className={styles.note}>
         Refresh changes asks what changed since the last refresh (1 call) and fetches only what that touches
-        {plan ? `; a full refresh costs ${plural(plan.fullCalls, 'call')}` : ''}. {CHANGED_ONLY_BLIND_SPOT}
+        {plan ? `; a full refresh costs ${plural(plan.fullCalls, 'call')}` : ''}. {CHANGED_ONLY_BLIND_SPOT} Refresh this sheet or the selection
+        fetches again only the blocks, FIN cells and tables in it, at the exact cost shown first.
       </Text>
       <Checkbox
         checked={includeReference}

@@ -8,6 +8,7 @@ import { calendarDateAt } from '../engine/dates';
 import type { NotConnectedState } from '../engine/fin';
 import type { CallsLeft } from '../engine/budget/callsLeft';
 import { refreshWorkbook, type RefreshKind, type WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
+import type { ScopeRefreshDeps } from '../engine/refresh/scopeRefresh';
 import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
 import { createTransactionsEngine, type TransactionsEngine } from '../engine/transactions';
 import type { ActionEntry } from './actionLog';
@@ -120,6 +121,24 @@ export function useWorkbookRefresh(services: PaneServices, connection: Connected
     },
     [services.runtime, connection.reader, connection.client, statements, tables],
   );
+}
+
+/** The refresh of the selection or the active sheet (engine/refresh/scopeRefresh): what it needs of the pane. */
+export function useScopeRefreshDeps(services: PaneServices, connection: ConnectedState, statements: StatementsEngine, tables: TransactionsEngine): ScopeRefreshDeps {
+  return useMemo(() => {
+    const host = services.runtime.getRuntimeHost();
+    const finCellsIn = host?.finCellsIn?.bind(host);
+    return {
+      gateway: services.gateway,
+      statements,
+      tables,
+      reader: connection.reader,
+      cells: finCellsIn
+        ? { finCellsIn, requestsOf: (cells) => services.runtime.cellRequests(cells), refresh: (cells, label) => services.runtime.refreshCells(cells, { label }) }
+        : undefined,
+      meter: connection.client.meter,
+    };
+  }, [services.runtime, services.gateway, statements, tables, connection.reader, connection.client]);
 }
 
 /** The calls left this month on the connection's plan, when its cap is known (asked afresh each time). */

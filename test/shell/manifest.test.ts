@@ -178,7 +178,7 @@ describe('manifest.xml', () => {
       { url: one(NS.app, 'HighResolutionIconUrl').getAttribute('DefaultValue') ?? '', size: HIGH_RESOLUTION_ICON_URL_SIZE, where: 'HighResolutionIconUrl' },
     ];
     const iconElements = all(NS.ov, 'Icon');
-    expect(iconElements.length).toBe(3); // the group and its two buttons
+    expect(iconElements.length).toBe(5); // the group and its four buttons
     for (const icon of iconElements) {
       const refs = all(NS.bt, 'Image', icon);
       // Every required size, and the optional ones too (Office picks the nearest for the display's scaling).
@@ -225,7 +225,7 @@ describe('manifest.xml', () => {
     expect(new Set(pages)).toEqual(new Set(['Shared.Url']));
   });
 
-  test('the Home tab has the group with Open (task pane) and Refresh (refreshAll)', () => {
+  test('the Home tab has the group with Open (task pane) and the three Refresh buttons, each a registered command', () => {
     const tab = one(NS.ov, 'OfficeTab');
     expect(tab.getAttribute('id')).toBe('TabHome');
     const groups = all(NS.ov, 'Group', tab);
@@ -235,18 +235,21 @@ describe('manifest.xml', () => {
     expect(controls.map((c) => [xsiType(c), label(c)])).toEqual([
       ['Button', 'Open'],
       ['Button', 'Refresh'],
+      ['Button', 'Refresh sheet'],
+      ['Button', 'Refresh selection'],
     ]);
 
-    const [open, refresh] = controls.map((c) => one(NS.ov, 'Action', c));
+    const [open, ...refreshes] = controls.map((c) => one(NS.ov, 'Action', c));
     expect(xsiType(open)).toBe('ShowTaskpane');
     expect(one(NS.ov, 'TaskpaneId', open).textContent).not.toBe('');
     expect(one(NS.ov, 'SourceLocation', open).getAttribute('resid')).toBe('Shared.Url');
-    expect(xsiType(refresh)).toBe('ExecuteFunction');
-    expect(one(NS.ov, 'FunctionName', refresh).textContent).toBe('refreshAll');
-
-    // ... and the commands bundle registers that name.
     const commands = fs.readFileSync(path.join(root, 'src/commands/commands.ts'), 'utf8');
-    expect(commands).toMatch(/Office\.actions\.associate\(\s*['"]refreshAll['"]/);
+    for (const [refresh, name] of refreshes.map((r, i) => [r, ['refreshAll', 'refreshSheet', 'refreshSelection'][i]] as const)) {
+      expect(xsiType(refresh)).toBe('ExecuteFunction');
+      expect(one(NS.ov, 'FunctionName', refresh).textContent).toBe(name);
+      // ... and the commands bundle registers that name.
+      expect(commands).toMatch(new RegExp(`Office\\.actions\\.associate\\(\\s*['"]${name}['"]`));
+    }
   });
 });
 

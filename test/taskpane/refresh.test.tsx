@@ -4,7 +4,8 @@ import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, 
 import { blockAt, expectBlockMatchesApi } from './sheet';
 import { qualify } from '../../src/engine/ports/address';
 import { act } from '@testing-library/react';
-import { refreshAll as ribbonRefreshAll } from '../../src/commands/commands';
+import { refreshAll as ribbonRefreshAll, refreshSelection as ribbonRefreshSelection, refreshSheet as ribbonRefreshSheet } from '../../src/commands/commands';
+import { parseQualified } from '../../src/engine/ports/address';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -125,6 +126,50 @@ describe('Refresh', () => {
     expect((await screen.findByText(/^Nothing changed/, {}, { timeout: 30000 })).textContent).toBe('Nothing changed since the last refresh. Spent 1 call.');
     expect(await sb.usage(company())).toBe(before + 3);
     expect((await h.gateway.listBindings())[0].refreshedAt).toBe(written.refreshedAt);
+    h.unmount();
+  });
+
+  test('the ribbon Refresh sheet: the cost of what is on the active sheet alone, then only that block rebuilt', async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    await insert(h, 'Cash flow', 'Last quarter', 'Against the prior period');
+    await insert(h, 'Income statement', 'Last month', 'One period');
+    const bindings = await h.gateway.listBindings();
+    const cash = bindings.find((b) => b.parameters.statement === 'cash_flow')!;
+    const income = bindings.find((b) => b.parameters.statement === 'income_statement')!;
+    // The income statement went to a new sheet, which is active.
+    const sheet = parseQualified(income.address).sheet;
+    expect(h.gateway.activeSheetName()).toBe(sheet);
+    const before = await sb.usage(company());
+    const ribbon = async (command: (e: Office.AddinCommands.Event) => Promise<void>) => {
+      (globalThis as any).Office = { addin: { showAsTaskpane: jest.fn(async () => undefined) } };
+      try {
+        await act(() => command({ completed: jest.fn() } as unknown as Office.AddinCommands.Event));
+      } finally {
+        delete (globalThis as any).Office;
+      }
+    };
+    await ribbon(ribbonRefreshSheet);
+    // This host cannot pick out formulas (the harness has no finCellsIn): the cost says so.
+    expect(
+      await screen.findByText(
+        `This will spend 1 call to refresh 1 block in the sheet ${sheet}: 1 distinct request. FIN formulas are left out: this version of Excel cannot pick them out.`,
+      ),
+    ).toBeTruthy();
+    expect(await sb.usage(company())).toBe(before);
+    await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect((await screen.findByText(/^Refresh of the sheet/, {}, { timeout: 30000 })).textContent).toBe(`Refresh of the sheet ${sheet}: rebuilt 1 block. Spent 1 call.`);
+    expect(await sb.usage(company())).toBe(before + 1);
+    const after = await h.gateway.listBindings();
+    expect(after.find((b) => b.id === cash.id)!.refreshedAt).toBe(cash.refreshedAt);
+    expect(after.find((b) => b.id === income.id)!.refreshedAt).not.toBe(income.refreshedAt);
+
+    // A selection with nothing in it: said at once, nothing to confirm, nothing spent.
+    h.gateway.select(sheet, 'Z100');
+    await ribbon(ribbonRefreshSelection);
+    expect(await screen.findByText(`Nothing to refresh in the selection ${qualify(sheet, { row: 99, col: 25, rows: 1, cols: 1 })}: no block, FIN cell or transactions table (this version of Excel cannot pick out FIN formulas: refresh the whole workbook for them).`)).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'Confirm refresh' })).toBeNull();
+    expect(await sb.usage(company())).toBe(before + 1);
     h.unmount();
   });
 
