@@ -1,9 +1,9 @@
-// Excel's formula bar, for the workbench: the Name Box (the selected cell; type an address to go there) and
+// Excel's formula bar, for the workbench: the Name Box (the selected cell; type an address or a range to select it) and
 // the formula box (the selected cell's formula or value; type a constant or a formula and press Enter),
 // with the selected cell's result, error message or spill beneath.
 
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { cellA1, parseQualified } from '../engine/ports/address';
+import { boxA1, cellA1, parseQualified } from '../engine/ports/address';
 import type { WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import { resultText } from './display';
@@ -41,10 +41,10 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
         const { sheet, box } = parseQualified(typed);
         const target = book.visibleSheets().find((s) => s.toLowerCase() === sheet.toLowerCase());
         if (!target) throw new Error(`No sheet named ${sheet}`);
-        void book.activateSheet(target).then(() => book.select(target, cellA1(box.row, box.col)));
+        void book.activateSheet(target).then(() => book.select(target, boxA1(box)));
       } else {
         const { box } = parseQualified(`'${sel.sheet.replace(/'/g, "''")}'!${typed}`);
-        book.select(sel.sheet, cellA1(box.row, box.col));
+        book.select(sel.sheet, boxA1(box));
       }
       setMessage(null);
     } catch {
