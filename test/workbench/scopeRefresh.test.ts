@@ -103,7 +103,7 @@ describe('Refresh of the selection or the sheet', () => {
   });
 
   it('a request a block and a cell share is one call; the block is stamped with the scope', async () => {
-    const { w, deps, other } = await rig();
+    const { w, deps, other, statements } = await rig();
     // Sheet1!A1 reads July's income statement, which the block shows: refresh the block's sheet, then A1.
     w.book.select(other, 'A1:Z40');
     const area = await scopeArea(w.book, 'selection');
@@ -117,13 +117,16 @@ describe('Refresh of the selection or the sheet', () => {
     const stamp = await w.book.readRange(qualify(other, { row: STAMP_ROW, col: 0, rows: 1, cols: 1 }));
     expect(String(stamp.values[0][0])).toMatch(/refresh of a selection/);
 
-    // Now the sheet of A1 alone: July is fetched again for A1 only (the block is on the other sheet).
+    // Now the sheet of A1 alone: July is fetched again for A1 only (the block is on the other sheet), and
+    // the block, which shows July too, is not taken for changed: nothing is known to have changed in July.
     w.book.select('Sheet1', 'A1');
     const one = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
     expect(one.calls).toBe(1);
     const beforeOne = await usage();
     await refreshScope(deps, one);
     expect((await usage()) - beforeOne).toBe(1);
+    const [block] = (await statements.plan()).blocks;
+    expect(block.changed).toEqual([]);
   });
 
   it('books closed through a month keep its requests; an empty selection costs nothing and says so', async () => {

@@ -317,6 +317,11 @@ export class CachedReader {
     return marked;
   }
 
+  /** These answers (canonical keys) are fetched again on their next read; no change is recorded for them. */
+  async markDue(keys: readonly string[]): Promise<void> {
+    await this.cache.markDue(await this.companyId(), keys);
+  }
+
   /** Keys of the company's cached answers due for a refresh; never calls the API. */
   async staleKeys(): Promise<string[]> {
     const company = this.knownCompanyId();

@@ -44,11 +44,13 @@ const STALE_PREFIX = 'fin-stale:';
  * What is stale for a company: every answer fetched at or before `before` (a Refresh all), and each answer
  * fetched at or before the last known change to its request (`changed`: key -> when). The change times stay
  * after the refetch: a statement block written before a change is behind even when a formula has fetched
- * the request again since.
+ * the request again since. `due` (key -> when) marks answers to fetch again without any change known to them
+ * (a refresh of the sheet or the selection): nothing else is behind because of it, and it is not kept.
  */
 interface StaleState {
   before: number;
   changed: Map<string, number>;
+  due: Map<string, number>;
 }
 
 /** Change marks kept per company; beyond this the oldest go (their requests were refetched long since). */
@@ -99,7 +101,7 @@ function staleKey(companyId: string): string {
 }
 
 function isDue(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
-  return answer.fetchedAt <= state.before || answer.fetchedAt <= (state.changed.get(key) ?? -Infinity);
+  return answer.fetchedAt <= state.before || answer.fetchedAt <= Math.max(state.changed.get(key) ?? -Infinity, state.due.get(key) ?? -Infinity);
 }
 
 export class MemoryCacheStore implements CacheStore {
@@ -264,6 +266,16 @@ export class RequestCache {
     return marked;
   }
 
+  /**
+   * These answers are due for a refresh, with no change known to them (a refresh of the sheet or the
+   * selection): each is fetched again on its next read; blocks that show them are not counted as behind.
+   */
+  async markDue(companyId: string, keys: readonly string[]): Promise<void> {
+    const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
+    const at = this.now();
+    for (const key of keys) stale.due.set(key, Math.max(at, (stale.due.get(key) ?? 0) + 1));
+  }
+
   /** Keys of the company's stored answers that are due for a refresh. */
   async staleKeys(companyId: string): Promise<string[]> {
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
@@ -335,7 +347,7 @@ export class RequestCache {
     }
     const stale = this.staleness.get(companyId);
     // An answer fetched in the same millisecond as a Refresh all or a change must still count as after it.
-    const after = Math.max(stale?.before ?? 0, stale?.changed.get(key) ?? 0);
+    const after = Math.max(stale?.before ?? 0, stale?.changed.get(key) ?? 0, stale?.due.get(key) ?? 0);
     const answer: CachedAnswer<unknown> = { value, fetchedAt: Math.max(this.now(), after + 1) };
     if (generation === this.generation) await this.keep(key, answer);
     return answer;
@@ -345,7 +357,7 @@ export class RequestCache {
     let loading = this.staleLoading.get(companyId);
     if (!loading) {
       loading = (async () => {
-        const state: StaleState = { before: 0, changed: new Map() };
+        const state: StaleState = { before: 0, changed: new Map(), due: new Map() };
         try {
           const text = await this.store.get(staleKey(companyId));
           const parsed = text ? (JSON.parse(text) as { before?: unknown; changed?: unknown }) : {};

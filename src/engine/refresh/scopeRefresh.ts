@@ -154,9 +154,8 @@ export async function refreshScope(
   const before = await deps.meter.count();
   deps.reader.newRun();
   await deps.reader.assertCanSpend('/reports');
-  const company = await deps.reader.companyId();
-  const due = new Set(plan.keys);
-  await deps.reader.markStale((req) => due.has(canonicalKey(company, req)));
+  // Due, not changed: a block outside the scope that shows one of these is not behind because of it.
+  await deps.reader.markDue(plan.keys);
   const whole = await deps.statements.plan();
   const inScope = new Set(plan.blocks.map((b) => b.binding.id));
   const blockPlan = { ...whole, blocks: whole.blocks.filter((b) => inScope.has(b.binding.id)) };
