@@ -51,15 +51,24 @@ export function callOptions(opts?: CallOptions): CallOptions {
   return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt, ahead: opts?.ahead };
 }
 
-/** A signal that aborts when either does (AbortSignal.any is missing from older Office webviews). */
-function eitherSignal(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
-  if (!a || !b) return a ?? b;
+/**
+ * A signal that aborts when either does (AbortSignal.any is missing from older Office webviews), and how to
+ * stop listening: a sync run shares one signal across its pages, which must not gather a listener per page.
+ */
+function eitherSignal(a?: AbortSignal, b?: AbortSignal): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (!a || !b) return { signal: a ?? b, dispose: () => undefined };
   const controller = new AbortController();
   const abort = () => controller.abort();
   if (a.aborted || b.aborted) abort();
   a.addEventListener('abort', abort, { once: true });
   b.addEventListener('abort', abort, { once: true });
-  return controller.signal;
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      a.removeEventListener('abort', abort);
+      b.removeEventListener('abort', abort);
+    },
+  };
 }
 
 export interface RequestSpec extends CallOptions {
@@ -333,6 +342,16 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
   }
 
   async function request<T>(spec: RequestSpec): Promise<ApiResponse<T>> {
+    const either = eitherSignal(spec.signal, spec.dropIfQueued);
+    try {
+      return await requestUntil<T>(spec, either.signal);
+    } finally {
+      either.dispose();
+    }
+  }
+
+  /** One request, its attempts and retries; `waiting` aborts it (the caller's signal, or dropping it while queued). */
+  async function requestUntil<T>(spec: RequestSpec, waiting: AbortSignal | undefined): Promise<ApiResponse<T>> {
     const query = encodeQuery(spec.query);
     const url = `${config.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
     const info: FailedRequest = { method: spec.method, path: spec.path, query };
@@ -341,7 +360,6 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       retryServerErrors: spec.retryServerErrors ?? true,
     };
 
-    const waiting = eitherSignal(spec.signal, spec.dropIfQueued);
     for (let attemptNo = 1; ; attemptNo++) {
       if (waiting?.aborted) throw abortedError(info, attemptNo - 1);
       let release: () => void;

@@ -182,3 +182,25 @@ describe('incremental sync', () => {
     expect(api.requests[0].query.get('updated_after')).toBe('1699999995');
   });
 });
+
+describe('a run sharing one signal across its pages', () => {
+  it('leaves no abort listener behind on it, page after page', async () => {
+    const { getEventListeners } = await import('node:events');
+    const { client } = testClient(api);
+    api.setHandler(syncHandler(40, 2, 1_700_000_000));
+    const run = new AbortController();
+    const queued = new AbortController();
+    let most = 0;
+    await client.transactions.sync({
+      signal: run.signal,
+      dropIfQueued: queued.signal,
+      onPage: async () => {
+        most = Math.max(most, getEventListeners(run.signal, 'abort').length);
+      },
+    });
+    // 20 pages: before, each left a listener on the run's signal (Node warned past 10).
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(queued.signal, 'abort')).toHaveLength(0);
+    expect(most).toBe(0);
+  });
+});
