@@ -152,7 +152,9 @@ CREATE TABLE IF NOT EXISTS transactions (
   update_seq INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS transactions_list ON transactions(company_id, date DESC, id DESC);
-CREATE INDEX IF NOT EXISTS transactions_sync ON transactions(company_id, updated, update_seq);
+-- The incremental sync's keyset, id included: a page seeks to its cursor and reads in order, no sort.
+DROP INDEX IF EXISTS transactions_sync;
+CREATE INDEX IF NOT EXISTS transactions_sync_keyset ON transactions(company_id, updated, update_seq, id);
 CREATE INDEX IF NOT EXISTS transactions_category ON transactions(company_id, category_id);
 CREATE INDEX IF NOT EXISTS transactions_account ON transactions(company_id, account_id);
 

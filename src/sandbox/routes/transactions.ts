@@ -86,8 +86,10 @@ function syncPage(ctx: SandboxContext, companyId: string, where: Where, limit: n
       throw resourceMissing('This sync cursor cannot be used: restart the sync from the stored watermark.', 'starting_after');
     }
     watermark = cur.w;
-    where.sql.push('(t.updated > ? OR (t.updated = ? AND (t.update_seq > ? OR (t.update_seq = ? AND t.id > ?))))');
-    where.args.push(cur.u, cur.u, cur.s, cur.s, cur.i);
+    // A row value, so SQLite seeks in the (company_id, updated, update_seq) index instead of scanning from
+    // the start for every page.
+    where.sql.push('(t.updated, t.update_seq, t.id) > (?, ?, ?)');
+    where.args.push(cur.u, cur.s, cur.i);
   }
   where.sql.push('t.updated > ?', 't.updated <= ?');
   where.args.push(updatedAfter, watermark);
