@@ -226,6 +226,11 @@ export class MemoryGateway implements WorkbookGateway {
     this.active = this.selection.sheet;
   }
 
+  /** The selected areas and their sheet (the workbench draws them). */
+  selectedAreas(): { sheet: string; areas: Box[] } {
+    return { sheet: this.selection.sheet.name, areas: this.selection.areas.map((a) => ({ ...a })) };
+  }
+
   /** The defined names, as the Name Manager would list them if it showed hidden ones. */
   definedNames(): { name: string; visible: boolean; address: string | null }[] {
     return [...this.names.values()].map((n) => ({ name: n.name, visible: n.visible, address: n.box && qualify(n.sheet.name, n.box) }));

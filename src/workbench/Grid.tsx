@@ -64,6 +64,9 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const measures = useMemo(() => ({ normal: textMeasure(false), bold: textMeasure(true) }), []);
   const selection = book.currentCell();
+  const selectedAreas = book.selectedAreas();
+  const inSelection = (r: number, c: number): boolean =>
+    selectedAreas.sheet.toLowerCase() === sheet.toLowerCase() && selectedAreas.areas.some((a) => r >= a.row && r < a.row + a.rows && c >= a.col && c < a.col + a.cols);
   const onThisSheet = selection.sheet.toLowerCase() === sheet.toLowerCase();
 
   const extent = book.extent(sheet);
@@ -332,6 +335,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
                     const classes = ['wb-cell', `wb-${view.align}`];
                     if (view.bold) classes.push('wb-bold');
                     if (selected) classes.push('wb-selected');
+                    else if (inSelection(r, c)) classes.push('wb-in-selection');
                     if (table) classes.push(r === table.row ? 'wb-table-head' : (r - table.row) % 2 === 1 ? 'wb-table-odd' : 'wb-table-even');
                     if (view.formula) classes.push('wb-formula');
                     if (view.spilled) classes.push('wb-spilled');
