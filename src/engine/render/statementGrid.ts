@@ -100,6 +100,8 @@ export interface RenderStatementInput {
   readonly companyName: string;
   /** Column headers; derived from the reports' dates when omitted. */
   readonly periodLabels?: readonly string[];
+  /** The line under the statement's name; by default the periods described (a consolidation says more). */
+  readonly description?: string;
   /** When the add-in fetched the reports (shown as "Refreshed <local date and time> <zone>"). */
   readonly refreshedAt: Date;
   /**
@@ -417,7 +419,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
   // Title block.
   push(text(input.companyName), blanks(), plain('title', true));
   push(text(STATEMENT_NAMES[kind]), blanks(), plain('title', true));
-  push(text(describePeriods(periods, periodLabels)), blanks(), plain('title'));
+  push(text(input.description ?? describePeriods(periods, periodLabels)), blanks(), plain('title'));
   const by = input.refreshKind ? ` (${KIND_WORDS[input.refreshKind]})` : '';
   push(text(`Refreshed ${formatRefreshedAt(input.refreshedAt, input.timeZone)}${by}`), blanks(), plain('title'));
   // (STAMP_ROW: the row index of this line, which a failed refresh rewrites.)
