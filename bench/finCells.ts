@@ -17,7 +17,7 @@
 import * as fin from '../src/functions/functions';
 import { configureRuntime } from '../src/runtime/shared';
 import { calendarDateAt } from '../src/engine/dates';
-import { cellInvocation, installCustomFunctions } from '../test/support/customFunctions';
+import { cellInvocation } from '../test/support/customFunctions';
 import { defineFinModel, type FinModel, type ModelCell } from '../test/support/finModel';
 import { pageRuntime, testRuntime } from '../test/support/runtime';
 import { LATENCY_MS } from './boardPack';
@@ -120,7 +120,6 @@ function sameValues(a: (number | string)[], b: (number | string)[], what: string
 }
 
 export async function finCellsBench(transactions = 20_000): Promise<FinCellsFigures> {
-  installCustomFunctions();
   const sb: ThreadSandbox = await startSandboxThread({ seed: 'fresh', transactions, latencyMs: LATENCY_MS });
   try {
     const year = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;

@@ -8,10 +8,9 @@ import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
 import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
-import { CellError, installCustomFunctions } from '../support/customFunctions';
+import { CellError } from '../support/customFunctions';
 import { lastFullYear, serial } from '../engine/fin/finHarness';
 
-installCustomFunctions();
 
 const cell = { isInValuePreview: false } as CustomFunctions.Invocation;
 const preview = { isInValuePreview: true } as CustomFunctions.Invocation;

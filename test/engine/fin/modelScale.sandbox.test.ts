@@ -8,7 +8,7 @@
 // shows its value when its promise settles. Every one of the 12,500 must settle, with its own value.
 import * as fin from '../../../src/functions/functions';
 import { configureRuntime } from '../../../src/runtime/shared';
-import { cellInvocation, installCustomFunctions } from '../../support/customFunctions';
+import { cellInvocation } from '../../support/customFunctions';
 import { defineFinModel, expectedValues, MODEL_SIZE, type FinModel, type ModelCell } from '../../support/finModel';
 import { pageRuntime, testRuntime, type PageRuntime } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
@@ -21,7 +21,6 @@ let expected: number[];
 let page: PageRuntime;
 
 beforeAll(async () => {
-  installCustomFunctions();
   sb = await startSandbox();
   company = sb.companies['growth-admin'];
   const setup = await testRuntime(sb);
