@@ -13,6 +13,7 @@
 // It throws the client's own errors (ApiError, MonthlyLimitError), plus a 'timeout' ApiError; the callers
 // word them for a cell or for the pane.
 
+import { plural } from '../text/plural';
 import { isClosedRequest } from './closedBooks';
 import { touchedBy, type TransactionChange } from './touched';
 import { ApiError, MonthlyLimitError } from '../../api/errors';
@@ -77,12 +78,13 @@ function isDeterministicFailure(error: unknown): boolean {
 }
 
 /** What a call the breaker stopped fails with: no status, nothing sent (or no more retries). */
-export function outageError(path: string, failedAttempts: number, resumeAt: number, noAnswer: boolean): ApiError {
-  const at = new Date(resumeAt).toISOString().slice(11, 16);
+export function outageError(path: string, failedAttempts: number, resumeAt: number, noAnswer: boolean, now: number): ApiError {
+  // How long, not until when: the engine does not know the user's time zone, and the pause is short.
+  const pause = `for the next ${plural(Math.max(1, Math.ceil((resumeAt - now) / 1000)), 'second')}`;
   return new ApiError({
     message: noAnswer
-      ? `No answer from the API (${failedAttempts} attempts in a row); nothing more is asked until ${at} UTC`
-      : `The API is failing (${failedAttempts} failed attempts in a row, each a counted call); nothing more is asked until ${at} UTC`,
+      ? `No answer from the API (${failedAttempts} attempts in a row); nothing more is asked ${pause}`
+      : `The API is failing (${failedAttempts} failed attempts in a row, each a counted call); nothing more is asked ${pause}`,
     status: null,
     // No answer at all is a connection problem (the base URL, the network, a sandbox not running).
     type: noAnswer ? 'connection_error' : 'api_error',
@@ -220,7 +222,7 @@ export class CachedReader {
         if (this.block) throw blockedError(this.block, path, this.now());
         if (timedOut) throw timeoutError(path, limitMs);
         const until = this.breaker.openUntil();
-        if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer());
+        if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer(), this.now());
       }
       throw error;
     } finally {
@@ -232,7 +234,7 @@ export class CachedReader {
   /** Nothing is sent while the outage pause lasts. */
   private assertNoOutage(path: string): void {
     const until = this.breaker.openUntil();
-    if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer());
+    if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer(), this.now());
   }
 
   /** The outage pause in force: when it ends and what the failures spent; null when the API answers. */

@@ -139,3 +139,14 @@ it('the cap: queued calls are dropped, and nothing is sent until the reset, cach
   expect(await reopened.capBlock()).toBeNull();
   expect(sent).toBe(3);
 });
+
+describe('the outage pause, as the user reads it', () => {
+  it('says how long nothing is asked, not a clock time in a zone the user is not in', async () => {
+    const { outageError } = await import('../../../src/engine/reader/cachedReader');
+    const now = Date.UTC(2026, 10, 23, 22, 0, 0);
+    expect(outageError('/reports', 3, now + 59_500, false, now).message).toBe(
+      'The API is failing (3 failed attempts in a row, each a counted call); nothing more is asked for the next 60 seconds',
+    );
+    expect(outageError('/reports', 3, now + 1_000, true, now).message).toBe('No answer from the API (3 attempts in a row); nothing more is asked for the next 1 second');
+  });
+});
