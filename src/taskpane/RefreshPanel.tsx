@@ -240,6 +240,8 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
         const outcome = await services.actions.track(kind === 'changed' ? 'Refresh changes' : 'Full refresh', () =>
           refreshWorkbook(kind, {
             includeReference,
+            // The plan just shown: the refresh need not read every block's place again to bound its sync.
+            everything: plan.blocks.blockCalls + plan.blocks.formulaCalls,
             onPhase: (phase) => setProgress({ phase }),
             onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
           }),

@@ -98,7 +98,12 @@ export function useTransactionsEngine(services: PaneServices, connection: Connec
 
 export type WorkbookRefresh = (
   kind: RefreshKind,
-  options: { includeReference?: boolean; onPhase?: (phase: 'asking' | 'formulas') => void; onProgress?: (done: number, total: number, fetched: number) => void },
+  options: {
+    includeReference?: boolean;
+    everything?: number;
+    onPhase?: (phase: 'asking' | 'formulas') => void;
+    onProgress?: (done: number, total: number, fetched: number) => void;
+  },
 ) => Promise<WorkbookRefreshResult>;
 
 /** The workbook's one refresh (engine/refresh): FIN cells through the runtime, blocks, transactions tables. */

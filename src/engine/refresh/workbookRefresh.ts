@@ -57,6 +57,11 @@ export async function refreshWorkbook(
   options: {
     kind: RefreshKind;
     includeReference?: boolean;
+    /**
+     * What refreshing everything would fetch (the plan the pane showed): a sync longer than that is not
+     * worth finishing. Planned here when not given (a plan reads every block's place in the workbook).
+     */
+    everything?: number;
     /** What the refresh is doing: asking what changed, recalculating the formulas (blocks report onProgress). */
     onPhase?: (phase: 'asking' | 'formulas') => void;
     /** Reports read so far and in all, and how many of them are fetched (the others come from the cache). */
@@ -70,9 +75,12 @@ export async function refreshWorkbook(
   let feed: FeedResult | null = null;
   if (options.kind === 'changed') {
     options.onPhase?.('asking');
-    const plan = await deps.statements.plan();
-    // A sync longer than refreshing everything is not worth finishing.
-    feed = await syncChanges(deps.feed, { maxPages: Math.max(1, plan.blockCalls + plan.formulaCalls) });
+    let everything = options.everything;
+    if (everything === undefined) {
+      const plan = await deps.statements.plan();
+      everything = plan.blockCalls + plan.formulaCalls;
+    }
+    feed = await syncChanges(deps.feed, { maxPages: Math.max(1, everything) });
     if (feed.kind === 'unknown') ran = 'full';
     if (options.includeReference) await deps.reader.markStale(isReference);
   } else {
