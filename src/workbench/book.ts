@@ -10,7 +10,10 @@ import type {
   KeyedResult,
   RowUpdate,
   TableRef,
+  ReadValue,
   TableSpec,
+  ValuesCopy,
+  ValuesCopyOptions,
   WriteGridOptions,
   WriteTarget,
   WriteValue,
@@ -61,6 +64,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly formulaListeners = new Set<(at: CellPosition) => void>();
   private readonly cellListeners = new Set<(sheet: string, box: Box) => void>();
   private formulaCheck: ((formula: string) => string | null) | null = null;
+  private calculation: ((sheet: string) => ReadonlyMap<string, ReadValue>) | null = null;
   private version = 0;
   private readonly extents = new Map<string, Extent>();
   private readonly tableBoxes = new Map<string, TableBox>();
@@ -116,6 +120,15 @@ export class WorkbenchBook extends MemoryGateway {
   /** What typing a formula checks first, as Excel refuses a formula it cannot read: a reason, or null. */
   checkFormulasWith(check: (formula: string) => string | null): void {
     this.formulaCheck = check;
+  }
+
+  /** Where formula results come from (the formula engine's), so the book reads them as Excel's values do. */
+  calculateWith(results: (sheet: string) => ReadonlyMap<string, ReadValue>): void {
+    this.calculation = results;
+  }
+
+  protected override calculatedCells(sheet: string): ReadonlyMap<string, ReadValue> {
+    return this.calculation ? this.calculation(sheet) : super.calculatedCells(sheet);
   }
 
   /** For layers that change what is shown without changing the book (formula results). */
@@ -295,6 +308,21 @@ export class WorkbenchBook extends MemoryGateway {
   override async setListValidation(table: string, column: string, items: string[], listName?: string): Promise<void> {
     try {
       await super.setListValidation(table, column, items, listName);
+    } finally {
+      this.changed();
+    }
+  }
+
+  override async copySheetAsValues(sheet: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
+    try {
+      const copy = await super.copySheetAsValues(sheet, options);
+      this.grow(copy.address);
+      for (const ref of this.sheetTables(copy.sheet)) {
+        const { box } = parseQualified(ref.address);
+        const dataRows = (await this.readTable(ref.name)).rows.length;
+        this.tableBoxes.set(ref.name.toLowerCase(), { name: ref.name, sheet: ref.sheet, row: box.row, col: box.col, cols: box.cols, dataRows });
+      }
+      return copy;
     } finally {
       this.changed();
     }
