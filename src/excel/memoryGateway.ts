@@ -128,6 +128,22 @@ function shiftedRows<T>(rows: Map<number, T>, from: number, delta: number): Map<
   return out;
 }
 
+/** The smallest box around cells keyed "row,col", or null for none. */
+function boundingBox(keys: Iterable<string>): Box | null {
+  let top = Infinity;
+  let left = Infinity;
+  let bottom = -1;
+  let right = -1;
+  for (const key of keys) {
+    const [r, c] = key.split(',').map(Number);
+    top = Math.min(top, r);
+    left = Math.min(left, c);
+    bottom = Math.max(bottom, r);
+    right = Math.max(right, c);
+  }
+  return bottom < 0 ? null : { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
+}
+
 /**
  * A workbook-scoped defined name. `box` is null once Excel has turned the reference into #REF! (every row of
  * it, or its sheet, deleted).
@@ -634,27 +650,9 @@ export class MemoryGateway implements WorkbookGateway {
   async readSheet(name: string): Promise<SheetContent> {
     const sheet = this.sheet(name);
     const calculated = this.calculatedCells(sheet.name);
-    let box: Box | null = null;
-    const include = (r: number, c: number) => {
-      if (!box) {
-        box = { row: r, col: c, rows: 1, cols: 1 };
-        return;
-      }
-      const top = Math.min(box.row, r);
-      const left = Math.min(box.col, c);
-      box = { row: top, col: left, rows: Math.max(box.row + box.rows, r + 1) - top, cols: Math.max(box.col + box.cols, c + 1) - left };
-    };
-    for (const [key, cell] of sheet.cells) {
-      if (cell.value === '' && cell.formula === undefined) continue;
-      const [r, c] = key.split(',').map(Number);
-      include(r, c);
-    }
-    for (const key of calculated.keys()) {
-      const [r, c] = key.split(',').map(Number);
-      include(r, c);
-    }
-    this.stats = memoryStats('readSheet', (box as Box | null)?.rows ?? 0);
-    const used = box as Box | null;
+    const filled = [...sheet.cells].filter(([, cell]) => cell.value !== '' || cell.formula !== undefined).map(([key]) => key);
+    const used = boundingBox([...filled, ...calculated.keys()]);
+    this.stats = memoryStats('readSheet', used?.rows ?? 0);
     if (!used) return { sheet: sheet.name, address: null, values: [], formulas: [] };
     const rows = Array.from({ length: used.rows }, (_, r) => Array.from({ length: used.cols }, (_, c) => [used.row + r, used.col + c] as const));
     return {
@@ -691,6 +689,7 @@ export class MemoryGateway implements WorkbookGateway {
         name: uniqueTableName(t.name, this.tables.map((x) => x.name)),
         sheet: copy,
         row: t.row + noteRows,
+        columns: [...t.columns],
         formats: [...t.formats],
         validations: new Map(),
       });

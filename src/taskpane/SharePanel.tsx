@@ -64,7 +64,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
       const now = services.now();
       const plan = await statements.plan();
       const fin = await services.runtime.getFinService();
-      const formulasAsOf = (await fin?.dataAsOf().catch(() => undefined)) ?? undefined;
+      const formulasAsOf = await fin?.dataAsOf().catch(() => undefined);
       const sheets = await surveyWorkbook(services.gateway, { plan, now });
       const facts: ShareFacts = { companyName: connection.companyName, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, now, timeZone: services.timeZone };
       setSurvey({ sheets, facts });
@@ -116,9 +116,9 @@ export function SharePanel({ services, connection }: ScreenProps) {
   return (
     <div className={styles.screen}>
       <Text>
-        Makes a copy of each chosen sheet, next to it, named &quot;(values)&quot;: every FIN formula, statement block and transactions table becomes plain values
-        with its number formats, and nothing in the copy needs the add-in. Your sheets stay as they are. It spends no call: the copies hold the figures the
-        sheets show now.
+        Makes a copy of each chosen sheet right after it, &quot;&lt;sheet&gt; (values)&quot;: every FIN formula, statement block and transactions table becomes
+        plain values with its number formats, and nothing in the copy needs the add-in. Your sheets stay as they are. It spends no call: the copies hold the
+        figures the sheets show now.
       </Text>
       {survey && survey.sheets.length > 0 && (
         <fieldset className={share.sheets}>
