@@ -663,6 +663,11 @@ export class MemoryGateway implements WorkbookGateway {
     };
   }
 
+  /** The memory workbook does not calculate; the workbench's book answers for its formula engine. */
+  async isCalculating(): Promise<boolean> {
+    return false;
+  }
+
   /**
    * As Excel's Worksheet.copy then Paste Values from the original: the copy keeps formats, widths, bold,
    * indents, outline and tables (renamed, as Excel names a copied table), takes the values the original

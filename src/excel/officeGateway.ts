@@ -157,6 +157,10 @@ export class OfficeGateway implements WorkbookGateway {
     return this.measured('copySheetAsValues', (s) => sheets.copySheetAsValues(s, sheet, options));
   }
 
+  isCalculating(): Promise<boolean> {
+    return this.measured('isCalculating', (s) => sheets.isCalculating(s));
+  }
+
   getDateSystem(): Promise<DateSystem> {
     // No API reports the date system; DATE() evaluated by the workbook does, without touching a cell.
     return this.plain(async (ctx) => {

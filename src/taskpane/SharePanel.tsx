@@ -29,6 +29,9 @@ const useShareStyles = makeStyles({
   },
 });
 
+/** No FIN evaluation for this long: the functions are not at work. */
+const FIN_QUIET_MS = 50;
+
 interface Survey {
   sheets: SheetSurvey[];
   facts: ShareFacts;
@@ -66,7 +69,10 @@ export function SharePanel({ services, connection }: ScreenProps) {
       const fin = await services.runtime.getFinService();
       const formulasAsOf = await fin?.dataAsOf().catch(() => undefined);
       const sheets = await surveyWorkbook(services.gateway, { plan, now });
-      const facts: ShareFacts = { companyName: connection.companyName, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, now, timeZone: services.timeZone };
+      // Excel calculating, or the FIN functions still at work (a cell calculating again shows its old figure).
+      const finBusy = fin ? !(await fin.whenIdle(FIN_QUIET_MS, FIN_QUIET_MS * 4)) : false;
+      const calculating = finBusy || (await services.gateway.isCalculating());
+      const facts: ShareFacts = { companyName: connection.companyName, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, now, timeZone: services.timeZone };
       setSurvey({ sheets, facts });
       setChosen(new Set(suggestedSheets(sheets)));
     } catch (e) {

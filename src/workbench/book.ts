@@ -56,6 +56,12 @@ export function positionAddress(p: CellPosition): string {
   return qualify(p.sheet, { row: p.row, col: p.col, rows: 1, cols: 1 });
 }
 
+/** The formula engine's side of the book: its results by sheet ("row,col"), and whether it is still at work. */
+export interface Calculation {
+  results(sheet: string): ReadonlyMap<string, ReadValue>;
+  calculating(): boolean;
+}
+
 /** The result of typing into a cell. */
 export type EditOutcome = { ok: true } | { ok: false; message: string };
 
@@ -64,7 +70,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly formulaListeners = new Set<(at: CellPosition) => void>();
   private readonly cellListeners = new Set<(sheet: string, box: Box) => void>();
   private formulaCheck: ((formula: string) => string | null) | null = null;
-  private calculation: ((sheet: string) => ReadonlyMap<string, ReadValue>) | null = null;
+  private calculation: Calculation | null = null;
   private version = 0;
   private readonly extents = new Map<string, Extent>();
   private readonly tableBoxes = new Map<string, TableBox>();
@@ -123,12 +129,16 @@ export class WorkbenchBook extends MemoryGateway {
   }
 
   /** Where formula results come from (the formula engine's), so the book reads them as Excel's values do. */
-  calculateWith(results: (sheet: string) => ReadonlyMap<string, ReadValue>): void {
-    this.calculation = results;
+  calculateWith(calculation: Calculation): void {
+    this.calculation = calculation;
   }
 
   protected override calculatedCells(sheet: string): ReadonlyMap<string, ReadValue> {
-    return this.calculation ? this.calculation(sheet) : super.calculatedCells(sheet);
+    return this.calculation ? this.calculation.results(sheet) : super.calculatedCells(sheet);
+  }
+
+  override async isCalculating(): Promise<boolean> {
+    return this.calculation?.calculating() ?? false;
   }
 
   /** For layers that change what is shown without changing the book (formula results). */

@@ -94,7 +94,7 @@ export class FormulaEngine {
     );
     options.book.onFormulaWritten((at) => this.formulaWritten(at));
     options.book.onCellsChanged((sheet, box) => this.cellsChanged(sheet, box));
-    options.book.calculateWith((sheet) => this.calculatedOn(sheet));
+    options.book.calculateWith({ results: (sheet) => this.calculatedOn(sheet), calculating: () => this.calculating() });
     options.book.checkFormulasWith((formula) => {
       const parsed = parseFormula(formula);
       return parsed.ok ? null : parsed.message;

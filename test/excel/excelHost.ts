@@ -183,6 +183,7 @@ class Application extends HostObject<FakeExcel> {
   }
   override get(name: string): unknown {
     if (name === 'CalculationMode') return this.excel.calculationMode;
+    if (name === 'CalculationState') return this.excel.calculationState;
     return super.get(name, this.excel);
   }
   override call(name: string, args: unknown[]): unknown {

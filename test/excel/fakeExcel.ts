@@ -316,6 +316,8 @@ export class FakeExcel {
   selection: Selection;
   date1904: boolean;
   calculationMode: string;
+  /** Application.calculationState: Done, or Calculating / Pending while custom functions work. */
+  calculationState: 'Done' | 'Calculating' | 'Pending' = 'Done';
   /** Cells were written while calculation was suspended and nothing has recalculated since. */
   dirtyWhileSuspended = false;
   requestLimit: number;

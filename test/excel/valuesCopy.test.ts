@@ -80,6 +80,17 @@ describe('copySheetAsValues on the Office path', () => {
     });
   }
 
+  test('isCalculating reads Application.calculationState; a host without ExcelApi 1.9 cannot tell', async () => {
+    const h = officeHarness();
+    expect(await h.office.isCalculating()).toBe(false);
+    h.fake.calculationState = 'Calculating';
+    expect(await h.office.isCalculating()).toBe(true);
+    const old = officeHarness({}, { host: EXCEL_2019 });
+    old.fake.calculationState = 'Calculating';
+    expect(await old.office.isCalculating()).toBe(false);
+    expect(old.fake.syncs.reduce((n, s) => n + s.actions, 0)).toBe(0);
+  });
+
   test('a host without ExcelApi 1.9 is told so before anything is copied', async () => {
     const h = officeHarness({}, { host: EXCEL_2019 });
     await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['x', 1]] });

@@ -47,6 +47,17 @@ test('readSheet gives formula results, spilled cells, errors and #BUSY! as value
   expect(read.formulas[0]).toEqual(['=FIN.GRID(2)', null, null, '=FIN.FAIL()']);
 });
 
+test('isCalculating, as Excel\'s calculationState: not done while a formula waits for a cell still calculating', async () => {
+  const w = world();
+  await w.book.writeFormula('Sheet1!A1', '=FIN.GRID(1)');
+  await w.settle();
+  expect(await w.book.isCalculating()).toBe(false);
+  await w.book.writeFormula('Sheet1!B1', '=FIN.NEVER()');
+  await w.book.writeFormula('Sheet1!B2', '=B1*2');
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  expect(await w.book.isCalculating()).toBe(true);
+});
+
 test('a values copy in the workbench holds the values the grid shows and no formula the engine would calculate', async () => {
   const w = world();
   await w.book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'C1' }, { values: [[1.5]], cellFormats: [['#,##0.00']] });

@@ -298,6 +298,12 @@ export interface WorkbookGateway {
    * it, and `note` in rows inserted above. The original is not changed.
    */
   copySheetAsValues(sheet: string, options: ValuesCopyOptions): Promise<ValuesCopy>;
+  /**
+   * Whether the host is still calculating (Excel: Application.calculationState, ExcelApi 1.9; false where it
+   * cannot tell). Values read meanwhile may be old: a custom function calculating again keeps showing its
+   * previous value, with a progress mark Office.js cannot read, rather than #BUSY! (OfficeDev/office-js#4152).
+   */
+  isCalculating(): Promise<boolean>;
 
   // Stored in the workbook (never secrets) ---------------------------------------------------------
   readSetting(key: string): Promise<Json | undefined>;

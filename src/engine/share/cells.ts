@@ -3,7 +3,10 @@
 
 import type { ReadValue } from '../ports/workbook';
 
-/** What a custom function shows until its promise settles (and what Range.values reads meanwhile). */
+/**
+ * What a custom function shows until its first answer, and what Range.values reads meanwhile. Calculating
+ * again, Excel keeps the previous value on show instead (WorkbookGateway.isCalculating covers that case).
+ */
 export const BUSY_TEXT = '#BUSY!';
 
 /** Excel's error values, as Range.values reports them (text). */

@@ -21,6 +21,8 @@ export interface ShareFacts {
   formulasAsOf?: number;
   /** FIN answers known to have changed in the books since they were fetched (the refresh plan's). */
   formulasChanged?: number;
+  /** The host is still calculating (WorkbookGateway.isCalculating): figures read now may be the previous ones. */
+  calculating?: boolean;
   now: number;
   /** The user's IANA zone, for the time in the note. */
   timeZone?: string;
@@ -53,6 +55,9 @@ export function valuesNote(chosen: SheetSurvey[], facts: ShareFacts): string[] {
 /** What the user should know before the copy is made; empty when the figures are settled and current. */
 export function shareWarnings(chosen: SheetSurvey[], facts: ShareFacts): string[] {
   const out: string[] = [];
+  if (facts.calculating && chosen.some((s) => s.formulaCells > 0)) {
+    out.push('Excel is still calculating: a formula calculating again shows its previous figure until it is done. Wait until it finishes, then choose Look again.');
+  }
   for (const s of chosen) {
     if (s.busy.length > 0) {
       out.push(`${s.sheet}: ${plural(s.busy.length, 'cell')} still computing (#BUSY! in ${someCells(s.busy)}). The copy would keep #BUSY!: wait until every cell shows a figure.`);

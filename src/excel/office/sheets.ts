@@ -19,6 +19,14 @@ import { uniqueSheetName } from '../hostRules';
 import { fitText, TEXT_FORMAT } from '../gridPlan';
 import { readChunked, type Session } from './session';
 
+/** Application.calculationState (ExcelApi 1.9): anything but Done is still calculating. */
+export async function isCalculating(session: Session): Promise<boolean> {
+  if (!session.options.supports('ExcelApi', '1.9')) return false;
+  const application = session.ctx.workbook.application.load('calculationState');
+  await session.sync();
+  return application.calculationState !== Excel.CalculationState.done;
+}
+
 export async function listSheets(session: Session): Promise<SheetInfo[]> {
   const sheets = session.ctx.workbook.worksheets.load('items/name,items/visibility');
   await session.sync();

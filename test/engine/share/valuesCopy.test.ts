@@ -134,6 +134,11 @@ test('warnings: cells still computing, errors, stale and failed blocks, FIN answ
     'Txns: a transactions table may not be current: it was refreshed 3 days ago.',
     '2 FIN answers changed in the books since fetched: refresh first for current FIN figures.',
   ]);
+  // While Excel calculates, a cell calculating again still shows its previous figure: said first.
+  expect(shareWarnings(chosen, { ...facts, calculating: true })[0]).toBe(
+    'Excel is still calculating: a formula calculating again shows its previous figure until it is done. Wait until it finishes, then choose Look again.',
+  );
+  expect(shareWarnings(surveys.slice(2), { ...facts, calculating: true })).toEqual([]);
   // The note gives the oldest figures among the chosen sheets.
   expect(valuesNote(chosen, facts)).toEqual(['Values as of 2026-11-17 15:00 UTC from Acme Growth Co']);
 });
