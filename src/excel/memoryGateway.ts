@@ -3,6 +3,8 @@
  * validations, defined names, settings and bindings. Higher layers test against it and the browser workbench
  * renders it. It keeps Excel's rules that callers can observe (unique names, text stays text, tables grow by
  * inserting rows, names move with their cells) and none of its transport (no syncs, no payload limit).
+ * It does not calculate: a formula's result is what showResult says (tests) or what `calculatedCells`
+ * answers (the workbench overrides it with its formula engine's results).
  */
 import type { DateSystem } from '../engine/dates';
 import { cellA1, MAX_COLS, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
@@ -20,9 +22,13 @@ import {
   type ReadValue,
   type RowUpdate,
   type SelectionRead,
+  type SheetContent,
+  type SheetInfo,
   type TableRead,
   type TableRef,
   type TableSpec,
+  type ValuesCopy,
+  type ValuesCopyOptions,
   type WorkbookGateway,
   type WriteGridOptions,
   type WriteStats,
@@ -122,6 +128,22 @@ function shiftedRows<T>(rows: Map<number, T>, from: number, delta: number): Map<
   return out;
 }
 
+/** The smallest box around cells keyed "row,col", or null for none. */
+function boundingBox(keys: Iterable<string>): Box | null {
+  let top = Infinity;
+  let left = Infinity;
+  let bottom = -1;
+  let right = -1;
+  for (const key of keys) {
+    const [r, c] = key.split(',').map(Number);
+    top = Math.min(top, r);
+    left = Math.min(left, c);
+    bottom = Math.max(bottom, r);
+    right = Math.max(right, c);
+  }
+  return bottom < 0 ? null : { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
+}
+
 /**
  * A workbook-scoped defined name. `box` is null once Excel has turned the reference into #REF! (every row of
  * it, or its sheet, deleted).
@@ -168,6 +190,8 @@ export class MemoryGateway implements WorkbookGateway {
   private readonly bindings = new Map<string, string>();
   /** By lower-cased name: Excel compares names case-insensitively. */
   private readonly names = new Map<string, MemoryName>();
+  /** Results shown by showResult, by sheet and anchor cell ("row,col"). */
+  private readonly shown = new Map<MemorySheet, Map<string, ReadValue | ReadValue[][]>>();
   private readonly dateSystem: DateSystem;
   private active: MemorySheet;
   /** The selected areas; the active cell is the top-left cell of the first. */
@@ -231,6 +255,12 @@ export class MemoryGateway implements WorkbookGateway {
     return { sheet: this.selection.sheet.name, areas: this.selection.areas.map((a) => ({ ...a })) };
   }
 
+  /** The tables on a sheet, as Excel's Table Design tab would name them. */
+  sheetTables(sheet: string): TableRef[] {
+    const s = this.sheet(sheet);
+    return this.tables.filter((t) => t.sheet === s).map((t) => this.tableRef(t));
+  }
+
   /** The defined names, as the Name Manager would list them if it showed hidden ones. */
   definedNames(): { name: string; visible: boolean; address: string | null }[] {
     return [...this.names.values()].map((n) => ({ name: n.name, visible: n.visible, address: n.box && qualify(n.sheet.name, n.box) }));
@@ -242,6 +272,43 @@ export class MemoryGateway implements WorkbookGateway {
   typeValue(sheet: string, a1: string, value: string | number): void {
     const { row, col } = parseCell(a1);
     this.sheet(sheet).set(row, col, { value });
+  }
+
+  /**
+   * What Excel calculated for the formula in a cell, since the memory workbook cannot: a value, an error code
+   * ('#N/A'), '#BUSY!' while a custom function computes, or a matrix that spills right and down from the cell
+   * as a dynamic array does (into blank cells only; '#SPILL!' otherwise).
+   */
+  showResult(sheet: string, a1: string, result: ReadValue | ReadValue[][]): void {
+    const s = this.sheet(sheet);
+    const { row, col } = parseCell(a1);
+    const results = this.shown.get(s) ?? new Map<string, ReadValue | ReadValue[][]>();
+    results.set(`${row},${col}`, result);
+    this.shown.set(s, results);
+  }
+
+  /**
+   * The calculated values of a sheet's formula cells and of the cells their arrays spill into, by "row,col"
+   * (0-based). Cells holding a constant are not in it.
+   */
+  protected calculatedCells(sheet: string): ReadonlyMap<string, ReadValue> {
+    const s = this.sheet(sheet);
+    const out = new Map<string, ReadValue>();
+    for (const [key, result] of this.shown.get(s) ?? []) {
+      const [row, col] = key.split(',').map(Number);
+      if (s.get(row, col).formula === undefined) continue; // a value typed over the formula replaced it
+      if (!Array.isArray(result)) {
+        out.set(key, result);
+        continue;
+      }
+      const blocked = result.some((r, i) => r.some((_, j) => (i > 0 || j > 0) && (s.get(row + i, col + j).value !== '' || s.get(row + i, col + j).formula !== undefined)));
+      if (blocked) {
+        out.set(key, '#SPILL!');
+        continue;
+      }
+      result.forEach((r, i) => r.forEach((v, j) => out.set(`${row + i},${col + j}`, v)));
+    }
+    return out;
   }
 
   /**
@@ -579,6 +646,71 @@ export class MemoryGateway implements WorkbookGateway {
     if (items.length === 0) t.validations.delete(column);
     else t.validations.set(column, `=${qualify(MEMORY_LISTS_SHEET, { row: 1, col, rows: items.length, cols: 1 }, true)}`);
     this.stats = memoryStats('setListValidation', items.length);
+  }
+
+  // Sheets -----------------------------------------------------------------------------------------
+
+  async listSheets(): Promise<SheetInfo[]> {
+    return this.sheets.map((s) => ({ name: s.name, visible: s.visibility === 'Visible' }));
+  }
+
+  async readSheet(name: string): Promise<SheetContent> {
+    const sheet = this.sheet(name);
+    const calculated = this.calculatedCells(sheet.name);
+    const filled = [...sheet.cells].filter(([, cell]) => cell.value !== '' || cell.formula !== undefined).map(([key]) => key);
+    const used = boundingBox([...filled, ...calculated.keys()]);
+    this.stats = memoryStats('readSheet', used?.rows ?? 0);
+    if (!used) return { sheet: sheet.name, address: null, values: [], formulas: [] };
+    const rows = Array.from({ length: used.rows }, (_, r) => Array.from({ length: used.cols }, (_, c) => [used.row + r, used.col + c] as const));
+    return {
+      sheet: sheet.name,
+      address: qualify(sheet.name, used),
+      values: rows.map((row) => row.map(([r, c]) => calculated.get(`${r},${c}`) ?? sheet.get(r, c).value)),
+      formulas: rows.map((row) => row.map(([r, c]) => sheet.get(r, c).formula ?? null)),
+    };
+  }
+
+  /** The memory workbook does not calculate; the workbench's book answers for its formula engine. */
+  async isCalculating(): Promise<boolean> {
+    return false;
+  }
+
+  /**
+   * As Excel's Worksheet.copy then Paste Values from the original: the copy keeps formats, widths, bold,
+   * indents, outline and tables (renamed, as Excel names a copied table), takes the values the original
+   * shows, and loses formulas and drop-down lists; the note goes into rows inserted above.
+   */
+  async copySheetAsValues(name: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
+    const source = this.sheet(name);
+    const calculated = this.calculatedCells(source.name);
+    const copy = new MemorySheet(uniqueSheetName(options.name, this.sheetNames()));
+    this.sheets.splice(this.sheets.indexOf(source) + 1, 0, copy);
+    for (const [key, cell] of source.cells) {
+      const { formula: _formula, ...plain } = cell;
+      copy.cells.set(key, { ...plain, value: calculated.get(key) ?? cell.value });
+    }
+    for (const [key, value] of calculated) {
+      if (!copy.cells.has(key)) copy.cells.set(key, { ...BLANK, value });
+    }
+    for (const [c, w] of source.widths) copy.widths.set(c, w);
+    copy.outline = new Map(source.outline);
+    const noteRows = options.note.length > 0 ? options.note.length + 1 : 0;
+    for (const t of this.tables.filter((t) => t.sheet === source)) {
+      this.tables.push({
+        ...t,
+        name: uniqueTableName(t.name, this.tables.map((x) => x.name)),
+        sheet: copy,
+        row: t.row + noteRows,
+        columns: [...t.columns],
+        formats: [...t.formats],
+        validations: new Map(),
+      });
+    }
+    copy.insertRows(0, noteRows);
+    options.note.forEach((line, r) => copy.set(r, 0, { value: fitText(line), numberFormat: TEXT_FORMAT }));
+    const used = await this.readSheet(copy.name);
+    this.stats = memoryStats('copySheetAsValues', source.cells.size);
+    return { sheet: copy.name, address: used.address ?? qualify(copy.name, { row: 0, col: 0, rows: 1, cols: 1 }) };
   }
 
   // Workbook ---------------------------------------------------------------------------------------

@@ -16,9 +16,13 @@ import {
   type RangeRead,
   type RowUpdate,
   type SelectionRead,
+  type SheetContent,
+  type SheetInfo,
   type TableRead,
   type TableRef,
   type TableSpec,
+  type ValuesCopy,
+  type ValuesCopyOptions,
   type WorkbookGateway,
   type WriteGridOptions,
   type WriteStats,
@@ -31,6 +35,7 @@ import { findContent, readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import * as names from './office/names';
 import { Session, type SessionOptions } from './office/session';
+import * as sheets from './office/sheets';
 import * as store from './office/store';
 import * as tables from './office/tables';
 import { DEFAULT_BUDGET_BYTES } from './payload';
@@ -138,6 +143,22 @@ export class OfficeGateway implements WorkbookGateway {
 
   setListValidation(table: string, column: string, items: string[], listName?: string): Promise<void> {
     return this.measured('setListValidation', (s) => tables.setListValidation(s, table, column, items, listName ?? `${table}.${column}`));
+  }
+
+  listSheets(): Promise<SheetInfo[]> {
+    return this.measured('listSheets', (s) => sheets.listSheets(s));
+  }
+
+  readSheet(sheet: string): Promise<SheetContent> {
+    return this.measured('readSheet', (s) => sheets.readSheet(s, sheet));
+  }
+
+  copySheetAsValues(sheet: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
+    return this.measured('copySheetAsValues', (s) => sheets.copySheetAsValues(s, sheet, options));
+  }
+
+  isCalculating(): Promise<boolean> {
+    return this.measured('isCalculating', (s) => sheets.isCalculating(s));
   }
 
   getDateSystem(): Promise<DateSystem> {

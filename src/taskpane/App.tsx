@@ -7,6 +7,7 @@ import { NotConnectedNotice } from './NotConnectedNotice';
 import { RefreshPanel, type RibbonAsk } from './RefreshPanel';
 import { ReportsScreen } from './ReportsScreen';
 import type { PaneServices } from './services';
+import { SharePanel } from './SharePanel';
 import { planLabel, type ConnectedState } from './session';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { UsagePanel } from './UsagePanel';
@@ -56,6 +57,7 @@ const TABS = [
   { key: 'formulas', label: 'Formulas', heading: 'Insert a formula' },
   { key: 'transactions', label: 'Transactions', heading: 'Transactions' },
   { key: 'refresh', label: 'Refresh', heading: 'Refresh' },
+  { key: 'share', label: 'Share', heading: 'Share as values' },
   { key: 'usage', label: 'Usage', heading: 'Usage' },
   { key: 'connection', label: 'Connection', heading: 'Connection' },
 ] as const;
@@ -175,6 +177,7 @@ function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneS
         {tab === 'formulas' && <FormulaHelper services={services} connection={connection} />}
         {tab === 'transactions' && <TransactionsScreen services={services} />}
         {tab === 'refresh' && <RefreshPanel services={services} connection={connection} ribbonAsk={refreshAsked} />}
+        {tab === 'share' && <SharePanel services={services} connection={connection} />}
         {tab === 'usage' && <UsagePanel services={services} connection={connection} />}
         {tab === 'connection' && <ConnectScreen services={services} />}
       </div>

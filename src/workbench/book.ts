@@ -10,7 +10,10 @@ import type {
   KeyedResult,
   RowUpdate,
   TableRef,
+  ReadValue,
   TableSpec,
+  ValuesCopy,
+  ValuesCopyOptions,
   WriteGridOptions,
   WriteTarget,
   WriteValue,
@@ -53,6 +56,12 @@ export function positionAddress(p: CellPosition): string {
   return qualify(p.sheet, { row: p.row, col: p.col, rows: 1, cols: 1 });
 }
 
+/** The formula engine's side of the book: its results by sheet ("row,col"), and whether it is still at work. */
+export interface Calculation {
+  results(sheet: string): ReadonlyMap<string, ReadValue>;
+  calculating(): boolean;
+}
+
 /** The result of typing into a cell. */
 export type EditOutcome = { ok: true } | { ok: false; message: string };
 
@@ -61,6 +70,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly formulaListeners = new Set<(at: CellPosition) => void>();
   private readonly cellListeners = new Set<(sheet: string, box: Box) => void>();
   private formulaCheck: ((formula: string) => string | null) | null = null;
+  private calculation: Calculation | null = null;
   private version = 0;
   private readonly extents = new Map<string, Extent>();
   private readonly tableBoxes = new Map<string, TableBox>();
@@ -116,6 +126,19 @@ export class WorkbenchBook extends MemoryGateway {
   /** What typing a formula checks first, as Excel refuses a formula it cannot read: a reason, or null. */
   checkFormulasWith(check: (formula: string) => string | null): void {
     this.formulaCheck = check;
+  }
+
+  /** Where formula results come from (the formula engine's), so the book reads them as Excel's values do. */
+  calculateWith(calculation: Calculation): void {
+    this.calculation = calculation;
+  }
+
+  protected override calculatedCells(sheet: string): ReadonlyMap<string, ReadValue> {
+    return this.calculation ? this.calculation.results(sheet) : super.calculatedCells(sheet);
+  }
+
+  override async isCalculating(): Promise<boolean> {
+    return this.calculation?.calculating() ?? false;
   }
 
   /** For layers that change what is shown without changing the book (formula results). */
@@ -295,6 +318,21 @@ export class WorkbenchBook extends MemoryGateway {
   override async setListValidation(table: string, column: string, items: string[], listName?: string): Promise<void> {
     try {
       await super.setListValidation(table, column, items, listName);
+    } finally {
+      this.changed();
+    }
+  }
+
+  override async copySheetAsValues(sheet: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
+    try {
+      const copy = await super.copySheetAsValues(sheet, options);
+      this.grow(copy.address);
+      for (const ref of this.sheetTables(copy.sheet)) {
+        const { box } = parseQualified(ref.address);
+        const dataRows = (await this.readTable(ref.name)).rows.length;
+        this.tableBoxes.set(ref.name.toLowerCase(), { name: ref.name, sheet: ref.sheet, row: box.row, col: box.col, cols: box.cols, dataRows });
+      }
+      return copy;
     } finally {
       this.changed();
     }

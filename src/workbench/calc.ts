@@ -94,6 +94,7 @@ export class FormulaEngine {
     );
     options.book.onFormulaWritten((at) => this.formulaWritten(at));
     options.book.onCellsChanged((sheet, box) => this.cellsChanged(sheet, box));
+    options.book.calculateWith({ results: (sheet) => this.calculatedOn(sheet), calculating: () => this.calculating() });
     options.book.checkFormulasWith((formula) => {
       const parsed = parseFormula(formula);
       return parsed.ok ? null : parsed.message;
@@ -429,6 +430,26 @@ export class FormulaEngine {
       return { state: 'error', code: '#SPILL!', message: "The spill range isn't blank: clear the cells it needs (to the right and below)" };
     }
     return e.result;
+  }
+
+  /**
+   * What Excel's Range.values reads on a sheet's formula cells and spills, by "row,col": a value, an error's
+   * code, #BUSY! while calculating, each cell of a spilled array (its anchor the top-left).
+   */
+  calculatedOn(sheet: string): Map<string, Scalar> {
+    const out = new Map<string, Scalar>();
+    const same = (s: string) => s.toLowerCase() === sheet.toLowerCase();
+    for (const e of this.entries.values()) {
+      if (!same(e.at.sheet)) continue;
+      const result = this.resultAt(e.at) ?? BUSY_RESULT;
+      const value = result.state === 'busy' ? BUSY.code : result.state === 'error' ? result.code : result.state === 'value' ? result.value : result.rows[0][0];
+      out.set(`${e.at.row},${e.at.col}`, value);
+    }
+    for (const [key, cell] of this.spills().cells) {
+      if (!same(cell.anchor.sheet)) continue;
+      out.set(key.slice(key.lastIndexOf('!') + 1), cell.value);
+    }
+    return out;
   }
 
   /** The value a spill puts into a cell that is not its anchor. */

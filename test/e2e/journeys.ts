@@ -111,6 +111,14 @@ async function monthlyIncomeStatements(world: World, year: number): Promise<Inco
   );
 }
 
+/** A category's id, by its name. */
+async function categoryId(world: World, name: string): Promise<string> {
+  const categories = await api<{ data: { id: string; name: string }[] }>(world, 'growth-admin', '/categories');
+  const found = categories.data.find((c) => c.name === name);
+  assert.ok(found, `a ${name} category`);
+  return found.id;
+}
+
 /** "Inserted the income statement at 'P&L FY2025 (2)'!A1:M70. Spent 0 calls." -> the sheet's name. */
 function sheetOf(insertedLine: string): string {
   const m = /at (?:'((?:[^']|'')+)'|([^!\s]+))!/.exec(insertedLine);
@@ -965,6 +973,75 @@ export function journeys(world: World): Journey[] {
         // The labels, the two periods and both variance columns in view.
         await goToCell(page, 'A1');
         await shot('12-variance-prior-year-to-date');
+      },
+    },
+    {
+      name: 'Share as values: a block and FIN cells copied to a sheet with no FIN formula (issue 15)',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        const march = monthRange(year, 3);
+        step('connecting and inserting last month\'s income statement');
+        await connectDemo(page);
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last month', layout: 'One period', units: 'Units', where: 'New sheet' });
+        const sheet = sheetOf(await insertStatement(page));
+        await showSheet(page, sheet);
+
+        step('FIN cells beside the block: two lines, their sum, a spilled list');
+        const formulas: [string, string][] = [
+          ['H1', `=FIN.PNL("Revenue", "${year}-03")`],
+          ['H2', `=FIN.PNL("Rent", "${year}-03")`],
+          ['H3', '=H1+H2'],
+          ['H5', '=FIN.MERCHANTS("Rent")'],
+        ];
+        const shown: string[] = [];
+        for (const [cell, formula] of formulas) {
+          await goToCell(page, cell);
+          shown.push(await enterFormula(page, formula));
+        }
+        const revenue = await api<{ total_cents: number }>(world, 'growth-admin', `/aggregations/total?category_id=${await categoryId(world, 'Revenue')}&start_date=${march.start}&end_date=${march.end}`);
+        const h1 = /^H1 = (-?[\d.]+(?:E[+-]\d+)?)$/.exec(shown[0]);
+        assert.ok(h1 && Math.abs(Number(h1[1]) - revenue.total_cents / 100) < 0.005, `FIN.PNL shows the API figure: "${shown[0]}", the API says ${revenue.total_cents / 100}`);
+        assert.match(shown[3], /Spilled \d+ rows? × 1 column/, 'the merchant list spills');
+
+        step('the Share tab: the sheet offered, what it holds said');
+        const before = await usage(world, 'growth-admin');
+        await openPaneTab(page, 'Share');
+        const choice = pane(page).getByRole('checkbox', { name: `${sheet} (3 FIN formulas, 1 statement block, 1 other formula)`, exact: true });
+        await choice.waitFor({ timeout: LONG });
+        assert.ok(await choice.isChecked(), 'the sheet the add-in feeds is ticked');
+        await pane(page).getByRole('button', { name: 'Make a values copy', exact: true }).click();
+        const done = pane(page).getByText(/Made 1 values copy: /);
+        const failed = errorMessages(pane(page));
+        await done.or(failed).first().waitFor({ timeout: LONG });
+        if (await failed.isVisible()) throw new Error(`Share failed: ${await failed.textContent()}`);
+        const copy = /"([^"]+)"/.exec((await done.textContent()) ?? '')![1];
+        assert.equal(copy, `${sheet} (values)`);
+        assert.equal(await usage(world, 'growth-admin'), before, 'sharing spends no call');
+
+        step('the copy: the note, the same figures two rows lower, no formula in any FIN cell');
+        const original = await readGrid(await showSheet(page, sheet));
+        const copied = await readGrid(await showSheet(page, copy));
+        assert.match(copied[0].cells[0], /^Values as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} P[SD]T from /);
+        let compared = 0;
+        for (const row of original) {
+          const twin = copied.find((r) => r.row === row.row + 2);
+          if (!twin) continue;
+          assert.deepEqual(twin.cells.slice(0, row.cells.length), row.cells, `row ${row.row} of ${sheet} is row ${twin.row} of the copy`);
+          compared++;
+        }
+        assert.ok(compared >= 10, `${compared} rows compared`);
+        const formulaBox = workbook(page).getByLabel('Formula', { exact: true });
+        // The three cells of H1:H3 and the first cells of the spilled list, two rows lower.
+        for (const cell of ['H3', 'H4', 'H5', 'H7', 'H8', 'H9']) {
+          await goToCell(page, cell);
+          const text = await formulaBox.inputValue();
+          assert.ok(!text.startsWith('='), `${copy}!${cell} holds ${text}, not a formula`);
+        }
+        await goToCell(page, 'H3');
+        assert.ok(Math.abs(Number(await formulaBox.inputValue()) - revenue.total_cents / 100) < 0.005, 'the copy holds the figure FIN.PNL showed');
+        log(`${copy}: ${compared} rows match ${sheet}; the FIN cells hold values; no call spent`);
+        await goToCell(page, 'A1');
+        await shot('14-share-as-values');
       },
     },
   ];

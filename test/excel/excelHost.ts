@@ -22,6 +22,7 @@ import {
   invalidArgument,
   invalidOperation,
   itemNotFound,
+  MAX_COLS,
   parseA1,
   quoteSheet,
   splitSheet,
@@ -182,6 +183,7 @@ class Application extends HostObject<FakeExcel> {
   }
   override get(name: string): unknown {
     if (name === 'CalculationMode') return this.excel.calculationMode;
+    if (name === 'CalculationState') return this.excel.calculationState;
     return super.get(name, this.excel);
   }
   override call(name: string, args: unknown[]): unknown {
@@ -286,6 +288,7 @@ class Worksheet extends HostObject<SheetState> {
   }
   override property(name: string): HostObject {
     if (name === 'Tables') return new TableCollection(this.host, () => this.required('Worksheet.tables'));
+    if (name === 'Names') return new NamedItemCollection(this.host, () => this.required('Worksheet.names'));
     return super.property(name);
   }
   override call(name: string, args: unknown[], s: SheetState): unknown {
@@ -310,6 +313,11 @@ class Worksheet extends HostObject<SheetState> {
       case 'Delete':
         this.excel.deleteSheet(s);
         return undefined;
+      case 'Copy': {
+        const relativeTo = args[1] === undefined || args[1] === null ? null : (this.host.argumentObject(args[1]) as Worksheet).required('Worksheet.copy');
+        const copy = this.excel.copySheet(s, args[0] ?? 'None', relativeTo);
+        return new Worksheet(this.host, () => this.excel.sheet(copy.id));
+      }
       default:
         return super.call(name, args, s);
     }
@@ -330,6 +338,7 @@ class Worksheet extends HostObject<SheetState> {
   }
   override set(name: string, value: unknown, s: SheetState): void {
     if (name === 'Visibility') this.excel.setVisibility(s, value);
+    else if (name === 'Name') this.excel.renameSheet(s.name, String(value));
     else super.set(name, value, s);
   }
 }
@@ -379,6 +388,19 @@ class Range extends HostObject<RangeTarget> {
           const used = now.sheet.used(args[0] === true, now.box);
           return used && { sheet: now.sheet, box: used };
         });
+      case 'GetEntireRow':
+        return this.sub('getEntireRow', (now) => ({ row: now.box.row, col: 0, rows: now.box.rows, cols: MAX_COLS }));
+      case 'Insert': {
+        if (args[0] !== 'Down' || box.col !== 0 || box.cols !== MAX_COLS) throw notModelled('Range.insert other than whole rows shifted down');
+        this.excel.insertRows(sheet.name, box.row, box.rows);
+        return new Range(this.host, () => ({ sheet, box }));
+      }
+      case 'CopyFrom': {
+        if (args[1] !== 'Values' || args[2] === true || args[3] === true) throw notModelled('Range.copyFrom other than values');
+        const source = typeof args[0] === 'string' ? { sheet, box: parseA1(args[0]) } : (this.host.argumentObject(args[0]) as Range).required('Range.copyFrom');
+        this.excel.pasteValues(sheet, box, source);
+        return undefined;
+      }
       case 'Group':
         this.excel.group(sheet, box, args[0]);
         return undefined;
@@ -912,15 +934,25 @@ class Setting extends HostObject<{ key: string }> {
   }
 }
 
-/** workbook.names: workbook-scoped names only (worksheet.names is not modelled). */
+/** workbook.names (workbook-scoped names), or worksheet.names (a sheet's own: listed and deleted only). */
 class NamedItemCollection extends HostObject<FakeExcel> {
   readonly type = 'NamedItemCollection';
+  constructor(
+    host: ExcelHost,
+    private readonly onSheet: (() => SheetState) | null = null,
+  ) {
+    super(host);
+  }
   target(): FakeExcel {
+    this.onSheet?.();
     return this.excel;
+  }
+  private get list(): NameState[] {
+    return this.onSheet ? this.onSheet().names : this.excel.names;
   }
   private byName(key: string, nullable: boolean): NamedItem {
     return new NamedItem(this.host, () => {
-      const n = this.excel.findName(key);
+      const n = this.onSheet ? this.list.find((x) => x.name.toLowerCase() === key.toLowerCase()) : this.excel.findName(key);
       if (n) return n;
       if (nullable) return null;
       throw itemNotFound(`name ${key}`);
@@ -930,6 +962,10 @@ class NamedItemCollection extends HostObject<FakeExcel> {
     return this.byName(String(key), false);
   }
   override call(name: string, args: unknown[]): unknown {
+    if (this.onSheet) {
+      if (name === 'GetCount') return this.list.length;
+      return super.call(name, args, this.excel);
+    }
     switch (name) {
       case 'GetItemOrNullObject':
         return this.byName(String(args[0]), true);
@@ -953,7 +989,8 @@ class NamedItemCollection extends HostObject<FakeExcel> {
     }
   }
   override items(): HostObject[] {
-    return this.excel.names.map((n) => new NamedItem(this.host, () => (this.excel.names.includes(n) ? n : null)));
+    const list = this.list;
+    return list.map((n) => new NamedItem(this.host, () => (list.includes(n) ? n : null)));
   }
 }
 
@@ -996,7 +1033,7 @@ class NamedItem extends HostObject<NameState> {
       case 'Comment':
         return n.comment;
       case 'Scope':
-        return 'Workbook';
+        return n.scope ? 'Worksheet' : 'Workbook';
       default:
         return super.get(name, n);
     }

@@ -56,7 +56,7 @@ export interface Box {
 }
 
 const MAX_ROWS = 1_048_576;
-const MAX_COLS = 16_384;
+export const MAX_COLS = 16_384;
 
 // Addresses (independent of src/engine/ports/address.ts on purpose) ---------------------------------------
 
@@ -118,10 +118,19 @@ export class SheetState {
   private readonly columns: (FakeCell | undefined)[][] = [];
   readonly widths = new Map<number, number>();
   readonly outline = new Map<number, number>();
+  /** Sheet-scoped names (worksheet.names). */
+  readonly names: NameState[] = [];
   constructor(
     public name: string,
     readonly id: string,
   ) {}
+
+  /** Every cell, width and outline level copied onto `to` (Worksheet.copy). */
+  copyInto(to: SheetState): void {
+    this.columns.forEach((col, c) => col?.forEach((cell, r) => cell && Object.assign(to.ensure(r, c), JSON.parse(JSON.stringify(cell)) as FakeCell)));
+    for (const [c, w] of this.widths) to.widths.set(c, w);
+    for (const [r, level] of this.outline) to.outline.set(r, level);
+  }
 
   get(r: number, c: number): FakeCell | undefined {
     return this.columns[c]?.[r];
@@ -191,6 +200,8 @@ export interface NameState {
   brokenFormula?: string;
   visible: boolean;
   comment: string;
+  /** The sheet of a sheet-scoped name (worksheet.names); none for a workbook name. */
+  scope?: SheetState;
 }
 
 export interface TableState {
@@ -305,6 +316,8 @@ export class FakeExcel {
   selection: Selection;
   date1904: boolean;
   calculationMode: string;
+  /** Application.calculationState: Done, or Calculating / Pending while custom functions work. */
+  calculationState: 'Done' | 'Calculating' | 'Pending' = 'Done';
   /** Cells were written while calculation was suspended and nothing has recalculated since. */
   dirtyWhileSuspended = false;
   requestLimit: number;
@@ -487,6 +500,44 @@ export class FakeExcel {
     this.active = sheet;
   }
 
+  /**
+   * Worksheet.copy: a sheet named "<name> (2)" (the first number free) with the cells (formulas included),
+   * widths, outline, validation and tables (renamed: the name and the first number free), placed as asked.
+   * Assumed, as Excel's UI does on a copy within a workbook: each workbook name that refers to the sheet gets
+   * a sheet-scoped twin on the copy.
+   */
+  copySheet(source: SheetState, position: unknown, relativeTo: SheetState | null): SheetState {
+    let name = '';
+    for (let i = 2; !name || this.findSheet(name); i++) name = `${source.name.slice(0, 31 - ` (${i})`.length)} (${i})`;
+    const copy = new SheetState(name, this.nextSheetId());
+    source.copyInto(copy);
+    const at = position === 'After' && relativeTo ? this.sheets.indexOf(relativeTo) + 1 : position === 'Before' && relativeTo ? this.sheets.indexOf(relativeTo) : position === 'End' ? this.sheets.length : 0;
+    this.sheets.splice(at, 0, copy);
+    for (const t of this.tables.filter((x) => x.sheet === source)) {
+      let tableName = '';
+      for (let i = 2; !tableName || this.findTable(tableName) || this.findName(tableName); i++) tableName = `${t.name.replace(/\d+$/, '')}${i}`;
+      this.tables.push({ ...t, name: tableName, id: `{T${String(++this.tableCounter).padStart(4, '0')}}`, sheet: copy, box: { ...t.box } });
+    }
+    for (const n of this.names) {
+      if (n.target?.sheet === source) copy.names.push({ ...n, target: { sheet: copy, box: { ...n.target.box } }, scope: copy });
+    }
+    return copy;
+  }
+
+  /** Range.copyFrom with "Values": the source's values land from the destination's top-left, formulas gone, formats kept. */
+  pasteValues(sheet: SheetState, at: Box, source: { sheet: SheetState; box: Box }): void {
+    const values = Array.from({ length: source.box.rows }, (_, r) => Array.from({ length: source.box.cols }, (_, c) => source.sheet.get(source.box.row + r, source.box.col + c)?.value ?? ''));
+    values.forEach((row, r) =>
+      row.forEach((v, c) => {
+        const existing = sheet.get(at.row + r, at.col + c);
+        if (v === '' && !existing) return;
+        const cell = sheet.ensure(at.row + r, at.col + c);
+        cell.value = v;
+        cell.formula = undefined;
+      }),
+    );
+  }
+
   // Ranges -------------------------------------------------------------------------------------------
 
   /** values and formulas: each string is entered as typed, so "=..." becomes a formula unless the cell is '@'. */
@@ -625,7 +676,8 @@ export class FakeExcel {
   }
 
   deleteName(n: NameState): void {
-    this.names.splice(this.names.indexOf(n), 1);
+    const list = n.scope ? n.scope.names : this.names;
+    list.splice(list.indexOf(n), 1);
   }
 
   /** What NamedItem.formula shows: the reference, or Excel's #REF! form of it. */

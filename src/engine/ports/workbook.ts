@@ -166,6 +166,45 @@ export interface SelectionRead {
   topLeft: { formula: string | null; value: ReadValue };
 }
 
+/** A sheet of the workbook, as the tabs list it. */
+export interface SheetInfo {
+  name: string;
+  /** False for a hidden (or very hidden) sheet: the add-in's helper sheet of drop-down lists, for one. */
+  visible: boolean;
+}
+
+/**
+ * What a sheet holds, as Excel reports it (Range.values and Range.formulas of its used range), for a values
+ * copy: every cell's value as calculated and the formula behind it, if any.
+ */
+export interface SheetContent {
+  sheet: string;
+  /** Sheet-qualified used range (values and formulas; formats alone do not count), or null when it is empty. */
+  address: string | null;
+  /**
+   * Values as Excel shows them: a formula's result, the cells a dynamic array spills into, '#BUSY!' while a
+   * custom function is still computing, error codes ('#N/A', '#VALUE!') as text, '' for a blank.
+   */
+  values: ReadValue[][];
+  /** The formula of each cell ('=...'), null where the cell holds a constant or a value spilled into it. */
+  formulas: (string | null)[][];
+}
+
+export interface ValuesCopyOptions {
+  /** Requested name of the copy; made legal and unique as Excel requires. */
+  name: string;
+  /** Lines of text put above the copied cells (one row each, then a blank row), written as text. */
+  note: string[];
+}
+
+/** A values copy made (copySheetAsValues). */
+export interface ValuesCopy {
+  /** The copy's name. */
+  sheet: string;
+  /** Sheet-qualified used range of the copy, note included. */
+  address: string;
+}
+
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** A block the pane wrote, recorded in the workbook so Refresh all can rebuild it in place. */
@@ -246,6 +285,25 @@ export interface WorkbookGateway {
    * formula as text; any other number format the user chose stays. The pane's formula helper only.
    */
   writeFormula(cell: CellRef | string, formula: string): Promise<void>;
+
+  // Sheets -----------------------------------------------------------------------------------------
+  /** The workbook's sheets in tab order. */
+  listSheets(): Promise<SheetInfo[]>;
+  /** The used range of a sheet: values as calculated and formulas, in one read. */
+  readSheet(sheet: string): Promise<SheetContent>;
+  /**
+   * A copy of a sheet, placed right after it, that needs nothing but Excel to open: every cell holds the
+   * value the original shows (formulas, spilled arrays and custom functions become their values; number
+   * formats, widths, bold, outline and tables stay), with no data validation and no defined name scoped to
+   * it, and `note` in rows inserted above. The original is not changed.
+   */
+  copySheetAsValues(sheet: string, options: ValuesCopyOptions): Promise<ValuesCopy>;
+  /**
+   * Whether the host is still calculating (Excel: Application.calculationState, ExcelApi 1.9; false where it
+   * cannot tell). Values read meanwhile may be old: a custom function calculating again keeps showing its
+   * previous value, with a progress mark Office.js cannot read, rather than #BUSY! (OfficeDev/office-js#4152).
+   */
+  isCalculating(): Promise<boolean>;
 
   // Stored in the workbook (never secrets) ---------------------------------------------------------
   readSetting(key: string): Promise<Json | undefined>;

@@ -1,0 +1,127 @@
+// Share as values (issue 15, item 5): copies of the chosen sheets that open anywhere without the add-in.
+// Never the user's working model: each chosen sheet gets a copy next to it, "<name> (values)", holding the
+// values its cells show (FIN formulas, spilled arrays, statement blocks and transactions tables alike, and
+// every other formula too, so the copy does not depend on sheets left behind), with the number formats
+// kept, no drop-down list, no name and no binding, and a note of when and whose the figures are. It spends
+// no call: the figures are the ones on the sheets, and what is stale or still computing is said before.
+
+import { formatRefreshedAt } from '../render';
+import { formatAge, OLD_AFTER_MS } from '../statements';
+import { plural } from '../text/plural';
+import type { ValuesCopy, WorkbookGateway } from '../ports/workbook';
+import { holdsFinContent, someCells, type SheetSurvey } from './survey';
+
+/** Excel's limit on a sheet name. */
+const SHEET_NAME_MAX = 31;
+const COPY_SUFFIX = ' (values)';
+
+export interface ShareFacts {
+  companyName: string;
+  /** When the FIN cells' figures were fetched (the oldest in use), if known. */
+  formulasAsOf?: number;
+  /** FIN answers known to have changed in the books since they were fetched (the refresh plan's). */
+  formulasChanged?: number;
+  /** The host is still calculating (WorkbookGateway.isCalculating): figures read now may be the previous ones. */
+  calculating?: boolean;
+  now: number;
+  /** The user's IANA zone, for the time in the note. */
+  timeZone?: string;
+}
+
+/** The name asked for a sheet's copy: the sheet's, cut to leave room for " (values)" in 31 characters. */
+export function copyNameFor(sheet: string): string {
+  return `${sheet.slice(0, SHEET_NAME_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`;
+}
+
+/** The sheets offered ticked: those the add-in feeds. */
+export function suggestedSheets(surveys: SheetSurvey[]): string[] {
+  return surveys.filter(holdsFinContent).map((s) => s.sheet);
+}
+
+/** When the chosen sheets' figures were fetched: the oldest block refresh and FIN answer among them. */
+export function figuresAsOf(chosen: SheetSurvey[], facts: ShareFacts): number | undefined {
+  const times = chosen.flatMap((s) => s.blocks.map((b) => Date.parse(b.binding.refreshedAt))).filter(Number.isFinite);
+  if (facts.formulasAsOf !== undefined && chosen.some((s) => s.finCells > 0)) times.push(facts.formulasAsOf);
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
+/** The note above each copy: when the figures are from, and whose. */
+export function valuesNote(chosen: SheetSurvey[], facts: ShareFacts): string[] {
+  const asOf = figuresAsOf(chosen, facts);
+  const when = asOf === undefined ? `${formatRefreshedAt(new Date(facts.now), facts.timeZone)} (copied; refresh time unknown)` : formatRefreshedAt(new Date(asOf), facts.timeZone);
+  return [`Values as of ${when} from ${facts.companyName}`];
+}
+
+/** What the user should know before the copy is made; empty when the figures are settled and current. */
+export function shareWarnings(chosen: SheetSurvey[], facts: ShareFacts): string[] {
+  const out: string[] = [];
+  if (facts.calculating && chosen.some((s) => s.formulaCells > 0)) {
+    out.push('Excel is still calculating: a formula calculating again shows its previous figure until it is done. Wait until it finishes, then choose Look again.');
+  }
+  for (const s of chosen) {
+    if (s.busy.length > 0) {
+      out.push(`${s.sheet}: ${plural(s.busy.length, 'cell')} still computing (#BUSY! in ${someCells(s.busy)}). The copy would keep #BUSY!: wait until every cell shows a figure.`);
+    }
+    if (s.errors.length > 0) {
+      out.push(`${s.sheet}: ${plural(s.errors.length, 'formula')} showing an error (${someCells(s.errors)}). The copy keeps the error as it is.`);
+    }
+    for (const b of s.blocks) {
+      if (b.stale) out.push(`${s.sheet}: a ${b.binding.kind === 'transactions' ? 'transactions table' : 'statement block'} may not be current: ${b.stale}.`);
+    }
+  }
+  if (chosen.some((s) => s.finCells > 0)) {
+    if ((facts.formulasChanged ?? 0) > 0) {
+      out.push(`${plural(facts.formulasChanged!, 'FIN answer')} changed in the books since fetched: refresh first for current FIN figures.`);
+    } else if (facts.formulasAsOf !== undefined && facts.now - facts.formulasAsOf > OLD_AFTER_MS) {
+      out.push(`The FIN figures were fetched ${formatAge(facts.formulasAsOf, facts.now)}.`);
+    }
+  }
+  return out;
+}
+
+/** How to take the copies out of this workbook (no API makes a new workbook from some sheets). */
+export const MOVE_OUT_TEXT =
+  'To send them on their own: right-click a copy\'s tab (Ctrl+click to pick several), choose Move or Copy, pick "(new book)" and save that workbook. In Excel on the web, download a copy of the workbook and delete the other sheets from it.';
+
+export interface SharedCopy extends ValuesCopy {
+  /** The sheet it copies. */
+  source: string;
+}
+
+export interface ShareResult {
+  copies: SharedCopy[];
+  note: string[];
+  message: string;
+}
+
+/** A copy that still holds a formula: the host did not do what was asked, so nothing is claimed. */
+export class CopyNotClean extends Error {
+  override readonly name = 'CopyNotClean';
+}
+
+/**
+ * Makes the copies, one sheet at a time, then reads each back to check that no formula is left. The first
+ * copy is activated so the user sees it. No call is spent.
+ */
+export async function shareAsValues(
+  gateway: WorkbookGateway,
+  chosen: SheetSurvey[],
+  facts: ShareFacts,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ShareResult> {
+  if (chosen.length === 0) throw new RangeError('Choose at least one sheet to copy as values.');
+  const note = valuesNote(chosen, facts);
+  const copies: SharedCopy[] = [];
+  onProgress?.(0, chosen.length);
+  for (const s of chosen) {
+    const copy = await gateway.copySheetAsValues(s.sheet, { name: copyNameFor(s.sheet), note });
+    copies.push({ ...copy, source: s.sheet });
+    const check = await gateway.readSheet(copy.sheet);
+    const left = check.formulas.flat().filter((f) => f !== null).length;
+    if (left > 0) throw new CopyNotClean(`${copy.sheet} still holds ${plural(left, 'formula')}: delete that sheet and try again.`);
+    onProgress?.(copies.length, chosen.length);
+  }
+  await gateway.activateSheet(copies[0].sheet);
+  const names = copies.map((c) => `"${c.sheet}"`).join(', ');
+  return { copies, note, message: `Made ${plural(copies.length, 'values copy', 'values copies')}: ${names}. Your sheets are unchanged. ${MOVE_OUT_TEXT}` };
+}

@@ -1,0 +1,98 @@
+/**
+ * Whole sheets: the list of tabs, a sheet's used range as values and formulas, and a copy of a sheet as
+ * values (Share as values). Requirement sets, from Microsoft's packaged host files
+ * (node_modules/@microsoft/office-js/dist/excel-win32-16.01.js) and the typings:
+ *  - Worksheet.getUsedRangeOrNullObject: ExcelApi 1.4; Worksheet.names and NamedItem.delete: ExcelApi 1.4;
+ *  - Worksheet.copy: ExcelApi 1.7 ("Copies a worksheet and places it at the specified position");
+ *  - Range.dataValidation (and DataValidation.clear): ExcelApi 1.8;
+ *  - Range.copyFrom with RangeCopyType "Values": ExcelApi 1.9, Excel's Paste Values (learn.microsoft.com/
+ *    javascript/api/excel/excel.rangecopytype).
+ * A new workbook is out of reach: Excel.createWorkbook (ExcelApi 1.8) opens one only from a whole .xlsx in
+ * Base64, which the add-in cannot build from some sheets (getFileAsync's Compressed file is the whole
+ * workbook, FIN formulas included, and Excel on the web offers only Pdf), and no API runs in the workbook
+ * it opens; insertWorksheetsFromBase64 (ExcelApi 1.13) goes the other way. So the copy is a sheet of this
+ * workbook, and the pane tells the user how to move it out (docs/architecture.md, "Share as values").
+ */
+import { parseQualified, qualify } from '../../engine/ports/address';
+import { GatewayError, type ReadValue, type SheetContent, type SheetInfo, type ValuesCopy, type ValuesCopyOptions } from '../../engine/ports/workbook';
+import { uniqueSheetName } from '../hostRules';
+import { fitText, TEXT_FORMAT } from '../gridPlan';
+import { readChunked, type Session } from './session';
+
+/** Application.calculationState (ExcelApi 1.9): anything but Done is still calculating. */
+export async function isCalculating(session: Session): Promise<boolean> {
+  if (!session.options.supports('ExcelApi', '1.9')) return false;
+  const application = session.ctx.workbook.application.load('calculationState');
+  await session.sync();
+  return application.calculationState !== Excel.CalculationState.done;
+}
+
+export async function listSheets(session: Session): Promise<SheetInfo[]> {
+  const sheets = session.ctx.workbook.worksheets.load('items/name,items/visibility');
+  await session.sync();
+  return sheets.items.map((s) => ({ name: s.name, visible: s.visibility === Excel.SheetVisibility.visible }));
+}
+
+/**
+ * Range.formulas holds a cell's constant where it has no formula (and a spilled value in the cells an array
+ * spills into), so a formula is text starting with '=' that is not the cell's value: text typed as text
+ * ('=' included) reads the same in both.
+ */
+function formulaOf(formula: unknown, value: ReadValue): string | null {
+  return typeof formula === 'string' && formula.startsWith('=') && formula !== value ? formula : null;
+}
+
+export async function readSheet(session: Session, name: string): Promise<SheetContent> {
+  const used = session.sheet(name).getUsedRangeOrNullObject(true).load('address');
+  await session.sync();
+  if (used.isNullObject) return { sheet: name, address: null, values: [], formulas: [] };
+  const { sheet, box } = parseQualified(used.address);
+  const chunks = await readChunked(session, box.rows, box.cols, (_ctx, start, count) => {
+    const range = session.sheet(sheet).getRangeByIndexes(box.row + start, box.col, count, box.cols).load('values,formulas');
+    return () => {
+      const values = range.values as ReadValue[][];
+      return { values, formulas: values.map((row, r) => row.map((v, c) => formulaOf(range.formulas[r]?.[c], v))) };
+    };
+  });
+  session.stats.rows = box.rows;
+  return { sheet, address: qualify(sheet, box), values: chunks.flatMap((c) => c.values), formulas: chunks.flatMap((c) => c.formulas) };
+}
+
+/**
+ * Three syncs: the names taken and the original's used range; the copy, pasted over with the original's
+ * values (the original's, not the copy's: the copy's custom functions would be calculating again) and its
+ * drop-down lists cleared, with its sheet-scoped names loaded (Excel gives a copied sheet its own copy of
+ * each workbook name that refers to it); then those names deleted and the note inserted above.
+ */
+export async function copySheetAsValues(session: Session, name: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
+  if (!session.options.supports('ExcelApi', '1.9')) {
+    throw new GatewayError('Host', 'This version of Excel cannot copy a sheet as values (it needs ExcelApi 1.9: Excel 2021, Microsoft 365 or Excel on the web).');
+  }
+  const { ctx } = session;
+  const sheets = ctx.workbook.worksheets.load('items/name');
+  const source = session.sheet(name);
+  const used = source.getUsedRangeOrNullObject(true).load('address');
+  await session.sync();
+  const copyName = uniqueSheetName(options.name, sheets.items.map((s) => s.name));
+  const copy = source.copy(Excel.WorksheetPositionType.after, source);
+  copy.name = copyName;
+  if (!used.isNullObject) {
+    const box = parseQualified(used.address).box;
+    const target = copy.getRangeByIndexes(box.row, box.col, box.rows, box.cols);
+    target.copyFrom(used, Excel.RangeCopyType.values);
+    target.dataValidation.clear();
+  }
+  const names = copy.names.load('items/name');
+  await session.sync();
+  for (const item of names.items) item.delete();
+  if (options.note.length > 0) {
+    copy.getRangeByIndexes(0, 0, options.note.length + 1, 1).getEntireRow().insert(Excel.InsertShiftDirection.down);
+    const note = copy.getRangeByIndexes(0, 0, options.note.length, 1);
+    note.numberFormat = options.note.map(() => [TEXT_FORMAT]);
+    note.values = options.note.map((line) => [fitText(line)]);
+  }
+  const after = copy.getUsedRangeOrNullObject(true).load('address');
+  await session.sync();
+  session.stats.chunks = 1;
+  return { sheet: copyName, address: after.isNullObject ? qualify(copyName, { row: 0, col: 0, rows: 1, cols: 1 }) : after.address };
+}

@@ -1,0 +1,180 @@
+import { Button, Checkbox, Field, MessageBar, MessageBarBody, MessageBarTitle, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useCallback, useEffect, useState } from 'react';
+import { holdsFinContent, shareAsValues, shareWarnings, suggestedSheets, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
+import { plural } from '../engine/text/plural';
+import { ErrorMessage } from './ErrorMessage';
+import { useStatements } from './hooks';
+import type { ScreenProps } from './ReportsScreen';
+import { useScreenStyles } from './styles';
+
+// Share: values copies of the chosen sheets for people without the add-in (engine/share). Reading the
+// workbook and the refresh plan spends no call, and neither does the copy: the figures are the ones on the
+// sheets. What may not be current is said before the button; the user's own sheets are never changed.
+
+const useShareStyles = makeStyles({
+  sheets: {
+    display: 'flex',
+    flexDirection: 'column',
+    border: 'none',
+    margin: 0,
+    padding: 0,
+  },
+  legend: {
+    padding: 0,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  warnings: {
+    margin: 0,
+    paddingLeft: tokens.spacingHorizontalL,
+  },
+});
+
+/** No FIN evaluation for this long: the functions are not at work. */
+const FIN_QUIET_MS = 50;
+
+interface Survey {
+  sheets: SheetSurvey[];
+  facts: ShareFacts;
+}
+
+function sheetSummary(s: SheetSurvey): string {
+  const parts: string[] = [];
+  if (s.finCells > 0) parts.push(plural(s.finCells, 'FIN formula'));
+  const blocks = s.blocks.filter((b) => b.binding.kind !== 'transactions').length;
+  const tables = s.blocks.length - blocks;
+  if (blocks > 0) parts.push(plural(blocks, 'statement block'));
+  if (tables > 0) parts.push(plural(tables, 'transactions table'));
+  const others = s.formulaCells - s.finCells;
+  if (others > 0) parts.push(plural(others, 'other formula'));
+  return parts.length > 0 ? parts.join(', ') : s.hasContent ? 'values only' : 'empty';
+}
+
+export function SharePanel({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const share = useShareStyles();
+  const statements = useStatements(services, connection);
+  const [survey, setSurvey] = useState<Survey | null>(null);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState<'reading' | 'copying' | null>('reading');
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState<ShareResult | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const look = useCallback(async () => {
+    setBusy('reading');
+    setError(null);
+    try {
+      const now = services.now();
+      const plan = await statements.plan();
+      const fin = await services.runtime.getFinService();
+      const formulasAsOf = await fin?.dataAsOf().catch(() => undefined);
+      const sheets = await surveyWorkbook(services.gateway, { plan, now });
+      // Excel calculating, or the FIN functions still at work (a cell calculating again shows its old figure).
+      const finBusy = fin ? !(await fin.whenIdle(FIN_QUIET_MS, FIN_QUIET_MS * 4)) : false;
+      const calculating = finBusy || (await services.gateway.isCalculating());
+      const facts: ShareFacts = { companyName: connection.companyName, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, now, timeZone: services.timeZone };
+      setSurvey({ sheets, facts });
+      setChosen(new Set(suggestedSheets(sheets)));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+    }
+  }, [services, statements, connection.companyName]);
+
+  useEffect(() => {
+    void look();
+  }, [look]);
+
+  const picked = survey?.sheets.filter((s) => chosen.has(s.sheet)) ?? [];
+  const warnings = survey ? shareWarnings(picked, survey.facts) : [];
+
+  const toggle = (sheet: string, on: boolean) => {
+    setResult(null);
+    setChosen((old) => {
+      const next = new Set(old);
+      if (on) next.add(sheet);
+      else next.delete(sheet);
+      return next;
+    });
+  };
+
+  const makeCopies = async () => {
+    if (!survey || picked.length === 0) return;
+    setBusy('copying');
+    setError(null);
+    setResult(null);
+    try {
+      // The sheets are read again: cells may have finished computing (or been edited) since the survey.
+      const fresh = await surveyWorkbook(services.gateway, { plan: await statements.plan(), now: services.now() });
+      const sheets = fresh.filter((s) => chosen.has(s.sheet));
+      const done = await shareAsValues(services.gateway, sheets, { ...survey.facts, now: services.now() }, (d, total) => setProgress({ done: d, total }));
+      setResult(done);
+      await services.actions.record(connection.companyId, { action: `Share as values (${plural(done.copies.length, 'sheet')})`, calls: 0, at: services.now() });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+      setProgress(null);
+    }
+  };
+
+  return (
+    <div className={styles.screen}>
+      <Text>
+        Makes a copy of each chosen sheet right after it, &quot;&lt;sheet&gt; (values)&quot;: every FIN formula, statement block and transactions table becomes
+        plain values with its number formats, and nothing in the copy needs the add-in. Your sheets stay as they are. It spends no call: the copies hold the
+        figures the sheets show now.
+      </Text>
+      {survey && survey.sheets.length > 0 && (
+        <fieldset className={share.sheets}>
+          <legend className={share.legend}>Sheets to copy</legend>
+          {survey.sheets.map((s) => (
+            <Checkbox
+              key={s.sheet}
+              label={`${s.sheet} (${sheetSummary(s)})`}
+              checked={chosen.has(s.sheet)}
+              disabled={busy !== null || !s.hasContent}
+              onChange={(_, d) => toggle(s.sheet, d.checked === true)}
+            />
+          ))}
+        </fieldset>
+      )}
+      {survey && !survey.sheets.some(holdsFinContent) && <Text>No sheet holds FIN formulas or blocks yet.</Text>}
+      {warnings.length > 0 && (
+        <MessageBar intent="warning" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Check before sharing</MessageBarTitle>
+            <ul className={share.warnings}>
+              {warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      <div className={styles.row}>
+        <Button appearance="primary" disabled={busy !== null || picked.length === 0} onClick={() => void makeCopies()}>
+          {picked.length > 1 ? `Make ${picked.length} values copies` : 'Make a values copy'}
+        </Button>
+        <Button disabled={busy !== null} onClick={() => void look()}>
+          Look again
+        </Button>
+      </div>
+      {busy === 'reading' && <ProgressBar aria-label="Reading the sheets" />}
+      {busy === 'copying' && (
+        <Field label={progress ? `Copying sheet ${Math.min(progress.done + 1, progress.total)} of ${progress.total}` : 'Copying'}>
+          <ProgressBar value={progress?.done ?? 0} max={progress?.total || 1} />
+        </Field>
+      )}
+      {result && (
+        <MessageBar intent="success" layout="multiline">
+          <MessageBarBody>
+            <MessageBarTitle>Values copies made</MessageBarTitle> {result.message}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      <ErrorMessage error={error} />
+    </div>
+  );
+}

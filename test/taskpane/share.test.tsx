@@ -1,0 +1,95 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+// The Share tab against the sandbox: a statement block inserted by the pane and FIN cells beside it (their
+// results shown as Excel would have calculated them) become a values copy next to the sheet, with the note
+// on top, the block's values and number formats, no formula and no call spent; the user's sheet is unchanged.
+import { parseQualified, qualify } from '../../src/engine/ports/address';
+import { connected, openTab, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+async function insertBlock(h: PaneHarness): Promise<{ sheet: string; box: ReturnType<typeof parseQualified>['box'] }> {
+  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  const [binding] = await h.gateway.listBindings();
+  return parseQualified(binding.address);
+}
+
+async function callsSpent(h: PaneHarness): Promise<number> {
+  const client = await h.services.runtime.getClient();
+  return client!.meter.count();
+}
+
+test('Share makes a values copy of the block and the FIN cells: values and formats, no formula, no call', async () => {
+  const h = renderPane(sb, { timeZone: 'UTC' });
+  try {
+    await connected(h, sb);
+    const { sheet, box } = await insertBlock(h);
+    await h.gateway.writeFormula(`'${sheet}'!H2`, '=FIN.TOTAL("Revenue","2026-10")');
+    h.gateway.showResult(sheet, 'H2', 4321.5);
+    await h.gateway.writeFormula(`'${sheet}'!H4`, '=FIN.LINES("income_statement","2026-10")');
+    h.gateway.showResult(sheet, 'H4', [['Revenue', 4321.5], ['Rent', -1200]]);
+    const before = await callsSpent(h);
+
+    await openTab(h, 'Share');
+    const box1 = await screen.findByRole('checkbox', { name: new RegExp(`^${escape(sheet)} \\(2 FIN formulas, 1 statement block\\)$`) }, { timeout: 15000 });
+    expect((box1 as HTMLInputElement).checked).toBe(true);
+    await h.user.click(screen.getByRole('button', { name: 'Make a values copy' }));
+    await screen.findByText('Values copies made', {}, { timeout: 15000 });
+
+    // The copy is the next tab, named after the sheet (cut to Excel's 31 characters).
+    const copy = h.gateway.sheetNames()[h.gateway.sheetNames().indexOf(sheet) + 1];
+    expect(copy).toMatch(/\(values\)$/);
+    expect(h.gateway.activeSheetName()).toBe(copy);
+    const read = await h.gateway.readSheet(copy);
+    expect(read.formulas.flat().filter((f) => f !== null)).toEqual([]);
+    expect(h.gateway.cell(copy, 'A1').value).toMatch(new RegExp(`^Values as of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC from ${escape(h.services.session.connected()!.companyName)}$`));
+    // The block two rows lower (the note and a blank row above), every value and number format as on the sheet.
+    const original = await h.gateway.readRange(qualify(sheet, box));
+    const copied = await h.gateway.readRange(qualify(copy, { ...box, row: box.row + 2 }));
+    expect(copied.values).toEqual(original.values);
+    expect(copied.numberFormats).toEqual(original.numberFormats);
+    expect(h.gateway.cell(copy, 'H4').value).toBe(4321.5);
+    expect([h.gateway.cell(copy, 'H6').value, h.gateway.cell(copy, 'I7').value]).toEqual(['Revenue', -1200]);
+    // The working sheet keeps its formulas and its block; nothing was fetched.
+    expect(h.gateway.cell(sheet, 'H2').formula).toBe('=FIN.TOTAL("Revenue","2026-10")');
+    expect(await h.gateway.listBindings()).toHaveLength(1);
+    expect(await callsSpent(h)).toBe(before);
+    expect(screen.getByText(/Your sheets are unchanged\. To send them on their own: right-click/)).toBeTruthy();
+  } finally {
+    h.unmount();
+  }
+});
+
+test('Share warns about cells still computing and errors before the copy, and copies nothing until asked', async () => {
+  const h = renderPane(sb, { timeZone: 'UTC' });
+  try {
+    await connected(h, sb);
+    const { sheet } = await insertBlock(h);
+    await h.gateway.writeFormula(`'${sheet}'!H2`, '=FIN.TOTAL("Revenue","2026-10")');
+    h.gateway.showResult(sheet, 'H2', '#BUSY!');
+    await h.gateway.writeFormula(`'${sheet}'!H3`, '=FIN.TOTAL("No such category","2026-10")');
+    h.gateway.showResult(sheet, 'H3', '#N/A');
+    const sheets = h.gateway.sheetNames();
+
+    await openTab(h, 'Share');
+    await screen.findByText('Check before sharing', {}, { timeout: 15000 });
+    expect(screen.getByText(`${sheet}: 1 cell still computing (#BUSY! in H2). The copy would keep #BUSY!: wait until every cell shows a figure.`)).toBeTruthy();
+    expect(screen.getByText(`${sheet}: 1 formula showing an error (H3). The copy keeps the error as it is.`)).toBeTruthy();
+    expect(h.gateway.sheetNames()).toEqual(sheets);
+
+    // Unticking the sheet leaves nothing to copy.
+    await h.user.click(screen.getByRole('checkbox', { name: new RegExp(`^${escape(sheet)} `) }));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Make a values copy' }) as HTMLButtonElement).disabled).toBe(true));
+    expect(screen.queryByText('Check before sharing')).toBeNull();
+  } finally {
+    h.unmount();
+  }
+});
