@@ -36,6 +36,17 @@ function lastQuarterMonths() {
   return { base, months: splitPeriod(base, 'month').map((p) => ({ start: p.start, end: p.end })) };
 }
 
+/** Two blocks: last quarter's cash flow against the prior period, then last month's income statement (on the active sheet). */
+async function cashFlowAndIncome(h: PaneHarness) {
+  await insert(h, 'Cash flow', 'Last quarter', 'Against the prior period');
+  await insert(h, 'Income statement', 'Last month', 'One period');
+  const bindings = await h.gateway.listBindings();
+  return {
+    cash: bindings.find((b) => b.parameters.statement === 'cash_flow')!,
+    income: bindings.find((b) => b.parameters.statement === 'income_statement')!,
+  };
+}
+
 describe('Refresh', () => {
   test('Full refresh: the cost first, then every block rebuilt in place and the FIN formulas recalculated', async () => {
     const h = renderPane(sb);
@@ -132,11 +143,7 @@ describe('Refresh', () => {
   test('the ribbon Refresh sheet: the cost of what is on the active sheet alone, then only that block rebuilt', async () => {
     const h = renderPane(sb);
     await connected(h, sb);
-    await insert(h, 'Cash flow', 'Last quarter', 'Against the prior period');
-    await insert(h, 'Income statement', 'Last month', 'One period');
-    const bindings = await h.gateway.listBindings();
-    const cash = bindings.find((b) => b.parameters.statement === 'cash_flow')!;
-    const income = bindings.find((b) => b.parameters.statement === 'income_statement')!;
+    const { cash, income } = await cashFlowAndIncome(h);
     // The income statement went to a new sheet, which is active.
     const sheet = parseQualified(income.address).sheet;
     expect(h.gateway.activeSheetName()).toBe(sheet);
@@ -176,11 +183,7 @@ describe('Refresh', () => {
   test('Refresh this block: its own cost, fetched again even though cached, the other block untouched', async () => {
     const h = renderPane(sb);
     await connected(h, sb);
-    await insert(h, 'Cash flow', 'Last quarter', 'Against the prior period');
-    await insert(h, 'Income statement', 'Last month', 'One period');
-    const bindings = await h.gateway.listBindings();
-    const cash = bindings.find((b) => b.parameters.statement === 'cash_flow')!;
-    const income = bindings.find((b) => b.parameters.statement === 'income_statement')!;
+    const { cash, income } = await cashFlowAndIncome(h);
     await h.gateway.saveBinding({ ...income, refreshedAt: '2020-01-01T00:00:00.000Z' });
 
     await openTab(h, 'Refresh');

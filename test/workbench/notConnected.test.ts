@@ -2,29 +2,12 @@
 // connecting recalculates them through the workbench's formula engine (its RuntimeHost.recalculate picks the
 // formulas that show an error), against a sandbox, fetching only what they need.
 import '../../src/workbench/customFunctionsStub';
-import path from 'node:path';
-import * as functions from '../../src/functions/functions';
 import * as runtime from '../../src/runtime';
-import { parseFunctionsJson } from '../../src/workbench/customFunctions';
-import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
 import { lastFullYear } from '../engine/fin/finHarness';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateCustomFunctionsMetadata } = require('custom-functions-metadata') as {
-  generateCustomFunctionsMetadata(input: string[], wantAssociate: boolean): Promise<{ metadataJson: string; associate: { id: string; functionName: string }[] }>;
-};
-
-/** What the build does: functions.json from the JSDoc tags, and CustomFunctions.associate for each id. */
-async function registerFunctions() {
-  const result = await generateCustomFunctionsMetadata([path.resolve(__dirname, '../../src/functions/functions.ts')], true);
-  const exported = functions as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const { id, functionName } of result.associate) CustomFunctions.associate(id, exported[functionName]);
-  return parseFunctionsJson(JSON.parse(result.metadataJson));
-}
+import { sandboxWorkbench, type CountedWorkbench } from '../support/workbench';
 
 let sb: TestSandbox;
-let sent = 0;
 const year = lastFullYear();
 
 beforeAll(async () => {
@@ -35,15 +18,8 @@ afterAll(async () => {
   await sb.close();
 });
 
-function workbench(): WorkbenchWorld {
-  return createWorkbench({
-    baseUrl: sb.baseUrl,
-    metadata: registerFunctions(),
-    fetch: (input, init) => {
-      sent += 1;
-      return fetch(input, init);
-    },
-  });
+function workbench(): CountedWorkbench {
+  return sandboxWorkbench(sb);
 }
 
 const connect = () => runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
@@ -66,12 +42,12 @@ describe('formulas typed before connecting, in the workbench', () => {
       expect(w.engine.resultAt(at(row))).toEqual({ state: 'error', code: '#N/A', message: 'Not connected: open Financial Reporting and connect' });
     }
 
-    const before = sent;
+    const before = w.sent();
     await connect();
     const done = await runtime.recalculateNotConnected();
     // The category list and July's income statement; not March's.
     expect(done).toEqual({ status: 'done', formulas: 2, spent: 2, failed: false, message: 'Recalculated 2 formulas that showed Not connected, spending 2 calls' });
-    expect(sent - before).toBe(2);
+    expect(w.sent() - before).toBe(2);
     await w.engine.whenIdle();
     expect([0, 1, 2].map((row) => w.engine.resultAt(at(row))?.state)).toEqual(['value', 'value', 'value']);
   });

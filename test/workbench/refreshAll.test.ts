@@ -4,13 +4,11 @@
 import '../../src/workbench/customFunctionsStub';
 import * as runtime from '../../src/runtime';
 import { registry } from '../../src/workbench/customFunctionsStub';
-import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
 import { lastFullYear } from '../engine/fin/finHarness';
-import { registerFinFunctions } from '../support/finFunctions';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
+import { sandboxWorkbench, type CountedWorkbench } from '../support/workbench';
 
 let sb: TestSandbox;
-let sent = 0;
 const year = lastFullYear();
 const month = `${year}-07`;
 
@@ -22,22 +20,15 @@ afterAll(async () => {
   await sb.close();
 });
 
-async function workbench(formulas: string[]): Promise<WorkbenchWorld> {
-  const w = createWorkbench({
-    baseUrl: sb.baseUrl,
-    metadata: registerFinFunctions().then((r) => r.info),
-    fetch: (input, init) => {
-      sent += 1;
-      return fetch(input, init);
-    },
-  });
+async function workbench(formulas: string[]): Promise<CountedWorkbench> {
+  const w = sandboxWorkbench(sb);
   await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
   for (const [i, formula] of formulas.entries()) await w.book.writeFormula(`Sheet1!A${i + 1}`, formula);
   await w.engine.whenIdle();
   return w;
 }
 
-const values = (w: WorkbenchWorld, count: number) => Array.from({ length: count }, (_, row) => w.engine.resultAt({ sheet: 'Sheet1', row, col: 0 }));
+const values = (w: CountedWorkbench, count: number) => Array.from({ length: count }, (_, row) => w.engine.resultAt({ sheet: 'Sheet1', row, col: 0 }));
 
 describe('Refresh all in the workbench', () => {
   it('ends when the expected evaluations have settled, long before the quiet period', async () => {
@@ -45,14 +36,14 @@ describe('Refresh all in the workbench', () => {
     const before = values(w, 4);
     expect(before.every((r) => r?.state === 'value')).toBe(true);
     expect(registry.size).toBeGreaterThan(10);
-    const sentBefore = sent;
+    const sentBefore = w.sent();
     const t0 = Date.now();
     // A quiet period of 20 s would fail the test's time limit: the count of 3 evaluations ends it.
     const report = await runtime.refreshAll({ quietMs: 20_000 });
     expect(Date.now() - t0).toBeLessThan(10_000);
     // categories + July income statement + July balance sheet.
     expect(report).toMatchObject({ spent: 3, settled: true, message: 'Refresh all spent 3 calls' });
-    expect(sent - sentBefore).toBe(3);
+    expect(w.sent() - sentBefore).toBe(3);
     expect(values(w, 4)).toEqual(before);
   });
 

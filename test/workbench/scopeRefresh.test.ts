@@ -9,13 +9,11 @@ import { planScopeRefresh, refreshScope, scopeArea, scopeCostText, type ScopeRef
 import { createStatementsEngine, type StatementsEngine } from '../../src/engine/statements';
 import { parseBox, parseQualified, qualify } from '../../src/engine/ports/address';
 import { STAMP_ROW } from '../../src/engine/render/statementGrid';
-import { createWorkbench, type WorkbenchWorld } from '../../src/workbench/host';
 import { lastFullYear } from '../engine/fin/finHarness';
-import { registerFinFunctions } from '../support/finFunctions';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
+import { sandboxWorkbench, type CountedWorkbench } from '../support/workbench';
 
 let sb: TestSandbox;
-let sent = 0;
 const year = lastFullYear();
 
 beforeAll(async () => {
@@ -27,7 +25,7 @@ afterAll(async () => {
 });
 
 interface Rig {
-  w: WorkbenchWorld;
+  w: CountedWorkbench;
   statements: StatementsEngine;
   deps: ScopeRefreshDeps;
   /** The block's sheet. */
@@ -36,14 +34,7 @@ interface Rig {
 
 /** Sheet1: two FIN cells (July and August); another sheet: a July income statement block and, in Z1, a FIN cell of September. */
 async function rig(): Promise<Rig> {
-  const w = createWorkbench({
-    baseUrl: sb.baseUrl,
-    metadata: registerFinFunctions().then((r) => r.info),
-    fetch: (input, init) => {
-      sent += 1;
-      return fetch(input, init);
-    },
-  });
+  const w = sandboxWorkbench(sb);
   await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
   const reader = (await runtime.getReader())!;
   const client = (await runtime.getClient())!;
@@ -92,10 +83,10 @@ describe('Refresh of the selection or the sheet', () => {
     const otherBefore = w.engine.resultAt({ sheet: other, row: 0, col: 25 });
     expect(otherBefore).toMatchObject({ state: 'value' });
     const before = await usage();
-    const sentBefore = sent;
+    const sentBefore = w.sent();
     const result = await refreshScope(deps, plan);
     expect((await usage()) - before).toBe(plan.calls);
-    expect(sent - sentBefore).toBe(plan.calls);
+    expect(w.sent() - sentBefore).toBe(plan.calls);
     expect(result.calls).toBe(plan.calls);
     expect(result.message).toBe('Refresh of the sheet Sheet1: recalculated 2 FIN cells. Spent 2 calls.');
     expect(w.engine.resultAt({ sheet: 'Sheet1', row: 0, col: 0 })).toMatchObject({ state: 'value' });
