@@ -19,7 +19,7 @@ import type { CachedReader } from '../engine/reader/cachedReader';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
-import { createRuntime, type DisconnectOptions, type Identified, type Runtime } from './runtime';
+import { createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type Runtime } from './runtime';
 
 let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
@@ -83,19 +83,23 @@ function maybeShared(): Runtime | null {
   return getRuntimeHost() ? sharedRuntime() : null;
 }
 
-export const getFinService = async (): Promise<FinService | null> => (await maybeShared()?.getFinService()) ?? null;
-export const getReader = async (): Promise<CachedReader | null> => (await maybeShared()?.getReader()) ?? null;
-export const getClient = async (): Promise<Client | null> => (await maybeShared()?.getClient()) ?? null;
-export const getConnection = async (): Promise<StoredConnection | null> => (await maybeShared()?.getConnection()) ?? null;
+export const getFinService = async (company?: string): Promise<FinService | null> => (await maybeShared()?.getFinService(company)) ?? null;
+export const getReader = async (company?: string): Promise<CachedReader | null> => (await maybeShared()?.getReader(company)) ?? null;
+export const getClient = async (company?: string): Promise<Client | null> => (await maybeShared()?.getClient(company)) ?? null;
+export const getConnection = async (company?: string): Promise<StoredConnection | null> => (await maybeShared()?.getConnection(company)) ?? null;
+export const listConnections = async (): Promise<ConnectionList> => (await maybeShared()?.listConnections()) ?? { defaultName: null, list: [] };
 export const identify = (params: { baseUrl: string; apiKey: string }): Promise<Identified> => sharedRuntime().identify(params);
 export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
+export const setDefault = (company: string): Promise<void> => sharedRuntime().setDefault(company);
 export const disconnect = (options?: DisconnectOptions): Promise<void> => sharedRuntime().disconnect(options);
-export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
+export const refreshedText = (company?: string): Promise<string> => sharedRuntime().refreshedText(company);
+/** Connection names the workbook's formulas asked for that are not connected here; none outside Office. */
+export const missingConnections = (): string[] => maybeShared()?.missingConnections() ?? [];
 
 /** One FIN evaluation (the custom functions' only way in): see Runtime.evaluateFin. */
-export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>, company?: string): Promise<T> {
   const runtime = maybeShared();
-  if (runtime) return runtime.evaluateFin(call, ctx, work);
+  if (runtime) return runtime.evaluateFin(call, ctx, work, company);
   const error = finErrors.notConnected();
   return Promise.reject(ctx.failure ? ctx.failure(error) : error);
 }
