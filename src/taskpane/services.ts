@@ -8,7 +8,7 @@ import type { FinBatch, FinService, NotConnectedState, RefreshReport } from '../
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectParams, DisconnectOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectionList, ConnectParams, DisconnectOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -19,13 +19,18 @@ import { PaneSession } from './session';
  */
 export interface PaneRuntime {
   getRuntimeHost(): RuntimeHost | null;
-  getClient(): Promise<Client | null>;
-  getReader(): Promise<CachedReader | null>;
-  getConnection(): Promise<StoredConnection | null>;
-  getFinService(): Promise<FinService | null>;
+  /** Each takes a connection (its name or company id); the default one when omitted. */
+  getClient(company?: string): Promise<Client | null>;
+  getReader(company?: string): Promise<CachedReader | null>;
+  getConnection(company?: string): Promise<StoredConnection | null>;
+  getFinService(company?: string): Promise<FinService | null>;
+  listConnections(): Promise<ConnectionList>;
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
+  setDefault(company: string): Promise<void>;
   disconnect(options?: DisconnectOptions): Promise<void>;
+  /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
+  missingConnections(): string[];
   refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** The formulas that showed "Not connected" before connecting: the question, the recalculation, its outcome. */

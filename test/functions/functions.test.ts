@@ -6,7 +6,7 @@ import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
-import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
+import { CONNECTIONS_SECRET, configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { CellError, installCustomFunctions } from '../support/customFunctions';
 import { lastFullYear, serial } from '../engine/fin/finHarness';
@@ -128,8 +128,12 @@ describe('connected to the Growth demo company', () => {
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'] });
     expect(host.sent()).toBe(1);
     // Beside the key: where, which company, and a fingerprint of the key (never the key).
-    const stored = await host.secrets.get('connection').then(String);
-    expect(JSON.parse(stored)).toEqual({ baseUrl: sb.baseUrl, companyId: sb.companies['growth-admin'], keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const stored = await host.secrets.get(CONNECTIONS_SECRET).then(String);
+    const companyId = sb.companies['growth-admin'];
+    expect(JSON.parse(stored)).toEqual({
+      defaultName: companyId,
+      list: [{ name: companyId, baseUrl: sb.baseUrl, companyId, keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+    });
     expect(stored).not.toContain(sb.keys['growth-admin']);
   });
 

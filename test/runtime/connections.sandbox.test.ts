@@ -52,7 +52,13 @@ describe('two connections side by side', () => {
     const r = runtimeOver();
     await connectA(r);
     await connectB(r);
-    expect(await r.listConnections()).toMatchObject({ defaultName: 'Acme', list: [{ name: 'Acme', companyId: a }, { name: 'Westbrook', companyId: b }] });
+    expect(await r.listConnections()).toMatchObject({
+      defaultName: 'Acme',
+      list: [
+        { name: 'Acme', companyId: a },
+        { name: 'Westbrook', companyId: b },
+      ],
+    });
 
     const before = [await sb.usage(a), await sb.usage(b)];
     const byDefault = await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start] }, {}, netIncome);
@@ -129,7 +135,9 @@ describe('two connections side by side', () => {
   it('a name another company has is refused; given none, the connection is named by its company id', async () => {
     const r = runtimeOver();
     await connectA(r);
-    await expect(r.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: ' acme ' })).rejects.toBeInstanceOf(ConnectionNameTaken);
+    await expect(r.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: ' acme ' })).rejects.toBeInstanceOf(
+      ConnectionNameTaken,
+    );
     await r.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b });
     expect((await r.getConnection(b))?.name).toBe(b);
   });
