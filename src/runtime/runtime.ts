@@ -104,6 +104,14 @@ export function connectionMissing(name: string): FinError {
   return new FinError('na', `Connect "${name}" to fetch`, 'connection_missing');
 }
 
+export interface RefreshAllOptions {
+  quietMs?: number;
+  timeoutMs?: number;
+  scope?: 'all' | 'changed';
+  /** Only this connection (its name or company id). */
+  company?: string;
+}
+
 export interface Runtime {
   readonly host: RuntimeHost;
   /** The one call meter (the pane shows it; every client of the runtime counts into it, per company). */
@@ -152,8 +160,12 @@ export interface Runtime {
   onDataChange(listener: () => void): () => void;
   /** Called after each settled batch of FIN evaluations of any connection (the pane's usage log). */
   onFinBatch(listener: (batch: FinBatch) => void): () => void;
-  /** Refresh all, of every connection's FIN cells (one recalculation); the report says each company's cost. */
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
+  /**
+   * Refresh all, of every connection's FIN cells (one recalculation); the report says each company's cost.
+   * With `company`, that connection's answers only (the workbook's cells are all recalculated; the others'
+   * answers are cached, so they cost nothing).
+   */
+  refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for a connection (the default one when omitted); a not-connected error otherwise. */
   refreshedText(company?: string): Promise<string>;
   /** Stops listening to the connections' services (the shared runtime is being replaced). */
@@ -484,11 +496,14 @@ export function createRuntime(host: RuntimeHost): Runtime {
      */
     async refreshAll(options = {}) {
       const loaded = await load();
-      if (loaded.list.length === 0) {
-        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+      const { company, ...refresh } = options;
+      const chosen = company === undefined ? loaded.list : [pick(loaded, company)].filter((c): c is Connected => c !== null);
+      if (chosen.length === 0) {
+        const why = company === undefined ? NOT_CONNECTED_MESSAGE : connectionMissing(company).message;
+        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${why}` };
       }
-      const targets = loaded.list.map((c) => ({ name: c.connection.name, service: c.service }));
-      return refreshConnections(targets, { recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...options });
+      const targets = chosen.map((c) => ({ name: c.connection.name, service: c.service }));
+      return refreshConnections(targets, { recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...refresh });
     },
 
     async refreshedText(company) {

@@ -19,7 +19,7 @@ import type { CachedReader } from '../engine/reader/cachedReader';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
-import { createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type Runtime } from './runtime';
+import { createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
 
 let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
@@ -110,7 +110,7 @@ export const recalculateNotConnected = (): Promise<NotConnectedState> => sharedR
 export const dismissNotConnected = (): void => maybeShared()?.dismissNotConnected();
 
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
-export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport> {
+export async function refreshAll(options?: RefreshAllOptions): Promise<RefreshReport> {
   const runtime = maybeShared();
   if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
   return runtime.refreshAll(options);

@@ -8,7 +8,7 @@ import type { FinBatch, FinService, NotConnectedState, RefreshReport } from '../
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectionList, ConnectParams, DisconnectOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectionList, ConnectParams, DisconnectOptions, RefreshAllOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -31,7 +31,7 @@ export interface PaneRuntime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
   missingConnections(): string[];
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
+  refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** The formulas that showed "Not connected" before connecting: the question, the recalculation, its outcome. */
   notConnectedFormulas(): NotConnectedState;
