@@ -11,7 +11,7 @@ import {
   type TransactionsTableInfo,
   type UnfinishedPush,
 } from '../../engine/transactions';
-import { useCallsLeft, useToday, useTransactionsEngine } from '../hooks';
+import { useCompanyCallsLeft, useToday, useTransactionsEngine } from '../hooks';
 import { exceedsLeft, notStartedText } from '../../engine/budget/callsLeft';
 import { PaneError } from '../errors';
 import type { PaneServices } from '../services';
@@ -56,7 +56,7 @@ export interface TransactionsActions {
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
   const engine = useTransactionsEngine(services, connection);
-  const callsLeft = useCallsLeft(connection);
+  const callsLeft = useCompanyCallsLeft(services, connection);
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
   const [selected, setSelected] = useState('');
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
@@ -155,9 +155,10 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
 
     push: () =>
       void run('table', 'Push changes', async () => {
-        // A push that would stop part way for the month's cap leaves rows half sent: it is not started.
+        // A push that would stop part way for the month's cap leaves rows half sent: it is not started. The
+        // cap is that of the company the table belongs to.
         const least = plan?.cost.total ?? 0;
-        const left = await callsLeft();
+        const left = await callsLeft(current?.company);
         if (exceedsLeft(least, left)) {
           throw new PaneError('Not started: too few calls left this month', `${notStartedText('This push', least, left)} Push fewer rows at a time, or wait for the reset.`, 'calls_left');
         }
