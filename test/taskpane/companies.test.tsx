@@ -46,6 +46,10 @@ describe('Connection: several companies', () => {
     expect((await getConnection())?.companyId).toBe(a);
     expect((await sb.usage(b)) - usageB).toBe(1);
     expect(document.body.innerHTML).not.toContain(sb.keys['growth2-admin']);
+    // Usage shows each other company's count against its own cap.
+    await openTab(h, 'Usage');
+    const usage = await screen.findByLabelText("Other companies' calls this month");
+    await waitFor(() => expect(usage.textContent).toBe('Westbrook1 call of 30,000 (Growth plan)'));
     h.unmount();
   });
 
