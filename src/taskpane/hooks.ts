@@ -9,12 +9,13 @@ import type { NotConnectedState } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { CallsLeft } from '../engine/budget/callsLeft';
 import { refreshCompanies, type CompanyRefresh } from '../engine/refresh/byCompany';
+import { planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
 import type { RefreshKind, WorkbookRefreshDeps, WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
 import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
 import { createTransactionsEngine, tablesByCompany, type TransactionsEngine } from '../engine/transactions';
 import type { ActionEntry } from './actionLog';
 import type { PaneServices } from './services';
-import { planLabel, type ConnectedState, type SessionState } from './session';
+import { planLabel, type ConnectedState, type ConnectionSummary, type SessionState } from './session';
 
 export function useSession(services: PaneServices): SessionState {
   return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);
@@ -152,10 +153,47 @@ function refreshDeps(
   };
 }
 
+/** Another company the workbook reads, with its statements engine. */
+interface OtherCompany {
+  name: string;
+  companyId: string;
+  client: Client;
+  reader: CachedReader;
+  plan: ConnectionSummary['plan'];
+  statements: StatementsEngine;
+}
+
+/**
+ * The other connections' companies this workbook reads: those with blocks or tables here, or answers cached.
+ * A workbook of one company reads nothing more from the workbook than before.
+ */
+async function otherCompaniesRead(services: PaneServices, connection: ConnectedState): Promise<OtherCompany[]> {
+  const others = connection.connections.slice(1);
+  if (others.length === 0) return [];
+  const bound = new Set((await services.gateway.listBindings()).map((b) => b.company));
+  const out: OtherCompany[] = [];
+  for (const summary of others) {
+    const other = await otherConnection(services, connection, summary.companyId);
+    if (!other) continue;
+    const used = bound.has(other.companyId) || (await other.reader.cache.storedKeys(other.companyId).catch(() => [])).length > 0;
+    if (!used) continue;
+    const statements = createStatementsEngine({
+      gateway: services.gateway,
+      reader: other.reader,
+      client: other.client,
+      companyName: other.companyName,
+      now: services.now,
+      timeZone: services.timeZone,
+    });
+    out.push({ name: other.name, companyId: other.companyId, client: other.client, reader: other.reader, plan: summary.plan, statements });
+  }
+  return out;
+}
+
 /**
  * The workbook's one refresh (engine/refresh): FIN cells through the runtime, blocks, transactions tables; for
- * each company the workbook reads (the default one, and any other with blocks or tables here or answers
- * cached), on that company's connection.
+ * each company the workbook reads (the default one, and the others otherCompaniesRead finds), on that
+ * company's connection.
  */
 export function useWorkbookRefresh(services: PaneServices, connection: ConnectedState, statements: StatementsEngine, tables: TransactionsEngine): WorkbookRefresh {
   return useMemo(
@@ -163,27 +201,45 @@ export function useWorkbookRefresh(services: PaneServices, connection: Connected
       const companies: CompanyRefresh[] = [
         { name: connection.connections[0]?.name ?? connection.companyName, deps: refreshDeps(services, connection, statements, tables) },
       ];
-      const others = connection.connections.slice(1);
-      // A workbook of one company reads nothing more from the workbook than before.
-      const bound = new Set(others.length ? (await services.gateway.listBindings()).map((b) => b.company) : []);
-      for (const summary of others) {
-        const other = await otherConnection(services, connection, summary.companyId);
-        if (!other) continue;
-        const used = bound.has(other.companyId) || (await other.reader.cache.storedKeys(other.companyId).catch(() => [])).length > 0;
-        if (!used) continue;
-        const theirs = createStatementsEngine({
-          gateway: services.gateway,
-          reader: other.reader,
-          client: other.client,
-          companyName: other.companyName,
-          now: services.now,
-          timeZone: services.timeZone,
-        });
-        companies.push({ name: other.name, deps: refreshDeps(services, other, theirs, tables) });
+      for (const other of await otherCompaniesRead(services, connection)) {
+        companies.push({ name: other.name, deps: refreshDeps(services, other, other.statements, tables) });
       }
       return refreshCompanies(companies, { kind, ...options });
     },
     [services, connection, statements, tables],
+  );
+}
+
+/** What a workbook refresh would cost another company, and what its own cap leaves. */
+export interface OtherCompanyPlan {
+  name: string;
+  plan: WorkbookPlan;
+  left: CallsLeft | null;
+}
+
+/**
+ * The refresh plans of the other companies the workbook reads (none for a workbook of one company): each
+ * company's cost is on its own cap, so the pane shows each before a refresh that spans several.
+ */
+export function useOtherCompanyPlans(services: PaneServices, connection: ConnectedState, tables: TransactionsEngine): () => Promise<OtherCompanyPlan[]> {
+  return useMemo(
+    () => async () => {
+      const out: OtherCompanyPlan[] = [];
+      for (const other of await otherCompaniesRead(services, connection)) {
+        const store = other.reader.stateStore;
+        if (!store) continue;
+        const count = (await tables.tables()).filter((t) => t.company === other.companyId).length;
+        const plan = await planWorkbookRefresh(await other.statements.plan(), count, store, other.companyId);
+        const left = await other.client.meter.remaining(other.plan).catch(() => undefined);
+        out.push({
+          name: other.name,
+          plan,
+          left: left === undefined ? null : { left, plan: planLabel(other.plan), resetDate: other.client.meter.nextReset().date },
+        });
+      }
+      return out;
+    },
+    [services, connection, tables],
   );
 }
 

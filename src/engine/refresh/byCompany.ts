@@ -5,6 +5,7 @@
 // cost nothing. With one company this is that company's refresh as it always was.
 
 import type { RefreshOutcome } from '../statements';
+import { plural } from '../text/plural';
 import { refreshWorkbook, type RefreshKind, type WorkbookRefreshDeps, type WorkbookRefreshResult } from './workbookRefresh';
 
 export interface CompanyRefresh {
@@ -34,4 +35,20 @@ export async function refreshCompanies(companies: CompanyRefresh[], options: Ref
     calls: results.reduce((n, r) => n + r.calls, 0),
     message: companies.map((c, i) => `${c.name}: ${results[i].message}`).join(' '),
   };
+}
+
+/** One company's part of what a refresh would cost: its plan's text, and the calls its own cap leaves. */
+export interface CompanyCostText {
+  name: string;
+  text: string;
+  /** Calls left this month on its plan, when known. */
+  left?: { left: number; plan: string };
+}
+
+/** What a refresh that spans several companies costs, company by company (each spends from its own cap). */
+export function companiesCostText(companies: CompanyCostText[]): string {
+  if (companies.length === 1) return companies[0].text;
+  return companies
+    .map((c) => `${c.name}: ${c.text}${c.left ? ` (${plural(c.left.left, 'call')} left this month on its ${c.left.plan} plan)` : ''}`)
+    .join(' ');
 }
