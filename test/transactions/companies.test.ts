@@ -3,7 +3,9 @@
 // table of company B goes to B only, by the sandbox's per-company usage counters. One runtime holds both
 // connections (growth-admin the default, growth2-admin beside it), as the add-in does.
 
-import { addMonths } from '../../src/engine/dates';
+import { addMonths, endOfMonth } from '../../src/engine/dates';
+import { cellA1, parseQualified } from '../../src/engine/ports/address';
+import { createStatementsEngine } from '../../src/engine/statements';
 import { COL, createTransactionsEngine, tablesByCompany, type TransactionsEngine } from '../../src/engine/transactions';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
@@ -95,4 +97,48 @@ test('a table of a company not connected here is refused, and nothing is sent', 
   const before = [await sb.usage(a), await sb.usage(b)];
   await expect(engine.push(theirs.bindingId)).rejects.toMatchObject({ code: 'other_company' });
   expect([await sb.usage(a), await sb.usage(b)]).toEqual(before);
+});
+
+test("drill-down from a cell of another company's formula or block is refused before any call, not answered with the default's entries", async () => {
+  const own = (await engineOf(a))!;
+  const companyOf = (arg: string) => (arg.toLowerCase() === 'westbrook' ? b : arg.toLowerCase() === 'acme' ? a : null);
+  const today = sandboxToday(sb);
+  const month = addMonths(today, -2).slice(0, 7);
+  const before = [await sb.usage(a), await sb.usage(b)];
+  await wb.writeFormula('Sheet1!B2', `=FIN.TOTAL("Rent","${month}",,,"Westbrook")`);
+  wb.select('Sheet1', 'B2');
+  await expect(own.drillDownFromSelection({ today, companyOf })).rejects.toMatchObject({
+    code: 'other_company',
+    message: expect.stringContaining('Westbrook'),
+  });
+  await wb.writeFormula('Sheet1!B3', `=FIN.PNL("Rent","${month}",,"${b}")`);
+  wb.select('Sheet1', 'B3');
+  await expect(own.drillDownFromSelection({ today, companyOf })).rejects.toMatchObject({ code: 'other_company' });
+  expect([await sb.usage(a), await sb.usage(b)]).toEqual(before);
+  // A number in Westbrook's statement block.
+  const client = (await runtime.getClient(b))!;
+  const reader = (await runtime.getReader(b))!;
+  const statements = createStatementsEngine({ gateway: wb, reader, client, companyName: 'Westbrook' });
+  const { binding } = await statements.insert(
+    {
+      statement: 'income_statement',
+      period: 'custom',
+      start: `${month}-01`,
+      end: endOfMonth(`${month}-01`),
+      layout: 'single',
+      scale: 'units',
+      fiscalYearStartMonth: 1,
+    },
+    'newSheet',
+  );
+  const rowIds = binding.parameters.rowCategoryIds as (string | null)[];
+  const { sheet, box } = parseQualified(binding.address);
+  wb.select(sheet, cellA1(box.row + rowIds.findIndex((id) => id !== null), box.col + 1));
+  const usageB = await sb.usage(b);
+  await expect(own.drillDownFromSelection({ today, companyOf })).rejects.toMatchObject({ code: 'other_company', message: expect.stringContaining(b) });
+  expect(await sb.usage(b)).toBe(usageB);
+  // Naming the default company is the default's drill-down.
+  await wb.writeFormula('Sheet1!B4', `=FIN.TOTAL("Rent","${month}",,,"Acme")`);
+  wb.select('Sheet1', 'B4');
+  await expect(own.drillDownFromSelection({ today, companyOf })).resolves.toMatchObject({ target: { source: expect.stringContaining('FIN.TOTAL') } });
 });

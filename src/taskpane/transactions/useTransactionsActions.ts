@@ -13,6 +13,7 @@ import {
 } from '../../engine/transactions';
 import { useCompanyCallsLeft, useToday, useTransactionsEngine } from '../hooks';
 import { exceedsLeft, notStartedText } from '../../engine/budget/callsLeft';
+import { nameKey } from '../../runtime';
 import { PaneError } from '../errors';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
@@ -51,6 +52,14 @@ export interface TransactionsActions {
   drillDown(request: DrillDownRequest): void;
   /** The Ids of the chosen table's rows under the selection; null (and the error shown) when there are none. */
   idsOfSelectedRows(): Promise<string[] | null>;
+}
+
+/** The company id a formula's company argument names among the connections (their names, or company ids). */
+function companyNamed(connection: ConnectedState): (argument: string) => string | null {
+  return (argument) => {
+    const wanted = nameKey(argument);
+    return (connection.connections.find((c) => nameKey(c.name) === wanted) ?? connection.connections.find((c) => c.companyId === argument))?.companyId ?? null;
+  };
 }
 
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
@@ -180,7 +189,9 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
 
     drillDownCell: () =>
       void run('drill', 'Show what is behind this cell', async () =>
-        say.drilledFromCell(await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress })),
+        say.drilledFromCell(
+          await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, companyOf: companyNamed(connection), onProgress }),
+        ),
       ),
 
     drillDown: (request) => void run('drill', 'Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
