@@ -122,7 +122,7 @@ function ConnectForm({ services, focusKey, adding }: ConnectFormProps) {
       )}
       <form className={styles.screen} onSubmit={onSubmit} aria-busy={busy !== null}>
         {adding && (
-          <Field label="Short name" hint='For formulas, such as =FIN.PNL("Revenue", "2026-Q3", , "Westbrook"). Default: the company name.'>
+          <Field label="Short name" hint="Formulas name the company by it, as their last argument. Default: the company's name.">
             <Input value={name} onChange={(_, d) => setName(d.value)} maxLength={40} spellCheck={false} />
           </Field>
         )}

@@ -149,7 +149,8 @@ export class PaneSession {
         apiKey,
         companyId: company.id,
         fiscalYearStartMonth,
-        name: input.name?.trim() || settings.name,
+        // Connecting a company again keeps the name its formulas use.
+        name: input.name?.trim() || this.connected()?.connections.find((c) => c.companyId === company.id)?.name || settings.name,
         makeDefault: input.keepDefault !== true,
       });
     } catch (error) {
