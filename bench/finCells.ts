@@ -75,9 +75,9 @@ type Invocation = CustomFunctions.Invocation;
 /** The custom function a cell calls, with Excel's invocation object last. */
 function call(cell: ModelCell, invocation: Invocation): Promise<number> {
   const a = cell.args as never[];
-  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], invocation);
-  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], invocation);
-  return fin.balance(a[0], a[1], invocation);
+  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], undefined, invocation);
+  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], undefined, invocation);
+  return fin.balance(a[0], a[1], undefined, invocation);
 }
 
 interface Recalc {

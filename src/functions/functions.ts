@@ -4,6 +4,9 @@
 // cells or errors (docs/architecture.md). Everything else (dates, names, the cache, the call budget, the
 // monthly cap, cents -> units) is src/engine/fin's FinService, reached through the shared runtime.
 //
+// Every function but FIN.VERSION takes an optional last argument naming the connection (its short name or
+// the company id); omitted, the default connection is read.
+//
 // Every function settles: whatever goes wrong becomes a CustomFunctions.Error (#VALUE! for a wrong
 // argument, #N/A for data that is not available), and a time limit stops anything that would leave
 // #BUSY! behind.
@@ -38,9 +41,21 @@ const PREVIEW: EvalContext = { preview: true, failure: toCellError };
  * requests each cell reads: a refresh of the selection or the sheet knows its cost (engine/fin/cellReads.ts).
  * Excel calls a recalculation's cells in one go: once connected, each is handed to the service there and then.
  */
-function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, call: FinCall, work: (fin: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+function evaluate<T>(
+  invocation: CustomFunctions.Invocation | undefined,
+  call: FinCall,
+  work: (fin: FinService, ctx: EvalContext) => Promise<T>,
+  company: string | null | undefined,
+): Promise<T> {
   const address = invocation?.address;
-  return evaluateFin(address ? { ...call, address } : call, isValuePreview(invocation) ? PREVIEW : CELL, work);
+  return evaluateFin(address ? { ...call, address } : call, isValuePreview(invocation) ? PREVIEW : CELL, work, connectionArg(company));
+}
+
+/** The company argument as the runtime takes it: Excel passes null for an omitted one, a number as typed. */
+function connectionArg(company: unknown): string | undefined {
+  if (company === null || company === undefined) return undefined;
+  const text = String(company).trim();
+  return text === '' ? undefined : text;
 }
 
 /**
@@ -61,6 +76,7 @@ export function version(): string {
  * @param start A date, a month ("2026-07"), a quarter ("2026-Q3"), "FY2026" or "YTD".
  * @param [end] Last month (default: the end of start's period). Leave empty for balance categories.
  * @param [merchant] Only this merchant (exact, case-sensitive name).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The total in currency units.
  */
@@ -69,10 +85,14 @@ export function total(
   start: number | string,
   end?: number | string,
   merchant?: string,
+  company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, { name: 'TOTAL', args: [category, start, end, merchant] }, (fin, ctx) =>
-    fin.total({ category, start, end, merchant }, ctx),
+  return evaluate(
+    invocation,
+    { name: 'TOTAL', args: [category, start, end, merchant, company] },
+    (fin, ctx) => fin.total({ category, start, end, merchant }, ctx),
+    company,
   );
 }
 
@@ -83,11 +103,18 @@ export function total(
  * @param category Category name, path or id, or "Net Income" / "Operating Income".
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The line's amount in currency units.
  */
-export function pnl(category: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, { name: 'PNL', args: [category, start, end] }, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx));
+export function pnl(
+  category: string,
+  start: number | string,
+  end?: number | string,
+  company?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number> {
+  return evaluate(invocation, { name: 'PNL', args: [category, start, end, company] }, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx), company);
 }
 
 /**
@@ -96,11 +123,12 @@ export function pnl(category: string, start: number | string, end?: number | str
  * @requiresAddress
  * @param category Category name, path or id (an asset, liability or equity category).
  * @param date A date, or a period whose last day is meant ("2026-Q3" is 2026-09-30).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The balance in currency units.
  */
-export function balance(category: string, date: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, { name: 'BALANCE', args: [category, date] }, (fin, ctx) => fin.balance({ category, date }, ctx));
+export function balance(category: string, date: number | string, company?: string, invocation?: CustomFunctions.Invocation): Promise<number> {
+  return evaluate(invocation, { name: 'BALANCE', args: [category, date, company] }, (fin, ctx) => fin.balance({ category, date }, ctx), company);
 }
 
 /**
@@ -110,11 +138,18 @@ export function balance(category: string, date: number | string, invocation?: Cu
  * @param line A balance-sheet category, a group ("Changes in Working Capital", "Non-Cash Expenses"), "Net Income" or "Change in Cash".
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The line's amount in currency units.
  */
-export function cashFlowLine(line: string, start: number | string, end?: number | string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, { name: 'CASHFLOW', args: [line, start, end] }, (fin, ctx) => fin.cashflow({ line, start, end }, ctx));
+export function cashFlowLine(
+  line: string,
+  start: number | string,
+  end?: number | string,
+  company?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number> {
+  return evaluate(invocation, { name: 'CASHFLOW', args: [line, start, end, company] }, (fin, ctx) => fin.cashflow({ line, start, end }, ctx), company);
 }
 
 /**
@@ -124,6 +159,7 @@ export function cashFlowLine(line: string, start: number | string, end?: number 
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
  * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The statement as rows.
  */
@@ -131,10 +167,14 @@ export function incomeStatement(
   start: number | string,
   end?: number | string,
   scale?: number | string,
+  company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, { name: 'INCOME_STATEMENT', args: [start, end, scale] }, (fin, ctx): Promise<Matrix> =>
-    fin.incomeStatement({ start, end, scale }, ctx),
+  return evaluate(
+    invocation,
+    { name: 'INCOME_STATEMENT', args: [start, end, scale, company] },
+    (fin, ctx): Promise<Matrix> => fin.incomeStatement({ start, end, scale }, ctx),
+    company,
   );
 }
 
@@ -144,11 +184,17 @@ export function incomeStatement(
  * @requiresAddress
  * @param date A date, or a period whose last day is meant.
  * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The statement as rows.
  */
-export function balanceSheet(date: number | string, scale?: number | string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'BALANCE_SHEET', args: [date, scale] }, (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx));
+export function balanceSheet(date: number | string, scale?: number | string, company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(
+    invocation,
+    { name: 'BALANCE_SHEET', args: [date, scale, company] },
+    (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx),
+    company,
+  );
 }
 
 /**
@@ -158,6 +204,7 @@ export function balanceSheet(date: number | string, scale?: number | string, inv
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
  * @param [scale] "units" (default), "thousands" or "millions" (or 1, 1000, 1000000).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns The statement as rows.
  */
@@ -165,10 +212,14 @@ export function cashFlowStatement(
   start: number | string,
   end?: number | string,
   scale?: number | string,
+  company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, { name: 'CASH_FLOW', args: [start, end, scale] }, (fin, ctx): Promise<Matrix> =>
-    fin.cashFlowStatement({ start, end, scale }, ctx),
+  return evaluate(
+    invocation,
+    { name: 'CASH_FLOW', args: [start, end, scale, company] },
+    (fin, ctx): Promise<Matrix> => fin.cashFlowStatement({ start, end, scale }, ctx),
+    company,
   );
 }
 
@@ -181,6 +232,7 @@ export function cashFlowStatement(
  * @param [category] Only this category (exactly this one, not its subcategories).
  * @param [status] "approved" or "pending" (default: both).
  * @param [max_rows] At most this many rows (default 1000, at most 10000).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns Date, accounting date, amount, currency, merchant, description, category, department, status, id.
  */
@@ -190,10 +242,14 @@ export function transactions(
   category?: string,
   status?: string,
   max_rows?: number,
+  company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(invocation, { name: 'TRANSACTIONS', args: [start, end, category, status, max_rows] }, (fin, ctx): Promise<Matrix> =>
-    fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx),
+  return evaluate(
+    invocation,
+    { name: 'TRANSACTIONS', args: [start, end, category, status, max_rows, company] },
+    (fin, ctx): Promise<Matrix> => fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx),
+    company,
   );
 }
 
@@ -201,22 +257,24 @@ export function transactions(
  * Every category with its full path, id, account type and whether it is a balance (point in time).
  * @customfunction CATEGORIES
  * @requiresAddress
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns One row per category, with a header row.
  */
-export function categories(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'CATEGORIES', args: [] }, (fin, ctx): Promise<Matrix> => fin.categories(ctx));
+export function categories(company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, { name: 'CATEGORIES', args: [company] }, (fin, ctx): Promise<Matrix> => fin.categories(ctx), company);
 }
 
 /**
  * Every department with its full path, id and whether transactions can be assigned to it.
  * @customfunction DEPARTMENTS
  * @requiresAddress
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns One row per department, with a header row.
  */
-export function departments(invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'DEPARTMENTS', args: [] }, (fin, ctx): Promise<Matrix> => fin.departments(ctx));
+export function departments(company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, { name: 'DEPARTMENTS', args: [company] }, (fin, ctx): Promise<Matrix> => fin.departments(ctx), company);
 }
 
 /**
@@ -224,24 +282,26 @@ export function departments(invocation?: CustomFunctions.Invocation): Promise<an
  * @customfunction MERCHANTS
  * @requiresAddress
  * @param category Category name, path or id.
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.
  * @returns One merchant per row, with a header row.
  */
-export function merchants(category: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'MERCHANTS', args: [category] }, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx));
+export function merchants(category: string, company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
+  return evaluate(invocation, { name: 'MERCHANTS', args: [category, company] }, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx), company);
 }
 
 /**
  * When the data the FIN formulas show was fetched from the API, such as "2026-11-21 14:03 UTC". Spends no call.
  * @customfunction REFRESHED
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Streaming invocation: the cell follows refreshes.
  */
-export function refreshed(invocation: CustomFunctions.StreamingInvocation<string>): void {
+export function refreshed(company: string | null, invocation: CustomFunctions.StreamingInvocation<string>): void {
   let closed = false;
   let latest = 0;
   const push = (): void => {
     const seq = ++latest;
-    refreshedText().then(
+    refreshedText(connectionArg(company)).then(
       (text) => {
         if (!closed && seq === latest) invocation.setResult(text);
       },

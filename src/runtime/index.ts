@@ -4,4 +4,4 @@ export * from './connection';
 export * from './host';
 export * from './paneRequests';
 export * from './shared';
-export { createRuntime, type DisconnectOptions, type Identified, type Runtime } from './runtime';
+export { ConnectionNameTaken, connectionMissing, createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';

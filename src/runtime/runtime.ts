@@ -1,5 +1,6 @@
-// One runtime: one call meter, one request cache (with its persistent store), and for the stored
-// connection one client, one CachedReader and the FinService over them. The add-in makes one for the
+// One runtime: one call meter, one request cache (with its persistent store), and for each stored
+// connection (one per company, one of them the default) one client, one CachedReader and the FinService over
+// them; counts, cached answers and the monthly-cap block are kept per company by those. The add-in makes one for the
 // page (shared.ts: the custom functions, the task pane and the ribbon commands run in one page, and
 // webpack's single runtime chunk makes that module one instance for all three entries); the bench and the
 // test harnesses make their own with createRuntime, so what they measure is the wiring that ships.
@@ -7,8 +8,9 @@
 // Nothing here touches Office directly: the Office pieces (OfficeRuntime.storage stores, the date system,
 // the full recalculation) come in a RuntimeHost.
 //
-// Every FIN evaluation comes through evaluateFin: one that finds no connection is noted (the engine's
-// NotConnectedFormulas), and connecting recalculates the cells it left showing "Not connected".
+// Every FIN evaluation comes through evaluateFin, with the company its formula names (the default one when
+// it names none): one that finds no such connection is noted (the engine's NotConnectedFormulas, and the
+// name for the pane to offer), and connecting recalculates the cells it left showing an error.
 
 import { closedSettingKey, closedThroughOf } from '../engine/reader/closedBooks';
 import { CallMeter, createClient, type Client, type Company } from '../api';
@@ -16,6 +18,7 @@ import { calendarDateAt } from '../engine/dates';
 import {
   CellReads,
   EVALUATION_TIMEOUT_MS,
+  FinError,
   FinService,
   NOT_CONNECTED_MESSAGE,
   NotConnectedFormulas,
@@ -30,8 +33,23 @@ import {
 } from '../engine/fin';
 import { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
-import { claimCache, forgetCacheOwner, forgetConnection, keyFingerprint, readStoredConnection, storeConnection, type ConnectParams, type StoredConnection } from './connection';
+import {
+  claimCache,
+  findConnection,
+  forgetCacheOwner,
+  forgetConnection,
+  keyFingerprint,
+  MAX_NAME_LENGTH,
+  nameKey,
+  readConnectionsWithKeys,
+  storeConnection,
+  storeDefault,
+  type ConnectParams,
+  type StoredConnection,
+  type StoredConnections,
+} from './connection';
 import type { RuntimeHost } from './host';
+import { refreshConnections } from './refreshConnections';
 import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
 
 interface Connected {
@@ -41,6 +59,14 @@ interface Connected {
   connection: StoredConnection;
   unsubscribe: () => void;
 }
+
+/** Every loaded connection, and the default one (null: none stored). */
+interface Loaded {
+  list: Connected[];
+  defaultOne: Connected | null;
+}
+
+const NOTHING_LOADED: Loaded = Object.freeze({ list: [], defaultOne: null }) as Loaded;
 
 export interface Identified {
   /** The key's company as GET /company answered. */
@@ -52,6 +78,8 @@ export interface Identified {
 }
 
 export interface DisconnectOptions {
+  /** Which connection (its name or company id); default the default one. */
+  company?: string;
   /**
    * Also remove the company's cached answers from add-in storage (shared with every add-in served from the
    * same origin) and whose key filled them. Figures in the workbook and the call meter stay.
@@ -59,57 +87,101 @@ export interface DisconnectOptions {
   forgetCachedAnswers?: boolean;
 }
 
+/** The connections as the pane lists them. */
+export interface ConnectionList {
+  defaultName: string | null;
+  list: StoredConnection[];
+}
+
+/** A connection's name the user picked that another company's connection has already. */
+export class ConnectionNameTaken extends Error {
+  override name = 'ConnectionNameTaken';
+  constructor(readonly taken: string) {
+    super(`A connection named "${taken}" exists already: pick another name`);
+  }
+}
+
+/** The error of a formula whose company argument names no connection on this computer. */
+export function connectionMissing(name: string): FinError {
+  return new FinError('na', `Connect "${name}" to fetch`, 'connection_missing');
+}
+
+export interface RefreshAllOptions {
+  quietMs?: number;
+  timeoutMs?: number;
+  scope?: 'all' | 'changed';
+  /** Only this connection (its name or company id). */
+  company?: string;
+}
+
 export interface Runtime {
   readonly host: RuntimeHost;
-  /** The one call meter (the pane shows it; every client of the runtime counts into it). */
+  /** The one call meter (the pane shows it; every client of the runtime counts into it, per company). */
   readonly meter: CallMeter;
-  /** The one request cache. */
+  /** The one request cache (its answers kept per company). */
   readonly cache: RequestCache;
-  /** The FinService of the stored connection, or null when not connected (the functions answer #N/A). */
-  getFinService(): Promise<FinService | null>;
   /**
-   * One FIN evaluation: `work` on the connection's FinService; without a connection the not-connected
-   * error, and the call is kept (value preview apart) to be recalculated once connected.
+   * The FinService of a connection (`company`: its name or company id; omitted, the default one), or null
+   * when there is no such connection (the functions answer #N/A).
    */
-  evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T>;
+  getFinService(company?: string): Promise<FinService | null>;
+  /**
+   * One FIN evaluation: `work` on the FinService of the connection `company` names (the default one when
+   * omitted); without it the not-connected error, and the call is kept (value preview apart) to be
+   * recalculated once connected.
+   */
+  evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>, company?: string): Promise<T>;
   /** The formulas that showed "Not connected": asking to recalculate them, recalculating, or what that did. */
   notConnectedFormulas(): NotConnectedState;
   /** The user's go-ahead to recalculate them; resolves with the outcome (joins one already running). */
   recalculateNotConnected(): Promise<NotConnectedState>;
   /** Not now, or the outcome read: the pane stops showing it. */
   dismissNotConnected(): void;
-  /** The one cached reader of the stored connection: every call the add-in spends goes through it. */
-  getReader(): Promise<CachedReader | null>;
-  /** The client of the stored connection, for the pane (same meter, same key). */
-  getClient(): Promise<Client | null>;
-  getConnection(): Promise<StoredConnection | null>;
+  /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
+  missingConnections(): string[];
+  /** The one cached reader of a connection: every call the add-in spends on its company goes through it. */
+  getReader(company?: string): Promise<CachedReader | null>;
+  /** The client of a connection, for the pane (same meter, its key). */
+  getClient(company?: string): Promise<Client | null>;
+  getConnection(company?: string): Promise<StoredConnection | null>;
+  /** Every connection and which one is the default. */
+  listConnections(): Promise<ConnectionList>;
   /** Checks a base URL and key with one GET /company (through a reader) and says whose key it is. */
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   /**
-   * Stores the key and connection and switches every FIN function to it; learns the company first when not
-   * given. Then the formulas that showed "Not connected" are recalculated, or asked about (see above).
+   * Stores the key and connection of its company (replacing that company's earlier one, keeping the others)
+   * and, unless makeDefault is false, makes it the default of the FIN functions; learns the company first
+   * when not given. Then the formulas that showed "Not connected" are recalculated, or asked about.
    */
   connect(params: ConnectParams): Promise<StoredConnection>;
-  /** Forgets the key and the connection; with forgetCachedAnswers also the company's cached answers. */
+  /** Makes a connection (name or company id) the default of formulas without a company argument. */
+  setDefault(company: string): Promise<void>;
+  /** Forgets one connection's key (the default one unless named); with forgetCachedAnswers also its cached answers. */
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
   onDataChange(listener: () => void): () => void;
-  /** Called after each settled batch of FIN evaluations of the connection (the pane's usage log). */
+  /** Called after each settled batch of FIN evaluations of any connection (the pane's usage log). */
   onFinBatch(listener: (batch: FinBatch) => void): () => void;
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
   /**
-   * The requests these FIN cells read when last evaluated (CellReads), and how many of the cells have no
-   * record yet; no call.
+   * Refresh all, of every connection's FIN cells (one recalculation); the report says each company's cost.
+   * With `company`, that connection's answers only (the workbook's cells are all recalculated; the others'
+   * answers are cached, so they cost nothing).
    */
-  cellRequests(cells: readonly FinCell[]): ReturnType<CellReads['requestsOf']>;
+  refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   /**
-   * Recalculates only these FIN cells and waits for them, as Refresh all does for every cell; what they read
-   * that is due for a refresh (the caller marked it) is fetched again, the rest comes from the cache.
+   * The requests these FIN cells read when last evaluated (CellReads) for a connection's company (the default
+   * one when omitted), how many of the cells have no record yet, and how many read another company; no call.
    */
-  refreshCells(cells: readonly FinCell[], options: { label: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
-  /** FIN.REFRESHED's text for the current connection; a not-connected error otherwise. */
-  refreshedText(): Promise<string>;
-  /** Stops listening to the connection's services (the shared runtime is being replaced). */
+  cellRequests(cells: readonly FinCell[], company?: string): ReturnType<CellReads['requestsOf']>;
+  /**
+   * Recalculates only these FIN cells and waits for those of a connection (the default one when omitted), as
+   * Refresh all does for every cell; what they read that is due for a refresh (the caller marked it) is
+   * fetched again, the rest comes from the cache.
+   */
+  refreshCells(cells: readonly FinCell[], options: { label: string; company?: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
+  /** FIN.REFRESHED's text for a connection (the default one when omitted); a not-connected error otherwise. */
+  refreshedText(company?: string): Promise<string>;
+  /** Stops listening to the connections' services (the shared runtime is being replaced). */
   dispose(): void;
 }
 
@@ -123,7 +195,7 @@ const REFRESH_QUIET_MS = 500;
 export function createRuntime(host: RuntimeHost): Runtime {
   const now = host.now ?? Date.now;
   const cache = new RequestCache(host.cacheStore, now);
-  // The key, the connection, the meter and the cap block share add-in storage with the cached answers: a
+  // The keys, the connections, the meter and the cap blocks share add-in storage with the cached answers: a
   // write of theirs that finds it full evicts answers and tries again (storageRoom.ts).
   const secrets = secretsMakingRoom(host.secrets, cache);
   const stateStore = stateStoreMakingRoom(host.cacheStore, cache);
@@ -133,8 +205,10 @@ export function createRuntime(host: RuntimeHost): Runtime {
   /** What each FIN cell read (by its address), for a refresh of the selection or the sheet. */
   const cellReads = new CellReads();
   const batchListeners = new Set<(batch: FinBatch) => void>();
-  let current: Connected | null = null;
-  let loading: Promise<Connected | null> | null = null;
+  /** Names formulas asked for that no connection has, by nameKey (the name as typed first). */
+  const missing = new Map<string, string>();
+  let current: Loaded | null = null;
+  let loading: Promise<Loaded> | null = null;
   /** Bumped by connect/disconnect so a load that started before is not installed after. */
   let generation = 0;
 
@@ -190,41 +264,64 @@ export function createRuntime(host: RuntimeHost): Runtime {
     };
   };
 
-  const load = async (): Promise<Connected | null> => {
+  /** The workbook's close applies before the first formula reads: its answers are never due again. */
+  const applyClosedBooks = async (built: Connected): Promise<void> => {
+    const closed = await host.readWorkbookSetting?.(closedSettingKey(built.connection.companyId)).catch(() => undefined);
+    built.reader.setBooksClosedThrough(closedThroughOf(closed));
+  };
+
+  const loadOne = async (connection: StoredConnection, apiKey: string): Promise<Connected | null> => {
+    const withPrint = connection.keyFingerprint ? connection : { ...connection, keyFingerprint: await keyFingerprint(apiKey) };
+    let built: Connected;
+    try {
+      built = build(withPrint, apiKey);
+    } catch {
+      return null; // A stored configuration the client refuses (edited storage) is no connection.
+    }
+    await applyClosedBooks(built);
+    return built;
+  };
+
+  const install = (list: Connected[], defaultName: string | null): Loaded => {
+    for (const old of current?.list ?? []) if (!list.includes(old)) old.unsubscribe();
+    current = { list, defaultOne: list.find((c) => c.connection.name === defaultName) ?? list[0] ?? null };
+    for (const c of list) missing.delete(nameKey(c.connection.name));
+    return current;
+  };
+
+  const load = async (): Promise<Loaded> => {
     if (current) return current;
     loading ??= (async () => {
       const started = generation;
-      const stored = await readStoredConnection(secrets);
-      if (!stored) return null;
-      const connection = stored.connection.keyFingerprint ? stored.connection : { ...stored.connection, keyFingerprint: await keyFingerprint(stored.apiKey) };
-      let built: Connected;
-      try {
-        built = build(connection, stored.apiKey);
-      } catch {
-        return null; // A stored configuration the client refuses (edited storage) is no connection.
-      }
-      // The workbook's close applies before the first formula reads: its answers are never due again.
-      const closed = await host.readWorkbookSetting?.(closedSettingKey(connection.companyId)).catch(() => undefined);
-      built.reader.setBooksClosedThrough(closedThroughOf(closed));
+      const stored = await readConnectionsWithKeys(secrets);
+      const list = (await Promise.all(stored.list.map((c) => loadOne(c.connection, c.apiKey)))).filter((c): c is Connected => c !== null);
       if (started !== generation) {
-        built.unsubscribe();
-        return current;
+        for (const c of list) c.unsubscribe();
+        return current ?? NOTHING_LOADED;
       }
-      current = built;
-      return built;
+      return install(list, stored.defaultName);
     })().finally(() => {
       loading = null;
     });
     return loading;
   };
 
+  /** The connection a company argument names (its name or company id); the default one when omitted. */
+  const pick = (loaded: Loaded, company?: string): Connected | null => {
+    if (company === undefined || company.trim() === '') return loaded.defaultOne;
+    const found = findConnection({ defaultName: null, list: loaded.list.map((c) => c.connection) }, company);
+    return loaded.list.find((c) => c.connection === found) ?? null;
+  };
+
+  const loadConnected = async (company?: string): Promise<Connected | null> => pick(await load(), company);
+
   notConnected.onChange(emit);
 
-  let boundedLoad: Promise<Connected | null> | null = null;
+  let boundedLoad: Promise<Loaded> | null = null;
 
   /** load(), bounded as an evaluation is (storage that never answers must not leave cells at #BUSY!). */
-  const loadWithinLimit = (): Promise<Connected | null> => {
-    boundedLoad ??= new Promise<Connected | null>((resolve, reject) => {
+  const loadWithinLimit = (): Promise<Loaded> => {
+    boundedLoad ??= new Promise<Loaded>((resolve, reject) => {
       const timer = setTimeout(() => reject(finErrors.noAnswer(EVALUATION_TIMEOUT_MS)), EVALUATION_TIMEOUT_MS);
       load()
         .then(resolve, reject)
@@ -235,11 +332,27 @@ export function createRuntime(host: RuntimeHost): Runtime {
     return boundedLoad;
   };
 
+  /** The error of a formula whose connection is not here: the named one's, else Not connected. */
+  const notHere = (company?: string): FinError => {
+    const name = company?.trim();
+    if (!name) return finErrors.notConnected();
+    if (!missing.has(nameKey(name))) {
+      missing.set(nameKey(name), name);
+      emit();
+    }
+    return connectionMissing(name);
+  };
+
   /**
-   * An evaluation that waits for the connection to load, or one the not-connected ledger follows: the ledger
-   * hears the FinErrors, and the caller's own failure (ctx.failure) is made last.
+   * An evaluation that waits for the connections to load, or one the not-connected ledger follows: the
+   * ledger hears the FinErrors, and the caller's own failure (ctx.failure) is made last.
    */
-  const evaluateSlowly = async <T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> => {
+  const evaluateSlowly = async <T>(
+    call: FinCall,
+    ctx: EvalContext,
+    work: (service: FinService, ctx: EvalContext) => Promise<T>,
+    company?: string,
+  ): Promise<T> => {
     const failure = (error: unknown): unknown => {
       const fin = toFinError(error, '');
       return ctx.failure ? ctx.failure(fin) : fin;
@@ -247,13 +360,13 @@ export function createRuntime(host: RuntimeHost): Runtime {
     const plain: EvalContext = { preview: ctx.preview, noteRead: ctx.noteRead };
     let service: FinService | undefined;
     try {
-      service = (await loadWithinLimit())?.service;
+      service = pick(await loadWithinLimit(), company)?.service;
     } catch (error) {
       throw failure(error);
     }
     if (!service) {
       if (!ctx.preview) notConnected.failed(call, work);
-      throw failure(finErrors.notConnected());
+      throw failure(notHere(company));
     }
     if (ctx.preview) return work(service, ctx);
     try {
@@ -266,27 +379,56 @@ export function createRuntime(host: RuntimeHost): Runtime {
     }
   };
 
+  /** The formulas left showing an error for want of this connection are recalculated (or asked about). */
+  const recalculateFor = (connected: Connected): Promise<void> =>
+    notConnected.connected({
+      service: connected.service,
+      reader: connected.reader,
+      // Only the cells showing an error: one showing a figure may have no answer cached on this computer.
+      recalculate: () => host.recalculate({ errorsOnly: true }),
+      quietMs: REFRESH_QUIET_MS,
+    });
+
+  /** A name no other company's connection has: the one asked for, else the default with a number added. */
+  const nameFor = (wanted: string | undefined, fallback: string, companyId: string, others: StoredConnection[]): string => {
+    const taken = (name: string) => others.some((c) => c.companyId !== companyId && nameKey(c.name) === nameKey(name));
+    const asked = wanted?.trim().slice(0, MAX_NAME_LENGTH);
+    if (asked) {
+      if (taken(asked)) throw new ConnectionNameTaken(asked);
+      return asked;
+    }
+    let name = fallback.trim().slice(0, MAX_NAME_LENGTH) || companyId;
+    for (let n = 2; taken(name); n++) name = `${fallback.trim().slice(0, MAX_NAME_LENGTH - 4)} ${n}`;
+    return name;
+  };
+
   const runtime: Runtime = {
     host,
     meter,
     cache,
-    getFinService: async () => (await load())?.service ?? null,
-    getReader: async () => (await load())?.reader ?? null,
-    getClient: async () => (await load())?.client ?? null,
-    getConnection: async () => (await load())?.connection ?? null,
+    getFinService: async (company) => (await loadConnected(company))?.service ?? null,
+    getReader: async (company) => (await loadConnected(company))?.reader ?? null,
+    getClient: async (company) => (await loadConnected(company))?.client ?? null,
+    getConnection: async (company) => (await loadConnected(company))?.connection ?? null,
 
-    evaluateFin(call, given, work) {
-      const ctx = call.address && !given.preview ? cellReads.context(call.address, call, given) : given;
+    async listConnections() {
+      const loaded = await load();
+      return { defaultName: loaded.defaultOne?.connection.name ?? null, list: loaded.list.map((c) => c.connection) };
+    },
+
+    evaluateFin(call, given, work, company) {
+      const ctx = call.address && !given.preview ? cellReads.context(call.address, call, given, company) : given;
       // A recalculation calls this thousands of times in one go: connected, and no formula left showing
       // "Not connected" to follow, the service takes the call there and then (it queues it, turns.ts).
-      const service = current?.service;
+      const service = current ? pick(current, company)?.service : undefined;
       if (service && (ctx.preview || !notConnected.following())) return work(service, ctx);
-      return evaluateSlowly(call, ctx, work);
+      return evaluateSlowly(call, ctx, work, company);
     },
 
     notConnectedFormulas: () => notConnected.current(),
     recalculateNotConnected: () => notConnected.recalculate(),
     dismissNotConnected: () => notConnected.dismiss(),
+    missingConnections: () => [...missing.values()],
 
     async identify(params) {
       // A client of its own, on the shared meter, so the GET /company is on the company's bill.
@@ -298,39 +440,54 @@ export function createRuntime(host: RuntimeHost): Runtime {
     async connect(params) {
       const probe = clientFor(params.baseUrl, params.apiKey, params.companyId);
       const companyId = params.companyId ?? (await runtime.identify(params)).company.id;
-      const connection: StoredConnection = { baseUrl: probe.baseUrl, companyId, keyFingerprint: await keyFingerprint(params.apiKey) };
+      const loaded = await load();
+      const others = loaded.list.map((c) => c.connection);
+      const earlier = others.find((c) => c.companyId === companyId);
+      const name = nameFor(params.name, earlier?.name ?? companyId, companyId, others);
+      const connection: StoredConnection = { name, baseUrl: probe.baseUrl, companyId, keyFingerprint: await keyFingerprint(params.apiKey) };
       if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
-      await claimCache(secrets, params.apiKey, () => cache.clear(companyId));
-      await storeConnection(secrets, params.apiKey, connection);
-      if (current?.connection.companyId !== companyId) cellReads.clear();
-      current?.unsubscribe();
+      await claimCache(secrets, companyId, params.apiKey, () => cache.clear(companyId));
+      const stored: StoredConnections = await storeConnection(secrets, params.apiKey, connection, params.makeDefault !== false);
       generation += 1;
-      current = build(connection, params.apiKey);
+      const built = build(connection, params.apiKey);
+      await applyClosedBooks(built);
+      const kept = (current ?? loaded).list.filter((c) => c.connection.companyId !== companyId);
+      install([...kept, built], stored.defaultName);
       emit();
-      await notConnected.connected({
-        service: current.service,
-        reader: current.reader,
-        // Only the cells showing an error: one showing a figure may have no answer cached on this computer.
-        recalculate: () => host.recalculate({ errorsOnly: true }),
-        quietMs: REFRESH_QUIET_MS,
-      });
+      await recalculateFor(built);
       return connection;
     },
 
+    async setDefault(company) {
+      const loaded = await load();
+      const chosen = pick(loaded, company);
+      if (!chosen) return;
+      const stored = await storeDefault(secrets, chosen.connection.name);
+      generation += 1;
+      install(loaded.list, stored.defaultName);
+      emit();
+    },
+
     /**
-     * Forgets the key and the connection. Cached answers stay for this key's next connect (see claimCache)
-     * unless the user asks to forget them too.
+     * Forgets one connection's key, and nothing else. Cached answers stay for this key's next connect (see
+     * claimCache) unless the user asks to forget them too.
      */
     async disconnect(options = {}) {
-      const companyId = (await load())?.connection.companyId;
-      await forgetConnection(secrets);
-      if (options.forgetCachedAnswers && companyId) {
+      const loaded = await load();
+      const leaving = pick(loaded, options.company);
+      if (!leaving) return;
+      const companyId = leaving.connection.companyId;
+      const stored = await forgetConnection(secrets, companyId);
+      if (options.forgetCachedAnswers) {
         await cache.clear(companyId);
-        await forgetCacheOwner(secrets);
+        await forgetCacheOwner(secrets, companyId);
       }
-      current?.unsubscribe();
-      current = null;
       generation += 1;
+      install(
+        loaded.list.filter((c) => c !== leaving),
+        stored.defaultName,
+      );
+      // A question still open about the formulas that showed Not connected is asked again at the next connect.
       notConnected.disconnected();
       emit();
     },
@@ -350,35 +507,45 @@ export function createRuntime(host: RuntimeHost): Runtime {
     },
 
     /**
-     * Refresh all for the ribbon command and the pane: clears the company's cached answers, recalculates
-     * this workbook's FIN cells, waits for them and reports what it spent ("Refresh all spent 13 calls").
+     * Refresh all for the ribbon command and the pane: clears each company's cached answers, recalculates
+     * this workbook's FIN cells once, waits for them and reports what it spent ("Refresh all spent 13 calls").
      */
     async refreshAll(options = {}) {
-      const service = await runtime.getFinService();
-      if (!service) {
-        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+      const loaded = await load();
+      const { company, ...refresh } = options;
+      const chosen = company === undefined ? loaded.list : [pick(loaded, company)].filter((c): c is Connected => c !== null);
+      if (chosen.length === 0) {
+        const why = company === undefined ? NOT_CONNECTED_MESSAGE : connectionMissing(company).message;
+        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${why}` };
       }
-      return service.refreshAll({ recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...options });
+      const targets = chosen.map((c) => ({ name: c.connection.name, service: c.service }));
+      return refreshConnections(targets, { recalculate: () => host.recalculate(), quietMs: REFRESH_QUIET_MS, ...refresh });
     },
 
-    cellRequests: (cells) => cellReads.requestsOf(cells),
+    cellRequests(cells, company) {
+      const companyOf = (tag?: string) => (current ? pick(current, tag)?.connection.companyId : undefined);
+      const wanted = companyOf(company);
+      return cellReads.requestsOf(cells, (tag) => wanted !== undefined && companyOf(tag) === wanted);
+    },
 
     async refreshCells(cells, options) {
-      const service = await runtime.getFinService();
+      const { company, ...refresh } = options;
+      const service = (await loadConnected(company))?.service;
       if (!service) {
-        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `${options.label}: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
+        const why = company === undefined ? NOT_CONNECTED_MESSAGE : connectionMissing(company).message;
+        return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `${options.label}: nothing refreshed. ${why}` };
       }
-      return service.refreshAll({ recalculate: () => host.recalculate({ cells }), quietMs: REFRESH_QUIET_MS, scope: 'changed', ...options });
+      return service.refreshAll({ recalculate: () => host.recalculate({ cells }), quietMs: REFRESH_QUIET_MS, scope: 'changed', ...refresh });
     },
 
-    async refreshedText() {
-      const service = await runtime.getFinService();
-      if (!service) throw finErrors.notConnected();
+    async refreshedText(company) {
+      const service = (await loadConnected(company))?.service;
+      if (!service) throw notHere(company);
       return service.refreshedText();
     },
 
     dispose() {
-      current?.unsubscribe();
+      for (const c of current?.list ?? []) c.unsubscribe();
       current = null;
       generation += 1;
       listeners.clear();

@@ -21,7 +21,7 @@ import type { ReadRequest } from '../engine/reader/requestCache';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
-import { createRuntime, type DisconnectOptions, type Identified, type Runtime } from './runtime';
+import { createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
 
 let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
@@ -85,19 +85,23 @@ function maybeShared(): Runtime | null {
   return getRuntimeHost() ? sharedRuntime() : null;
 }
 
-export const getFinService = async (): Promise<FinService | null> => (await maybeShared()?.getFinService()) ?? null;
-export const getReader = async (): Promise<CachedReader | null> => (await maybeShared()?.getReader()) ?? null;
-export const getClient = async (): Promise<Client | null> => (await maybeShared()?.getClient()) ?? null;
-export const getConnection = async (): Promise<StoredConnection | null> => (await maybeShared()?.getConnection()) ?? null;
+export const getFinService = async (company?: string): Promise<FinService | null> => (await maybeShared()?.getFinService(company)) ?? null;
+export const getReader = async (company?: string): Promise<CachedReader | null> => (await maybeShared()?.getReader(company)) ?? null;
+export const getClient = async (company?: string): Promise<Client | null> => (await maybeShared()?.getClient(company)) ?? null;
+export const getConnection = async (company?: string): Promise<StoredConnection | null> => (await maybeShared()?.getConnection(company)) ?? null;
+export const listConnections = async (): Promise<ConnectionList> => (await maybeShared()?.listConnections()) ?? { defaultName: null, list: [] };
 export const identify = (params: { baseUrl: string; apiKey: string }): Promise<Identified> => sharedRuntime().identify(params);
 export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
+export const setDefault = (company: string): Promise<void> => sharedRuntime().setDefault(company);
 export const disconnect = (options?: DisconnectOptions): Promise<void> => sharedRuntime().disconnect(options);
-export const refreshedText = (): Promise<string> => sharedRuntime().refreshedText();
+export const refreshedText = (company?: string): Promise<string> => sharedRuntime().refreshedText(company);
+/** Connection names the workbook's formulas asked for that are not connected here; none outside Office. */
+export const missingConnections = (): string[] => maybeShared()?.missingConnections() ?? [];
 
 /** One FIN evaluation (the custom functions' only way in): see Runtime.evaluateFin. */
-export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>): Promise<T> {
+export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>, company?: string): Promise<T> {
   const runtime = maybeShared();
-  if (runtime) return runtime.evaluateFin(call, ctx, work);
+  if (runtime) return runtime.evaluateFin(call, ctx, work, company);
   const error = finErrors.notConnected();
   return Promise.reject(ctx.failure ? ctx.failure(error) : error);
 }
@@ -108,19 +112,19 @@ export const recalculateNotConnected = (): Promise<NotConnectedState> => sharedR
 export const dismissNotConnected = (): void => maybeShared()?.dismissNotConnected();
 
 /** Refresh all of the FIN cells; not connected (or outside Office) refreshes nothing and says so. */
-export async function refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport> {
+export async function refreshAll(options?: RefreshAllOptions): Promise<RefreshReport> {
   const runtime = maybeShared();
   if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `Refresh all: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
   return runtime.refreshAll(options);
 }
 
-/** What these FIN cells read when last evaluated (Runtime.cellRequests); nothing known outside Office. */
-export function cellRequests(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number } {
-  return maybeShared()?.cellRequests(cells) ?? { requests: [], unknown: cells.length };
+/** What these FIN cells read of a company when last evaluated (Runtime.cellRequests); nothing known outside Office. */
+export function cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number } {
+  return maybeShared()?.cellRequests(cells, company) ?? { requests: [], unknown: cells.length, elsewhere: 0 };
 }
 
-/** Recalculates only these FIN cells and waits for them (Runtime.refreshCells). */
-export async function refreshCells(cells: readonly FinCell[], options: { label: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
+/** Recalculates only these FIN cells and waits for a company's (Runtime.refreshCells). */
+export async function refreshCells(cells: readonly FinCell[], options: { label: string; company?: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
   const runtime = maybeShared();
   if (!runtime) return { spent: 0, due: 0, kept: 0, settled: true, limited: false, durationMs: 0, message: `${options.label}: nothing refreshed. ${NOT_CONNECTED_MESSAGE}` };
   return runtime.refreshCells(cells, options);

@@ -13,13 +13,15 @@ import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import { useSession } from './hooks';
 import type { PaneServices } from './services';
-import { PLANS, planLabel, type ConnectedState } from './session';
+import { PLANS, planLabel, type ConnectedState, type ConnectionSummary } from './session';
 import { useScreenStyles } from './styles';
 
 // Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo
 // company of the local sandbox. Connected: which company, the plan (the user's choice: the API does not
-// report it), and Disconnect, which can also forget what this computer keeps about the company. The key
-// stays in this form only until it is stored (or refused).
+// report it), and Disconnect, which can also forget what this computer keeps about the company; then the
+// other companies connected under their short names (the FIN functions' last argument), one of them the
+// default, and a form to add one (offered by name when a formula asks for a company not connected here).
+// The key stays in this form only until it is stored (or refused).
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -39,12 +41,25 @@ export interface ConnectScreenProps {
 
 export function ConnectScreen({ services, focusKey }: ConnectScreenProps) {
   const state = useSession(services);
-  if (state.status === 'connected') return <ConnectionDetails services={services} state={state} />;
+  if (state.status === 'connected') {
+    return (
+      <>
+        <ConnectionDetails services={services} state={state} />
+        <OtherConnections services={services} state={state} />
+      </>
+    );
+  }
   return <ConnectForm services={services} focusKey={focusKey} />;
 }
 
-function ConnectForm({ services, focusKey }: ConnectScreenProps) {
+interface ConnectFormProps extends ConnectScreenProps {
+  /** Adding a further company: a name field, and the default stays. */
+  adding?: { name: string; onDone: () => void };
+}
+
+function ConnectForm({ services, focusKey, adding }: ConnectFormProps) {
   const styles = useScreenStyles();
+  const [name, setName] = useState(adding?.name ?? '');
   const [apiKey, setApiKey] = useState('');
   const [plan, setPlan] = useState<Plan>('growth');
   const [baseUrl, setBaseUrl] = useState(services.defaultBaseUrl);
@@ -63,9 +78,17 @@ function ConnectForm({ services, focusKey }: ConnectScreenProps) {
     setBusy(kind);
     setError(null);
     try {
-      if (kind === 'key') await services.session.connect({ baseUrl, apiKey, plan, fiscalYearStartMonth: fiscalStart });
-      else await services.session.connectDemo(baseUrl);
+      if (kind === 'key') {
+        await services.session.connect({
+          baseUrl,
+          apiKey,
+          plan,
+          fiscalYearStartMonth: fiscalStart,
+          ...(adding ? { name, keepDefault: true } : {}),
+        });
+      } else await services.session.connectDemo(baseUrl);
       setApiKey('');
+      adding?.onDone();
     } catch (e) {
       setError(e);
       // A key the API refused is of no further use: clear it, ready for the new one.
@@ -82,13 +105,27 @@ function ConnectForm({ services, focusKey }: ConnectScreenProps) {
   };
 
   return (
-    <section className={styles.screen} aria-labelledby="connect-heading">
-      <h2 id="connect-heading">Connect</h2>
-      <Body1>
-        Link this workbook to your company&apos;s financial data with an API key (Settings &gt; API Keys in the web app), or try the
-        demo company on the local sandbox.
-      </Body1>
+    <section className={styles.screen} aria-labelledby={adding ? 'add-company-heading' : 'connect-heading'}>
+      {adding ? (
+        <>
+          <h3 id="add-company-heading">Add a company</h3>
+          <Body1>Each company has its own API key. Formulas name the company by its short name as their last argument.</Body1>
+        </>
+      ) : (
+        <>
+          <h2 id="connect-heading">Connect</h2>
+          <Body1>
+            Link this workbook to your company&apos;s financial data with an API key (Settings &gt; API Keys in the web app), or try the
+            demo company on the local sandbox.
+          </Body1>
+        </>
+      )}
       <form className={styles.screen} onSubmit={onSubmit} aria-busy={busy !== null}>
+        {adding && (
+          <Field label="Short name" hint="Formulas name the company by it, as their last argument. Default: the company's name.">
+            <Input value={name} onChange={(_, d) => setName(d.value)} maxLength={40} spellCheck={false} />
+          </Field>
+        )}
         <Field label="API key" hint="Stored in this add-in's storage on this computer, never in the workbook.">
           <Input
             ref={keyRef}
@@ -143,9 +180,15 @@ function ConnectForm({ services, focusKey }: ConnectScreenProps) {
           <Button type="submit" appearance="primary" disabledFocusable={busy !== null}>
             Connect
           </Button>
-          <Button type="button" disabledFocusable={busy !== null} onClick={() => void run('demo')}>
-            Try the demo company
-          </Button>
+          {adding ? (
+            <Button type="button" onClick={adding.onDone}>
+              Cancel
+            </Button>
+          ) : (
+            <Button type="button" disabledFocusable={busy !== null} onClick={() => void run('demo')}>
+              Try the demo company
+            </Button>
+          )}
         </div>
       </form>
       <div aria-live="polite">
@@ -182,6 +225,11 @@ function ConnectionDetails({ services, state }: { services: PaneServices; state:
       <Text>
         Connected to <strong>{state.companyName}</strong> ({state.companyId}) at {state.baseUrl}.
       </Text>
+      {state.connections.length > 1 && (
+        <Text className={styles.note}>
+          The default company, as &quot;{state.connections[0].name}&quot;: formulas without a company argument, and the Reports and Transactions tabs, use it.
+        </Text>
+      )}
       <Field label="Plan" hint="The API does not report the plan: it sets the monthly cap shown under Usage.">
         <Select value={state.plan} onChange={(_, d) => void services.session.setPlan(d.value as Plan).catch(setError)}>
           {PLANS.map((p) => (
@@ -211,5 +259,90 @@ function ConnectionDetails({ services, state }: { services: PaneServices; state:
       </div>
       <ErrorMessage error={error} context={{ baseUrl: state.baseUrl, plan: state.plan }} />
     </section>
+  );
+}
+
+/** Connection names the workbook's formulas ask for that are not connected here, kept current. */
+function useMissingConnections(services: PaneServices): string[] {
+  const { runtime } = services;
+  const [names, setNames] = useState<string[]>(() => runtime.missingConnections());
+  useEffect(() => {
+    const read = () =>
+      setNames((was) => {
+        const now = runtime.missingConnections();
+        return now.join('\n') === was.join('\n') ? was : now;
+      });
+    read();
+    return runtime.onDataChange(read);
+  }, [runtime]);
+  return names;
+}
+
+function OtherConnections({ services, state }: { services: PaneServices; state: ConnectedState }) {
+  const styles = useScreenStyles();
+  const missing = useMissingConnections(services);
+  const [adding, setAdding] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const others = state.connections.filter((c) => !c.isDefault);
+
+  const act = async (work: () => Promise<void>) => {
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <section className={styles.screen} aria-labelledby="companies-heading">
+      <h3 id="companies-heading">Other companies</h3>
+      {others.length === 0 && <Text className={styles.note}>Only {state.connections[0].name} is connected.</Text>}
+      {others.length > 0 && (
+        <ul aria-label="Other companies">
+          {others.map((c) => (
+            <OtherConnection
+              key={c.companyId}
+              connection={c}
+              onDefault={() => void act(() => services.session.setDefault(c.companyId))}
+              onDisconnect={() => void act(() => services.session.disconnect({ companyId: c.companyId }))}
+            />
+          ))}
+        </ul>
+      )}
+      {missing.map((name) => (
+        <div key={name} className={styles.row} role="group" aria-label={`Not connected: ${name}`}>
+          <Text>Formulas in this workbook ask for &quot;{name}&quot;, which is not connected on this computer.</Text>
+          <Button onClick={() => setAdding(name)}>Connect &quot;{name}&quot;</Button>
+        </div>
+      ))}
+      {adding === null ? (
+        <div className={styles.row}>
+          <Button onClick={() => setAdding('')}>Add a company</Button>
+        </div>
+      ) : (
+        <ConnectForm key={adding} services={services} adding={{ name: adding, onDone: () => setAdding(null) }} />
+      )}
+      <ErrorMessage error={error} context={{ baseUrl: state.baseUrl, plan: state.plan }} />
+    </section>
+  );
+}
+
+function OtherConnection({ connection: c, onDefault, onDisconnect }: { connection: ConnectionSummary; onDefault: () => void; onDisconnect: () => void }) {
+  const styles = useScreenStyles();
+  return (
+    <li aria-label={c.name}>
+      <Text>
+        <strong>{c.name}</strong>: {c.companyName} ({c.companyId}), {planLabel(c.plan)} plan.
+      </Text>
+      <div className={styles.row}>
+        <Button size="small" onClick={onDefault}>
+          Make default
+        </Button>
+        <Button size="small" onClick={onDisconnect} aria-label={`Disconnect ${c.name}`}>
+          Disconnect
+        </Button>
+      </div>
+    </li>
   );
 }

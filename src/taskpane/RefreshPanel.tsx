@@ -6,10 +6,11 @@ import { addMonths, endOfMonth } from '../engine/dates';
 import { closedSettingKey } from '../engine/reader/closedBooks';
 import { CHANGED_ONLY_BLIND_SPOT, changedRefreshText, fullRefreshText, planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
 import type { RefreshKind } from '../engine/refresh/workbookRefresh';
+import { companiesCostText } from '../engine/refresh/byCompany';
 import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
 import { blockCostText, describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
-import { useCallsLeft, useScopeRefreshDeps, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
+import { useCallsLeft, useOtherCompanyPlans, useScopeRefreshDeps, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
 import { planScopeRefresh, refreshScope, scopeArea, scopeCostText, type ScopeKind, type ScopePlan } from '../engine/refresh/scopeRefresh';
 import type { PaneRequest } from '../runtime';
 import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
@@ -62,6 +63,7 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
   const tablesEngine = useTransactionsEngine(services, connection);
   const refreshWorkbook = useWorkbookRefresh(services, connection, statements, tablesEngine);
   const scopeDeps = useScopeRefreshDeps(services, connection, statements, tablesEngine);
+  const otherPlans = useOtherCompanyPlans(services, connection, tablesEngine);
   const refreshStyles = useRefreshStyles();
   const today = useToday(services);
   const callsLeft = useCallsLeft(connection);
@@ -156,7 +158,18 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
     const least = kind === 'full' || !fresh.watermark ? fresh.fullCalls : 1 + fresh.knownCalls;
     const name = kind === 'full' || !fresh.watermark ? 'A full refresh' : 'Refresh changes';
     if (await refuseOverLeft(name, least, kind === 'full' ? 'Refresh changes or Refresh this block cost less.' : 'Refresh this block costs less.')) return;
-    setPending({ kind, text: kind === 'changed' ? changedRefreshText(fresh) : fullRefreshText(fresh) });
+    // The other companies the workbook reads: each one's cost on its own cap, checked and shown before spending.
+    const others = await otherPlans();
+    const textOf = (p: WorkbookPlan) => (kind === 'changed' ? changedRefreshText(p) : fullRefreshText(p));
+    for (const o of others) {
+      const theirs = kind === 'full' || !o.plan.watermark ? o.plan.fullCalls : 1 + o.plan.knownCalls;
+      if (exceedsLeft(theirs, o.left)) {
+        setError(new PaneError('Not started: too few calls left this month', `${o.name}: ${notStartedText(name, theirs, o.left)}`, 'calls_left'));
+        return;
+      }
+    }
+    const own = { name: connection.connections[0]?.name ?? connection.companyName, text: textOf(fresh) };
+    setPending({ kind, text: companiesCostText([own, ...others.map((o) => ({ name: o.name, text: textOf(o.plan), ...(o.left ? { left: o.left } : {}) }))]) });
   };
 
   const askBlock = async (block: RefreshBlock, opener: HTMLElement) => {

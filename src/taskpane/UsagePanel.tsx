@@ -1,8 +1,10 @@
 import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { capMonthOf, planCap } from '../api';
+import { useEffect, useState } from 'react';
+import { capMonthOf, planCap, type Client } from '../api';
 import { callsOf, linesOfMonth } from './actionLog';
 import { useActions, useMeterCount } from './hooks';
 import { formatAge } from '../engine/statements';
+import { plural } from '../engine/text/plural';
 import type { ScreenProps } from './ReportsScreen';
 import { planLabel } from './session';
 import { useScreenStyles } from './styles';
@@ -92,6 +94,7 @@ export function UsagePanel({ services, connection }: ScreenProps) {
       <Text className={styles.note}>
         Counted by this add-in for this company, the way the API counts. Other tools using the company&apos;s keys spend from the same cap.
       </Text>
+      {connection.connections.length > 1 && <OtherCompaniesUsage services={services} connection={connection} />}
       <h3>What spent them</h3>
       {actions.length === 0 && unlisted === 0 ? (
         <Text>No calls this month yet.</Text>
@@ -144,4 +147,45 @@ export function UsagePanel({ services, connection }: ScreenProps) {
       )}
     </div>
   );
+}
+
+/** Each other company's count this month against its own cap (each company's cap is its own). */
+function OtherCompaniesUsage({ services, connection }: ScreenProps) {
+  const usage = useUsageStyles();
+  const others = connection.connections.slice(1);
+  const [clients, setClients] = useState<Map<string, Client>>(new Map());
+  useEffect(() => {
+    let live = true;
+    void Promise.all(others.map(async (c) => [c.companyId, await services.runtime.getClient(c.companyId)] as const)).then((pairs) => {
+      if (live) setClients(new Map(pairs.filter((p): p is readonly [string, Client] => p[1] !== null)));
+    });
+    return () => {
+      live = false;
+    };
+    // The list of companies is what matters, not the array's identity.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [services, others.map((c) => c.companyId).join(',')]);
+  return (
+    <>
+      <h3>Other companies</h3>
+      <dl className={usage.figures} aria-label="Other companies' calls this month">
+        {others.map((c) => {
+          const client = clients.get(c.companyId);
+          const cap = planCap(c.plan);
+          return [
+            <dt key={`${c.companyId}-name`}>{c.name}</dt>,
+            <dd key={`${c.companyId}-count`} className={usage.value}>
+              {client ? <OtherCount client={client} /> : '…'}
+              {cap === undefined ? '' : ` of ${n(cap)} (${planLabel(c.plan)} plan)`}
+            </dd>,
+          ];
+        })}
+      </dl>
+    </>
+  );
+}
+
+function OtherCount({ client }: { client: Client }) {
+  const count = useMeterCount(client);
+  return <>{count === null ? '…' : plural(count, 'call')}</>;
 }

@@ -9,7 +9,7 @@ import type { ReadRequest } from '../engine/reader/requestCache';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectParams, DisconnectOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectionList, ConnectParams, DisconnectOptions, RefreshAllOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -20,18 +20,23 @@ import { PaneSession } from './session';
  */
 export interface PaneRuntime {
   getRuntimeHost(): RuntimeHost | null;
-  getClient(): Promise<Client | null>;
-  getReader(): Promise<CachedReader | null>;
-  getConnection(): Promise<StoredConnection | null>;
-  getFinService(): Promise<FinService | null>;
+  /** Each takes a connection (its name or company id); the default one when omitted. */
+  getClient(company?: string): Promise<Client | null>;
+  getReader(company?: string): Promise<CachedReader | null>;
+  getConnection(company?: string): Promise<StoredConnection | null>;
+  getFinService(company?: string): Promise<FinService | null>;
+  listConnections(): Promise<ConnectionList>;
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
+  setDefault(company: string): Promise<void>;
   disconnect(options?: DisconnectOptions): Promise<void>;
-  refreshAll(options?: { quietMs?: number; timeoutMs?: number; scope?: 'all' | 'changed' }): Promise<RefreshReport>;
-  /** What these FIN cells read when last evaluated, and how many have no record yet (a refresh's cost). */
-  cellRequests(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number };
-  /** Recalculates only these FIN cells (a refresh of the selection or the sheet). */
-  refreshCells(cells: readonly FinCell[], options: { label: string }): Promise<RefreshReport>;
+  /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
+  missingConnections(): string[];
+  refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
+  /** What these FIN cells read of a company when last evaluated, how many have no record yet, how many read another company. */
+  cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number };
+  /** Recalculates only these FIN cells (a refresh of the selection or the sheet), waiting for a company's. */
+  refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
   /** The formulas that showed "Not connected" before connecting: the question, the recalculation, its outcome. */
   notConnectedFormulas(): NotConnectedState;

@@ -1,12 +1,14 @@
-// The connection as the pane shows it: which company, which plan, which client. Connecting validates the
-// key with one GET /company (which also tells the company's name), then hands key and company to the
-// shared runtime, which stores them in add-in storage and switches the FIN functions over. The plan and
-// the company name are the pane's own settings, in add-in storage too. The key is never kept here, never
-// in the workbook, never in a message.
+// The connections as the pane shows them: the default one (which company, which plan, which client: what the
+// screens work on) and every other company connected under its short name. Connecting validates the key
+// with one GET /company (which also tells the company's name), then hands key and company to the shared
+// runtime, which stores them in add-in storage and makes the FIN functions reach it. The plan and the
+// company name are the pane's own settings, in add-in storage too. The key is never kept here, never in the
+// workbook, never in a message.
 
 import { isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
+import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, type StoredConnection } from '../runtime';
 import { PaneError } from './errors';
 import type { PaneRuntime } from './services';
 
@@ -27,8 +29,23 @@ export function isPlan(value: unknown): value is Plan {
 /** The seeded sandbox key the demo uses (Growth plan, every permission). */
 export const DEMO_KEY_LABEL = 'growth-admin';
 
+/** One connection as the pane lists it. */
+export interface ConnectionSummary {
+  /** The short name formulas use to pick it (their last argument). */
+  name: string;
+  companyId: string;
+  companyName: string;
+  baseUrl: string;
+  plan: Plan;
+  fiscalYearStartMonth: number;
+  isDefault: boolean;
+}
+
+/** The default connection, which the screens work on, and every connection. */
 export interface ConnectedState {
   status: 'connected';
+  /** Every connection, the default one first. */
+  connections: ConnectionSummary[];
   client: Client;
   /** The connection's one cached reader: every call the pane spends goes through it. */
   reader: CachedReader;
@@ -49,6 +66,10 @@ export interface ConnectInput {
   plan: Plan;
   /** 1-12, default 1. */
   fiscalYearStartMonth?: number;
+  /** The connection's short name; default the company's name. */
+  name?: string;
+  /** Adds a further company, keeping the default (the first connection is the default anyway). */
+  keepDefault?: boolean;
 }
 
 interface CompanySettings {
@@ -56,7 +77,7 @@ interface CompanySettings {
   plan: Plan;
 }
 
-const COMPANY_PREFIX = 'company:';
+const COMPANY_PREFIX = COMPANY_SETTINGS_PREFIX;
 
 export interface PaneSessionOptions {
   runtime: PaneRuntime;
@@ -110,26 +131,35 @@ export class PaneSession {
     if (!host) throw new PaneError('Excel is needed', 'Add-in storage is not available: open the pane inside Excel.', 'no_host');
     const apiKey = input.apiKey.trim();
     if (apiKey === '') throw new PaneError('API key missing', 'Paste your API key (from Settings > API Keys in the web app).', 'missing_key');
-    const { company, baseUrl, calls } = await runtime.identify({ baseUrl: input.baseUrl.trim() || this.options.defaultBaseUrl, apiKey });
+    const { company, baseUrl, calls } = await runtime.identify({
+      baseUrl: input.baseUrl.trim() || this.options.defaultBaseUrl,
+      apiKey,
+    });
     const fiscalYearStartMonth = input.fiscalYearStartMonth ?? 1;
     // Settings first: the runtime announces the new connection, and whoever reads it finds them.
-    const settings: CompanySettings = { name: typeof company.name === 'string' && company.name ? company.name : company.id, plan: input.plan };
-    await this.options.storage.set(COMPANY_PREFIX + company.id, JSON.stringify(settings));
-    const stored = await runtime.connect({ baseUrl, apiKey, companyId: company.id, fiscalYearStartMonth });
-    const [client, reader] = await Promise.all([runtime.getClient(), runtime.getReader()]);
-    if (!client || !reader || !stored.keyFingerprint) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
-    const state: ConnectedState = {
-      status: 'connected',
-      client,
-      reader,
-      keyFingerprint: stored.keyFingerprint,
-      companyId: company.id,
-      companyName: settings.name,
-      baseUrl,
+    const settings: CompanySettings = {
+      name: typeof company.name === 'string' && company.name ? company.name : company.id,
       plan: input.plan,
-      fiscalYearStartMonth,
     };
-    this.set(state);
+    await this.options.storage.set(COMPANY_PREFIX + company.id, JSON.stringify(settings));
+    let stored: StoredConnection;
+    try {
+      stored = await runtime.connect({
+        baseUrl,
+        apiKey,
+        companyId: company.id,
+        fiscalYearStartMonth,
+        // Connecting a company again keeps the name its formulas use.
+        name: input.name?.trim() || this.connected()?.connections.find((c) => c.companyId === company.id)?.name || settings.name,
+        makeDefault: input.keepDefault !== true,
+      });
+    } catch (error) {
+      if (error instanceof ConnectionNameTaken) throw new PaneError('Name taken', error.message, 'name_taken');
+      throw error;
+    }
+    if (!stored.keyFingerprint) throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
+    const state = await this.sync();
+    if (state.status !== 'connected') throw new PaneError('Not connected', 'The connection could not be stored. Try again.', 'not_stored');
     await this.options.onConnected?.(company.id, calls);
     return state;
   }
@@ -167,47 +197,95 @@ export class PaneSession {
   }
 
   /**
-   * Forgets the key and the connection (figures in the workbook stay). With `forgetCompany`, also what this
-   * computer keeps about the company: its cached answers and the pane's log of actions.
+   * Forgets one connection's key (the default one unless a company is given); the others stay, and figures
+   * in the workbook stay. With `forgetCompany`, also what this computer keeps about that company: its cached
+   * answers and the pane's log of actions.
    */
-  async disconnect(options: { forgetCompany?: boolean } = {}): Promise<void> {
-    const companyId = this.connected()?.companyId;
-    await this.options.runtime.disconnect({ forgetCachedAnswers: options.forgetCompany === true });
+  async disconnect(options: { forgetCompany?: boolean; companyId?: string } = {}): Promise<void> {
+    const companyId = options.companyId ?? this.connected()?.companyId;
+    await this.options.runtime.disconnect({
+      company: companyId,
+      forgetCachedAnswers: options.forgetCompany === true,
+    });
     if (options.forgetCompany && companyId) await this.options.onForgotten?.(companyId);
-    this.set({ status: 'disconnected' });
+    await this.sync();
+  }
+
+  /** Formulas without a company argument read this company from now on; the screens work on it. */
+  async setDefault(companyId: string): Promise<void> {
+    await this.options.runtime.setDefault(companyId);
+    await this.sync();
   }
 
   /** The plan is the user's statement (the API does not report it); it sets the cap the pane shows. */
-  async setPlan(plan: Plan): Promise<void> {
+  async setPlan(plan: Plan, companyId?: string): Promise<void> {
     const c = this.connected();
-    if (!c) return;
-    await this.options.storage.set(COMPANY_PREFIX + c.companyId, JSON.stringify({ name: c.companyName, plan } satisfies CompanySettings));
-    this.set({ ...c, plan });
+    const target = c?.connections.find((x) => x.companyId === (companyId ?? c.companyId));
+    if (!c || !target) return;
+    await this.options.storage.set(
+      COMPANY_PREFIX + target.companyId,
+      JSON.stringify({
+        name: target.companyName,
+        plan,
+      } satisfies CompanySettings),
+    );
+    const connections = c.connections.map((x) => (x === target ? { ...x, plan } : x));
+    this.set({
+      ...c,
+      connections,
+      plan: target.companyId === c.companyId ? plan : c.plan,
+    });
   }
 
   private async sync(): Promise<SessionState> {
     const { runtime } = this.options;
-    const [connection, client, reader] = await Promise.all([runtime.getConnection(), runtime.getClient(), runtime.getReader()]);
+    const [list, connection, client, reader] = await Promise.all([
+      runtime.listConnections(),
+      runtime.getConnection(),
+      runtime.getClient(),
+      runtime.getReader(),
+    ]);
     if (!connection?.keyFingerprint || !client || !reader) {
       if (this.current.status !== 'disconnected') this.set({ status: 'disconnected' });
       return this.current;
     }
+    const connections = await this.summaries(list.list, connection.companyId);
     const c = this.connected();
-    if (c && c.client === client) return c;
-    const settings = await this.readSettings(connection.companyId);
+    if (c && c.client === client && sameSummaries(c.connections, connections)) return c;
+    const own = connections[0];
     const state: ConnectedState = {
       status: 'connected',
+      connections,
       client,
       reader,
       keyFingerprint: connection.keyFingerprint,
       companyId: connection.companyId,
-      companyName: settings?.name ?? connection.companyId,
+      companyName: own.companyName,
       baseUrl: connection.baseUrl,
-      plan: settings?.plan ?? 'growth',
+      plan: own.plan,
       fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1,
     };
     this.set(state);
     return state;
+  }
+
+  /** Every connection with the pane's settings of its company, the default one first. */
+  private async summaries(list: StoredConnection[], defaultCompanyId: string): Promise<ConnectionSummary[]> {
+    const ordered = [...list.filter((c) => c.companyId === defaultCompanyId), ...list.filter((c) => c.companyId !== defaultCompanyId)];
+    return Promise.all(
+      ordered.map(async (c) => {
+        const settings = await this.readSettings(c.companyId);
+        return {
+          name: c.name,
+          companyId: c.companyId,
+          companyName: settings?.name ?? c.companyId,
+          baseUrl: c.baseUrl,
+          plan: settings?.plan ?? 'growth',
+          fiscalYearStartMonth: c.fiscalYearStartMonth ?? 1,
+          isDefault: c.companyId === defaultCompanyId,
+        };
+      }),
+    );
   }
 
   private async readSettings(companyId: string): Promise<CompanySettings | null> {
@@ -215,7 +293,10 @@ export class PaneSession {
       const text = await this.options.storage.get(COMPANY_PREFIX + companyId);
       if (!text) return null;
       const value = JSON.parse(text) as Partial<CompanySettings>;
-      return { name: typeof value.name === 'string' ? value.name : companyId, plan: isPlan(value.plan) ? value.plan : 'growth' };
+      return {
+        name: typeof value.name === 'string' ? value.name : companyId,
+        plan: isPlan(value.plan) ? value.plan : 'growth',
+      };
     } catch {
       return null;
     }
@@ -225,4 +306,8 @@ export class PaneSession {
     this.current = state;
     for (const l of [...this.listeners]) l();
   }
+}
+
+function sameSummaries(a: ConnectionSummary[], b: ConnectionSummary[]): boolean {
+  return a.length === b.length && a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
 }

@@ -34,3 +34,13 @@ test("a cell keeps only as many of its latest calls as its formula makes now", (
   expect(reads.requestsOf([{ ...cell, calls: 1 }]).requests.map((r) => r.path)).toEqual(['/b']);
   expect(reads.requestsOf([{ sheet: 'Sheet1', row: 5, col: 0, calls: 1 }])).toEqual({ requests: [], unknown: 1 });
 });
+
+test("a call that names another company is counted apart, its requests not priced as this company's", () => {
+  const reads = new CellReads();
+  reads.context('Sheet1!A1', { name: 'PNL', args: ['a'] }, {}).noteRead!({ path: '/mine' });
+  reads.context('Sheet1!A2', { name: 'PNL', args: ['b'] }, {}, 'Westbrook').noteRead!({ path: '/theirs' });
+  const cells = [0, 1].map((row) => ({ sheet: 'Sheet1', row, col: 0, calls: 1 }));
+  const mine = reads.requestsOf(cells, (company) => company === undefined);
+  expect(mine).toEqual({ requests: [{ path: '/mine' }], unknown: 0, elsewhere: 1 });
+  expect(reads.requestsOf(cells, (company) => company === 'Westbrook').requests).toEqual([{ path: '/theirs' }]);
+});

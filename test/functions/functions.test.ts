@@ -6,7 +6,7 @@ import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
-import { configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
+import { CONNECTIONS_SECRET, configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { CellError } from '../support/customFunctions';
 import { lastFullYear, serial } from '../engine/fin/finHarness';
@@ -91,24 +91,24 @@ describe('not connected', () => {
     const host = testHost();
     configureRuntime(host);
     const calls: Promise<unknown>[] = [
-      fin.total('Rent', month, null as any, null as any, cell),
-      fin.pnl('Rent', month, null as any, cell),
-      fin.balance('Cash', month, cell),
-      fin.cashFlowLine('Net Income', month, null as any, cell),
-      fin.incomeStatement(month, null as any, null as any, cell),
-      fin.balanceSheet(month, null as any, cell),
-      fin.cashFlowStatement(month, null as any, null as any, cell),
-      fin.transactions(month, null as any, null as any, null as any, null as any, cell),
-      fin.categories(cell),
-      fin.departments(cell),
-      fin.merchants('Rent', cell),
+      fin.total('Rent', month, null as any, null as any, null as any, cell),
+      fin.pnl('Rent', month, null as any, null as any, cell),
+      fin.balance('Cash', month, null as any, cell),
+      fin.cashFlowLine('Net Income', month, null as any, null as any, cell),
+      fin.incomeStatement(month, null as any, null as any, null as any, cell),
+      fin.balanceSheet(month, null as any, null as any, cell),
+      fin.cashFlowStatement(month, null as any, null as any, null as any, cell),
+      fin.transactions(month, null as any, null as any, null as any, null as any, null as any, cell),
+      fin.categories(null as any, cell),
+      fin.departments(null as any, cell),
+      fin.merchants('Rent', null as any, cell),
     ];
     for (const p of calls) {
       expect(await cellError(p)).toEqual(new CellError('#N/A', 'Not connected: open Financial Reporting and connect'));
     }
     const results: unknown[] = [];
     const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;
-    fin.refreshed(stream);
+    fin.refreshed(null, stream);
     await new Promise((r) => setTimeout(r, 20));
     expect(results).toEqual([new CellError('#N/A', 'Not connected: open Financial Reporting and connect')]);
     stream.onCanceled();
@@ -127,30 +127,36 @@ describe('connected to the Growth demo company', () => {
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'] });
     expect(host.sent()).toBe(1);
     // Beside the key: where, which company, and a fingerprint of the key (never the key).
-    const stored = await host.secrets.get('connection').then(String);
-    expect(JSON.parse(stored)).toEqual({ baseUrl: sb.baseUrl, companyId: sb.companies['growth-admin'], keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const stored = await host.secrets.get(CONNECTIONS_SECRET).then(String);
+    const companyId = sb.companies['growth-admin'];
+    expect(JSON.parse(stored)).toEqual({
+      defaultName: companyId,
+      list: [{ name: companyId, baseUrl: sb.baseUrl, companyId, keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+    });
     expect(stored).not.toContain(sb.keys['growth-admin']);
   });
 
   it('single values: TOTAL, PNL, BALANCE, CASHFLOW (omitted optionals arrive as null)', async () => {
-    const rent = await fin.total('Rent', month, null as any, null as any, cell);
+    const rent = await fin.total('Rent', month, null as any, null as any, null as any, cell);
     expect(rent).toBeLessThan(0);
-    expect(await fin.pnl('Rent', month, null as any, cell)).toBe(rent);
-    expect(await fin.total('Cash', `${year}-12`, null as any, null as any, cell)).toBe(await fin.balance('Cash', `${year}-12-31`, cell));
-    const net = await fin.pnl('Net Income', `${year}-Q2`, null as any, cell);
-    expect(await fin.cashFlowLine('Net Income', `${year}-Q2`, null as any, cell)).toBe(net);
+    expect(await fin.pnl('Rent', month, null as any, null as any, cell)).toBe(rent);
+    expect(await fin.total('Cash', `${year}-12`, null as any, null as any, null as any, cell)).toBe(
+      await fin.balance('Cash', `${year}-12-31`, null as any, cell),
+    );
+    const net = await fin.pnl('Net Income', `${year}-Q2`, null as any, null as any, cell);
+    expect(await fin.cashFlowLine('Net Income', `${year}-Q2`, null as any, null as any, cell)).toBe(net);
     // A date cell arrives as a serial number (1900 system).
-    expect(await fin.pnl('Rent', serial(`${year}-07-01`), serial(`${year}-07-31`), cell)).toBe(rent);
+    expect(await fin.pnl('Rent', serial(`${year}-07-01`), serial(`${year}-07-31`), null as any, cell)).toBe(rent);
   });
 
   it('spilled statements and lists', async () => {
-    const is = await fin.incomeStatement(month, null as any, 'thousands', cell);
+    const is = await fin.incomeStatement(month, null as any, 'thousands', null as any, cell);
     expect(is[0]).toEqual(['Income statement (USD, thousands)', `Jul ${year}`]);
-    const bs = await fin.balanceSheet(`${year}-Q4`, null as any, cell);
+    const bs = await fin.balanceSheet(`${year}-Q4`, null as any, null as any, cell);
     expect(bs[0]).toEqual(['Balance sheet (USD)', `${year}-12-31`]);
-    const cf = await fin.cashFlowStatement(`${year}-Q1`, `${year}-Q2`, 1000, cell);
+    const cf = await fin.cashFlowStatement(`${year}-Q1`, `${year}-Q2`, 1000, null as any, cell);
     expect(cf[0][0]).toBe('Cash flow statement (USD, thousands)');
-    const txns = await fin.transactions(month, null as any, 'Rent', 'approved', 5, cell);
+    const txns = await fin.transactions(month, null as any, 'Rent', 'approved', 5, null as any, cell);
     expect(txns[0][0]).toBe('Date');
     // At most 5 rows, then (when the month has more) one last row that says so.
     const [rows, more] = splitMoreRow(txns.slice(1));
@@ -158,28 +164,30 @@ describe('connected to the Growth demo company', () => {
     expect(rows.length).toBeLessThanOrEqual(5);
     expect(rows.every((r) => r[6] === 'Rent' && r[8] === 'approved')).toBe(true);
     if (rows.length < 5) expect(more).toBeUndefined();
-    expect((await fin.categories(cell))[0]).toEqual(['Category', 'Id', 'Account type', 'Point in time']);
-    expect((await fin.departments(cell))[0]).toEqual(['Department', 'Id', 'Assignable']);
-    expect((await fin.merchants('Software Subscriptions', cell))[0]).toEqual(['Merchant']);
+    expect((await fin.categories(null as any, cell))[0]).toEqual(['Category', 'Id', 'Account type', 'Point in time']);
+    expect((await fin.departments(null as any, cell))[0]).toEqual(['Department', 'Id', 'Assignable']);
+    expect((await fin.merchants('Software Subscriptions', null as any, cell))[0]).toEqual(['Merchant']);
   });
 
   it('argument errors are #VALUE! with what is wrong', async () => {
-    expect(await cellError(fin.total('Sofware Subscriptions', month, null as any, null as any, cell))).toEqual(
+    expect(await cellError(fin.total('Sofware Subscriptions', month, null as any, null as any, null as any, cell))).toEqual(
       new CellError('#VALUE!', 'Unknown category "Sofware Subscriptions": did you mean "Software Subscriptions"? FIN.CATEGORIES() lists them'),
     );
-    const bad = await cellError(fin.balance('Cash', `${year}-13`, cell));
+    const bad = await cellError(fin.balance('Cash', `${year}-13`, null as any, cell));
     expect(bad.code).toBe('#VALUE!');
     expect(bad.message).toMatch(new RegExp(`^Bad date "${year}-13": month 13 does not exist`));
-    expect((await cellError(fin.transactions(month, null as any, null as any, 'posted', null as any, cell))).code).toBe('#VALUE!');
-    expect((await cellError(fin.transactions(month, null as any, null as any, null as any, 20000, cell))).message).toBe(
+    expect((await cellError(fin.transactions(month, null as any, null as any, 'posted', null as any, null as any, cell))).code).toBe('#VALUE!');
+    expect((await cellError(fin.transactions(month, null as any, null as any, null as any, 20000, null as any, cell))).message).toBe(
       'Bad max_rows 20000: use a whole number from 1 to 10000',
     );
   });
 
   it('value preview spends nothing: the cached answer, or #N/A "Preview: press Enter to fetch"', async () => {
     const sentBefore = host.sent();
-    expect(await fin.total('Rent', month, null as any, null as any, preview)).toBe(await fin.total('Rent', month, null as any, null as any, cell));
-    expect(await cellError(fin.total('Rent', `${year - 1}-12`, null as any, null as any, preview))).toEqual(
+    expect(await fin.total('Rent', month, null as any, null as any, null as any, preview)).toBe(
+      await fin.total('Rent', month, null as any, null as any, null as any, cell),
+    );
+    expect(await cellError(fin.total('Rent', `${year - 1}-12`, null as any, null as any, null as any, preview))).toEqual(
       new CellError('#N/A', 'Preview: press Enter to fetch'),
     );
     expect(host.sent()).toBe(sentBefore);
@@ -189,11 +197,11 @@ describe('connected to the Growth demo company', () => {
     const asText = (flag: string) => ({ isInValuePreview: flag }) as CustomFunctions.Invocation;
     const sentBefore = host.sent();
     // A month of last year no other test fetches: the seeded history (two years to today) always holds it.
-    expect(await cellError(fin.total('Rent', `${year}-10`, null as any, null as any, asText('true')))).toEqual(
+    expect(await cellError(fin.total('Rent', `${year}-10`, null as any, null as any, null as any, asText('true')))).toEqual(
       new CellError('#N/A', 'Preview: press Enter to fetch'),
     );
     expect(host.sent()).toBe(sentBefore);
-    expect(await fin.total('Rent', `${year}-10`, null as any, null as any, asText('false'))).toBeLessThan(0);
+    expect(await fin.total('Rent', `${year}-10`, null as any, null as any, null as any, asText('false'))).toBeLessThan(0);
     expect(host.sent()).toBe(sentBefore + 1);
   });
 
@@ -203,8 +211,10 @@ describe('connected to the Growth demo company', () => {
     (globalThis as any).Office = { context: { requirements: { isSetSupported } } };
     try {
       const noFlag = {} as CustomFunctions.Invocation;
-      expect(await fin.total('Rent', month, null as any, null as any, noFlag)).toBe(await fin.total('Rent', month, null as any, null as any, cell));
-      await fin.pnl('Rent', month, null as any, noFlag);
+      expect(await fin.total('Rent', month, null as any, null as any, null as any, noFlag)).toBe(
+        await fin.total('Rent', month, null as any, null as any, null as any, cell),
+      );
+      await fin.pnl('Rent', month, null as any, null as any, noFlag);
       expect(isSetSupported).toHaveBeenCalledWith('CustomFunctionsRuntime', '1.5');
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).toMatch(/office\.js does not say which evaluations are previews/);
@@ -217,16 +227,16 @@ describe('connected to the Growth demo company', () => {
   it('FIN.REFRESHED streams the data-as-of time; Refresh all recalculates and reports its cost', async () => {
     const results: unknown[] = [];
     const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;
-    fin.refreshed(stream);
+    fin.refreshed(null, stream);
     await new Promise((r) => setTimeout(r, 20));
     expect(String(results[results.length - 1])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
 
     // The "workbook": three cells; Excel re-runs them after the full calculation.
     const sheet = () =>
       Promise.all([
-        fin.pnl('Rent', month, null as any, cell),
-        fin.pnl('Travel', month, null as any, cell),
-        fin.balance('Cash', month, cell),
+        fin.pnl('Rent', month, null as any, null as any, cell),
+        fin.pnl('Travel', month, null as any, null as any, cell),
+        fin.balance('Cash', month, null as any, cell),
       ]);
     const values = await sheet();
     let recalculated: Promise<unknown> | undefined;
@@ -247,14 +257,14 @@ describe('connected to the Growth demo company', () => {
 
   it("a different key of the same company is never served the first key's cached answers", async () => {
     const before = host.sent();
-    expect(await fin.pnl('Rent', month, null as any, cell)).toBeLessThan(0);
+    expect(await fin.pnl('Rent', month, null as any, null as any, cell)).toBeLessThan(0);
     // The same key again: the cache survives reconnecting.
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
-    await fin.pnl('Rent', month, null as any, cell);
+    await fin.pnl('Rent', month, null as any, null as any, cell);
     expect(host.sent()).toBe(before);
     // growth-reports lacks Accounting setup: View, so it must not get the admin's category list from the cache.
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-reports'], companyId: sb.companies['growth-reports'] });
-    expect((await cellError(fin.pnl('Rent', month, null as any, cell))).message).toMatch(/^Permission missing/);
+    expect((await cellError(fin.pnl('Rent', month, null as any, null as any, cell))).message).toMatch(/^Permission missing/);
     expect(host.sent()).toBeGreaterThan(before);
     expect([...(host.secrets as ReturnType<typeof memorySecrets>).values.values()].join()).not.toContain(sb.keys['growth-admin'].slice(4));
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
@@ -264,11 +274,11 @@ describe('connected to the Growth demo company', () => {
     configureRuntime(testHost());
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-reports'], companyId: sb.companies['growth-reports'] });
     // growth-reports has Reports: View but not Accounting setup: View, which category names need.
-    const e = await cellError(fin.pnl('Rent', month, null as any, cell));
+    const e = await cellError(fin.pnl('Rent', month, null as any, null as any, cell));
     expect(e.code).toBe('#N/A');
     expect(e.message).toMatch(/^Permission missing: the key's user needs Accounting setup: View \(API said: /);
     // Statements themselves are readable with that key.
-    expect((await fin.incomeStatement(month, null as any, null as any, cell))[0][0]).toBe('Income statement (USD)');
+    expect((await fin.incomeStatement(month, null as any, null as any, null as any, cell))[0][0]).toBe('Income statement (USD)');
   });
 });
 
@@ -279,17 +289,54 @@ describe('the monthly cap through the functions', () => {
     const company = sb.companies['formation-admin'];
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['formation-admin'], companyId: company });
     await sb.control('usage', { company_id: company, count: 10 });
-    const first = await cellError(fin.total('Rent', month, null as any, null as any, cell));
+    const first = await cellError(fin.total('Rent', month, null as any, null as any, null as any, cell));
     expect(first.code).toBe('#N/A');
     expect(first.message).toMatch(/^Monthly API limit of 10 calls reached; resets \d{4}-\d{2}-01 \(Pacific time\)$/);
     const sent = host.sent();
-    for (const p of [fin.categories(cell), fin.pnl('Rent', month, null as any, cell), fin.transactions(month, null as any, null as any, null as any, null as any, cell)]) {
+    for (const p of [
+      fin.categories(null as any, cell),
+      fin.pnl('Rent', month, null as any, null as any, cell),
+      fin.transactions(month, null as any, null as any, null as any, null as any, null as any, cell),
+    ]) {
       expect(await cellError(p)).toEqual(first);
     }
     expect(host.sent()).toBe(sent);
     expect((await refreshAll()).message).toBe(`Refresh all: nothing refreshed. ${first.message}`);
     await disconnect();
     expect(await getFinService()).toBeNull();
-    expect((await cellError(fin.categories(cell))).message).toBe('Not connected: open Financial Reporting and connect');
+    expect((await cellError(fin.categories(null as any, cell))).message).toBe('Not connected: open Financial Reporting and connect');
+  });
+});
+
+describe('the company argument (issue 16.2)', () => {
+  it("each cell reads the company it names, with that company's key; omitted, the default; a name not connected here is #N/A in that cell only", async () => {
+    const host = testHost();
+    configureRuntime(host);
+    const a = sb.companies['growth-admin'];
+    const b = sb.companies['growth2-admin'];
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: a, name: 'Acme' });
+    await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+    const before = [await sb.usage(a), await sb.usage(b)];
+    const acme = await fin.pnl('Net Income', month, null as any, null as any, cell);
+    const westbrook = await fin.pnl('Net Income', month, null as any, 'Westbrook', cell);
+    expect(westbrook).not.toBe(acme);
+    expect(await fin.pnl('Net Income', month, null as any, 'ACME', cell)).toBe(acme);
+    expect(await fin.pnl('Net Income', month, null as any, b, cell)).toBe(westbrook);
+    // One income statement each, on each company's own bill.
+    expect([(await sb.usage(a)) - before[0], (await sb.usage(b)) - before[1]]).toEqual([1, 1]);
+    expect((await fin.categories('Westbrook', cell)).length).toBeGreaterThan(1);
+
+    const missing = await cellError(fin.pnl('Net Income', month, null as any, 'Subsidiary', cell));
+    expect(missing).toEqual(new CellError('#N/A', 'Connect "Subsidiary" to fetch'));
+    expect(await fin.pnl('Net Income', month, null as any, null as any, cell)).toBe(acme);
+
+    // FIN.REFRESHED follows its company.
+    const results: unknown[] = [];
+    const stream = { setResult: (v: unknown) => results.push(v), onCanceled: () => undefined } as unknown as CustomFunctions.StreamingInvocation<string>;
+    fin.refreshed('Subsidiary', stream);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results).toEqual([new CellError('#N/A', 'Connect "Subsidiary" to fetch')]);
+    stream.onCanceled();
+    configureRuntime(null);
   });
 });

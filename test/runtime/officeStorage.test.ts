@@ -70,8 +70,11 @@ describe('a full add-in storage', () => {
     const answers = await fillWithAnswers(storage);
     const runtime = officeRuntime(storage);
     await runtime.connect({ baseUrl: API, apiKey: KEY, companyId: 'comp_1' });
-    expect(storage.data.get('fin.secret.apiKey')).toBe(KEY);
-    expect(JSON.parse(storage.data.get('fin.secret.connection')!)).toEqual({ baseUrl: API, companyId: 'comp_1', keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(storage.data.get('fin.secret.apiKey:comp_1')).toBe(KEY);
+    expect(JSON.parse(storage.data.get('fin.secret.connections')!)).toEqual({
+      defaultName: 'comp_1',
+      list: [{ name: 'comp_1', baseUrl: API, companyId: 'comp_1', keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+    });
     const left = [...storage.data.keys()].filter((k) => k.startsWith('fin-cache:'));
     expect(left.length).toBeLessThan(answers);
     expect(left.length).toBeGreaterThan(answers / 2); // a little room was made, not the whole cache
@@ -80,7 +83,7 @@ describe('a full add-in storage', () => {
     expect(kept[kept.length - 1]).toBe(answers - 1);
     expect(kept[0]).toBe(answers - left.length);
     // A new runtime (a reopen) finds the connection.
-    expect(await officeRuntime(storage).getConnection()).toEqual({ baseUrl: API, companyId: 'comp_1', keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(await officeRuntime(storage).getConnection()).toEqual({ name: 'comp_1', baseUrl: API, companyId: 'comp_1', keyFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
     runtime.dispose();
   });
 

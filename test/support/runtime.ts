@@ -8,7 +8,7 @@ import type { FinService } from '../../src/engine/fin';
 import type { CachedReader } from '../../src/engine/reader/cachedReader';
 import { MemoryCacheStore, type RequestCache } from '../../src/engine/reader/requestCache';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
-import { readStoredConnection } from '../../src/runtime/connection';
+import { readConnectionsWithKeys } from '../../src/runtime/connection';
 import type { RuntimeHost } from '../../src/runtime/host';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime';
 import { configureRuntime, connect, getFinService } from '../../src/runtime/shared';
@@ -57,6 +57,11 @@ export interface TestRuntime {
   sent(): number;
 }
 
+/** Whether the stores hold this key's connection (a reopened workbook finds it there). */
+async function isStored(stores: RuntimeStores, apiKey: string): Promise<boolean> {
+  return (await readConnectionsWithKeys(stores.secrets)).list.some((c) => c.apiKey === apiKey);
+}
+
 export async function testRuntime(sb: SandboxAddress, options: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const label = options.label ?? 'growth-admin';
   const apiKey = sb.keys[label];
@@ -78,10 +83,10 @@ export async function testRuntime(sb: SandboxAddress, options: TestRuntimeOption
     apiTimeoutMs: options.apiTimeoutMs,
   });
   // A reopened workbook finds its key's connection in storage, as the add-in does; anything else connects.
-  if ((await readStoredConnection(stores.secrets))?.apiKey !== apiKey) {
+  if (!(await isStored(stores, apiKey))) {
     await runtime.connect({ baseUrl: sb.baseUrl, apiKey, companyId, fiscalYearStartMonth: options.fiscalYearStartMonth });
   }
-  const [client, reader, service] = await Promise.all([runtime.getClient(), runtime.getReader(), runtime.getFinService()]);
+  const [client, reader, service] = await Promise.all([runtime.getClient(companyId), runtime.getReader(companyId), runtime.getFinService(companyId)]);
   if (!client || !reader || !service) throw new Error('the runtime did not connect');
   return { runtime, client, reader, service, cache: runtime.cache, stores, sent: () => sent };
 }
@@ -117,8 +122,8 @@ export async function pageRuntime(sb: SandboxAddress, options: Pick<TestRuntimeO
     },
     clientOptions: options.clientOptions,
   });
-  if ((await readStoredConnection(stores.secrets))?.apiKey !== apiKey) await connect({ baseUrl: sb.baseUrl, apiKey, companyId });
-  const service = await getFinService();
+  if (!(await isStored(stores, apiKey))) await connect({ baseUrl: sb.baseUrl, apiKey, companyId });
+  const service = await getFinService(companyId);
   if (!service) throw new Error('the page runtime did not connect');
   return { service, stores, sent: () => sent };
 }

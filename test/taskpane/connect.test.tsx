@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { ERROR_NAME, errorText, connected, connectWith, renderPane, screen, startSandbox, waitFor, type TestSandbox } from './harness';
-import { API_KEY_SECRET, CONNECTION_SECRET, getClient } from '../../src/runtime';
+import { CONNECTIONS_SECRET, apiKeySecret, getClient } from '../../src/runtime';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -17,8 +17,8 @@ describe('Connect', () => {
     expect(screen.getByText(/Growth plan/)).toBeTruthy();
     // Focus moves to the first tab's heading.
     expect(document.activeElement?.textContent).toBe('Insert a statement');
-    expect(await h.secrets.get(API_KEY_SECRET)).toBe(sb.keys['growth-admin']);
-    expect(JSON.parse((await h.secrets.get(CONNECTION_SECRET))!)).toMatchObject({ companyId: sb.companies['growth-admin'] });
+    expect(await h.secrets.get(apiKeySecret(sb.companies['growth-admin']))).toBe(sb.keys['growth-admin']);
+    expect(JSON.parse((await h.secrets.get(CONNECTIONS_SECRET))!)).toMatchObject({ list: [{ companyId: sb.companies['growth-admin'] }] });
     // Nothing about the key in the workbook, and one call spent on validating it.
     expect(await h.gateway.listBindings()).toEqual([]);
     expect(document.body.innerHTML).not.toContain(sb.keys['growth-admin']);
@@ -34,7 +34,7 @@ describe('Connect', () => {
     await h.user.click(screen.getByRole('button', { name: 'Disconnect' }));
     const key = await screen.findByLabelText('API key');
     await waitFor(() => expect(document.activeElement).toBe(key));
-    expect(await h.secrets.get(API_KEY_SECRET)).toBeUndefined();
+    expect(await h.secrets.get(apiKeySecret(sb.companies['growth-admin']))).toBeUndefined();
     expect(await getClient()).toBeNull();
     h.unmount();
   });
@@ -57,7 +57,7 @@ describe('Connect', () => {
     await h.user.click(await screen.findByRole('button', { name: 'Try the demo company' }));
     await screen.findByRole('tab', { name: 'Reports' }, { timeout: 15000 });
     expect(screen.getByText(/Growth plan/)).toBeTruthy();
-    expect(await h.secrets.get(API_KEY_SECRET)).toBe(sb.keys['growth-admin']);
+    expect(await h.secrets.get(apiKeySecret(sb.companies['growth-admin']))).toBe(sb.keys['growth-admin']);
     h.unmount();
   });
 
@@ -92,7 +92,7 @@ describe('Connect', () => {
     expect(text).toMatch(/API key not accepted/);
     expect(text).toMatch(/revoked or mistyped/);
     expect(text).not.toContain(sb.keys.revoked);
-    expect(await h.secrets.get(API_KEY_SECRET)).toBeUndefined();
+    expect(JSON.parse((await h.secrets.get(CONNECTIONS_SECRET)) ?? '{"list":[]}')).toMatchObject({ list: [] });
     h.unmount();
   });
 

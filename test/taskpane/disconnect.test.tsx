@@ -3,7 +3,7 @@
 // cached answers (in the add-in's storage, shared by every add-in of the same origin) and the pane's log of
 // actions. Figures already in the workbook stay either way.
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
-import { API_KEY_SECRET, getFinService } from '../../src/runtime';
+import { apiKeySecret, getFinService } from '../../src/runtime';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('Disconnect', () => {
     expect((forget as HTMLInputElement).checked).toBe(false);
     await h.user.click(screen.getByRole('button', { name: 'Disconnect' }));
     await screen.findByLabelText('API key');
-    expect(await h.secrets.get(API_KEY_SECRET)).toBeUndefined();
+    expect(await h.secrets.get(apiKeySecret(company))).toBeUndefined();
     expect((await answersOf(h, company)).length).toBeGreaterThan(0);
     expect(await h.paneStorage.get(`actions:${company}`)).toContain('Connect');
     h.unmount();
@@ -49,7 +49,7 @@ describe('Disconnect', () => {
     await h.user.click(screen.getByRole('checkbox', { name: /^Also forget the cached answers and action log of .+ on this computer$/ }));
     await h.user.click(screen.getByRole('button', { name: 'Disconnect' }));
     await screen.findByLabelText('API key');
-    expect(await h.secrets.get(API_KEY_SECRET)).toBeUndefined();
+    expect(await h.secrets.get(apiKeySecret(company))).toBeUndefined();
     expect(await answersOf(h, company)).toEqual([]);
     expect(await h.paneStorage.get(`actions:${company}`)).toBeUndefined();
     expect(h.services.actions.entries(company)).toEqual([]);

@@ -25,6 +25,8 @@ export interface FinCell {
 interface CallReads {
   /** When the call was last evaluated here (a counter, so two calls of one recalculation keep their order). */
   at: number;
+  /** The company argument as the cell gave it (a connection's name or company id; none: the default one). */
+  company: string | undefined;
   requests: Map<string, ReadRequest>;
 }
 
@@ -60,12 +62,12 @@ export class CellReads {
   }
 
   /** The evaluation context of one call in the cell at `address`: what it reads is noted for the cell. */
-  context(address: string, call: FinCall, base: EvalContext): EvalContext {
+  context(address: string, call: FinCall, base: EvalContext, company?: string): EvalContext {
     const id = this.idOf(address);
     if (id === null) return base;
     const calls = this.cells.get(id) ?? new Map<string, CallReads>();
     this.cells.set(id, calls);
-    const reads: CallReads = { at: ++this.clock, requests: new Map() };
+    const reads: CallReads = { at: ++this.clock, company, requests: new Map() };
     calls.set(callKey(call), reads);
     const outer = base.noteRead;
     return {
@@ -78,12 +80,14 @@ export class CellReads {
   }
 
   /**
-   * The distinct requests the given cells read when last evaluated, and how many of them have no record (not
-   * evaluated since the add-in started: a workbook just opened whose cells Excel has not recalculated).
+   * The distinct requests the given cells read when last evaluated from one company (`ofCompany` says which
+   * company arguments are it), how many cells have no record (not evaluated since the add-in started: a
+   * workbook just opened whose cells Excel has not recalculated), and how many calls read another company.
    */
-  requestsOf(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number } {
+  requestsOf(cells: readonly FinCell[], ofCompany: (company: string | undefined) => boolean = () => true): { requests: ReadRequest[]; unknown: number; elsewhere: number } {
     const requests = new Map<string, ReadRequest>();
     let unknown = 0;
+    let elsewhere = 0;
     for (const cell of cells) {
       const calls = this.cells.get(cellId(cell.sheet, cell.row, cell.col));
       if (!calls || calls.size === 0) {
@@ -91,9 +95,12 @@ export class CellReads {
         continue;
       }
       const latest = [...calls.values()].sort((a, b) => b.at - a.at).slice(0, Math.max(1, cell.calls));
-      for (const c of latest) for (const [key, req] of c.requests) requests.set(key, req);
+      for (const c of latest) {
+        if (!ofCompany(c.company)) elsewhere += 1;
+        else for (const [key, req] of c.requests) requests.set(key, req);
+      }
     }
-    return { requests: [...requests.values()], unknown };
+    return { requests: [...requests.values()], unknown, elsewhere };
   }
 
   /** Forgets everything (a new connection: the requests were another company's). */

@@ -29,7 +29,8 @@ export interface ScopeArea {
 /** How the engine reaches the FIN cells: the host finds them, the runtime knows what each read and recalculates them. */
 export interface ScopeCells {
   finCellsIn(sheet: string, box: Box): Promise<FinCell[]>;
-  requestsOf(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number };
+  /** What the cells read of the reader's company; `elsewhere`: calls that read another company. */
+  requestsOf(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number; elsewhere: number };
   refresh(cells: readonly FinCell[], label: string): Promise<RefreshReport>;
 }
 
@@ -50,6 +51,8 @@ export interface ScopePlan {
   cells: FinCell[];
   /** FIN cells with no record of what they read (not calculated since the add-in started). */
   unknownCells: number;
+  /** FIN calls in the scope that read another company: left out (Refresh all refreshes every company). */
+  otherCompanyCalls: number;
   /** Whether the FIN cells could be looked at (false: the host cannot pick out formulas). */
   cellsKnown: boolean;
   /** Canonical keys of the requests fetched again, each once. */
@@ -109,13 +112,24 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
   const blocks = whole.blocks.filter((b) => b.placement.kind !== 'damaged' && inArea(b.placement.address, area));
   const tables = ((await deps.tables?.tables()) ?? []).filter((t) => t.company === company && inArea(t.address, area));
   const cells = deps.cells ? await deps.cells.finCellsIn(area.sheet, area.box) : [];
-  const read = deps.cells ? deps.cells.requestsOf(cells) : { requests: [], unknown: 0 };
+  const read = deps.cells ? deps.cells.requestsOf(cells) : { requests: [], unknown: 0, elsewhere: 0 };
   const wanted = (req: ReadRequest) => options.includeReference === true || !REFERENCE_PATHS.has(req.path);
   const all = new Set<string>(blocks.flatMap((b) => b.keys));
   for (const req of read.requests) if (wanted(req)) all.add(canonicalKey(company, req));
   const frozen = [...all].filter((k) => deps.reader.cache.isFrozen(k));
   const keys = [...all].filter((k) => !deps.reader.cache.isFrozen(k));
-  return { area, blocks, tables, cells, unknownCells: read.unknown, cellsKnown: deps.cells !== undefined, keys, frozen: frozen.length, calls: keys.length + tables.length };
+  return {
+    area,
+    blocks,
+    tables,
+    cells,
+    unknownCells: read.unknown,
+    otherCompanyCalls: read.elsewhere,
+    cellsKnown: deps.cells !== undefined,
+    keys,
+    frozen: frozen.length,
+    calls: keys.length + tables.length,
+  };
 }
 
 /** The cost, said before it spends. */
@@ -134,6 +148,9 @@ export function scopeCostText(plan: ScopePlan): string {
   if (plan.frozen > 0) text += ` ${plural(plan.frozen, 'request')} within the closed books ${plan.frozen === 1 ? 'is' : 'are'} kept.`;
   if (plan.unknownCells > 0) {
     text += ` ${plural(plan.unknownCells, 'FIN cell')} ${plan.unknownCells === 1 ? 'has' : 'have'} not calculated since the add-in started: ${plan.unknownCells === 1 ? 'it is' : 'they are'} recalculated from the cache, and fetch only what the cache lacks.`;
+  }
+  if (plan.otherCompanyCalls > 0) {
+    text += ` ${plural(plan.otherCompanyCalls, 'FIN call')} in it ${plan.otherCompanyCalls === 1 ? 'reads' : 'read'} another company: left out here, refreshed by Refresh changes or Full refresh.`;
   }
   if (!plan.cellsKnown) text += ' FIN formulas are left out: this version of Excel cannot pick them out.';
   return text;

@@ -24,6 +24,8 @@ export interface CellTarget {
   source: string;
   /** Said to the user when the period is not the cell's own (a balance drilled into as its year's activity). */
   note?: string;
+  /** The company of the statement block the cell is in (a block records its company). */
+  company?: string;
 }
 
 export type TargetResult = { ok: true; target: CellTarget } | { ok: false; message: string };
@@ -89,9 +91,9 @@ export function statementCellTarget(selection: SelectionRead, bindings: readonly
     if (p.statement === 'balance_sheet') {
       const fy = typeof p.fiscalYearStartMonth === 'number' ? p.fiscalYearStartMonth : (options.fiscalYearStartMonth ?? 1);
       const ytd = yearToDate(period.end, fy);
-      return { ok: true, target: { categoryId, start: ytd.start, end: ytd.end, source, note: balanceNote('This line', period.end, ytd.start) } };
+      return { ok: true, target: { categoryId, start: ytd.start, end: ytd.end, source, note: balanceNote('This line', period.end, ytd.start), company: b.company } };
     }
-    return { ok: true, target: { categoryId, start: period.start, end: period.end, source } };
+    return { ok: true, target: { categoryId, start: period.start, end: period.end, source, company: b.company } };
   }
   return null;
 }
@@ -100,6 +102,15 @@ export interface FinFormula {
   name: 'TOTAL' | 'PNL' | 'BALANCE';
   /** Literal arguments: text or numbers; null for an omitted one (`,,`). */
   args: (string | number | null)[];
+}
+
+/** Where each function's company argument is (its last, after the function's own). */
+const COMPANY_ARGUMENT: Record<FinFormula['name'], number> = { TOTAL: 4, PNL: 3, BALANCE: 2 };
+
+/** The company a FIN formula names (a connection's name or a company id); null when it names none (the default). */
+export function formulaCompany(formula: FinFormula): string | null {
+  const arg = formula.args[COMPANY_ARGUMENT[formula.name]];
+  return typeof arg === 'string' && arg.trim() !== '' ? arg.trim() : null;
 }
 
 /**

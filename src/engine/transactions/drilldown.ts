@@ -23,7 +23,8 @@ import { cellA1, parseQualified } from '../ports/address';
 import type { GridWrite, TableColumnSpec, WriteValue } from '../ports/workbook';
 import { isoToCell, DATE_FORMAT, AMOUNT_FORMAT } from './columns';
 import { callsSince, meterSnapshot, type Deps, type MeterSnapshot, type ProgressFn } from './context';
-import { formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
+import { formulaCompany, formulaTarget, parseFinFormula, SELECT_A_NUMBER, statementCellTarget, type CellTarget } from './drillTarget';
+import { Refusal } from '../refusal';
 import { DepartmentDirectory, departmentRefs } from './departments';
 import { buildTree, subtreeIds } from '../tree';
 import { pluralGrouped } from '../text/plural';
@@ -187,6 +188,8 @@ export async function drillDown(
 export interface CellDrillOptions {
   /** The company's calendar date (YTD and TTM in a formula). */
   today: string;
+  /** The company id a formula's company argument names (a connection's name or a company id), if known here. */
+  companyOf?: (argument: string) => string | null;
   /** 1-12, default 1: fiscal years of YTD, FY and of a balance drilled into. */
   fiscalYearStartMonth?: number;
   onProgress?: ProgressFn;
@@ -203,6 +206,20 @@ export interface CellDrillResult extends DrillDownResult {
  * FIN.PNL / FIN.BALANCE formula with literal arguments (its category is resolved against the category
  * list, which the drill-down reuses: no extra call). Anything else fails with what to select.
  */
+/**
+ * Drill-down reads the entries of this engine's company: a cell of another company's block or formula is
+ * refused before any call, rather than answered with the wrong company's entries.
+ */
+async function refuseOtherCompany(deps: Deps, shown: string, companyId: string): Promise<void> {
+  const own = await deps.companyId();
+  if (companyId === own) return;
+  throw new Refusal(
+    'This cell is of another company',
+    `This cell reads ${shown}, and drill-down reads the default company (${own}). Make ${shown} the default company under Connection, then try again; nothing was sent.`,
+    'other_company',
+  );
+}
+
 export async function drillDownFromSelection(deps: Deps, options: CellDrillOptions): Promise<CellDrillResult> {
   const [selection, bindings] = await Promise.all([deps.gateway.getSelection(), deps.gateway.listBindings()]);
   const fromBlock = statementCellTarget(selection, bindings, { fiscalYearStartMonth: options.fiscalYearStartMonth });
@@ -211,10 +228,13 @@ export async function drillDownFromSelection(deps: Deps, options: CellDrillOptio
   if (fromBlock) {
     if (!fromBlock.ok) throw new Error(fromBlock.message);
     target = fromBlock.target;
+    if (target.company) await refuseOtherCompany(deps, target.company, target.company);
   } else {
     const formula = parseFinFormula(selection.topLeft.formula);
     if (!formula) throw new Error(SELECT_A_NUMBER);
     if (!formula.ok) throw new Error(formula.message);
+    const named = formulaCompany(formula.value);
+    if (named) await refuseOtherCompany(deps, named, options.companyOf?.(named) ?? named);
     const needsSystem = formula.value.args.some((a) => typeof a === 'number');
     const dateSystem = needsSystem ? await deps.gateway.getDateSystem() : undefined;
     const snap = await meterSnapshot(deps.client);

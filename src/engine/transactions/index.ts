@@ -1,4 +1,5 @@
 export { createTransactionsEngine, type TransactionsEngine, type TransactionsTableInfo } from './engine';
+export { tablesByCompany, type TablesByCompanyOptions } from './byCompany';
 export type { EngineOptions, Progress, ProgressFn, PollOptions } from './context';
 export type { CatchUp, PullOptions, PullResult, RefreshResult, SeenRun, SyncOutcome } from './pull';
 export type { GroupSummary, ReviewPlan } from './review';

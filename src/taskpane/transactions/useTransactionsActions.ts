@@ -11,8 +11,9 @@ import {
   type TransactionsTableInfo,
   type UnfinishedPush,
 } from '../../engine/transactions';
-import { useCallsLeft, useToday, useTransactionsEngine } from '../hooks';
+import { useCompanyCallsLeft, useToday, useTransactionsEngine } from '../hooks';
 import { exceedsLeft, notStartedText } from '../../engine/budget/callsLeft';
+import { nameKey } from '../../runtime';
 import { PaneError } from '../errors';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
@@ -53,10 +54,18 @@ export interface TransactionsActions {
   idsOfSelectedRows(): Promise<string[] | null>;
 }
 
+/** The company id a formula's company argument names among the connections (their names, or company ids). */
+function companyNamed(connection: ConnectedState): (argument: string) => string | null {
+  return (argument) => {
+    const wanted = nameKey(argument);
+    return (connection.connections.find((c) => nameKey(c.name) === wanted) ?? connection.connections.find((c) => c.companyId === argument))?.companyId ?? null;
+  };
+}
+
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
   const engine = useTransactionsEngine(services, connection);
-  const callsLeft = useCallsLeft(connection);
+  const callsLeft = useCompanyCallsLeft(services, connection);
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
   const [selected, setSelected] = useState('');
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
@@ -155,9 +164,10 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
 
     push: () =>
       void run('table', 'Push changes', async () => {
-        // A push that would stop part way for the month's cap leaves rows half sent: it is not started.
+        // A push that would stop part way for the month's cap leaves rows half sent: it is not started. The
+        // cap is that of the company the table belongs to.
         const least = plan?.cost.total ?? 0;
-        const left = await callsLeft();
+        const left = await callsLeft(current?.company);
         if (exceedsLeft(least, left)) {
           throw new PaneError('Not started: too few calls left this month', `${notStartedText('This push', least, left)} Push fewer rows at a time, or wait for the reset.`, 'calls_left');
         }
@@ -179,7 +189,9 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
 
     drillDownCell: () =>
       void run('drill', 'Show what is behind this cell', async () =>
-        say.drilledFromCell(await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress })),
+        say.drilledFromCell(
+          await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, companyOf: companyNamed(connection), onProgress }),
+        ),
       ),
 
     drillDown: (request) => void run('drill', 'Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),

@@ -38,9 +38,9 @@ type Shown = number | string;
 function call(cell: ModelCell): Promise<number> {
   const a = cell.args as never[];
   const invocation = cellInvocation();
-  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], invocation);
-  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], invocation);
-  return fin.balance(a[0], a[1], invocation);
+  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], undefined, invocation);
+  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], undefined, invocation);
+  return fin.balance(a[0], a[1], undefined, invocation);
 }
 
 /** What a cell shows: its number, or its error as "code message". */

@@ -1,0 +1,54 @@
+// The refresh of a workbook that reads several companies (issue 16.3): each company's statement blocks,
+// transactions tables and FIN answers are refreshed on its own connection (its key, its meter, its cap),
+// one company after the other, and the results are told as one. A company's FIN refresh recalculates the
+// workbook's FIN cells, but only its own answers are due: the other companies' cells read their cache and
+// cost nothing. With one company this is that company's refresh as it always was.
+
+import type { RefreshOutcome } from '../statements';
+import { plural } from '../text/plural';
+import { refreshWorkbook, type RefreshKind, type WorkbookRefreshDeps, type WorkbookRefreshResult } from './workbookRefresh';
+
+export interface CompanyRefresh {
+  /** The connection's short name, for the message. */
+  name: string;
+  deps: WorkbookRefreshDeps;
+}
+
+type RefreshOptions = Parameters<typeof refreshWorkbook>[1];
+
+export async function refreshCompanies(companies: CompanyRefresh[], options: RefreshOptions): Promise<WorkbookRefreshResult> {
+  if (companies.length === 1) return refreshWorkbook(companies[0].deps, options);
+  const results: WorkbookRefreshResult[] = [];
+  // One after the other: each waits for the recalculation it started before the next marks its answers due.
+  for (const company of companies) results.push(await refreshWorkbook(company.deps, options));
+  const ran: RefreshKind = results.some((r) => r.ran === 'full') ? 'full' : 'changed';
+  const blocks: RefreshOutcome = {
+    refreshed: results.flatMap((r) => r.blocks.refreshed),
+    failed: results.flatMap((r) => r.blocks.failed),
+    formulas: results[0].blocks.formulas,
+  };
+  return {
+    ran,
+    feed: results[0].feed,
+    blocks,
+    tables: results.flatMap((r) => r.tables),
+    calls: results.reduce((n, r) => n + r.calls, 0),
+    message: companies.map((c, i) => `${c.name}: ${results[i].message}`).join(' '),
+  };
+}
+
+/** One company's part of what a refresh would cost: its plan's text, and the calls its own cap leaves. */
+export interface CompanyCostText {
+  name: string;
+  text: string;
+  /** Calls left this month on its plan, when known. */
+  left?: { left: number; plan: string };
+}
+
+/** What a refresh that spans several companies costs, company by company (each spends from its own cap). */
+export function companiesCostText(companies: CompanyCostText[]): string {
+  if (companies.length === 1) return companies[0].text;
+  return companies
+    .map((c) => `${c.name}: ${c.text}${c.left ? ` (${plural(c.left.left, 'call')} left this month on its ${c.left.plan} plan)` : ''}`)
+    .join(' ');
+}

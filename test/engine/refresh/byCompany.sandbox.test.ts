@@ -1,0 +1,80 @@
+// The refresh of a workbook that reads two companies (issue 16.3): each company's statement blocks are
+// refreshed on its own connection, with its own key; the calls of each land on its own counter, and a
+// one-company workbook refreshes as it always did.
+import { refreshCompanies, type CompanyRefresh } from '../../../src/engine/refresh/byCompany';
+import { createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
+import { MemoryGateway } from '../../../src/excel/memoryGateway';
+import { lastFullYear } from '../fin/finHarness';
+import { testRuntime, type TestRuntime } from '../../support/runtime';
+import { startSandbox, type TestSandbox } from '../../support/sandbox';
+
+let sb: TestSandbox;
+let rt: TestRuntime;
+let a: string;
+let b: string;
+beforeAll(async () => {
+  sb = await startSandbox();
+  a = sb.companies['growth-admin'];
+  b = sb.companies['growth2-admin'];
+  rt = await testRuntime(sb, { clientOptions: { backoffBaseMs: 5, backoffCapMs: 20 } });
+  await rt.runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const year = lastFullYear();
+const spec: StatementSpec = {
+  statement: 'income_statement',
+  period: 'custom',
+  start: `${year}-01-01`,
+  end: `${year}-03-31`,
+  layout: 'months',
+  scale: 'units',
+  fiscalYearStartMonth: 1,
+};
+
+/** One company's part of the workbook refresh, as the pane builds it (its reader, client, meter, FIN refresh). */
+async function companyOf(gateway: MemoryGateway, companyId: string, name: string): Promise<CompanyRefresh> {
+  const [client, reader] = await Promise.all([rt.runtime.getClient(companyId), rt.runtime.getReader(companyId)]);
+  const statements = createStatementsEngine({ gateway, reader: reader!, client: client!, companyName: name });
+  return {
+    name,
+    deps: {
+      statements,
+      reader: reader!,
+      feed: { client: client!, reader: reader!, store: rt.stores.cacheStore },
+      refreshFormulas: (scope) => rt.runtime.refreshAll({ scope, company: companyId, quietMs: 50 }),
+      meter: client!.meter,
+    },
+  };
+}
+
+async function usage(): Promise<[number, number]> {
+  return [await sb.usage(a), await sb.usage(b)];
+}
+
+test("each company's blocks are refreshed with its own key, its calls on its own counter", async () => {
+  const gateway = new MemoryGateway();
+  const acme = await companyOf(gateway, a, 'Acme');
+  const westbrook = await companyOf(gateway, b, 'Westbrook');
+  await acme.deps.statements.insert(spec, 'newSheet');
+  await westbrook.deps.statements.insert(spec, 'newSheet');
+
+  // Acme alone: its refresh touches Westbrook's counter not at all.
+  const start = await usage();
+  const alone = await refreshCompanies([acme], { kind: 'full' });
+  const afterAlone = await usage();
+  expect(afterAlone[1]).toBe(start[1]);
+  expect(afterAlone[0] - start[0]).toBe(alone.calls);
+  expect(alone.blocks.refreshed.map((x) => x.company)).toEqual([a]);
+
+  // Both: the same for Acme, and Westbrook's on Westbrook's counter.
+  const both = await refreshCompanies([acme, westbrook], { kind: 'full' });
+  const after = await usage();
+  expect(after[0] - afterAlone[0]).toBe(alone.calls);
+  expect(after[1] - afterAlone[1]).toBeGreaterThan(0);
+  expect(both.calls).toBe(after[0] - afterAlone[0] + (after[1] - afterAlone[1]));
+  expect(both.blocks.refreshed.map((x) => x.company)).toEqual([a, b]);
+  expect(both.message).toMatch(/^Acme: Refreshed everything\. .* Westbrook: Refreshed everything\. /);
+});

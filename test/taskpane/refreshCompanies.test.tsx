@@ -1,0 +1,58 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+// A workbook with a statement block of each of two companies (issue 16.2-3): before a full refresh the pane
+// shows each company's cost and what its own cap leaves; the refresh rebuilds each block on its own
+// connection, each company's calls on its own counter.
+import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';
+import * as runtime from '../../src/runtime';
+import { lastFullYear } from '../engine/fin/finHarness';
+import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
+
+jest.setTimeout(120_000);
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const year = lastFullYear();
+const spec: StatementSpec = {
+  statement: 'income_statement',
+  period: 'custom',
+  start: `${year}-01-01`,
+  end: `${year}-02-28`,
+  layout: 'months',
+  scale: 'units',
+  fiscalYearStartMonth: 1,
+};
+
+test("Full refresh of a two-company workbook: each company's cost shown first, each block refreshed with its own key", async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const a = sb.companies['growth-admin'];
+  const b = sb.companies['growth2-admin'];
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  for (const company of [a, b]) {
+    const [client, reader] = await Promise.all([runtime.getClient(company), runtime.getReader(company)]);
+    await createStatementsEngine({ gateway: h.gateway, reader: reader!, client: client!, companyName: company }).insert(spec, 'newSheet');
+  }
+
+  await openTab(h, 'Refresh');
+  await h.user.click(await screen.findByRole('button', { name: 'Full refresh' }));
+  const confirm = await screen.findByRole('group', { name: 'Confirm refresh' });
+  const text = confirm.textContent ?? '';
+  const own = (await runtime.getConnection())!.name;
+  expect(text).toMatch(new RegExp(`^${own}: .*Westbrook: .*\\(\\d+ calls left this month on its Growth plan\\)`));
+
+  const before = [await sb.usage(a), await sb.usage(b)];
+  await h.user.click(within(confirm).getByRole('button', { name: 'Refresh' }));
+  const status = await screen.findByRole('status');
+  await waitFor(() => expect(status.textContent).toMatch(/Westbrook: Refreshed everything\./), { timeout: 60_000 });
+  expect(status.textContent).toMatch(new RegExp(`^${own}: Refreshed everything\\.`));
+  const after = [await sb.usage(a), await sb.usage(b)];
+  // Each company: a new watermark, and its block's two months (the FIN formulas read none here).
+  expect([after[0] - before[0], after[1] - before[1]]).toEqual([3, 3]);
+  h.unmount();
+});
