@@ -32,7 +32,7 @@ test("a cell keeps only as many of its latest calls as its formula makes now", (
   const cell = { sheet: 'sheet1', row: 0, col: 0 };
   expect(reads.requestsOf([{ ...cell, calls: 2 }]).requests.map((r) => r.path).sort()).toEqual(['/a', '/b']);
   expect(reads.requestsOf([{ ...cell, calls: 1 }]).requests.map((r) => r.path)).toEqual(['/b']);
-  expect(reads.requestsOf([{ sheet: 'Sheet1', row: 5, col: 0, calls: 1 }])).toEqual({ requests: [], unknown: 1 });
+  expect(reads.requestsOf([{ sheet: 'Sheet1', row: 5, col: 0, calls: 1 }])).toEqual({ requests: [], unknown: 1, elsewhere: 0 });
 });
 
 test("a call that names another company is counted apart, its requests not priced as this company's", () => {
