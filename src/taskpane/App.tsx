@@ -1,6 +1,7 @@
 import { AriaLiveAnnouncer, Body1, Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
+import { ConsolidatePanel } from './ConsolidatePanel';
 import { FormulaHelper } from './FormulaHelper';
 import { useSession } from './hooks';
 import { NotConnectedNotice } from './NotConnectedNotice';
@@ -173,7 +174,12 @@ function Tabs({ services, connection, focusPanel, onFocused }: { services: PaneS
         <h2 ref={heading} tabIndex={-1} className={styles.panelHeading}>
           {current.heading}
         </h2>
-        {tab === 'reports' && <ReportsScreen services={services} connection={connection} />}
+        {tab === 'reports' && (
+          <>
+            <ReportsScreen services={services} connection={connection} />
+            <ConsolidatePanel services={services} connection={connection} />
+          </>
+        )}
         {tab === 'formulas' && <FormulaHelper services={services} connection={connection} />}
         {tab === 'transactions' && <TransactionsScreen services={services} />}
         {tab === 'refresh' && <RefreshPanel services={services} connection={connection} ribbonAsk={refreshAsked} />}

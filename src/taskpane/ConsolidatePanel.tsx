@@ -1,0 +1,153 @@
+import { Button, Checkbox, Field, Select, Text } from '@fluentui/react-components';
+import { useEffect, useMemo, useState } from 'react';
+import { namedPeriod, type NamedPeriodKey } from '../engine/dates';
+import { consolidatedCost, insertConsolidated, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
+import type { StatementSpec } from '../engine/statements';
+import { plural } from '../engine/text/plural';
+import { ErrorMessage } from './ErrorMessage';
+import { useToday } from './hooks';
+import type { ScreenProps } from './ReportsScreen';
+import { useScreenStyles } from './styles';
+
+// A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
+// total, lines matched by category name path, no eliminations; each company's report through its own
+// connection (one call per company, none for what is cached). The cost is shown per company before Insert.
+
+const STATEMENTS: { key: StatementSpec['statement']; label: string }[] = [
+  { key: 'income_statement', label: 'Income statement' },
+  { key: 'balance_sheet', label: 'Balance sheet' },
+  { key: 'cash_flow', label: 'Cash flow' },
+];
+
+const PERIODS: { key: NamedPeriodKey; label: string }[] = [
+  { key: 'last_month', label: 'Last month' },
+  { key: 'last_quarter', label: 'Last quarter' },
+  { key: 'this_quarter', label: 'This quarter' },
+  { key: 'year_to_date', label: 'Year to date' },
+  { key: 'last_year', label: 'Last year' },
+];
+
+export function ConsolidatePanel({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const today = useToday(services);
+  const [names, setNames] = useState<string[]>([]);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [statement, setStatement] = useState<StatementSpec['statement']>('income_statement');
+  const [periodKey, setPeriodKey] = useState<NamedPeriodKey>('last_quarter');
+  const [cost, setCost] = useState<string>('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    void services.runtime.listConnections().then((list) => {
+      const all = list.list.map((c) => c.name);
+      setNames(all);
+      setChosen(new Set(all));
+    });
+  }, [services.runtime, connection]);
+
+  const spec = useMemo((): ConsolidatedSpec => {
+    const p = namedPeriod(periodKey, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
+    return { statement, period: 'custom', start: p.start, end: p.end, scale: 'units', fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1 };
+  }, [statement, periodKey, today, connection.fiscalYearStartMonth]);
+
+  const members = async (): Promise<Member[]> => {
+    const out: Member[] = [];
+    for (const name of names.filter((n) => chosen.has(n))) {
+      const [reader, client] = await Promise.all([services.runtime.getReader(name), services.runtime.getClient(name)]);
+      if (reader && client) out.push({ name, reader, client });
+    }
+    return out;
+  };
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const m = await members();
+      if (m.length < 2) return live && setCost('');
+      const c = await consolidatedCost(m, spec);
+      const each = c.perCompany.map((p) => `${p.name} ${plural(p.cost.calls, 'call')}`).join(', ');
+      if (live) setCost(`Costs ${plural(c.calls, 'call')}: ${each} (one per company, none for what is cached).`);
+    })().catch(setError);
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- members() reads these
+  }, [names, chosen, spec, services.runtime]);
+
+  if (names.length < 2) {
+    return <Text className={styles.note}>Connect a second company (Connection tab) to put companies side by side in a consolidated statement.</Text>;
+  }
+
+  const insert = async () => {
+    setBusy(true);
+    setError(null);
+    setResult('');
+    try {
+      const m = await members();
+      const title = m.map((x) => x.name).join(' + ');
+      const written = await services.actions.track(`Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`, () =>
+        insertConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title }, m, spec),
+      );
+      setResult(`Inserted the consolidated statement at ${written.address}: ${m.length} companies and their total, no eliminations.`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="consolidate-heading" className={styles.screen}>
+      <h3 id="consolidate-heading">Consolidated statement</h3>
+      <div role="group" aria-label="Companies to consolidate">
+        {names.map((name) => (
+          <Checkbox
+            key={name}
+            label={name}
+            checked={chosen.has(name)}
+            disabled={busy}
+            onChange={(_, d) =>
+              setChosen((was) => {
+                const next = new Set(was);
+                if (d.checked === true) next.add(name);
+                else next.delete(name);
+                return next;
+              })
+            }
+          />
+        ))}
+      </div>
+      <Field label="Consolidated statement">
+        <Select value={statement} onChange={(_, d) => setStatement(d.value as StatementSpec['statement'])} disabled={busy}>
+          {STATEMENTS.map((s) => (
+            <option key={s.key} value={s.key}>
+              {s.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Consolidated period">
+        <Select value={periodKey} onChange={(_, d) => setPeriodKey(d.value as NamedPeriodKey)} disabled={busy}>
+          {PERIODS.map((p) => (
+            <option key={p.key} value={p.key}>
+              {p.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Text className={styles.note}>
+        Lines are matched by category name path (case and spaces aside); a line only some companies have is kept and marked. No eliminations; companies must report in
+        one currency. {cost}
+      </Text>
+      <Button appearance="primary" onClick={() => void insert()} disabledFocusable={busy || chosen.size < 2}>
+        Insert consolidated
+      </Button>
+      <div role="status" aria-live="polite">
+        {result}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+    </section>
+  );
+}

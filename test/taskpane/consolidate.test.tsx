@@ -1,0 +1,50 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+// Issue 16.4 in the pane: with the demo company and the second one connected, the Reports tab inserts a
+// consolidated income statement for last quarter: its cost shown per company first (one call each), then a
+// column per company and the total on a new sheet, a shared line equal to the two companies' API figures.
+import { calendarDateAt, namedPeriod } from '../../src/engine/dates';
+import * as runtime from '../../src/runtime';
+import { connected, renderPane, screen, startSandbox, type TestSandbox } from './harness';
+
+jest.setTimeout(120_000);
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+test('a consolidated income statement of two companies: the cost per company, then their columns and the total', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const [a, b] = [sb.companies['growth-admin'], sb.companies['growth2-admin']];
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  const first = (await runtime.getConnection())!.name;
+
+  const section = await screen.findByRole('region', { name: 'Consolidated statement' }, { timeout: 15_000 });
+  expect(section).toBeTruthy();
+  expect(await screen.findByText(new RegExp(`Costs 2 calls: ${first} 1 call, Westbrook 1 call`))).toBeTruthy();
+  const usage = [await sb.usage(a), await sb.usage(b)];
+  await h.user.click(screen.getByRole('button', { name: 'Insert consolidated' }));
+  const done = await screen.findByText(/^Inserted the consolidated statement at /, {}, { timeout: 30_000 });
+  expect(done.textContent).toContain('2 companies and their total, no eliminations');
+  // One call per company, each on its own company's count.
+  expect([(await sb.usage(a)) - usage[0], (await sb.usage(b)) - usage[1]]).toEqual([1, 1]);
+
+  const address = /at (.+): 2 companies/.exec(done.textContent!)![1];
+  const grid = await h.gateway.readRange(address);
+  const header = grid.values.find((row) => row[1] === first)!;
+  expect(header.slice(1, 4)).toEqual([first, 'Westbrook', 'Total']);
+  const revenueRow = grid.values.find((row) => row[0] === 'Total revenue')!;
+  const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+  const api = await Promise.all(
+    ['growth-admin', 'growth2-admin'].map(async (label) => {
+      const rt = (await runtime.getClient(label === 'growth-admin' ? first : 'Westbrook'))!;
+      return (await rt.reports.incomeStatement({ start_date: quarter.start, end_date: quarter.end })).revenue.total_cents;
+    }),
+  );
+  expect(revenueRow.slice(1, 4).map((v) => Math.round(Number(v) * 100))).toEqual([api[0], api[1], api[0] + api[1]]);
+  h.unmount();
+});
