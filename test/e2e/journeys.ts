@@ -1044,5 +1044,59 @@ export function journeys(world: World): Journey[] {
         await shot('14-share-as-values');
       },
     },
+    {
+      // Issue 16: two companies in one workbook, and a consolidated statement of them.
+      name: 'Two companies connected, a consolidated income statement for last quarter checked against both (issue 16)',
+      run: async ({ page, shot, step, log }) => {
+        step('connecting the demo company, then adding the second one under a short name');
+        await connectDemo(page);
+        await openPaneTab(page, 'Connection');
+        await pane(page).getByRole('button', { name: 'Add a company', exact: true }).click();
+        const adding = pane(page).getByRole('region', { name: 'Add a company' });
+        await adding.getByLabel('Short name', { exact: true }).fill('Westbrook');
+        await adding.getByLabel('API key', { exact: true }).fill(world.sandbox.keys['growth2-admin']);
+        await adding.getByLabel('Plan', { exact: true }).selectOption({ value: 'growth' });
+        await adding.getByRole('button', { name: 'Connect', exact: true }).click();
+        await pane(page).getByRole('list', { name: 'Other companies' }).getByRole('listitem', { name: 'Westbrook' }).waitFor({ timeout: LONG });
+
+        step('the consolidated statement: the cost per company first');
+        await openPaneTab(page, 'Reports');
+        const section = pane(page).getByRole('region', { name: 'Consolidated statement' });
+        await section.getByLabel('Consolidated period', { exact: true }).selectOption({ label: 'Last quarter' });
+        const cost = section.getByText(/^Lines are matched/);
+        await cost.filter({ hasText: /Costs 2 calls: .+ 1 call, Westbrook 1 call/ }).waitFor({ timeout: LONG });
+        const before = [await usage(world, 'growth-admin'), await usage(world, 'growth2-admin')];
+        await section.getByRole('button', { name: 'Insert consolidated', exact: true }).click();
+        const done = section.getByRole('status').filter({ hasText: /^Inserted the consolidated statement at / });
+        await done.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
+        if (!(await done.isVisible())) throw new Error(`Consolidation failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        const spent = [(await usage(world, 'growth-admin')) - before[0], (await usage(world, 'growth2-admin')) - before[1]];
+        assert.deepEqual(spent, [1, 1], 'one call per company, each on its own count');
+
+        step('Total revenue: each company as its API says, and their sum');
+        const [y, m] = world.today.split('-').map(Number);
+        const startMonth = Math.floor((m - 1) / 3) * 3 - 2; // the quarter before this one, as months from January of this year
+        const first = new Date(Date.UTC(y, startMonth - 1, 1));
+        const last = new Date(Date.UTC(y, startMonth + 2, 0));
+        const range = `start_date=${first.toISOString().slice(0, 10)}&end_date=${last.toISOString().slice(0, 10)}`;
+        const fromApi = await Promise.all(
+          ['growth-admin', 'growth2-admin'].map(async (label) => (await api<{ revenue: { total_cents: number } }>(world, label, `/reports/income_statement?${range}`)).revenue.total_cents),
+        );
+        const sheet = sheetOf((await done.textContent()) ?? '');
+        const rows = await readGrid(await showSheet(page, sheet));
+        const revenue = rows.find((r) => r.cells[0] === 'Total revenue');
+        assert.ok(revenue, 'a Total revenue row');
+        const formulaBox = workbook(page).getByLabel('Formula', { exact: true });
+        const figures: number[] = [];
+        for (const col of ['B', 'C', 'D']) {
+          await goToCell(page, `${col}${revenue.row}`);
+          figures.push(Math.round(Number(await formulaBox.inputValue()) * 100));
+        }
+        assert.deepEqual(figures, [fromApi[0], fromApi[1], fromApi[0] + fromApi[1]], 'Northwind, Westbrook and the total as the API says');
+        log(`consolidated ${range}: Total revenue ${figures.join(' + ').replace(/ \+ (\d+)$/, ' = $1')} cents; 1 call per company`);
+        await goToCell(page, 'A1');
+        await shot('15-consolidated-income-statement');
+      },
+    },
   ];
 }
