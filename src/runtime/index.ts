@@ -5,3 +5,4 @@ export * from './host';
 export * from './paneRequests';
 export * from './shared';
 export { ConnectionNameTaken, connectionMissing, createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
+export { GROUPS_SETTING, withGroup, type Group } from './groups';

@@ -48,6 +48,7 @@ import {
   type StoredConnection,
   type StoredConnections,
 } from './connection';
+import { GROUPS_SETTING, groupsOf, sumOverGroup, type Group, type GroupMember } from './groups';
 import type { RuntimeHost } from './host';
 import { refreshConnections } from './refreshConnections';
 import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
@@ -181,6 +182,8 @@ export interface Runtime {
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for a connection (the default one when omitted); a not-connected error otherwise. */
   refreshedText(company?: string): Promise<string>;
+  /** Reads the workbook's groups of companies again (the pane saved one). */
+  reloadGroups(): Promise<void>;
   /** Stops listening to the connections' services (the shared runtime is being replaced). */
   dispose(): void;
 }
@@ -293,6 +296,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
     if (current) return current;
     loading ??= (async () => {
       const started = generation;
+      await loadGroups();
       const stored = await readConnectionsWithKeys(secrets);
       const list = (await Promise.all(stored.list.map((c) => loadOne(c.connection, c.apiKey)))).filter((c): c is Connected => c !== null);
       if (started !== generation) {
@@ -332,6 +336,15 @@ export function createRuntime(host: RuntimeHost): Runtime {
     return boundedLoad;
   };
 
+  /** The workbook's groups of companies (groups.ts), read with the connections and when the pane saves one. */
+  let groups = new Map<string, Group>();
+  const loadGroups = async (): Promise<void> => {
+    groups = groupsOf(await host.readWorkbookSetting?.(GROUPS_SETTING).catch(() => undefined));
+  };
+  /** The group a company argument names, when no connection has that name. */
+  const groupNamed = (loaded: Loaded | null, company: string | undefined): Group | undefined =>
+    company === undefined || (loaded && pick(loaded, company)) ? undefined : groups.get(nameKey(company));
+
   /** The error of a formula whose connection is not here: the named one's, else Not connected. */
   const notHere = (company?: string): FinError => {
     const name = company?.trim();
@@ -359,10 +372,24 @@ export function createRuntime(host: RuntimeHost): Runtime {
     };
     const plain: EvalContext = { preview: ctx.preview, noteRead: ctx.noteRead };
     let service: FinService | undefined;
+    let loaded: Loaded;
     try {
-      service = pick(await loadWithinLimit(), company)?.service;
+      loaded = await loadWithinLimit();
+      service = pick(loaded, company)?.service;
     } catch (error) {
       throw failure(error);
+    }
+    const group = groupNamed(loaded, company);
+    if (group) {
+      const members: GroupMember[] = group.members.map((name) => {
+        const member = pick(loaded, name);
+        return member ? { name, service: member.service } : { name, missing: notHere(name) };
+      });
+      try {
+        return (await sumOverGroup(group, members, ctx.preview ? ctx : plain, work)) as T;
+      } catch (error) {
+        throw failure(error);
+      }
     }
     if (!service) {
       if (!ctx.preview) notConnected.failed(call, work);
@@ -422,6 +449,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
       // "Not connected" to follow, the service takes the call there and then (it queues it, turns.ts).
       const service = current ? pick(current, company)?.service : undefined;
       if (service && (ctx.preview || !notConnected.following())) return work(service, ctx);
+      // A group (several companies added up) goes the slow way: it waits for every one of its connections.
       return evaluateSlowly(call, ctx, work, company);
     },
 
@@ -537,6 +565,8 @@ export function createRuntime(host: RuntimeHost): Runtime {
       }
       return service.refreshAll({ recalculate: () => host.recalculate({ cells }), quietMs: REFRESH_QUIET_MS, scope: 'changed', ...refresh });
     },
+
+    reloadGroups: () => loadGroups(),
 
     async refreshedText(company) {
       const service = (await loadConnected(company))?.service;

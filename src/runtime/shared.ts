@@ -130,6 +130,11 @@ export async function refreshCells(cells: readonly FinCell[], options: { label: 
   return runtime.refreshCells(cells, options);
 }
 
+/** Reads the workbook's groups of companies again (Runtime.reloadGroups); nothing outside Office. */
+export async function reloadGroups(): Promise<void> {
+  await maybeShared()?.reloadGroups();
+}
+
 /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
 export function onDataChange(listener: () => void): () => void {
   listeners.add(listener);

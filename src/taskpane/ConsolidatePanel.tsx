@@ -1,9 +1,10 @@
-import { Button, Checkbox, Field, Select, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { namedPeriod, type NamedPeriodKey } from '../engine/dates';
 import { consolidatedCost, insertConsolidated, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
 import type { StatementSpec } from '../engine/statements';
 import { plural } from '../engine/text/plural';
+import { GROUPS_SETTING, withGroup } from '../runtime';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
@@ -38,6 +39,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const [groupName, setGroupName] = useState('Group');
 
   useEffect(() => {
     void services.runtime.listConnections().then((list) => {
@@ -98,6 +100,23 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     }
   };
 
+  /** The chosen companies as a named group in the workbook, for consolidated FIN lines. */
+  const saveGroup = async () => {
+    setError(null);
+    setResult('');
+    try {
+      const name = groupName.trim();
+      const members = names.filter((n) => chosen.has(n));
+      if (name === '' || members.length < 2) throw new Error('Name the group and choose at least two companies.');
+      if (names.some((n) => n.toLowerCase() === name.toLowerCase())) throw new Error(`"${name}" is a connection's name: give the group another.`);
+      await services.gateway.writeSetting(GROUPS_SETTING, withGroup(await services.gateway.readSetting(GROUPS_SETTING), name, members));
+      await services.runtime.reloadGroups();
+      setResult(`Saved the group "${name}" (${members.join(' + ')}) in this workbook: =FIN.PNL("Revenue", …, "${name}") adds up its companies' figures.`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
   return (
     <section aria-labelledby="consolidate-heading" className={styles.screen}>
       <h3 id="consolidate-heading">Consolidated statement</h3>
@@ -143,6 +162,12 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
       </Text>
       <Button appearance="primary" onClick={() => void insert()} disabledFocusable={busy || chosen.size < 2}>
         Insert consolidated
+      </Button>
+      <Field label="Group name" hint="Saved in this workbook; FIN.TOTAL, FIN.PNL, FIN.BALANCE and FIN.CASHFLOW take it as their company argument and add up its companies.">
+        <Input value={groupName} onChange={(_, d) => setGroupName(d.value)} maxLength={40} disabled={busy} />
+      </Field>
+      <Button onClick={() => void saveGroup()} disabledFocusable={busy || chosen.size < 2}>
+        Save as a group
       </Button>
       <div role="status" aria-live="polite">
         {result}

@@ -32,6 +32,8 @@ export interface PaneRuntime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
   missingConnections(): string[];
+  /** Reads the workbook's groups of companies again, after the pane saved one. */
+  reloadGroups(): Promise<void>;
   refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   /** What these FIN cells read of a company when last evaluated, how many have no record yet, how many read another company. */
   cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number };

@@ -2,6 +2,8 @@
 // Issue 16.4 in the pane: with the demo company and the second one connected, the Reports tab inserts a
 // consolidated income statement for last quarter: its cost shown per company first (one call each), then a
 // column per company and the total on a new sheet, a shared line equal to the two companies' API figures.
+import { CellError, cellInvocation } from '../support/customFunctions';
+import * as fin from '../../src/functions/functions';
 import { calendarDateAt, namedPeriod } from '../../src/engine/dates';
 import * as runtime from '../../src/runtime';
 import { connected, renderPane, screen, startSandbox, type TestSandbox } from './harness';
@@ -46,5 +48,22 @@ test('a consolidated income statement of two companies: the cost per company, th
     }),
   );
   expect(revenueRow.slice(1, 4).map((v) => Math.round(Number(v) * 100))).toEqual([api[0], api[1], api[0] + api[1]]);
+
+  // The same two as a group saved in the workbook: a FIN line naming it adds up the two companies' figures.
+  await h.user.clear(screen.getByRole('textbox', { name: 'Group name' }));
+  await h.user.type(screen.getByRole('textbox', { name: 'Group name' }), 'Group');
+  await h.user.click(screen.getByRole('button', { name: 'Save as a group' }));
+  expect(await screen.findByText(/^Saved the group "Group" \(/)).toBeTruthy();
+  expect(await h.gateway.readSetting('fin.groups')).toEqual({ Group: [first, 'Westbrook'] });
+  const q = `${quarter.start.slice(0, 4)}-Q${Math.floor(Number(quarter.start.slice(5, 7)) / 3) + 1}`;
+  const group = await fin.pnl('Revenue', q, undefined, 'Group', cellInvocation());
+  expect(Math.round(group * 100)).toBe(api[0] + api[1]);
+  // A category only the second company has counts where it exists; one neither has is an error; a list is refused.
+  const grant = await fin.pnl('Grant Income', q, undefined, 'Westbrook', cellInvocation());
+  expect(await fin.pnl('Grant Income', q, undefined, 'Group', cellInvocation())).toBe(grant);
+  await expect(fin.pnl('No such line', q, undefined, 'Group', cellInvocation())).rejects.toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^.+: Unknown category "No such line"/) });
+  await expect(fin.categories('Group', cellInvocation())).rejects.toEqual(
+    new CellError('#VALUE!', '"Group" is a group: it adds up single figures (FIN.TOTAL, FIN.PNL, FIN.BALANCE, FIN.CASHFLOW), not lists or statements'),
+  );
   h.unmount();
 });
