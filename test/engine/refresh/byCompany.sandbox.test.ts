@@ -77,4 +77,11 @@ test("each company's blocks are refreshed with its own key, its calls on its own
   expect(both.calls).toBe(after[0] - afterAlone[0] + (after[1] - afterAlone[1]));
   expect(both.blocks.refreshed.map((x) => x.company)).toEqual([a, b]);
   expect(both.message).toMatch(/^Acme: Refreshed everything\. .* Westbrook: Refreshed everything\. /);
+  // The two-company pack's costs, exactly: a full refresh is each company's new watermark and its three
+  // months; with nothing changed since, a refresh of changes is one sync page per company.
+  expect([after[0] - afterAlone[0], after[1] - afterAlone[1]]).toEqual([4, 4]);
+  const changes = await refreshCompanies([acme, westbrook], { kind: 'changed' });
+  const final = await usage();
+  expect([final[0] - after[0], final[1] - after[1]]).toEqual([1, 1]);
+  expect(changes.calls).toBe(2);
 });
