@@ -121,12 +121,13 @@ export interface RenderStatementInput {
   readonly fiscalYearStartMonth?: number;
 }
 
-export type RefreshKindStamp = 'full' | 'changes' | 'block';
+export type RefreshKindStamp = 'full' | 'changes' | 'block' | 'roll';
 
 const KIND_WORDS: Record<RefreshKindStamp, string> = {
   full: 'full refresh',
   changes: 'refresh of changes',
   block: 'this block alone',
+  roll: 'rolled to the reporting period',
 };
 
 /** The header of the column summing the periods. */

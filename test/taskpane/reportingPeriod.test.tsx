@@ -1,0 +1,64 @@
+/** @jest-environment ./test/support/jsdom-with-fetch.js */
+// Issue 15, items 1 and 2 in the pane: set the reporting period (FIN_PERIOD), insert a block relative to it,
+// move the period one month and see the cost first, then the rolled block with the API's figures for its new
+// dates, having spent exactly the cost shown.
+import { calendarDateAt, formatYearMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
+import { readReportingPeriod } from '../../src/engine/reporting/period';
+import { columnsFor } from '../../src/engine/statements';
+import { specFromBinding } from '../../src/engine/statements/spec';
+import { connected, renderPane, screen, startSandbox, waitFor, type TestSandbox } from './harness';
+import { expectBlockMatchesApi } from './sheet';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+const monthText = (offset: number) => {
+  const m = monthIndexToYearMonth(monthIndex(calendarDateAt(Date.now())) + offset);
+  return formatYearMonth(m.year, m.month);
+};
+
+test('set the reporting period, insert relative to it, roll forward one month with the cost shown first', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const m0 = monthText(-2);
+  const m1 = monthText(-1);
+  const field = await screen.findByRole('textbox', { name: 'Reporting period' });
+  await screen.findByText(/^No reporting period yet/);
+  await h.user.clear(field);
+  await h.user.type(field, m0);
+  await screen.findByText(/Moving to .* moves no block: costs 0 calls/);
+  await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\('Reporting period'!B1\\): spent 0 calls\\.`));
+  expect(await readReportingPeriod(h.gateway)).toMatchObject({ state: 'set', text: m0 });
+  expect(h.gateway.definedNames()).toContainEqual({ name: 'FIN_PERIOD', visible: true, address: "'Reporting period'!B1" });
+
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Year to date of the reporting period' }));
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Layout' }), screen.getByRole('option', { name: 'Months side by side' }));
+  await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
+  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  const [inserted] = await h.gateway.listBindings();
+  expect(inserted.parameters).toMatchObject({ relation: 'ytd', end: `${m0}-${String(new Date(Date.UTC(Number(m0.slice(0, 4)), Number(m0.slice(5)), 0)).getUTCDate())}` });
+  expect(inserted.address.startsWith("'P&L YTD'!")).toBe(true);
+
+  // The next month: one new month for the block (the earlier months are cached), or a new year of one month.
+  await h.user.clear(field);
+  await h.user.type(field, m1);
+  const cost = await screen.findByText(new RegExp(`^Moving to ${m1} rolls 1 block forward: costs 1 call \\(\\d+ cached\\)`));
+  expect(cost.textContent).toContain('Formulas that read FIN_PERIOD recalculate too.');
+  const usage = await sb.usage(sb.companies['growth-admin']);
+  await h.user.click(screen.getByRole('button', { name: 'Roll forward' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 1 block forward, spent 1 call\\.`), {}, { timeout: 30000 });
+  expect(await sb.usage(sb.companies['growth-admin'])).toBe(usage + 1);
+  const [rolled] = await h.gateway.listBindings();
+  const spec = specFromBinding(rolled)!;
+  expect(spec.end.slice(0, 7)).toBe(m1);
+  await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, rolled, columnsFor(spec).map((c) => ({ start: c.start, end: c.end })));
+  await screen.findByText(`FIN_PERIOD is ${m1} ('Reporting period'!B1).`);
+  h.unmount();
+});
