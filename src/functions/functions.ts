@@ -223,7 +223,7 @@ export function merchants(category: string, invocation?: CustomFunctions.Invocat
  * trailing twelve months of base, shifted by offset. Spends no call.
  * @customfunction PERIOD
  * @param base A month ("2026-10", or the reporting period FIN_PERIOD), a date, or a period (its last month).
- * @param [offset] Steps of the kind to move: -1 is the one before (months for "month", "ytd" and "ttm"; quarters; years for "fy").
+ * @param [offset] Steps of the kind to move, -1 for the one before: months (for a month, a YTD, a TTM), quarters or fiscal years.
  * @param [kind] "month" (default), "quarter", "fy", "ytd" or "ttm".
  * @param invocation Invocation of the function.
  * @returns Period text such as "2026-09", "2026-Q4", "FY2027", "2026-10 YTD" or "2026-10 TTM".
