@@ -1,11 +1,13 @@
 import { Button, Checkbox, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import { PERIOD_CHOICES, type Period } from '../engine/dates';
+import { PERIOD_CHOICES, type Period, type YearMonth } from '../engine/dates';
 import { fail, ok } from '../engine/result';
 import type { Scale } from '../engine/render';
 import { plural } from '../engine/text/plural';
 import { ErrorMessage } from './ErrorMessage';
+import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
+import { hasBoardPack, kpiReads } from '../engine/reporting/boardPack';
 import { useCallsLeft, useStatements, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
@@ -60,6 +62,18 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [relation, setRelation] = useState<PeriodRelation | null>(null);
   const [periodVersion, setPeriodVersion] = useState(0);
   const reporting = useReportingPeriod(services, periodVersion);
+  // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
+  const [packInWorkbook, setPackInWorkbook] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void hasBoardPack(services.gateway).then((has) => {
+      if (live) setPackInWorkbook(has);
+    });
+    return () => {
+      live = false;
+    };
+  }, [services, periodVersion]);
+  const formulaReads = useMemo(() => (packInWorkbook ? async (month: YearMonth) => kpiReads(month) : undefined), [packInWorkbook]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
@@ -166,7 +180,19 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         statements={statements}
         today={today}
         period={reporting}
+        formulaReads={formulaReads}
         onMoved={() => {
+          setPeriodVersion((v) => v + 1);
+          setCostVersion((v) => v + 1);
+        }}
+      />
+      <BoardPackPanel
+        services={services}
+        connection={connection}
+        statements={statements}
+        period={reporting}
+        costVersion={costVersion}
+        onInserted={() => {
           setPeriodVersion((v) => v + 1);
           setCostVersion((v) => v + 1);
         }}

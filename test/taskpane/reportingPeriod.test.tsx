@@ -3,6 +3,7 @@
 // move the period one month and see the cost first, then the rolled block with the API's figures for its new
 // dates, having spent exactly the cost shown.
 import { calendarDateAt, formatYearMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
+import { KPI_FIRST_ROW, KPIS, packCost } from '../../src/engine/reporting/boardPack';
 import { readReportingPeriod } from '../../src/engine/reporting/period';
 import { columnsFor } from '../../src/engine/statements';
 import { specFromBinding } from '../../src/engine/statements/spec';
@@ -60,5 +61,45 @@ test('set the reporting period, insert relative to it, roll forward one month wi
   expect(spec.end.slice(0, 7)).toBe(m1);
   await expectBlockMatchesApi(sb, 'growth-admin', h.gateway, rolled, columnsFor(spec).map((c) => ({ start: c.start, end: c.end })));
   await screen.findByText(`FIN_PERIOD is ${m1} ('Reporting period'!B1).`);
+  h.unmount();
+});
+
+test('the board pack: its cost before inserting, five blocks and a KPI sheet of FIN formulas on FIN_PERIOD, rolled with it', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  await screen.findByText('Set the reporting period first: the pack follows it.');
+  const m0 = monthText(-2);
+  const field = await screen.findByRole('textbox', { name: 'Reporting period' });
+  await h.user.clear(field);
+  await h.user.type(field, m0);
+  await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(`));
+  const month = { year: Number(m0.slice(0, 4)), month: Number(m0.slice(5)) };
+  const cold = (await packCost((await h.services.runtime.getReader())!, month, 1)).calls;
+  await screen.findByText(`Five statement sheets and a KPI sheet for ${m0}, rolling forward with the reporting period: costs ${cold} calls (0 cached).`);
+  const usage = await sb.usage(sb.companies['growth-admin']);
+  await h.user.click(screen.getByRole('button', { name: 'Insert the board pack' }));
+  const done = await screen.findByText(/^Inserted the board pack for /, {}, { timeout: 30000 });
+  // Here no formula engine calculates the KPIs: the statements spend their share of the cost shown.
+  const spent = (await sb.usage(sb.companies['growth-admin'])) - usage;
+  expect(spent).toBeLessThan(cold);
+  expect(done.textContent).toContain(`The statements spent ${spent} calls`);
+  expect(h.gateway.sheetNames()).toEqual(['Sheet1', 'Reporting period', 'Board P&L', 'Board P&L by month', 'Board balance sheet', 'Board cash flow', 'Board KPIs']);
+  const bindings = await h.gateway.listBindings();
+  expect(bindings.map((b) => b.parameters.relation)).toEqual(['month', 'month', 'ytd', 'ytd', 'ytd']);
+  expect(KPIS.map((_, i) => h.gateway.cell('Board KPIs', `B${KPI_FIRST_ROW + i}`).formula)).toEqual(KPIS.map((k) => k.formula));
+  expect(KPIS.every((k) => k.formula.includes('FIN_PERIOD') || /B\d/.test(k.formula))).toBe(true);
+
+  // Rolling the pack: its cost names the blocks and prices the KPIs' reads too.
+  const m1 = monthText(-1);
+  await h.user.clear(field);
+  await h.user.type(field, m1);
+  const cost = await screen.findByText(new RegExp(`^Moving to ${m1} rolls 5 blocks forward: costs (\\d+) calls`));
+  const shown = Number(/costs (\d+) calls/.exec(cost.textContent!)![1]);
+  expect(shown).toBeGreaterThan(0);
+  const before = await sb.usage(sb.companies['growth-admin']);
+  await h.user.click(screen.getByRole('button', { name: 'Roll forward' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 5 blocks forward`), {}, { timeout: 30000 });
+  expect((await sb.usage(sb.companies['growth-admin'])) - before).toBeLessThanOrEqual(shown);
   h.unmount();
 });
