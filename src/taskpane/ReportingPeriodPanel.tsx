@@ -1,5 +1,5 @@
 import { Button, Field, Input, ProgressBar, Text } from '@fluentui/react-components';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { monthIndex, monthIndexToYearMonth, formatYearMonth, type YearMonth } from '../engine/dates';
 import { parseReportingMonth, readReportingPeriod, REPORTING_PERIOD_NAME, type ReportingPeriod } from '../engine/reporting/period';
 import type { RollPlan } from '../engine/reporting/rollForward';
@@ -35,9 +35,10 @@ export function useReportingPeriod(services: PaneServices, version: number): Rep
   return period;
 }
 
-/** The month before the company's current one: the month a pack is usually closed for. */
-export function lastClosedMonth(today: string): YearMonth {
-  return monthIndexToYearMonth(monthIndex(today) - 1);
+/** The month before the company's current one, as text: the month a pack is usually closed for. */
+function lastMonthText(today: string): string {
+  const m = monthIndexToYearMonth(monthIndex(today) - 1);
+  return formatYearMonth(m.year, m.month);
 }
 
 export interface ReportingPeriodPanelProps {
@@ -66,10 +67,13 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
   const current = period?.state === 'set' ? period.text : null;
-  // The field starts at the current period, or at last month for a workbook without one.
+  // The field starts at the current period, or at last month for a workbook without one; once only, so a
+  // field the user is editing is never filled in under them when the period is read again.
+  const started = useRef(false);
   useEffect(() => {
-    if (period === null) return;
-    setText((t) => (t !== '' ? t : (current ?? formatYearMonth(lastClosedMonth(today).year, lastClosedMonth(today).month))));
+    if (period === null || started.current) return;
+    started.current = true;
+    setText((typed) => (typed !== '' ? typed : (current ?? lastMonthText(today))));
   }, [period, current, today]);
   const month = parseReportingMonth(text);
   const moving = month !== null && formatYearMonth(month.year, month.month) !== current;
