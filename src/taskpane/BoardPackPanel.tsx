@@ -34,9 +34,15 @@ export function BoardPackPanel({ services, connection, statements, period, costV
   // By its text: a new object from each read of the cell would price the pack again for nothing.
   const month = useMemo(() => (monthText ? parseReportingMonth(monthText) : null), [monthText]);
 
+  // FIN formulas that calculate (the pack's KPIs just inserted) fill the cache: priced again after each batch.
+  const [batches, setBatches] = useState(0);
+  useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
+
   useEffect(() => {
-    setCost(null);
-    if (!month) return;
+    if (!month) {
+      setCost(null);
+      return;
+    }
     let live = true;
     packCost(connection.reader, month, connection.fiscalYearStartMonth).then(
       (c) => {
@@ -47,7 +53,7 @@ export function BoardPackPanel({ services, connection, statements, period, costV
     return () => {
       live = false;
     };
-  }, [month, connection.reader, connection.fiscalYearStartMonth, costVersion]);
+  }, [month, connection.reader, connection.fiscalYearStartMonth, costVersion, batches]);
 
   const insert = async () => {
     if (!month) return;

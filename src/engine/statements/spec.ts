@@ -146,7 +146,7 @@ const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
 function baseSheetName(spec: StatementSpec): string {
   const s = STATEMENTS.find((x) => x.key === spec.statement);
   // A relative block's dates move with the reporting period, and a sheet name is not rewritten when they do.
-  const period = spec.relation ? (RELATION_SHEET_WORDS[spec.relation] ?? spec.relation) : specPeriodLabel(spec);
+  const period = spec.relation ? RELATION_SHEET_WORDS[spec.relation] : specPeriodLabel(spec);
   return `${s?.sheet ?? spec.statement} ${period}`;
 }
 
