@@ -1012,6 +1012,8 @@ export function journeys(world: World): Journey[] {
         log(`board pack for ${text(m0)}: cold cost ${cold} calls; revenue, cash and net burn match the API`);
         await shot('13-board-pack-kpis');
         await showSheet(page, 'Board P&L');
+        // The month's column, then the year to date against the prior year's with its variance columns.
+        await goToCell(page, 'H7');
         await shot('14-board-pack-pnl');
 
         step('rolling forward one month: the cost first');
