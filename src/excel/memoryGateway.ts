@@ -429,7 +429,7 @@ export class MemoryGateway implements WorkbookGateway {
     }
     this.stats = memoryStats('writeGrid', plan.rows);
     const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
-    if (options.name !== undefined) this.names.set(options.name.toLowerCase(), { name: options.name, sheet: at.sheet, box, visible: false });
+    if (options.name !== undefined) this.names.set(options.name.toLowerCase(), { name: options.name, sheet: at.sheet, box, visible: options.nameVisible === true });
     return { sheet: at.sheet.name, address: qualify(at.sheet.name, box), rowCount: plan.rows, columnCount: plan.cols };
   }
 

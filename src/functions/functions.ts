@@ -291,6 +291,21 @@ export function merchants(category: string, company?: string, invocation?: Custo
 }
 
 /**
+ * A period keyed on a month, as text every FIN function takes: the month, quarter, fiscal year, year to date or
+ * trailing twelve months of base, shifted by offset. Spends no call.
+ * @customfunction PERIOD
+ * @param base A month ("2026-10", or the reporting period FIN_PERIOD), a date, or a period (its last month).
+ * @param [offset] Steps of the kind to move, -1 for the one before: months (for a month, a YTD, a TTM), quarters or fiscal years.
+ * @param [kind] "month" (default), "quarter", "fy", "ytd" or "ttm".
+ * @param invocation Invocation of the function.
+ * @returns Period text such as "2026-09", "2026-Q4", "FY2027", "2026-10 YTD" or "2026-10 TTM".
+ */
+export function period(base: number | string, offset?: number | string, kind?: string, invocation?: CustomFunctions.Invocation): Promise<string> {
+  // Through the runtime for the connection's fiscal year, but no evaluation Refresh all counts: it reads nothing.
+  return evaluateFin({ name: 'PERIOD', args: [base, offset, kind] }, isValuePreview(invocation) ? PREVIEW : CELL, (fin, ctx) => fin.period({ base, offset, kind }, ctx));
+}
+
+/**
  * When the data the FIN formulas show was fetched from the API, such as "2026-11-21 14:03 UTC". Spends no call.
  * @customfunction REFRESHED
  * @param [company] The company: a connection's short name or company id (default: the default connection).

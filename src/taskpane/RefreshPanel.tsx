@@ -409,7 +409,7 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
                     </Badge>
                   ) : changed ? (
                     <Badge appearance="tint" shape="rounded" color="warning">
-                      Changed by your push
+                      {block.rolled ? 'Behind the reporting period' : 'Changed by your push'}
                     </Badge>
                   ) : closed ? (
                     <Badge appearance="tint" shape="rounded" color="informative">
@@ -424,7 +424,7 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
                 {!failure && !damaged && (
                   <Text block className={styles.note}>
                     {changed
-                      ? `Changed by your push: refresh (${plural(block.changedCalls, 'call')}).`
+                      ? `${block.rolled ? `Behind the reporting period: its next refresh rolls it to ${block.spec.start} to ${block.spec.end}` : 'Changed by your push: refresh'} (${plural(block.changedCalls, 'call')}).`
                       : closed
                         ? `Within the books closed through ${closedThrough}: kept by every refresh. Refresh this block reopens it.`
                         : 'Nothing known to have changed since it was written: your pushes and shifts are tracked here; changes made elsewhere show after Refresh changes.'}

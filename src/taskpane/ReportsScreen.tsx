@@ -1,9 +1,13 @@
 import { Button, Checkbox, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import { PERIOD_CHOICES } from '../engine/dates';
+import { PERIOD_CHOICES, type Period, type YearMonth } from '../engine/dates';
+import { fail, ok } from '../engine/result';
 import type { Scale } from '../engine/render';
 import { plural } from '../engine/text/plural';
 import { ErrorMessage } from './ErrorMessage';
+import { BoardPackPanel } from './BoardPackPanel';
+import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
+import { hasBoardPack, kpiReads } from '../engine/reporting/boardPack';
 import { useCallsLeft, useStatements, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
@@ -13,6 +17,7 @@ import { exceedsLeft, notStartedText, type CallsLeft } from '../engine/budget/ca
 import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
 import {
   LAYOUTS,
+  RELATIONS,
   SCALES,
   STATEMENTS,
   columnsFor,
@@ -20,16 +25,19 @@ import {
   describeSpec,
   offersTotal,
   offersVariance,
+  relativePeriod,
   resolvePeriod,
   statementLabel,
   type LayoutKey,
   type PeriodChoice,
+  type PeriodRelation,
   type StatementKind,
   type StatementSpec,
 } from '../engine/statements';
 import { useScreenStyles } from './styles';
 
-// Reports: pick a statement, a period, a layout (months or quarters side by side may get a Total column,
+// Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a statement, a period (fixed, or
+// relative to the reporting period: the block then rolls forward with it), a layout (months or quarters side by side may get a Total column,
 // a comparison its Variance columns) and units; see what it will cost (periods already cached are free); insert it on a new sheet or at the
 // selected cell, with progress. The block is recorded so Refresh can rebuild it. A block that costs more
 // than the month has left is not started (it would stop part way): the pane says so and offers the leading
@@ -50,6 +58,22 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const today = useToday(services);
   const [statement, setStatement] = useState<StatementKind>('income_statement');
   const [periodChoice, setPeriodChoice] = useState<PeriodChoice>('last_month');
+  /** Set when the period follows the reporting period; periodChoice is then not used. */
+  const [relation, setRelation] = useState<PeriodRelation | null>(null);
+  const [periodVersion, setPeriodVersion] = useState(0);
+  const reporting = useReportingPeriod(services, periodVersion);
+  // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
+  const [packInWorkbook, setPackInWorkbook] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void hasBoardPack(services.gateway).then((has) => {
+      if (live) setPackInWorkbook(has);
+    });
+    return () => {
+      live = false;
+    };
+  }, [services, periodVersion]);
+  const formulaReads = useMemo(() => (packInWorkbook ? async (month: YearMonth) => kpiReads(month) : undefined), [packInWorkbook]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
@@ -66,10 +90,11 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
 
-  const period = useMemo(
-    () => resolvePeriod(periodChoice, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth, customStart, customEnd }),
-    [periodChoice, today, connection.fiscalYearStartMonth, customStart, customEnd],
-  );
+  const period = useMemo(() => {
+    if (!relation) return resolvePeriod(periodChoice, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth, customStart, customEnd });
+    if (reporting?.state !== 'set') return fail<Period>('Set the reporting period above first.');
+    return ok(relativePeriod(relation, reporting.month, connection.fiscalYearStartMonth));
+  }, [relation, reporting, periodChoice, today, connection.fiscalYearStartMonth, customStart, customEnd]);
   const canTotal = offersTotal({ statement, layout });
   const canVariance = offersVariance({ layout });
   const spec: StatementSpec | null = useMemo(
@@ -77,7 +102,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       period.ok
         ? {
             statement,
-            period: periodChoice,
+            period: relation ? 'custom' : periodChoice,
             start: period.value.start,
             end: period.value.end,
             layout,
@@ -85,9 +110,10 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             fiscalYearStartMonth: connection.fiscalYearStartMonth,
             ...(canTotal && total ? { total: true } : {}),
             ...(canVariance && variance ? { variance: true } : {}),
+            ...(relation ? { relation } : {}),
           }
         : null,
-    [period, statement, periodChoice, layout, scale, connection.fiscalYearStartMonth, canTotal, total, canVariance, variance],
+    [period, statement, periodChoice, relation, layout, scale, connection.fiscalYearStartMonth, canTotal, total, canVariance, variance],
   );
 
   // The year to date differs from the period picked: say which two spans are compared.
@@ -148,6 +174,29 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
 
   return (
     <div className={styles.screen}>
+      <ReportingPeriodPanel
+        services={services}
+        connection={connection}
+        statements={statements}
+        today={today}
+        period={reporting}
+        formulaReads={formulaReads}
+        onMoved={() => {
+          setPeriodVersion((v) => v + 1);
+          setCostVersion((v) => v + 1);
+        }}
+      />
+      <BoardPackPanel
+        services={services}
+        connection={connection}
+        statements={statements}
+        period={reporting}
+        costVersion={costVersion}
+        onInserted={() => {
+          setPeriodVersion((v) => v + 1);
+          setCostVersion((v) => v + 1);
+        }}
+      />
       <Field label="Statement">
         <Select value={statement} onChange={(_, d) => setStatement(d.value as StatementKind)} disabled={busy}>
           {STATEMENTS.map((s) => (
@@ -159,19 +208,36 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       </Field>
       <Field
         label="Period"
-        hint={period.ok ? `${period.value.start} to ${period.value.end}` : undefined}
-        validationState={!period.ok && periodChoice === 'custom' && customStart && customEnd ? 'error' : 'none'}
-        validationMessage={!period.ok && periodChoice === 'custom' && customStart && customEnd ? period.error : undefined}
+        hint={period.ok ? `${period.value.start} to ${period.value.end}${relation ? ', rolling forward with the reporting period' : ''}` : undefined}
+        validationState={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? 'error' : 'none'}
+        validationMessage={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? period.error : undefined}
       >
-        <Select value={periodChoice} onChange={(_, d) => setPeriodChoice(d.value as PeriodChoice)} disabled={busy}>
-          {PERIOD_CHOICES.map((p) => (
-            <option key={p.key} value={p.key}>
-              {p.label}
-            </option>
-          ))}
+        <Select
+          value={relation ? `relative:${relation}` : periodChoice}
+          onChange={(_, d) => {
+            const chosen = RELATIONS.find((r) => `relative:${r.key}` === d.value);
+            setRelation(chosen?.key ?? null);
+            if (!chosen) setPeriodChoice(d.value as PeriodChoice);
+          }}
+          disabled={busy}
+        >
+          <optgroup label="Fixed dates">
+            {PERIOD_CHOICES.map((p) => (
+              <option key={p.key} value={p.key}>
+                {p.label}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Relative to the reporting period">
+            {RELATIONS.map((r) => (
+              <option key={r.key} value={`relative:${r.key}`}>
+                {r.label}
+              </option>
+            ))}
+          </optgroup>
         </Select>
       </Field>
-      {periodChoice === 'custom' && (
+      {!relation && periodChoice === 'custom' && (
         <div className={styles.twoColumns}>
           <Field label="Start date">
             <Input type="date" value={customStart} onChange={(_, d) => setCustomStart(d.value)} disabled={busy} />

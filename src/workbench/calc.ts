@@ -5,7 +5,7 @@
 // FIN arguments did not change makes no call. A cell is #BUSY! until every answer it needs is in; an
 // array spills into the blank cells to its right and below (#SPILL! when they are not blank).
 
-import { MAX_COLS, MAX_ROWS, type Box } from '../engine/ports/address';
+import { MAX_COLS, MAX_ROWS, parseQualified, type Box } from '../engine/ports/address';
 import { positionAddress, positionKey, type CellPosition, type WorkbenchBook } from './book';
 import { BUSY_RESULT, resultOf, sameResult, valueOf, type CellResult, type Scalar } from './cellResult';
 import { CustomFunctionHost, type FunctionInfo } from './customFunctions';
@@ -300,8 +300,17 @@ export class FormulaEngine {
       spillRange: (anchor) => this.spillRange(anchor, entry, pass),
       isCustom: (name) => this.custom.isCustom(name),
       callCustom: (name, args) => this.callCustom(entry, pass, name, args, host),
+      resolveName: (name) => this.resolveName(name),
     };
     return host;
+  }
+
+  /** A defined name's rectangle, read like the reference it stands for (so its cell's changes recalculate). */
+  private resolveName(name: string): Reference | null {
+    const found = this.options.book.definedNames().find((n) => n.name.toLowerCase() === name.toLowerCase());
+    if (!found?.address) return null;
+    const { sheet, box } = parseQualified(found.address);
+    return { kind: 'reference', sheet, top: box.row, left: box.col, bottom: box.row + box.rows - 1, right: box.col + box.cols - 1 };
   }
 
   private sheetName(name: string): string | undefined {

@@ -53,6 +53,11 @@ const recentMonth = (() => {
  * its text says what the cell holds and this map says it too.
  */
 const CELLS: Record<string, string> = { A1: recentMonth, B2: '1200', B3: '-300', B4: '450', B5: '75' };
+/**
+ * The workbook's defined names an example may read, and what their cell holds: the reporting period the pane
+ * makes (FIN_PERIOD, a month as text; docs/fin-functions.md, "The reporting period").
+ */
+const NAMES: Record<string, string> = { FIN_PERIOD: recentMonth };
 /** Where each example formula goes: a cell no example reads, with room for a spill below and to the right. */
 const FORMULA_CELL = 'AA1';
 
@@ -60,7 +65,7 @@ const FORMULA_CELL = 'AA1';
  * The other arguments of an argument example: a category that exists and fits the function, a recent month.
  * Optional parameters are left empty.
  */
-const OTHER_ARGUMENTS: Record<string, string> = { category: '"Revenue"', line: '"Net Income"', start: `"${recentMonth}"`, date: `"${recentMonth}"` };
+const OTHER_ARGUMENTS: Record<string, string> = { category: '"Revenue"', line: '"Net Income"', start: `"${recentMonth}"`, date: `"${recentMonth}"`, base: `"${recentMonth}"` };
 const OTHER_ARGUMENTS_OF: Record<string, Record<string, string>> = { BALANCE: { category: '"Cash"' } };
 
 /**
@@ -93,6 +98,9 @@ beforeAll(async () => {
   });
   ({ json: help, info } = await registered);
   await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+  for (const [i, [name, value]] of Object.entries(NAMES).entries()) {
+    await world.book.writeGrid(i === 0 ? { kind: 'newSheet', name: 'Names', activate: false } : { kind: 'anchor', sheet: 'Names', cell: `A${i + 1}` }, { values: [[value]] }, { name, nameVisible: true });
+  }
 });
 afterAll(async () => {
   runtime.configureRuntime(null);
@@ -130,6 +138,7 @@ function unfilledCells(formula: string): string[] {
   for (const token of tokenize(formula.replace(/^=/, ''))) {
     if (!isRange(token)) continue;
     const ref = parseReference(token.value, 'here');
+    if (ref.kind === 'name' && ref.name.toUpperCase() in NAMES) continue;
     if (ref.kind !== 'reference' || ref.reference.sheet !== 'here') {
       missing.push(token.value);
       continue;

@@ -1098,5 +1098,124 @@ export function journeys(world: World): Journey[] {
         await shot('15-consolidated-income-statement');
       },
     },
+    {
+      name: 'The board pack on the reporting period, rolled forward one month (issue 15)',
+      run: async ({ page, shot, step, log }) => {
+        // Two closed months: the pack is set up for the one before last month, then rolled to last month.
+        const [y, m] = world.today.split('-').map(Number);
+        const monthAt = (back: number) => {
+          const index = y * 12 + (m - 1) - back;
+          return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+        };
+        const text = (x: { year: number; month: number }) => `${x.year}-${String(x.month).padStart(2, '0')}`;
+        const m0 = monthAt(2);
+        const m1 = monthAt(1);
+        step('fetching the KPI figures from the API');
+        const categories = await api<{ data: { id: string; name: string }[] }>(world, 'growth-admin', '/categories');
+        const id = (name: string) => categories.data.find((c) => c.name === name)!.id;
+        const line = (section: { categories?: { category_id: string; amount_cents?: number; balance_cents?: number }[] } | undefined, category: string) => {
+          const found = section?.categories?.find((c) => c.category_id === category);
+          return found?.amount_cents ?? found?.balance_cents ?? 0;
+        };
+        const figures = async (x: { year: number; month: number }) => {
+          const end = (z: { year: number; month: number }) => monthRange(z.year, z.month).end;
+          const i = x.year * 12 + x.month - 2;
+          const before = { year: Math.floor(i / 12), month: (i % 12) + 1 };
+          const is = await api<IncomeStatement>(world, 'growth-admin', `/reports/income_statement?start_date=${monthRange(x.year, x.month).start}&end_date=${end(x)}`);
+          const cash = async (z: { year: number; month: number }) =>
+            line((await api<{ assets: { categories: { category_id: string; balance_cents: number }[] } }>(world, 'growth-admin', `/reports/balance_sheet?date=${end(z)}`)).assets, id('Cash'));
+          const cashNow = await cash(x);
+          return {
+            Revenue: line(is.revenue as { categories: ReportCategory[] }, id('Revenue')) / 100,
+            'Cash at the month end': cashNow / 100,
+            'Net burn': ((await cash(before)) - cashNow) / 100,
+          };
+        };
+        const [f0, f1] = [await figures(m0), await figures(m1)];
+
+        step('connecting and setting the reporting period');
+        await connectDemo(page);
+        const p = pane(page);
+        const usage0 = await usage(world, 'growth-admin');
+        const field = p.getByRole('textbox', { name: 'Reporting period' });
+        await field.fill(text(m0));
+        await p.getByRole('status').filter({ hasText: `Moving to ${text(m0)} moves no block: costs 0 calls` }).waitFor();
+        await p.getByRole('button', { name: 'Set reporting period', exact: true }).click();
+        await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${text(m0)} \\('Reporting period'!B1\\): spent 0 calls`) }).waitFor({ timeout: LONG });
+
+        step('the board pack: its cost, then inserting it');
+        const packCost = p.getByRole('status').filter({ hasText: /^Five statement sheets and a KPI sheet for .*: costs \d+ calls/ });
+        await packCost.waitFor();
+        const cold = Number(/costs (\d+) calls/.exec((await packCost.textContent())!)![1]);
+        await p.getByRole('button', { name: 'Insert the board pack', exact: true }).click();
+        await p.getByRole('status').filter({ hasText: new RegExp(`^Inserted the board pack for ${text(m0)}`) }).waitFor({ timeout: LONG });
+
+        // The KPI formulas calculate once inserted: wait for their figures, then check three against the API.
+        const kpis = async (expected: Record<string, number>) => {
+          const grid = await showSheet(page, 'Board KPIs');
+          const deadline = Date.now() + LONG;
+          for (;;) {
+            const rows = await readGrid(grid);
+            const shown = Object.fromEntries(Object.keys(expected).map((label) => [label, parseAmount(rows.find((r) => r.cells[0] === label)?.cells[1] ?? '')]));
+            const wrong = Object.entries(expected).filter(([label, v]) => !(Math.abs(shown[label] - v) < 0.006));
+            if (wrong.length === 0) return rows;
+            if (Date.now() > deadline) assert.fail(`KPIs differ from the API: ${wrong.map(([label, v]) => `${label} shows ${shown[label]}, the API says ${v}`).join('; ')}`);
+            await page.waitForTimeout(200);
+          }
+        };
+        step('checking three KPIs against the API');
+        const rows0 = await kpis(f0);
+        assert.ok(rows0.some((r) => r.cells[0] === 'Cash runway (months)'), 'a runway row');
+        const coldSpent = (await usage(world, 'growth-admin')) - usage0;
+        assert.equal(coldSpent, cold, 'the pack spent the cost shown, KPI formulas included');
+        log(`board pack for ${text(m0)}: cold cost ${cold} calls; revenue, cash and net burn match the API`);
+        await shot('16-board-pack-kpis');
+        await showSheet(page, 'Board P&L');
+        // The month's column, then the year to date against the prior year's with its variance columns.
+        await goToCell(page, 'H7');
+        await shot('17-board-pack-pnl');
+
+        step('rolling forward one month: the cost first');
+        await field.fill(text(m1));
+        const rollCost = p.getByRole('status').filter({ hasText: new RegExp(`^Moving to ${text(m1)} rolls 5 blocks forward: costs \\d+ calls`) });
+        await rollCost.waitFor();
+        const roll = Number(/costs (\d+) calls/.exec((await rollCost.textContent())!)![1]);
+        assert.ok(roll > 0 && roll < cold, `rolling costs only the new periods (${roll} of the pack's ${cold})`);
+        await shot('18-roll-forward-cost');
+        const usage1 = await usage(world, 'growth-admin');
+        await p.getByRole('button', { name: 'Roll forward', exact: true }).click();
+        await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${text(m1)} .*: rolled 5 blocks forward`) }).waitFor({ timeout: LONG });
+        step('checking the new figures');
+        await kpis(f1);
+        assert.equal((await usage(world, 'growth-admin')) - usage1, roll, 'the roll spent the cost shown');
+        log(`rolled to ${text(m1)} for ${roll} calls; the KPIs follow FIN_PERIOD`);
+        await shot('19-board-pack-rolled-forward');
+
+        // Issue 15, item 5: the pack for the board, as values: no FIN formula left, no call spent.
+        step('a values copy of the pack for people without the add-in');
+        const beforeShare = await usage(world, 'growth-admin');
+        await openPaneTab(page, 'Share');
+        const kpiChoice = p.getByRole('checkbox', { name: /^Board KPIs \(/ });
+        await kpiChoice.waitFor({ timeout: LONG });
+        assert.ok(await kpiChoice.isChecked(), 'the KPI sheet, which the add-in feeds, is ticked');
+        await p.getByRole('button', { name: 'Make a values copy', exact: true }).click();
+        const shared = p.getByText(/Made \d+ values cop(y|ies): /);
+        await shared.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+        if (!(await shared.isVisible())) throw new Error(`Share failed: ${await errorMessages(p).first().textContent()}`);
+        assert.equal(await usage(world, 'growth-admin'), beforeShare, 'the values copy spends no call');
+        const copied = await readGrid(await showSheet(page, 'Board KPIs (values)'));
+        assert.match(copied[0].cells[0], /^Values as of /);
+        const formulaBox = workbook(page).getByLabel('Formula', { exact: true });
+        for (const [label, expected] of Object.entries(f1)) {
+          const row = copied.find((r) => r.cells[0] === label);
+          assert.ok(row, `${label} in the copy`);
+          assert.ok(Math.abs(parseAmount(row.cells[1]) - expected) < 0.006, `${label}: the copy shows ${row.cells[1]}, the API says ${expected}`);
+          await goToCell(page, `B${row.row}`);
+          const held = await formulaBox.inputValue();
+          assert.ok(!held.startsWith('='), `${label} in the copy holds ${held}, not a formula`);
+        }
+        log(`values copy: ${(await shared.textContent())?.trim()}; the KPIs hold the API's figures and no formula; 0 calls`);
+      },
+    },
   ];
 }

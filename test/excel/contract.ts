@@ -211,6 +211,14 @@ export function gatewayContract(label: string, make: MakeHarness): void {
         expect(await gw.locateBlock('FinBlock_never_written')).toEqual({ state: 'missing' });
       });
 
+      test('a name users write in formulas (the reporting period) is visible; writing its cell again keeps it', async () => {
+        await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B1' }, { values: [['2026-10']] }, { name: 'FIN_PERIOD', nameVisible: true });
+        expect(inspect.names()).toEqual([{ name: 'FIN_PERIOD', visible: true, address: 'Sheet1!B1' }]);
+        await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B1' }, { values: [['2026-11']] });
+        expect(inspect.names()).toEqual([{ name: 'FIN_PERIOD', visible: true, address: 'Sheet1!B1' }]);
+        expect(inspect.cell('Sheet1', 'B1')).toMatchObject({ value: '2026-11', numberFormat: '@' });
+      });
+
       test('rows inserted above move it, rows inserted inside grow it, rows below leave it; a renamed sheet is followed', async () => {
         await write('B2');
         inspect.insertRows('Sheet1', 1, 3);

@@ -63,6 +63,21 @@ describe('formula cells', () => {
     expect(cellView(w.book, w.engine, w.at('B2'))).toMatchObject({ text: '["x",null,null]', formula: '=FIN.ECHO("x",,)' });
   });
 
+  it('reads a defined name as the cell it names, and follows that cell (the reporting period, FIN_PERIOD)', async () => {
+    const w = world();
+    await w.book.writeFormula('Sheet1!C1', '=FIN.ECHO(FIN_PERIOD&" YTD")');
+    await w.settle();
+    expect(w.engine.resultAt(w.at('C1'))).toMatchObject({ state: 'error', code: '#NAME?' });
+    await w.book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B1' }, { values: [['2026-10']] }, { name: 'FIN_PERIOD', nameVisible: true });
+    await w.book.writeFormula('Sheet1!C2', '=FIN.ECHO(FIN_PERIOD)');
+    await w.settle();
+    expect(w.engine.resultAt(w.at('C2'))).toEqual({ state: 'value', value: '["2026-10",null,null]' });
+    await w.book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B1' }, { values: [['2026-11']] });
+    await w.settle();
+    expect(w.engine.resultAt(w.at('C2'))).toEqual({ state: 'value', value: '["2026-11",null,null]' });
+    expect(w.book.definedNames()).toContainEqual({ name: 'FIN_PERIOD', visible: true, address: 'Sheet1!B1' });
+  });
+
   it('shows errors with their messages, and refuses what Excel would refuse', async () => {
     const w = world();
     await w.book.writeFormula('Sheet1!A1', '=FIN.FAIL("no data")');

@@ -1,5 +1,6 @@
 // The date arguments of the FIN functions, as Excel hands them over: serial numbers and text such as
-// 2026-07-31, 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD or TTM, read into a date or a period.
+// 2026-07-31, 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD or TTM, and a month with an offset and a view
+// (2026-10-1M, 2026-10 YTD: periodText.ts), read into a date or a period.
 //
 // The `2026-Q3` form is a calendar quarter, since it names a calendar year; `FY2026-Q1` is the fiscal one.
 
@@ -7,6 +8,7 @@ import { fail, ok, type Result } from '../result';
 import { daysInMonth, formatIsoDate, monthFullName, requireIsoDate } from './calendar';
 import { fiscalQuarterPeriod, fiscalStartMonthOf, fiscalYearPeriod } from './fiscal';
 import { monthPeriod, quarterPeriod, type Period } from './period';
+import { periodOfMonth, readKeyedPeriodText, shiftMonth } from './periodText';
 import { trailingTwelveMonths, yearToDate, type RelativePeriodOptions } from './relative';
 import { MAX_DATE, MIN_DATE, serialToIso, type DateSystem } from './serials';
 
@@ -33,7 +35,7 @@ export function unwrap<T>(result: Result<T>): T {
   return result.value;
 }
 
-export const ACCEPTED_DATE_FORMS = 'use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD or TTM';
+export const ACCEPTED_DATE_FORMS = 'use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD, TTM, 2026-07-1M or 2026-07 YTD';
 
 function badText(text: string, reason: string | null): Result<never> {
   const shown = text.length > 40 ? `${text.slice(0, 40)}...` : text;
@@ -87,10 +89,11 @@ export function parseDateArgument(input: unknown, options: DateArgumentOptions):
     if (!inExcelRange(date, date)) return badText(text, RANGE_REASON);
     return ok({ kind: 'date', date });
   }
-  if ((m = /^(\d{4})-(\d{2})$/.exec(upper))) {
-    const month = Number(m[2]);
-    if (month < 1 || month > 12) return badText(text, `month ${m[2]} does not exist`);
-    return periodResult(text, monthPeriod(Number(m[1]), month));
+  const keyed = readKeyedPeriodText(upper);
+  if (keyed) {
+    if (keyed.month.month < 1 || keyed.month.month > 12) return badText(text, `month ${upper.slice(5, 7)} does not exist`);
+    if (keyed.shift === 0 && keyed.view === 'month') return periodResult(text, monthPeriod(keyed.month.year, keyed.month.month));
+    return periodResult(text, periodOfMonth(shiftMonth(keyed.month, keyed.shift), keyed.view, fyStart));
   }
   if ((m = /^(\d{4})-Q(\d)$/.exec(upper))) {
     const quarter = Number(m[2]);
@@ -112,6 +115,8 @@ export function parseDateArgument(input: unknown, options: DateArgumentOptions):
   if (/^\d{4}-\d{2}-\d{2}[T ]/.test(upper)) return badText(text, 'a time of day is not accepted');
   if (/^FY\s*\d{2}$/.test(upper)) return badText(text, 'the fiscal year needs four digits');
   if (/^\d+(\.\d+)?$/.test(upper)) return badText(text, 'a serial number must be a number, not text');
+  if (/^\d{4}-\d{2}\s*[+-]\s*\d+$/.test(upper)) return badText(text, 'a shift needs its unit: M, Q or Y (2026-07-1M)');
+  if (/^\d{4}-\d{2}(?!\d)/.test(upper)) return badText(text, 'after the month comes a shift (-1M, +1Q, -1Y), then a view (QTR, FY, YTD or TTM)');
   return badText(text, null);
 }
 

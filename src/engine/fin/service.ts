@@ -11,11 +11,13 @@ import type { CachedReader } from '../reader/cachedReader';
 import type { CacheStore } from '../reader/requestCache';
 import { FinActivity, type FinBatch } from './activity';
 import type { FinClient } from './client';
-import { monthlyLimitError, type FinError } from './errors';
+import { monthlyLimitError, toFinError, type FinError } from './errors';
 import { Freshness, formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';
 import { FinInputs, type DateSystemSource } from './inputs';
 import * as lists from './lists';
 import type { Matrix } from './matrix';
+import { settle } from './pending';
+import { periodText } from './period';
 import { FinReads, type EvalContext, type Evaluation } from './reads';
 import { refreshFinCells, type RefreshOptions, type RefreshReport } from './refresh';
 import type { TreeNode } from '../tree';
@@ -128,6 +130,21 @@ export class FinService {
   /** Resolves a department the way FIN arguments are (name, unique tail of a path, or id). */
   resolveDepartment(input: unknown, ctx: EvalContext = {}): Promise<TreeNode<Department>> {
     return this.evaluate(ctx, departmentNamed, input);
+  }
+
+  // Periods ---------------------------------------------------------------------------------------
+
+  /**
+   * FIN.PERIOD: period text keyed on a month (period.ts). Local: no call, no turn, not an evaluation the
+   * activity counts (it reads nothing), so a recalculation of the reporting period's cells costs nothing.
+   */
+  async period(args: { base: unknown; offset?: unknown; kind?: unknown }, ctx: EvalContext = {}): Promise<string> {
+    try {
+      return await settle(() => periodText(this.inputs, args));
+    } catch (error) {
+      const fin = toFinError(error, '');
+      throw ctx.failure ? ctx.failure(fin) : fin;
+    }
   }
 
   // Freshness and refresh -------------------------------------------------------------------------

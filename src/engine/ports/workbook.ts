@@ -73,6 +73,11 @@ export interface WriteGridOptions {
    * compared case-insensitively.
    */
   name?: string;
+  /**
+   * The name is one the user writes in formulas (the reporting period, FIN_PERIOD): visible in the Name box,
+   * the Name Manager and formula autocomplete, unlike a block's bookkeeping name.
+   */
+  nameVisible?: boolean;
 }
 
 /** Where a block written with a name is now (locateBlock). */

@@ -123,7 +123,7 @@ export interface RenderStatementInput {
   readonly fiscalYearStartMonth?: number;
 }
 
-export type RefreshKindStamp = 'full' | 'changes' | 'block' | 'sheet' | 'selection';
+export type RefreshKindStamp = 'full' | 'changes' | 'block' | 'sheet' | 'selection' | 'roll';
 
 const KIND_WORDS: Record<RefreshKindStamp, string> = {
   full: 'full refresh',
@@ -131,6 +131,7 @@ const KIND_WORDS: Record<RefreshKindStamp, string> = {
   block: 'this block alone',
   sheet: 'refresh of its sheet',
   selection: 'refresh of a selection',
+  roll: 'rolled to the reporting period',
 };
 
 /** The header of the column summing the periods. */

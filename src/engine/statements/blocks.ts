@@ -105,11 +105,11 @@ export async function markFailed(deps: BlockDeps, binding: BindingRecord, messag
   return next;
 }
 
-/** Fetches, renders and writes a new block (on a new sheet or at the selected cell) and records it. */
+/** Fetches, renders and writes a new block (on a new sheet, at the selected cell or at a given target) and records it. */
 export async function insertStatement(
   deps: BlockDeps,
   spec: StatementSpec,
-  where: 'newSheet' | 'selection',
+  where: 'newSheet' | 'selection' | WriteTarget,
   onProgress?: (done: number, total: number) => void,
 ): Promise<BlockResult> {
   const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, onProgress });
@@ -118,8 +118,10 @@ export async function insertStatement(
   if (where === 'selection') {
     const cell = await deps.gateway.getSelectedCell();
     target = { kind: 'anchor', sheet: cell.sheet, cell: cell.cell };
-  } else {
+  } else if (where === 'newSheet') {
     target = { kind: 'newSheet', name: sheetNameFor(spec, specsOf(await deps.gateway.listBindings())) };
+  } else {
+    target = where;
   }
   const id = newBindingId(deps.now());
   const name = blockName(id);

@@ -11,6 +11,10 @@ import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type Bl
 import { columnsFor, type ReportsClient } from './columns';
 import { planRefresh, refreshAll, refreshBlock, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
 import type { StatementSpec } from './spec';
+import type { YearMonth } from '../dates';
+import type { ReadRequest } from '../reader/requestCache';
+import type { WriteTarget } from '../ports/workbook';
+import { planRoll, rollForward, type RollOutcome, type RollPlan } from '../reporting/rollForward';
 
 export interface StatementsEngineOptions {
   gateway: WorkbookGateway;
@@ -28,7 +32,8 @@ type Progress = (done: number, total: number) => void;
 export interface StatementsEngine {
   /** What inserting this block spends (reports already cached are free); never calls the API. */
   cost(spec: StatementSpec): Promise<CallCost>;
-  insert(spec: StatementSpec, where: 'newSheet' | 'selection', onProgress?: Progress): Promise<BlockResult>;
+  /** On a new sheet named after the block, at the selected cell, or where a template puts it. */
+  insert(spec: StatementSpec, where: 'newSheet' | 'selection' | WriteTarget, onProgress?: Progress): Promise<BlockResult>;
   /** The company's blocks and what refreshing them costs; never calls the API. */
   plan(): Promise<RefreshPlan>;
   /**
@@ -47,6 +52,10 @@ export interface StatementsEngine {
   capBlock(): Promise<CapBlock | null>;
   /** Stops tracking a block: its name and its binding go, its cells stay as they are. */
   forget(binding: BindingRecord): Promise<void>;
+  /** What moving the reporting period to `month` spends (the relative blocks' new periods not cached); never calls the API. */
+  planRoll(month: YearMonth, formulaReads?: readonly ReadRequest[]): Promise<RollPlan>;
+  /** Moves the reporting period and rebuilds the relative blocks at their new dates through the cache. */
+  roll(plan: RollPlan, onProgress?: Progress): Promise<RollOutcome>;
 }
 
 export function createStatementsEngine(options: StatementsEngineOptions): StatementsEngine {
@@ -85,5 +94,10 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     rebuild: (binding, onProgress) => refreshStatement(deps, binding, { fresh: false, kind: 'full', onProgress }),
     capBlock: () => reader.capBlock(),
     forget: (binding) => forgetBlock(options.gateway, binding),
+    planRoll: (month, formulaReads) => planRoll(options.gateway, reader, month, formulaReads),
+    roll: (plan, onProgress) => {
+      reader.newRun();
+      return rollForward(deps, plan, onProgress);
+    },
   };
 }

@@ -13,7 +13,9 @@ import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
 import { isDamage, placeBlock, type Placement } from './placement';
-import { specFromBinding, type StatementSpec } from './spec';
+import type { YearMonth } from '../dates';
+import { readReportingPeriod } from '../reporting/period';
+import { rollBinding, specFromBinding, type StatementSpec } from './spec';
 
 /** A block is shown as old when its data is older than this. */
 export const OLD_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -31,6 +33,8 @@ export interface RefreshBlock {
   frozen: number;
   /** Where it is now, or that it is damaged (as of the plan). */
   placement: Placement;
+  /** The reporting period moved since it was written: `binding` carries its new dates (relative.ts). */
+  rolled: boolean;
 }
 
 export interface RefreshPlan {
@@ -52,14 +56,22 @@ function writtenAt(binding: BindingRecord): number {
   return Date.parse(binding.writtenAt ?? binding.refreshedAt);
 }
 
-async function blockOf(gateway: WorkbookGateway, binding: BindingRecord, companyId: string, changes: ReadonlyMap<string, number>): Promise<RefreshBlock | null> {
+async function blockOf(gateway: WorkbookGateway, recorded: BindingRecord, companyId: string, changes: ReadonlyMap<string, number>, month: YearMonth | null): Promise<RefreshBlock | null> {
+  const rolledBinding = month && recorded.company === companyId ? rollBinding(recorded, month) : null;
+  const binding = rolledBinding ?? recorded;
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
   const keys = [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r));
   const written = writtenAt(binding);
-  // An unreadable time is not evidence of a change: the age badge covers it.
-  const changed = Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
-  return { binding, spec, keys, changed, changedCalls: 0, frozen: 0, placement: await placeBlock(gateway, binding, spec) };
+  // An unreadable time is not evidence of a change: the age badge covers it. A rolled block is behind in all of it.
+  const changed = rolledBinding ? keys : Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
+  return { binding, spec, keys, changed, changedCalls: 0, frozen: 0, placement: await placeBlock(gateway, binding, spec), rolled: rolledBinding !== null };
+}
+
+/** The month every relative block follows, when the workbook has a reporting period. */
+async function reportingMonth(gateway: WorkbookGateway): Promise<YearMonth | null> {
+  const period = await orNone(() => readReportingPeriod(gateway), { state: 'none' } as const);
+  return period.state === 'set' ? period.month : null;
 }
 
 function isWritable(block: RefreshBlock): boolean {
@@ -89,17 +101,19 @@ async function orNone<T>(read: () => Promise<T>, none: T): Promise<T> {
 export async function planRefresh(gateway: WorkbookGateway, companyId: string, facts: CacheFacts): Promise<RefreshPlan> {
   const bindings = await gateway.listBindings();
   const changes = await orNone(facts.changes, new Map<string, number>());
+  // The period cell is read only when some block follows it: a workbook without one pays no round trip for it.
+  const month = bindings.some((b) => specFromBinding(b)?.relation) ? await reportingMonth(gateway) : null;
   const blocks: RefreshBlock[] = [];
   const others: BindingRecord[] = [];
   for (const b of bindings) {
-    const block = await blockOf(gateway, b, companyId, changes);
+    const block = await blockOf(gateway, b, companyId, changes, month);
     if (block) blocks.push(block);
     else others.push(b);
   }
   for (const b of blocks) {
     b.frozen = b.keys.filter(facts.isFrozen).length;
-    // A change inside closed books does not reopen them: only the user does (Refresh this block).
-    b.changed = b.changed.filter((k) => !facts.isFrozen(k));
+    // A change inside closed books does not reopen them: only the user does (Refresh this block). New dates do.
+    if (!b.rolled) b.changed = b.changed.filter((k) => !facts.isFrozen(k));
   }
   const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys.filter((k) => !facts.isFrozen(k))));
   const prefix = canonicalKey(companyId, { path: '' });
@@ -108,6 +122,9 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
   // A changed block refetches its changed requests only while they are stale: a formula may have fetched
   // one again since (the block is still behind, and rebuilds from the cache for nothing).
   const stale = new Set((await orNone(facts.staleKeys, [])).filter((k) => k.startsWith(prefix)));
+  // A rolled block's new periods are due unless cached: last month's columns may be this month's prior ones.
+  const cachedNow = new Set(cached);
+  for (const b of blocks) if (b.rolled && isWritable(b)) for (const k of b.keys) if (!cachedNow.has(k) && !facts.isFrozen(k)) stale.add(k);
   for (const b of blocks) if (b.changed.length > 0) b.changedCalls = b.keys.filter((k) => stale.has(k)).length;
   const changedBlocks = blocks.filter((b) => b.changed.length > 0 && isWritable(b));
   const changedBlockKeys = new Set(changedBlocks.flatMap((b) => b.keys));

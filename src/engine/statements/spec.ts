@@ -3,9 +3,10 @@
 // drill-down can read it).
 
 import type { Result } from '../result';
-import { customPeriod, isEndOfMonth, namedPeriod, periodLabel, startOfMonth, type NamedPeriodKey, type Period } from '../dates';
+import { customPeriod, isEndOfMonth, namedPeriod, periodLabel, startOfMonth, type NamedPeriodKey, type Period, type YearMonth } from '../dates';
 import type { Scale, StatementGrid, StatementReport } from '../render';
 import type { BindingRecord, Json } from '../ports/workbook';
+import { isRelation, relationLabel, rollSpec, type PeriodRelation } from './relative';
 
 export type StatementKind = StatementReport['object'];
 export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year' | 'prior_ytd';
@@ -51,6 +52,8 @@ export interface StatementSpec {
   total?: boolean;
   /** Variance and Variance % columns after the two periods of a comparison (see offersVariance). */
   variance?: boolean;
+  /** How the dates follow the reporting period (relative.ts); none for a block of fixed dates. */
+  relation?: PeriodRelation;
 }
 
 /** Periods side by side of a statement that flows over time can be totalled; a balance sheet's dates cannot. */
@@ -109,16 +112,26 @@ export function columnLabels(spec: StatementSpec, periods: readonly { end?: stri
   return periods.map((p) => yearToDateLabel(p.end ?? ''));
 }
 
-/** "Income statement, FY2025, months side by side with a total, in thousands". */
+/** "Income statement, FY2025, months side by side with a total, in thousands"; a relative block names its relation too. */
 export function describeSpec(spec: StatementSpec): string {
   const total = spec.total ? ' with a total' : '';
   const variance = spec.variance ? ' with variance' : '';
   const units = spec.scale === 'units' ? '' : `, in ${spec.scale}`;
-  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}, ${layoutLabel(spec.layout).toLowerCase()}${total}${variance}${units}`;
+  const relation = spec.relation ? ` (${relationLabel(spec.relation).toLowerCase()})` : '';
+  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}${relation}, ${layoutLabel(spec.layout).toLowerCase()}${total}${variance}${units}`;
 }
 
 /** Excel's limit on a sheet name. */
 const SHEET_NAME_MAX = 31;
+
+/** A relative block's sheet name says its relation, not the dates it was first written with. */
+const RELATION_SHEET_WORDS: Readonly<Record<PeriodRelation, string>> = {
+  month: 'month',
+  quarter: 'quarter',
+  ytd: 'YTD',
+  last_year: 'month last year',
+  ttm: 'TTM',
+};
 
 /** Few words for what can tell two blocks of one statement and period apart, in a sheet name. */
 const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
@@ -132,7 +145,9 @@ const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
 
 function baseSheetName(spec: StatementSpec): string {
   const s = STATEMENTS.find((x) => x.key === spec.statement);
-  return `${s?.sheet ?? spec.statement} ${specPeriodLabel(spec)}`;
+  // A relative block's dates move with the reporting period, and a sheet name is not rewritten when they do.
+  const period = spec.relation ? RELATION_SHEET_WORDS[spec.relation] : specPeriodLabel(spec);
+  return `${s?.sheet ?? spec.statement} ${period}`;
 }
 
 /**
@@ -177,6 +192,7 @@ export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
     // Only when asked for: blocks without a total keep the parameters they always had.
     ...(spec.total ? { total: true } : {}),
     ...(spec.variance ? { variance: true } : {}),
+    ...(spec.relation ? { relation: spec.relation } : {}),
   };
 }
 
@@ -203,7 +219,20 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
   };
   if (p.total === true && offersTotal(spec)) spec.total = true;
   if (p.variance === true && offersVariance(spec)) spec.variance = true;
+  if (isRelation(p.relation)) spec.relation = p.relation;
   return spec;
+}
+
+/**
+ * A statement block's binding rolled to a reporting month: its new dates in its parameters (written when the
+ * block is rebuilt), or null when it has no relation or its dates already are the month's.
+ */
+export function rollBinding(binding: BindingRecord, month: YearMonth): BindingRecord | null {
+  const spec = specFromBinding(binding);
+  if (!spec?.relation) return null;
+  const rolled = rollSpec(spec, month);
+  if (rolled.start === spec.start && rolled.end === spec.end) return null;
+  return { ...binding, parameters: { ...binding.parameters, ...specToParameters(rolled) } };
 }
 
 /**

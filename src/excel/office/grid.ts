@@ -88,7 +88,7 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
       if (canGroup) for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
       // Last: the name moves only once every cell of the block is in.
-      if (existingName) queueName(session.ctx, options.name!, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName);
+      if (existingName) queueName(session.ctx, options.name!, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName, options.nameVisible === true);
     },
   });
   try {

@@ -15,11 +15,12 @@ export function lookUpName(ctx: Excel.RequestContext, name: string): Excel.Named
 
 /**
  * Queues naming `range`: a name already defined (`existing`, synced) is deleted and added again, which
- * ExcelApi 1.4 can do (re-pointing it through NamedItem.formula needs 1.7). Hidden: see WriteGridOptions.name.
+ * ExcelApi 1.4 can do (re-pointing it through NamedItem.formula needs 1.7). Hidden unless `visible`: see
+ * WriteGridOptions.name and nameVisible.
  */
-export function queueName(ctx: Excel.RequestContext, name: string, range: Excel.Range, existing: Excel.NamedItem): void {
+export function queueName(ctx: Excel.RequestContext, name: string, range: Excel.Range, existing: Excel.NamedItem, visible = false): void {
   if (!existing.isNullObject) existing.delete();
-  ctx.workbook.names.add(name, range).visible = false;
+  ctx.workbook.names.add(name, range).visible = visible;
 }
 
 /**

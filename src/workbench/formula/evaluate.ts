@@ -32,6 +32,8 @@ export interface FormulaHost {
   isCustom(name: string): boolean;
   /** A custom function's answer; each argument as written (references unread), undefined when left empty. */
   callCustom(name: string, args: (Result | undefined)[]): Value | Matrix;
+  /** The rectangle a workbook-scoped defined name refers to (FIN_PERIOD), or null when there is none. */
+  resolveName(name: string): Reference | null;
 }
 
 /** A value or array: a reference read. A one-cell rectangle is its value. */
@@ -218,7 +220,7 @@ export function evaluate(node: AstExpression, host: FormulaHost): Result {
     case 'ReferenceIdentifier': {
       if (node.kind === 'table') return errors.name(`Table references such as ${node.value} are not supported in the workbench: use the cells' addresses`);
       const parsed = parseReference(node.value, host.sheet);
-      if (parsed.kind === 'name') return errors.name(`There is no name "${parsed.name}" in this workbook`);
+      if (parsed.kind === 'name') return host.resolveName(parsed.name) ?? errors.name(`There is no name "${parsed.name}" in this workbook`);
       if (parsed.kind === 'invalid') return errors.ref(`${node.value} is not a reference the workbench can read`);
       return parsed.reference;
     }

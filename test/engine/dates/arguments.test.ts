@@ -77,7 +77,7 @@ describe('parseDateArgument', () => {
   });
 
   test.each([
-    ['2026-13', 'Bad date "2026-13": month 13 does not exist; use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD or TTM'],
+    ['2026-13', 'Bad date "2026-13": month 13 does not exist; use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD, TTM, 2026-07-1M or 2026-07 YTD'],
     ['2026-00', 'month 00 does not exist'],
     ['2026-02-30', 'February 2026 has 28 days'],
     ['2024-02-30', 'February 2024 has 29 days'],

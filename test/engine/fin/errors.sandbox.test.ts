@@ -44,7 +44,7 @@ describe('arguments', () => {
   it('bad dates: #VALUE! with the dates module message, before any call', async () => {
     const h = await finHarness(sb, 'growth-admin');
     expect((await failure(h.service.pnl({ line: 'Rent', start: `${year}-13` }))).message).toBe(
-      `Bad date "${year}-13": month 13 does not exist; use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD or TTM`,
+      `Bad date "${year}-13": month 13 does not exist; use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD, TTM, 2026-07-1M or 2026-07 YTD`,
     );
     expect((await failure(h.service.balance({ category: 'Cash', date: '7/31/2025' }))).code).toBe('bad_date');
     expect((await failure(h.service.total({ category: 'Rent', start: 60 }))).message).toMatch(/^Bad date 60: serial 60 is Excel's 1900-02-29/);

@@ -259,3 +259,47 @@ describe('FinService (scripted client)', () => {
     expect(seen.length).toBeGreaterThan(0);
   });
 });
+
+describe('FIN.PERIOD (FinService.period)', () => {
+  it('gives period text keyed on a month, locally: no call, nothing cached', async () => {
+    const { client, calls } = fakeClient();
+    const fin = service(client);
+    expect(await fin.period({ base: '2026-10' })).toBe('2026-10');
+    expect(await fin.period({ base: '2026-10', offset: -1 })).toBe('2026-09');
+    expect(await fin.period({ base: '2026-01', offset: '-1' })).toBe('2025-12');
+    expect(await fin.period({ base: '2026-10', offset: 1, kind: 'quarter' })).toBe('2027-Q1');
+    expect(await fin.period({ base: '2026-10', offset: -1, kind: 'FY' })).toBe('FY2025');
+    expect(await fin.period({ base: '2026-10', kind: 'ytd' })).toBe('2026-10 YTD');
+    // Prior-year YTD: the offset of a year to date counts months.
+    expect(await fin.period({ base: '2026-10', offset: -12, kind: 'ytd' })).toBe('2025-10 YTD');
+    expect(await fin.period({ base: '2026-10', offset: -1, kind: 'ttm' })).toBe('2026-09 TTM');
+    // A date or a period is keyed on its last month; a serial waits for the date system (1900 here).
+    expect(await fin.period({ base: '2026-10-15', offset: -1 })).toBe('2026-09');
+    expect(await fin.period({ base: 46311 })).toBe('2026-10'); // 2026-10-16
+    expect(await fin.period({ base: '2026-Q3', kind: 'ytd' })).toBe('2026-09 YTD');
+    expect(await fin.period({ base: '2026-10-1M YTD', offset: -1 })).toBe('2026-08');
+    expect(calls).toEqual([]);
+  });
+
+  it('follows the fiscal year of the connection (a July start: October 2026 is in FY2027 Q2)', async () => {
+    const { client } = fakeClient();
+    const fin = service(client, { fiscalYearStartMonth: () => 7 });
+    expect(await fin.period({ base: '2026-10', kind: 'fy' })).toBe('FY2027');
+    expect(await fin.period({ base: '2026-10', kind: 'quarter' })).toBe('FY2027-Q2');
+    expect(await fin.period({ base: '2026-10', offset: -2, kind: 'quarter' })).toBe('FY2026-Q4');
+    expect(await fin.period({ base: '2026-06', offset: 1, kind: 'fy' })).toBe('FY2027');
+    // What it returns is what every FIN function reads: FY2027 is July 2026 to June 2027 under this start.
+    expect(await fin.period({ base: 'FY2027', kind: 'month' })).toBe('2027-06');
+  });
+
+  it('refuses bad arguments with #VALUE! naming what it takes', async () => {
+    const { client } = fakeClient();
+    const fin = service(client);
+    expect((await failure(fin.period({ base: '2026-10', kind: 'week' }))).message).toBe('Bad kind "week": use "month", "quarter", "fy", "ytd" or "ttm"');
+    expect((await failure(fin.period({ base: '2026-10', offset: 1.5 }))).message).toBe('Bad offset 1.5: use a whole number such as -1 (the one before) or 12');
+    expect((await failure(fin.period({ base: null }))).message).toMatch(/^Missing base: give a month such as 2026-10/);
+    const bad = await failure(fin.period({ base: '2026-10 -1' }));
+    expect(bad.kind).toBe('value');
+    expect(bad.message).toMatch(/a shift needs its unit/);
+  });
+});

@@ -1,0 +1,105 @@
+import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
+import { useEffect, useMemo, useState } from 'react';
+import type { CallCost } from '../engine/reader/cachedReader';
+import { insertBoardPack, packCost } from '../engine/reporting/boardPack';
+import { parseReportingMonth, type ReportingPeriod } from '../engine/reporting/period';
+import type { StatementsEngine } from '../engine/statements';
+import { plural } from '../engine/text/plural';
+import { ErrorMessage } from './ErrorMessage';
+import type { PaneServices } from './services';
+import type { ConnectedState } from './session';
+import { useScreenStyles } from './styles';
+
+// The board-pack template: one action inserting a monthly pack keyed on the reporting period (the P&L of the
+// month and year to date against the prior year, the P&L by month, the balance sheet against the prior year
+// end, the cash flow and a KPI sheet of FIN formulas), its cost shown first.
+
+export interface BoardPackPanelProps {
+  services: PaneServices;
+  connection: ConnectedState;
+  statements: StatementsEngine;
+  period: ReportingPeriod | null;
+  /** Bumped when what is cached may have changed (an insert, a move): the cost is worked out again. */
+  costVersion: number;
+  onInserted: () => void;
+}
+
+export function BoardPackPanel({ services, connection, statements, period, costVersion, onInserted }: BoardPackPanelProps) {
+  const styles = useScreenStyles();
+  const [cost, setCost] = useState<CallCost | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const monthText = period?.state === 'set' ? period.text : null;
+  // By its text: a new object from each read of the cell would price the pack again for nothing.
+  const month = useMemo(() => (monthText ? parseReportingMonth(monthText) : null), [monthText]);
+
+  // FIN formulas that calculate (the pack's KPIs just inserted) fill the cache: priced again after each batch.
+  const [batches, setBatches] = useState(0);
+  useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
+
+  useEffect(() => {
+    if (!month) {
+      setCost(null);
+      return;
+    }
+    let live = true;
+    packCost(connection.reader, month, connection.fiscalYearStartMonth).then(
+      (c) => {
+        if (live) setCost(c);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [month, connection.reader, connection.fiscalYearStartMonth, costVersion, batches]);
+
+  const insert = async () => {
+    if (!month) return;
+    setError(null);
+    setResult('');
+    setProgress({ done: 0, total: 6 });
+    try {
+      const pack = await services.actions.track(`Insert the board pack for ${monthText}`, () =>
+        insertBoardPack(services.gateway, statements, month, { fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress: (done, total) => setProgress({ done, total }) }),
+      );
+      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+      setResult(
+        `Inserted the board pack for ${monthText}: ${plural(pack.blocks.length, 'statement block')} and the sheet ${pack.kpiSheet}. The statements spent ${plural(spent, 'call')}; the KPI formulas fetch the rest of the cost shown as they calculate.`,
+      );
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+      onInserted();
+    }
+  };
+
+  return (
+    <section aria-label="Board pack" className={styles.screen}>
+      <Text weight="semibold">Board pack</Text>
+      <Text role="status" aria-live="polite">
+        {!month
+          ? 'Set the reporting period first: the pack follows it.'
+          : cost
+            ? `Five statement sheets and a KPI sheet for ${monthText}, rolling forward with the reporting period: costs ${plural(cost.calls, 'call')} (${cost.cached} cached).`
+            : ''}
+      </Text>
+      <div className={styles.row}>
+        <Button onClick={() => void insert()} disabled={!month} disabledFocusable={progress !== null}>
+          Insert the board pack
+        </Button>
+      </div>
+      {progress && (
+        <Field label="Inserting the board pack" validationMessage={`${progress.done} of ${progress.total} sheets`} validationState="none">
+          <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
+        </Field>
+      )}
+      <div role="status" aria-live="polite">
+        {result}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+    </section>
+  );
+}

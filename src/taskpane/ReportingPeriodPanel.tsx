@@ -1,0 +1,162 @@
+import { Button, Field, Input, ProgressBar, Text } from '@fluentui/react-components';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { monthIndex, monthIndexToYearMonth, formatYearMonth, type YearMonth } from '../engine/dates';
+import { parseReportingMonth, readReportingPeriod, REPORTING_PERIOD_NAME, type ReportingPeriod } from '../engine/reporting/period';
+import type { RollPlan } from '../engine/reporting/rollForward';
+import type { ReadRequest } from '../engine/reader/requestCache';
+import type { StatementsEngine } from '../engine/statements';
+import { plural } from '../engine/text/plural';
+import { ErrorMessage } from './ErrorMessage';
+import type { PaneServices } from './services';
+import type { ConnectedState } from './session';
+import { useScreenStyles } from './styles';
+
+// The reporting period (FIN_PERIOD): the month the relative blocks and the FIN cells that read it follow.
+// Moving it shows its cost first (the relative blocks' new periods not cached, and the reads the caller
+// knows its formulas make), then writes the cell and rolls the blocks forward through the cache.
+
+/** The workbook's reporting period, read again whenever `version` changes (after a move, an insert). */
+export function useReportingPeriod(services: PaneServices, version: number): ReportingPeriod | null {
+  const [period, setPeriod] = useState<ReportingPeriod | null>(null);
+  useEffect(() => {
+    let live = true;
+    readReportingPeriod(services.gateway).then(
+      (p) => {
+        if (live) setPeriod(p);
+      },
+      () => {
+        if (live) setPeriod({ state: 'none' });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, version]);
+  return period;
+}
+
+/** The month before the company's current one, as text: the month a pack is usually closed for. */
+function lastMonthText(today: string): string {
+  const m = monthIndexToYearMonth(monthIndex(today) - 1);
+  return formatYearMonth(m.year, m.month);
+}
+
+export interface ReportingPeriodPanelProps {
+  services: PaneServices;
+  connection: ConnectedState;
+  statements: StatementsEngine;
+  today: string;
+  period: ReportingPeriod | null;
+  /** What the FIN cells that read FIN_PERIOD will read at a month, where known (the board pack's KPIs). */
+  formulaReads?: (month: YearMonth) => Promise<ReadRequest[]>;
+  /** Told after the period moved (the screen reads it again). */
+  onMoved: () => void;
+}
+
+function costWords(plan: RollPlan): string {
+  const blocks = plan.blocks.length;
+  const moves = blocks > 0 ? `rolls ${plural(blocks, 'block')} forward` : 'moves no block';
+  return `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached). Formulas that read ${REPORTING_PERIOD_NAME} recalculate too.`;
+}
+
+export function ReportingPeriodPanel({ services, connection, statements, today, period, formulaReads, onMoved }: ReportingPeriodPanelProps) {
+  const styles = useScreenStyles();
+  const [text, setText] = useState('');
+  const [plan, setPlan] = useState<RollPlan | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const current = period?.state === 'set' ? period.text : null;
+  // The field starts at the current period, or at last month for a workbook without one; once only, so a
+  // field the user is editing is never filled in under them when the period is read again.
+  const started = useRef(false);
+  useEffect(() => {
+    if (period === null || started.current) return;
+    started.current = true;
+    setText((typed) => (typed !== '' ? typed : (current ?? lastMonthText(today))));
+  }, [period, current, today]);
+  const month = parseReportingMonth(text);
+  const moving = month !== null && formatYearMonth(month.year, month.month) !== current;
+
+  const target = moving ? formatYearMonth(month.year, month.month) : null;
+  useEffect(() => {
+    setPlan(null);
+    const to = target === null ? null : parseReportingMonth(target);
+    if (!to) return;
+    let live = true;
+    void (async () => {
+      const next = await statements.planRoll(to, formulaReads ? await formulaReads(to) : []);
+      if (live) setPlan(next);
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [target, statements, formulaReads, period]);
+
+  const apply = useCallback(async () => {
+    if (!month) return;
+    setError(null);
+    setResult('');
+    const words = formatYearMonth(month.year, month.month);
+    try {
+      // One way for a first period and a move: the roll writes the cell, then rebuilds what follows it.
+      const chosen = plan ?? (await statements.planRoll(month, formulaReads ? await formulaReads(month) : []));
+      setProgress({ done: 0, total: chosen.blocks.length });
+      const outcome = await services.actions.track(`Set the reporting period to ${words}`, () => statements.roll(chosen, (done, total) => setProgress({ done, total })));
+      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+      const rolled = outcome.rolled.length > 0 ? `rolled ${plural(outcome.rolled.length, 'block')} forward, ` : '';
+      const failed = outcome.failed.length > 0 ? ` ${plural(outcome.failed.length, 'block')} could not be rolled: see Refresh.` : '';
+      setResult(`${REPORTING_PERIOD_NAME} is ${words} (${outcome.address}): ${rolled}spent ${plural(spent, 'call')}.${failed}`);
+      if (outcome.failed.length > 0) setError(outcome.failed[0].error);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+      onMoved();
+    }
+  }, [month, plan, statements, formulaReads, services, connection.companyId, onMoved]);
+
+  const busy = progress !== null;
+  const invalid = text.trim() !== '' && month === null;
+  const status =
+    period === null
+      ? ''
+      : period.state === 'set' && !moving
+        ? `${REPORTING_PERIOD_NAME} is ${period.text} (${period.address}).`
+        : [
+            period.state === 'none' ? `No reporting period yet: setting one makes the name ${REPORTING_PERIOD_NAME} on a new sheet.` : period.state === 'invalid' ? period.message : '',
+            plan ? costWords(plan) : moving ? 'Working out the cost...' : '',
+          ]
+            .filter(Boolean)
+            .join(' ');
+
+  return (
+    <section aria-label="Reporting period" className={styles.screen}>
+      <Field
+        label="Reporting period"
+        hint={`A month (2026-10). Formulas read it as ${REPORTING_PERIOD_NAME}.`}
+        validationState={invalid ? 'error' : 'none'}
+        validationMessage={invalid ? 'Type a month as YYYY-MM, such as 2026-10' : undefined}
+      >
+        <Input value={text} onChange={(_, d) => setText(d.value)} disabled={busy} />
+      </Field>
+      <Text role="status" aria-live="polite">
+        {status}
+      </Text>
+      <div className={styles.row}>
+        <Button onClick={() => void apply()} disabled={!moving} disabledFocusable={busy}>
+          {period?.state === 'set' ? 'Roll forward' : 'Set reporting period'}
+        </Button>
+      </div>
+      {progress && (
+        <Field label="Rolling blocks forward" validationMessage={`${progress.done} of ${progress.total} rebuilt`} validationState="none">
+          <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
+        </Field>
+      )}
+      <div role="status" aria-live="polite">
+        {result}
+      </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+    </section>
+  );
+}
