@@ -1,10 +1,11 @@
-import { Button, Checkbox, Field, Input, Select, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { namedPeriod, type NamedPeriodKey } from '../engine/dates';
 import { consolidatedCost, insertConsolidated, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
-import type { StatementSpec } from '../engine/statements';
+import { STATEMENTS, type StatementSpec } from '../engine/statements';
 import { plural } from '../engine/text/plural';
 import { GROUPS_SETTING, withGroup } from '../runtime';
+import { ChoiceField } from './ChoiceField';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
@@ -13,12 +14,6 @@ import { useScreenStyles } from './styles';
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own
 // connection (one call per company, none for what is cached). The cost is shown per company before Insert.
-
-const STATEMENTS: { key: StatementSpec['statement']; label: string }[] = [
-  { key: 'income_statement', label: 'Income statement' },
-  { key: 'balance_sheet', label: 'Balance sheet' },
-  { key: 'cash_flow', label: 'Cash flow' },
-];
 
 const PERIODS: { key: NamedPeriodKey; label: string }[] = [
   { key: 'last_month', label: 'Last month' },
@@ -138,24 +133,8 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
           />
         ))}
       </div>
-      <Field label="Consolidated statement">
-        <Select value={statement} onChange={(_, d) => setStatement(d.value as StatementSpec['statement'])} disabled={busy}>
-          {STATEMENTS.map((s) => (
-            <option key={s.key} value={s.key}>
-              {s.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field label="Consolidated period">
-        <Select value={periodKey} onChange={(_, d) => setPeriodKey(d.value as NamedPeriodKey)} disabled={busy}>
-          {PERIODS.map((p) => (
-            <option key={p.key} value={p.key}>
-              {p.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField label="Consolidated statement" value={statement} choices={STATEMENTS} onChange={setStatement} disabled={busy} />
+      <ChoiceField label="Consolidated period" value={periodKey} choices={PERIODS} onChange={setPeriodKey} disabled={busy} />
       <Text className={styles.note}>
         Lines are matched by category name path (case and spaces aside); a line only some companies have is kept and marked. No eliminations; companies must report in
         one currency. {cost}

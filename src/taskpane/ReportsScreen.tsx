@@ -1,3 +1,4 @@
+import { ChoiceField } from './ChoiceField';
 import { Button, Checkbox, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { PERIOD_CHOICES, type Period, type YearMonth } from '../engine/dates';
@@ -197,15 +198,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           setCostVersion((v) => v + 1);
         }}
       />
-      <Field label="Statement">
-        <Select value={statement} onChange={(_, d) => setStatement(d.value as StatementKind)} disabled={busy}>
-          {STATEMENTS.map((s) => (
-            <option key={s.key} value={s.key}>
-              {s.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField label="Statement" value={statement} choices={STATEMENTS} onChange={setStatement} disabled={busy} />
       <Field
         label="Period"
         hint={period.ok ? `${period.value.start} to ${period.value.end}${relation ? ', rolling forward with the reporting period' : ''}` : undefined}
@@ -247,15 +240,14 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           </Field>
         </div>
       )}
-      <Field label="Layout" hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : ytdHint}>
-        <Select value={layout} onChange={(_, d) => setLayout(d.value as LayoutKey)} disabled={busy}>
-          {LAYOUTS.map((l) => (
-            <option key={l.key} value={l.key}>
-              {l.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField
+        label="Layout"
+        hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : ytdHint}
+        value={layout}
+        choices={LAYOUTS}
+        onChange={setLayout}
+        disabled={busy}
+      />
       {canTotal && (
         // Summed from the fetched periods' cents when the block is written: costs nothing more.
         <Checkbox label="Add a Total column (no extra call)" checked={total} onChange={(_, d) => setTotal(d.checked === true)} disabled={busy} />
@@ -269,15 +261,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           disabled={busy}
         />
       )}
-      <Field label="Units">
-        <Select value={scale} onChange={(_, d) => setScale(d.value as Scale)} disabled={busy}>
-          {SCALES.map((s) => (
-            <option key={s.key} value={s.key}>
-              {s.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField label="Units" value={scale} choices={SCALES} onChange={setScale} disabled={busy} />
       <Field label="Insert at">
         <RadioGroup value={where} onChange={(_, d) => setWhere(d.value as 'newSheet' | 'selection')} disabled={busy} layout="horizontal">
           <Radio value="newSheet" label="New sheet" />
