@@ -1,11 +1,11 @@
-import { Button, Field, ProgressBar, Text } from '@fluentui/react-components';
+import { Button, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import type { CallCost } from '../engine/reader/cachedReader';
 import { insertBoardPack, packCost } from '../engine/reporting/boardPack';
 import { parseReportingMonth, type ReportingPeriod } from '../engine/reporting/period';
 import type { StatementsEngine } from '../engine/statements';
 import { plural } from '../engine/text/plural';
-import { ErrorMessage } from './ErrorMessage';
+import { ActionOutcome } from './ActionOutcome';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
@@ -91,15 +91,7 @@ export function BoardPackPanel({ services, connection, statements, period, costV
           Insert the board pack
         </Button>
       </div>
-      {progress && (
-        <Field label="Inserting the board pack" validationMessage={`${progress.done} of ${progress.total} sheets`} validationState="none">
-          <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
-        </Field>
-      )}
-      <div role="status" aria-live="polite">
-        {result}
-      </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <ActionOutcome progress={progress} label="Inserting the board pack" unit="sheets" result={result} error={error} connection={connection} />
     </section>
   );
 }

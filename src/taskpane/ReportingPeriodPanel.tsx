@@ -1,4 +1,4 @@
-import { Button, Field, Input, ProgressBar, Text } from '@fluentui/react-components';
+import { Button, Field, Input, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { monthIndex, monthIndexToYearMonth, formatYearMonth, type YearMonth } from '../engine/dates';
 import { parseReportingMonth, readReportingPeriod, REPORTING_PERIOD_NAME, type ReportingPeriod } from '../engine/reporting/period';
@@ -6,7 +6,7 @@ import type { RollPlan } from '../engine/reporting/rollForward';
 import type { ReadRequest } from '../engine/reader/requestCache';
 import type { StatementsEngine } from '../engine/statements';
 import { plural } from '../engine/text/plural';
-import { ErrorMessage } from './ErrorMessage';
+import { ActionOutcome } from './ActionOutcome';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
@@ -148,15 +148,7 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
           {period?.state === 'set' ? 'Roll forward' : 'Set reporting period'}
         </Button>
       </div>
-      {progress && (
-        <Field label="Rolling blocks forward" validationMessage={`${progress.done} of ${progress.total} rebuilt`} validationState="none">
-          <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
-        </Field>
-      )}
-      <div role="status" aria-live="polite">
-        {result}
-      </div>
-      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <ActionOutcome progress={progress} label="Rolling blocks forward" unit="rebuilt" result={result} error={error} connection={connection} />
     </section>
   );
 }

@@ -1,11 +1,11 @@
 import { ChoiceField } from './ChoiceField';
-import { Button, Checkbox, Field, Input, ProgressBar, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { PERIOD_CHOICES, type Period, type YearMonth } from '../engine/dates';
 import { fail, ok } from '../engine/result';
 import type { Scale } from '../engine/render';
 import { plural } from '../engine/text/plural';
-import { ErrorMessage } from './ErrorMessage';
+import { ActionOutcome } from './ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { hasBoardPack, kpiReads } from '../engine/reporting/boardPack';
@@ -285,15 +285,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         )}
       </div>
       <InView watch={progress ? `${progress.done}/${progress.total}` : result || (error ? 'error' : '')}>
-        {progress && (
-          <Field label="Fetching periods" validationMessage={`${progress.done} of ${progress.total} fetched`} validationState="none">
-            <ProgressBar value={progress.done} max={Math.max(1, progress.total)} />
-          </Field>
-        )}
-        <div role="status" aria-live="polite">
-          {result}
-        </div>
-        <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+        <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error} connection={connection} />
       </InView>
     </div>
   );
