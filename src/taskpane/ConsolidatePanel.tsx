@@ -1,6 +1,6 @@
 import { Button, Checkbox, Field, Input, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import { namedPeriod, type NamedPeriodKey } from '../engine/dates';
+import { namedPeriod, PERIOD_CHOICES, type NamedPeriodKey } from '../engine/dates';
 import { consolidatedCost, insertConsolidated, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
 import { STATEMENTS, type StatementSpec } from '../engine/statements';
 import { plural } from '../engine/text/plural';
@@ -15,13 +15,8 @@ import { useScreenStyles } from './styles';
 // total, lines matched by category name path, no eliminations; each company's report through its own
 // connection (one call per company, none for what is cached). The cost is shown per company before Insert.
 
-const PERIODS: { key: NamedPeriodKey; label: string }[] = [
-  { key: 'last_month', label: 'Last month' },
-  { key: 'last_quarter', label: 'Last quarter' },
-  { key: 'this_quarter', label: 'This quarter' },
-  { key: 'year_to_date', label: 'Year to date' },
-  { key: 'last_year', label: 'Last year' },
-];
+/** The pane's period picker, less Custom (a consolidation is of one named period). */
+const PERIODS = PERIOD_CHOICES.filter((c): c is { key: NamedPeriodKey; label: string } => c.key !== 'custom');
 
 export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();

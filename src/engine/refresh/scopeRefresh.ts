@@ -12,7 +12,7 @@ import { MAX_COLS, MAX_ROWS, parseBox, parseQualified, type Box } from '../ports
 import type { WorkbookGateway } from '../ports/workbook';
 import type { CachedReader } from '../reader/cachedReader';
 import { canonicalKey, type ReadRequest } from '../reader/requestCache';
-import type { RefreshBlock, RefreshOutcome, StatementsEngine } from '../statements';
+import type { RefreshBlock, RefreshOutcome, RefreshPlan, StatementsEngine } from '../statements';
 import { plural } from '../text/plural';
 import type { TransactionsEngine, TransactionsTableInfo } from '../transactions';
 
@@ -46,6 +46,8 @@ export interface ScopeRefreshDeps {
 
 export interface ScopePlan {
   area: ScopeArea;
+  /** The statements' refresh plan cut to the blocks in the scope: what the refresh rebuilds, as planned here. */
+  blockPlan: RefreshPlan;
   blocks: RefreshBlock[];
   tables: TransactionsTableInfo[];
   cells: FinCell[];
@@ -120,6 +122,7 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
   const keys = [...all].filter((k) => !deps.reader.cache.isFrozen(k));
   return {
     area,
+    blockPlan: { ...whole, blocks },
     blocks,
     tables,
     cells,
@@ -173,12 +176,11 @@ export async function refreshScope(
   await deps.reader.assertCanSpend('/reports');
   // Due, not changed: a block outside the scope that shows one of these is not behind because of it.
   await deps.reader.markDue(plan.keys);
-  const whole = await deps.statements.plan();
-  const inScope = new Set(plan.blocks.map((b) => b.binding.id));
-  const blockPlan = { ...whole, blocks: whole.blocks.filter((b) => inScope.has(b.binding.id)) };
+  // The plan the cost was shown from: reading every block's place in the workbook again would cost Office
+  // round trips and nothing else (a block damaged since is found so when it is rebuilt).
   const cells = deps.cells;
   const label = `Refresh of ${plan.area.label}`;
-  const blocks = await deps.statements.refreshAll(blockPlan, {
+  const blocks = await deps.statements.refreshAll(plan.blockPlan, {
     scope: 'changed',
     stamp: plan.area.kind,
     refreshFormulas:
