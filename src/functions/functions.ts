@@ -47,8 +47,10 @@ function evaluate<T>(
   work: (fin: FinService, ctx: EvalContext) => Promise<T>,
   company: string | null | undefined,
 ): Promise<T> {
-  const address = invocation?.address;
-  return evaluateFin(address ? { ...call, address } : call, isValuePreview(invocation) ? PREVIEW : CELL, work, connectionArg(company));
+  // The call is this invocation's own object: given its address in place, not copied (a recalculation makes
+  // thousands of these in one go).
+  if (invocation?.address) (call as { address?: string }).address = invocation.address;
+  return evaluateFin(call, isValuePreview(invocation) ? PREVIEW : CELL, work, connectionArg(company));
 }
 
 /** The company argument as the runtime takes it: Excel passes null for an omitted one, a number as typed. */

@@ -11,7 +11,7 @@
 import { GatewayError } from '../ports/workbook';
 import { parseQualified } from '../ports/address';
 import { requestKey, type ReadRequest } from '../reader/requestCache';
-import { callKey, type FinCall } from './notConnectedCost';
+import type { FinCall } from './notConnectedCost';
 import type { EvalContext } from './reads';
 
 /** A FIN cell as the host finds it in a scope: where, and how many FIN calls its formula makes. */
@@ -23,11 +23,27 @@ export interface FinCell {
 }
 
 interface CallReads {
+  /** The call, to know it again when the cell is recalculated (compared, never serialized: this is the hot path). */
+  name: string;
+  args: readonly unknown[];
   /** When the call was last evaluated here (a counter, so two calls of one recalculation keep their order). */
   at: number;
   /** The company argument as the cell gave it (a connection's name or company id; none: the default one). */
   company: string | undefined;
-  requests: Map<string, ReadRequest>;
+  /** What its last evaluation read, as read (a repeat is dropped only when priced). */
+  requests: ReadRequest[];
+  /** The context handed to its evaluations, made once per caller's context. */
+  base?: EvalContext;
+  ctx?: EvalContext;
+}
+
+/** Calls kept per cell: a formula that stops making one leaves it behind until this many newer ones come. */
+const MAX_CALLS_PER_CELL = 16;
+
+function sameCall(reads: CallReads, call: FinCall): boolean {
+  if (reads.name !== call.name || reads.args.length !== call.args.length) return false;
+  for (let i = 0; i < call.args.length; i++) if (reads.args[i] !== call.args[i]) return false;
+  return true;
 }
 
 /** "Sheet1!B2", "'P&L ''26'!B2" or "[Book1]Sheet1!B2" (Excel's forms of an invocation address) -> the cell. */
@@ -46,37 +62,63 @@ export function cellOfAddress(address: string): { sheet: string; row: number; co
 const cellId = (sheet: string, row: number, col: number): string => `${sheet.toLowerCase()}!${row}:${col}`;
 
 export class CellReads {
-  private readonly cells = new Map<string, Map<string, CallReads>>();
-  /** Each address read once: a recalculation evaluates the same cells again and again. */
-  private readonly ids = new Map<string, string | null>();
+  /**
+   * By the address exactly as Excel gave it: reading it into a sheet and a cell is left to pricing, off the
+   * recalculation's hot path (12,500 cells handed over in one go).
+   */
+  private readonly cells = new Map<string, CallReads[]>();
+  /** Cell id -> the addresses recorded for it, built when priced and rebuilt when new addresses came. */
+  private index: { size: number; byCell: Map<string, string[]> } | null = null;
   private clock = 0;
 
-  private idOf(address: string): string | null {
-    let id = this.ids.get(address);
-    if (id === undefined) {
+  private byCell(): Map<string, string[]> {
+    if (this.index?.size === this.cells.size) return this.index.byCell;
+    const byCell = new Map<string, string[]>();
+    for (const address of this.cells.keys()) {
       const cell = cellOfAddress(address);
-      id = cell ? cellId(cell.sheet, cell.row, cell.col) : null;
-      this.ids.set(address, id);
+      if (!cell) continue; // not an address: never priced
+      const id = cellId(cell.sheet, cell.row, cell.col);
+      byCell.set(id, [...(byCell.get(id) ?? []), address]);
     }
-    return id;
+    this.index = { size: this.cells.size, byCell };
+    return byCell;
   }
 
-  /** The evaluation context of one call in the cell at `address`: what it reads is noted for the cell. */
+  /**
+   * The evaluation context of one call in the cell at `address`: what it reads is noted for the cell. A
+   * recalculation evaluates the same cells again and again: the call's record and its context are reused,
+   * so a cell evaluated again allocates nothing.
+   */
   context(address: string, call: FinCall, base: EvalContext, company?: string): EvalContext {
-    const id = this.idOf(address);
-    if (id === null) return base;
-    const calls = this.cells.get(id) ?? new Map<string, CallReads>();
-    this.cells.set(id, calls);
-    const reads: CallReads = { at: ++this.clock, company, requests: new Map() };
-    calls.set(callKey(call), reads);
-    const outer = base.noteRead;
-    return {
-      ...base,
-      noteRead: (req) => {
-        reads.requests.set(requestKey(req), req);
-        outer?.(req);
-      },
-    };
+    let calls = this.cells.get(address);
+    if (!calls) this.cells.set(address, (calls = []));
+    let reads = calls.find((c) => sameCall(c, call));
+    if (!reads) {
+      reads = { name: call.name, args: call.args, at: 0, company, requests: [] };
+      calls.push(reads);
+      if (calls.length > MAX_CALLS_PER_CELL) calls.sort((a, b) => b.at - a.at).length = MAX_CALLS_PER_CELL;
+    }
+    reads.at = ++this.clock;
+    reads.company = company;
+    reads.requests.length = 0;
+    if (reads.base !== base || !reads.ctx) {
+      const noted = reads;
+      const outer = base.noteRead;
+      reads.base = base;
+      reads.ctx = {
+        preview: base.preview,
+        failure: base.failure,
+        noteRead: outer
+          ? (req) => {
+              noted.requests.push(req);
+              outer(req);
+            }
+          : (req) => {
+              noted.requests.push(req);
+            },
+      };
+    }
+    return reads.ctx;
   }
 
   /**
@@ -88,24 +130,19 @@ export class CellReads {
     const requests = new Map<string, ReadRequest>();
     let unknown = 0;
     let elsewhere = 0;
+    const byCell = this.byCell();
     for (const cell of cells) {
-      const calls = this.cells.get(cellId(cell.sheet, cell.row, cell.col));
-      if (!calls || calls.size === 0) {
+      const calls = (byCell.get(cellId(cell.sheet, cell.row, cell.col)) ?? []).flatMap((address) => this.cells.get(address) ?? []);
+      if (calls.length === 0) {
         unknown += 1;
         continue;
       }
-      const latest = [...calls.values()].sort((a, b) => b.at - a.at).slice(0, Math.max(1, cell.calls));
+      const latest = [...calls].sort((a, b) => b.at - a.at).slice(0, Math.max(1, cell.calls));
       for (const c of latest) {
         if (!ofCompany(c.company)) elsewhere += 1;
-        else for (const [key, req] of c.requests) requests.set(key, req);
+        else for (const req of c.requests) requests.set(requestKey(req), req);
       }
     }
     return { requests: [...requests.values()], unknown, elsewhere };
-  }
-
-  /** Forgets everything (a new connection: the requests were another company's). */
-  clear(): void {
-    this.cells.clear();
-    this.ids.clear();
   }
 }
