@@ -32,9 +32,6 @@ interface CallReads {
   company: string | undefined;
   /** What its last evaluation read, as read (a repeat is dropped only when priced). */
   requests: ReadRequest[];
-  /** The context handed to its evaluations, made once per caller's context. */
-  base?: EvalContext;
-  ctx?: EvalContext;
 }
 
 /** Calls kept per cell: a formula that stops making one leaves it behind until this many newer ones come. */
@@ -85,11 +82,26 @@ export class CellReads {
   }
 
   /**
-   * The evaluation context of one call in the cell at `address`: what it reads is noted for the cell. A
-   * recalculation evaluates the same cells again and again: the call's record and its context are reused,
-   * so a cell evaluated again allocates nothing.
+   * The evaluation context of one call in the cell at `address`: what it reads is noted for the cell. Excel
+   * hands a recalculation's cells over in one synchronous loop; the record is found or made at the
+   * evaluation's first read, which runs in the service's slices, so the hand-over only makes this context.
    */
   context(address: string, call: FinCall, base: EvalContext, company?: string): EvalContext {
+    let record: CallReads | null = null;
+    const outer = base.noteRead;
+    return {
+      preview: base.preview,
+      failure: base.failure,
+      noteRead: (req) => {
+        record ??= this.recordFor(address, call, company);
+        record.requests.push(req);
+        outer?.(req);
+      },
+    };
+  }
+
+  /** The record of this call in this cell, emptied for a new evaluation. */
+  private recordFor(address: string, call: FinCall, company: string | undefined): CallReads {
     let calls = this.cells.get(address);
     if (!calls) this.cells.set(address, (calls = []));
     let reads = calls.find((c) => sameCall(c, call));
@@ -101,24 +113,7 @@ export class CellReads {
     reads.at = ++this.clock;
     reads.company = company;
     reads.requests.length = 0;
-    if (reads.base !== base || !reads.ctx) {
-      const noted = reads;
-      const outer = base.noteRead;
-      reads.base = base;
-      reads.ctx = {
-        preview: base.preview,
-        failure: base.failure,
-        noteRead: outer
-          ? (req) => {
-              noted.requests.push(req);
-              outer(req);
-            }
-          : (req) => {
-              noted.requests.push(req);
-            },
-      };
-    }
-    return reads.ctx;
+    return reads;
   }
 
   /**
