@@ -13,7 +13,7 @@
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata maps keyword types only, so a
    spilled array of text, numbers and booleans must be declared any[][] (it becomes "dimensionality: matrix"). */
-import { FinError, isFinError, type EvalContext, type FinCall, type FinService, type Matrix } from '../engine/fin';
+import { FinError, isFinError, type EvalContext, type FinCall } from '../engine/fin';
 import { evaluateFin, onDataChange, refreshedText } from '../runtime';
 import { isValuePreview } from './valuePreview';
 
@@ -36,21 +36,15 @@ const PREVIEW: EvalContext = { preview: true, failure: toCellError };
 /**
  * Runs one evaluation through the runtime (which keeps a call that finds no connection, to recalculate it
  * once connected): preview flag, errors as cell errors. The service bounds the evaluation in time
- * (turns.ts) and the runtime the wait for the connection, so no cell stays at #BUSY!. `call` is the
- * function's id and arguments, and the cell's address (@requiresAddress) so the runtime notes which
- * requests each cell reads: a refresh of the selection or the sheet knows its cost (engine/fin/cellReads.ts).
- * Excel calls a recalculation's cells in one go: once connected, each is handed to the service there and then.
+ * (turns.ts) and the runtime the wait for the connection, so no cell stays at #BUSY!. The call is all the
+ * service needs (engine/fin/calls.ts): the function's name, its arguments (the company last), and the cell's
+ * address (@requiresAddress) so the runtime notes which requests each cell reads -- a refresh of the selection
+ * or the sheet knows its cost (engine/fin/cellReads.ts). Excel calls a recalculation's cells in one synchronous
+ * loop the add-in cannot slice: each cell makes this one object there, and its turn comes later.
  */
-function evaluate<T>(
-  invocation: CustomFunctions.Invocation | undefined,
-  call: FinCall,
-  work: (fin: FinService, ctx: EvalContext) => Promise<T>,
-  company: string | null | undefined,
-): Promise<T> {
-  // The call is this invocation's own object: given its address in place, not copied (a recalculation makes
-  // thousands of these in one go).
-  if (invocation?.address) (call as { address?: string }).address = invocation.address;
-  return evaluateFin(call, isValuePreview(invocation) ? PREVIEW : CELL, work, connectionArg(company));
+function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, name: string, args: unknown[]): Promise<T> {
+  const call: FinCall = { name, args, address: invocation?.address, company: connectionArg(args[args.length - 1]) };
+  return evaluateFin<T>(call, isValuePreview(invocation) ? PREVIEW : CELL);
 }
 
 /** The company argument as the runtime takes it: Excel passes null for an omitted one, a number as typed. */
@@ -90,12 +84,7 @@ export function total(
   company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(
-    invocation,
-    { name: 'TOTAL', args: [category, start, end, merchant, company] },
-    (fin, ctx) => fin.total({ category, start, end, merchant }, ctx),
-    company,
-  );
+  return evaluate(invocation, 'TOTAL', [category, start, end, merchant, company]);
 }
 
 /**
@@ -116,7 +105,7 @@ export function pnl(
   company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, { name: 'PNL', args: [category, start, end, company] }, (fin, ctx) => fin.pnl({ line: category, start, end }, ctx), company);
+  return evaluate(invocation, 'PNL', [category, start, end, company]);
 }
 
 /**
@@ -130,7 +119,7 @@ export function pnl(
  * @returns The balance in currency units.
  */
 export function balance(category: string, date: number | string, company?: string, invocation?: CustomFunctions.Invocation): Promise<number> {
-  return evaluate(invocation, { name: 'BALANCE', args: [category, date, company] }, (fin, ctx) => fin.balance({ category, date }, ctx), company);
+  return evaluate(invocation, 'BALANCE', [category, date, company]);
 }
 
 /**
@@ -151,7 +140,7 @@ export function cashFlowLine(
   company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, { name: 'CASHFLOW', args: [line, start, end, company] }, (fin, ctx) => fin.cashflow({ line, start, end }, ctx), company);
+  return evaluate(invocation, 'CASHFLOW', [line, start, end, company]);
 }
 
 /**
@@ -172,12 +161,7 @@ export function incomeStatement(
   company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(
-    invocation,
-    { name: 'INCOME_STATEMENT', args: [start, end, scale, company] },
-    (fin, ctx): Promise<Matrix> => fin.incomeStatement({ start, end, scale }, ctx),
-    company,
-  );
+  return evaluate(invocation, 'INCOME_STATEMENT', [start, end, scale, company]);
 }
 
 /**
@@ -191,12 +175,7 @@ export function incomeStatement(
  * @returns The statement as rows.
  */
 export function balanceSheet(date: number | string, scale?: number | string, company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(
-    invocation,
-    { name: 'BALANCE_SHEET', args: [date, scale, company] },
-    (fin, ctx): Promise<Matrix> => fin.balanceSheet({ date, scale }, ctx),
-    company,
-  );
+  return evaluate(invocation, 'BALANCE_SHEET', [date, scale, company]);
 }
 
 /**
@@ -217,12 +196,7 @@ export function cashFlowStatement(
   company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(
-    invocation,
-    { name: 'CASH_FLOW', args: [start, end, scale, company] },
-    (fin, ctx): Promise<Matrix> => fin.cashFlowStatement({ start, end, scale }, ctx),
-    company,
-  );
+  return evaluate(invocation, 'CASH_FLOW', [start, end, scale, company]);
 }
 
 /**
@@ -247,12 +221,7 @@ export function transactions(
   company?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<any[][]> {
-  return evaluate(
-    invocation,
-    { name: 'TRANSACTIONS', args: [start, end, category, status, max_rows, company] },
-    (fin, ctx): Promise<Matrix> => fin.transactions({ start, end, category, status, maxRows: max_rows }, ctx),
-    company,
-  );
+  return evaluate(invocation, 'TRANSACTIONS', [start, end, category, status, max_rows, company]);
 }
 
 /**
@@ -264,7 +233,7 @@ export function transactions(
  * @returns One row per category, with a header row.
  */
 export function categories(company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'CATEGORIES', args: [company] }, (fin, ctx): Promise<Matrix> => fin.categories(ctx), company);
+  return evaluate(invocation, 'CATEGORIES', [company]);
 }
 
 /**
@@ -276,7 +245,7 @@ export function categories(company?: string, invocation?: CustomFunctions.Invoca
  * @returns One row per department, with a header row.
  */
 export function departments(company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'DEPARTMENTS', args: [company] }, (fin, ctx): Promise<Matrix> => fin.departments(ctx), company);
+  return evaluate(invocation, 'DEPARTMENTS', [company]);
 }
 
 /**
@@ -289,7 +258,7 @@ export function departments(company?: string, invocation?: CustomFunctions.Invoc
  * @returns One merchant per row, with a header row.
  */
 export function merchants(category: string, company?: string, invocation?: CustomFunctions.Invocation): Promise<any[][]> {
-  return evaluate(invocation, { name: 'MERCHANTS', args: [category, company] }, (fin, ctx): Promise<Matrix> => fin.merchants({ category }, ctx), company);
+  return evaluate(invocation, 'MERCHANTS', [category, company]);
 }
 
 /**
@@ -304,7 +273,7 @@ export function merchants(category: string, company?: string, invocation?: Custo
  */
 export function period(base: number | string, offset?: number | string, kind?: string, invocation?: CustomFunctions.Invocation): Promise<string> {
   // Through the runtime for the connection's fiscal year, but no evaluation Refresh all counts: it reads nothing.
-  return evaluateFin({ name: 'PERIOD', args: [base, offset, kind] }, isValuePreview(invocation) ? PREVIEW : CELL, (fin, ctx) => fin.period({ base, offset, kind }, ctx));
+  return evaluateFin({ name: 'PERIOD', args: [base, offset, kind] }, isValuePreview(invocation) ? PREVIEW : CELL);
 }
 
 /**

@@ -6,7 +6,7 @@
 // only some of the companies have counts where it exists, as a consolidated statement keeps such a line; a
 // category none of them has is the first company's error.
 
-import { FinError, isFinError, type EvalContext, type FinService } from '../engine/fin';
+import { FinError, isFinError, type EvalContext, type FinCall, type FinService } from '../engine/fin';
 import { nameKey } from './connection';
 
 /** The workbook setting: { [group name]: connection names }. */
@@ -45,11 +45,11 @@ export async function sumOverGroup(
   group: Group,
   members: readonly GroupMember[],
   ctx: EvalContext,
-  work: (service: FinService, ctx: EvalContext) => Promise<unknown>,
+  call: FinCall,
 ): Promise<number> {
   const missing = members.find((m): m is { name: string; missing: FinError } => 'missing' in m);
   if (missing) throw missing.missing;
-  const settled = await Promise.allSettled(members.map((m) => work((m as { service: FinService }).service, ctx)));
+  const settled = await Promise.allSettled(members.map((m) => (m as { service: FinService }).service.evaluate(call, ctx)));
   let total = 0;
   let known = 0;
   let firstUnknown: FinError | null = null;

@@ -127,11 +127,11 @@ export interface Runtime {
    */
   getFinService(company?: string): Promise<FinService | null>;
   /**
-   * One FIN evaluation: `work` on the FinService of the connection `company` names (the default one when
-   * omitted); without it the not-connected error, and the call is kept (value preview apart) to be
+   * One FIN evaluation: the call on the FinService of the connection its company names (the default one when
+   * it names none); without it the not-connected error, and the call is kept (value preview apart) to be
    * recalculated once connected.
    */
-  evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>, company?: string): Promise<T>;
+  evaluateFin<T>(call: FinCall, ctx: EvalContext): Promise<T>;
   /** The formulas that showed "Not connected": asking to recalculate them, recalculating, or what that did. */
   notConnectedFormulas(): NotConnectedState;
   /** The user's go-ahead to recalculate them; resolves with the outcome (joins one already running). */
@@ -207,6 +207,13 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const notConnected = new NotConnectedFormulas();
   /** What each FIN cell read (by its address), for a refresh of the selection or the sheet. */
   const cellReads = new CellReads();
+  /** The callers' contexts (functions.ts has one for cells) with the cells' reads kept: made once, not per cell. */
+  const cellContexts = new WeakMap<EvalContext, EvalContext>();
+  const cellContext = (given: EvalContext): EvalContext => {
+    let ctx = cellContexts.get(given);
+    if (!ctx) cellContexts.set(given, (ctx = { ...given, cellReads }));
+    return ctx;
+  };
   const batchListeners = new Set<(batch: FinBatch) => void>();
   /** Names formulas asked for that no connection has, by nameKey (the name as typed first). */
   const missing = new Map<string, string>();
@@ -360,44 +367,39 @@ export function createRuntime(host: RuntimeHost): Runtime {
    * An evaluation that waits for the connections to load, or one the not-connected ledger follows: the
    * ledger hears the FinErrors, and the caller's own failure (ctx.failure) is made last.
    */
-  const evaluateSlowly = async <T>(
-    call: FinCall,
-    ctx: EvalContext,
-    work: (service: FinService, ctx: EvalContext) => Promise<T>,
-    company?: string,
-  ): Promise<T> => {
+  const evaluateSlowly = async <T>(call: FinCall, ctx: EvalContext): Promise<T> => {
     const failure = (error: unknown): unknown => {
       const fin = toFinError(error, '');
       return ctx.failure ? ctx.failure(fin) : fin;
     };
-    const plain: EvalContext = { preview: ctx.preview, noteRead: ctx.noteRead };
+    const plain: EvalContext = { preview: ctx.preview, noteRead: ctx.noteRead, cellReads: ctx.cellReads };
     let service: FinService | undefined;
     let loaded: Loaded;
     try {
       loaded = await loadWithinLimit();
-      service = pick(loaded, company)?.service;
+      service = pick(loaded, call.company)?.service;
     } catch (error) {
       throw failure(error);
     }
-    const group = groupNamed(loaded, company);
+    const group = groupNamed(loaded, call.company);
     if (group) {
       const members: GroupMember[] = group.members.map((name) => {
         const member = pick(loaded, name);
         return member ? { name, service: member.service } : { name, missing: notHere(name) };
       });
       try {
-        return (await sumOverGroup(group, members, ctx.preview ? ctx : plain, work)) as T;
+        return (await sumOverGroup(group, members, ctx.preview ? ctx : plain, call)) as T;
       } catch (error) {
         throw failure(error);
       }
     }
     if (!service) {
-      if (!ctx.preview) notConnected.failed(call, work);
-      throw failure(notHere(company));
+      if (!ctx.preview) notConnected.failed(call);
+      throw failure(notHere(call.company));
     }
-    if (ctx.preview) return work(service, ctx);
+    if (ctx.preview) return service.evaluate<T>(call, ctx);
     try {
-      const value = await work(service, plain);
+      const value = await service.evaluate<T>(call, plain);
       notConnected.ended(call);
       return value;
     } catch (error) {
@@ -443,14 +445,14 @@ export function createRuntime(host: RuntimeHost): Runtime {
       return { defaultName: loaded.defaultOne?.connection.name ?? null, list: loaded.list.map((c) => c.connection) };
     },
 
-    evaluateFin(call, given, work, company) {
-      const ctx = call.address && !given.preview ? cellReads.context(call.address, call, given, company) : given;
+    evaluateFin<T>(call: FinCall, given: EvalContext): Promise<T> {
+      const ctx = given.preview ? given : cellContext(given);
       // A recalculation calls this thousands of times in one go: connected, and no formula left showing
       // "Not connected" to follow, the service takes the call there and then (it queues it, turns.ts).
-      const service = current ? pick(current, company)?.service : undefined;
-      if (service && (ctx.preview || !notConnected.following())) return work(service, ctx);
+      const service = current ? pick(current, call.company)?.service : undefined;
+      if (service && (ctx.preview || !notConnected.following())) return service.evaluate<T>(call, ctx);
       // A group (several companies added up) goes the slow way: it waits for every one of its connections.
-      return evaluateSlowly(call, ctx, work, company);
+      return evaluateSlowly<T>(call, ctx);
     },
 
     notConnectedFormulas: () => notConnected.current(),

@@ -99,9 +99,9 @@ export const refreshedText = (company?: string): Promise<string> => sharedRuntim
 export const missingConnections = (): string[] => maybeShared()?.missingConnections() ?? [];
 
 /** One FIN evaluation (the custom functions' only way in): see Runtime.evaluateFin. */
-export function evaluateFin<T>(call: FinCall, ctx: EvalContext, work: (service: FinService, ctx: EvalContext) => Promise<T>, company?: string): Promise<T> {
+export function evaluateFin<T>(call: FinCall, ctx: EvalContext): Promise<T> {
   const runtime = maybeShared();
-  if (runtime) return runtime.evaluateFin(call, ctx, work, company);
+  if (runtime) return runtime.evaluateFin<T>(call, ctx);
   const error = finErrors.notConnected();
   return Promise.reject(ctx.failure ? ctx.failure(error) : error);
 }

@@ -4,6 +4,15 @@
 // function that reads the API must ask; the address forms Excel uses ("Sheet1!B2", "'P&L ''26'!B2") are read.
 import '../../src/workbench/customFunctionsStub';
 import { cellOfAddress, CellReads } from '../../src/engine/fin/cellReads';
+import type { FinCall } from '../../src/engine/fin/calls';
+import { Evaluation } from '../../src/engine/fin/reads';
+import type { ReadRequest } from '../../src/engine/reader/requestCache';
+
+/** One evaluation of `call` reading `requests`, as the service's attempts note them. */
+function evaluated(reads: CellReads, call: FinCall, ...requests: ReadRequest[]): void {
+  const ev = new Evaluation({ cellReads: reads }, call);
+  for (const req of requests) ev.noteRead(req);
+}
 import { registerFinFunctions } from '../support/finFunctions';
 
 test('every FIN function that reads the API asks Excel for its cell address', async () => {
@@ -25,7 +34,7 @@ test('invocation addresses as Excel writes them', () => {
 
 test("a cell keeps only as many of its latest calls as its formula makes now", () => {
   const reads = new CellReads();
-  const note = (address: string, name: string, path: string) => reads.context(address, { name, args: [path] }, {}).noteRead!({ path });
+  const note = (address: string, name: string, path: string) => evaluated(reads, { name, args: [path], address }, { path });
   note('Sheet1!A1', 'PNL', '/old');
   note('Sheet1!A1', 'PNL2', '/a');
   note('Sheet1!A1', 'PNL3', '/b');
@@ -37,10 +46,31 @@ test("a cell keeps only as many of its latest calls as its formula makes now", (
 
 test("a call that names another company is counted apart, its requests not priced as this company's", () => {
   const reads = new CellReads();
-  reads.context('Sheet1!A1', { name: 'PNL', args: ['a'] }, {}).noteRead!({ path: '/mine' });
-  reads.context('Sheet1!A2', { name: 'PNL', args: ['b'] }, {}, 'Westbrook').noteRead!({ path: '/theirs' });
+  evaluated(reads, { name: 'PNL', args: ['a'], address: 'Sheet1!A1' }, { path: '/mine' });
+  evaluated(reads, { name: 'PNL', args: ['b', 'Westbrook'], address: 'Sheet1!A2', company: 'Westbrook' }, { path: '/theirs' });
   const cells = [0, 1].map((row) => ({ sheet: 'Sheet1', row, col: 0, calls: 1 }));
   const mine = reads.requestsOf(cells, (company) => company === undefined);
   expect(mine).toEqual({ requests: [{ path: '/mine' }], unknown: 0, elsewhere: 1 });
   expect(reads.requestsOf(cells, (company) => company === 'Westbrook').requests).toEqual([{ path: '/theirs' }]);
+});
+
+test("a cell's record is what its latest invocation read; a group's companies add to one invocation's", () => {
+  const reads = new CellReads();
+  const cell = [{ sheet: 'Sheet1', row: 0, col: 0, calls: 1 }];
+  const paths = () => reads.requestsOf(cell).requests.map((r) => r.path).sort();
+  const first: FinCall = { name: 'PNL', args: ['Revenue', '2026-07'], address: 'Sheet1!A1' };
+  evaluated(reads, first, { path: '/july' }, { path: '/categories' });
+  expect(paths()).toEqual(['/categories', '/july']);
+  // Excel calls the function again (a new invocation, the same arguments): only what it read now is kept.
+  evaluated(reads, { ...first }, { path: '/july' });
+  expect(paths()).toEqual(['/july']);
+  // A group's figure: each company's service evaluates the one invocation, and the cell read both.
+  const grouped: FinCall = { name: 'PNL', args: ['Revenue', '2026-07', 'Group'], address: 'Sheet1!A1', company: 'Group' };
+  evaluated(reads, grouped, { path: '/a' });
+  evaluated(reads, grouped, { path: '/b' });
+  expect(reads.requestsOf(cell, (company) => company === 'Group').requests.map((r) => r.path)).toEqual(['/a', '/b']);
+  // Value preview is no evaluation of the cell: it notes nothing.
+  const preview = new Evaluation({ cellReads: reads, preview: true }, { ...first, args: ['Rent', '2026-07'] });
+  preview.noteRead({ path: '/preview' });
+  expect(paths()).not.toContain('/preview');
 });

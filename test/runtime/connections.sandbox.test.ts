@@ -4,7 +4,7 @@
 // companies (growth-admin, growth2-admin), whose per-company usage counters say where each call went.
 import { MemoryMeterStore } from '../../src/api';
 import { capMonthOf } from '../../src/api/calendar';
-import type { FinService } from '../../src/engine/fin';
+import type { FinCall } from '../../src/engine/fin';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { CONNECTIONS_SECRET, apiKeySecret, cacheOwnerSecret, keyFingerprint } from '../../src/runtime/connection';
@@ -38,7 +38,8 @@ const connectA = (r: Runtime) => r.connect({ baseUrl: sb.baseUrl, apiKey: sb.key
 const connectB = (r: Runtime, makeDefault = false) =>
   r.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault });
 
-const netIncome = (fin: FinService) => fin.pnl({ line: 'Net Income', start: month.start.slice(0, 7) });
+/** =FIN.PNL("Net Income", <the month>, , company) as a cell makes it (the company as typed, when one is). */
+const netIncome = (company?: string): FinCall => ({ name: 'PNL', args: ['Net Income', month.start.slice(0, 7), null, company ?? null], company });
 
 /** The month's net income as the company's key reads it from the API, in units. */
 async function apiNetIncome(label: string): Promise<number> {
@@ -61,9 +62,9 @@ describe('two connections side by side', () => {
     });
 
     const before = [await sb.usage(a), await sb.usage(b)];
-    const byDefault = await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start] }, {}, netIncome);
-    const byName = await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start, null, 'westbrook'] }, {}, netIncome, 'westbrook');
-    const byId = await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start, null, b] }, {}, netIncome, b);
+    const byDefault = await r.evaluateFin<number>(netIncome(), {});
+    const byName = await r.evaluateFin<number>(netIncome('westbrook'), {});
+    const byId = await r.evaluateFin<number>(netIncome(b), {});
     expect(byDefault).toBe(await apiNetIncome('growth-admin'));
     expect(byName).toBe(await apiNetIncome('growth2-admin'));
     expect(byId).toBe(byName);
@@ -76,9 +77,9 @@ describe('two connections side by side', () => {
     const r = runtimeOver();
     await connectA(r);
     await connectB(r);
-    await netIncome((await r.getFinService('Acme'))!);
-    await netIncome((await r.getFinService('Westbrook'))!);
-    await netIncome((await r.getFinService('Westbrook'))!);
+    await (await r.getFinService('Acme'))!.evaluate(netIncome());
+    await (await r.getFinService('Westbrook'))!.evaluate(netIncome());
+    await (await r.getFinService('Westbrook'))!.evaluate(netIncome());
     const keys = await r.cache.storedKeys(b);
     expect(keys.length).toBe(1);
     expect((await r.cache.storedKeys(a)).length).toBe(1);
@@ -93,13 +94,13 @@ describe('two connections side by side', () => {
     await connectB(r);
     await sb.control('usage', { company_id: b, count: 30_000 });
     try {
-      const westbrook = r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start, null, 'Westbrook'] }, {}, netIncome, 'Westbrook');
+      const westbrook = r.evaluateFin<number>(netIncome('Westbrook'), {});
       await expect(westbrook).rejects.toMatchObject({ code: 'monthly_limit' });
       // Blocked now: nothing more is sent for Westbrook, while Acme is read as usual.
       const usageB = await sb.usage(b);
-      await expect(netIncome((await r.getFinService('Westbrook'))!)).rejects.toMatchObject({ code: 'monthly_limit' });
+      await expect((await r.getFinService('Westbrook'))!.evaluate(netIncome())).rejects.toMatchObject({ code: 'monthly_limit' });
       expect(await sb.usage(b)).toBe(usageB);
-      expect(await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start] }, {}, netIncome)).toBe(await apiNetIncome('growth-admin'));
+      expect(await r.evaluateFin<number>(netIncome(), {})).toBe(await apiNetIncome('growth-admin'));
       expect(await (await r.getFinService('Acme'))!.monthlyLimit()).toBeNull();
       expect(await (await r.getFinService('Westbrook'))!.monthlyLimit()).not.toBeNull();
     } finally {
@@ -115,7 +116,7 @@ describe('two connections side by side', () => {
     await connectA(r);
     let shown: unknown;
     const cell = () =>
-      r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start, null, 'Westbrook'] }, {}, netIncome, 'Westbrook').then(
+      r.evaluateFin<number>(netIncome('Westbrook'), {}).then(
         (v) => void (shown = v),
         (e: unknown) => void (shown = e),
       );
@@ -123,7 +124,7 @@ describe('two connections side by side', () => {
     await cell();
     expect(shown).toMatchObject({ kind: 'na', code: 'connection_missing', message: 'Connect "Westbrook" to fetch' });
     // Acme's formulas are not touched.
-    expect(await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start] }, {}, netIncome)).toBe(await apiNetIncome('growth-admin'));
+    expect(await r.evaluateFin<number>(netIncome(), {})).toBe(await apiNetIncome('growth-admin'));
     expect(r.missingConnections()).toEqual(['Westbrook']);
 
     await connectB(r);
@@ -147,14 +148,14 @@ describe('two connections side by side', () => {
     const r = runtimeOver(s);
     await connectA(r);
     await connectB(r);
-    await netIncome((await r.getFinService('Acme'))!);
+    await (await r.getFinService('Acme'))!.evaluate(netIncome());
     await r.disconnect({ company: 'Acme' });
     expect(await s.secrets.get(apiKeySecret(a))).toBeUndefined();
     expect(await s.secrets.get(apiKeySecret(b))).toBe(sb.keys['growth2-admin']);
     expect((await r.cache.storedKeys(a)).length).toBe(1); // cached answers stay unless asked
     expect(await r.listConnections()).toMatchObject({ defaultName: 'Westbrook', list: [{ name: 'Westbrook' }] });
     expect((await r.getConnection())?.companyId).toBe(b);
-    await expect(r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start, null, 'Acme'] }, {}, netIncome, 'Acme')).rejects.toMatchObject({
+    await expect(r.evaluateFin<number>(netIncome('Acme'), {})).rejects.toMatchObject({
       code: 'connection_missing',
     });
     // A reopen finds the same.
@@ -178,8 +179,8 @@ describe('two connections side by side', () => {
     });
     await connectA(r);
     await connectB(r);
-    await netIncome((await r.getFinService('Acme'))!);
-    await netIncome((await r.getFinService('Westbrook'))!);
+    await (await r.getFinService('Acme'))!.evaluate(netIncome());
+    await (await r.getFinService('Westbrook'))!.evaluate(netIncome());
     const report = await r.refreshAll({ quietMs: 50 });
     expect(recalculations).toBe(1);
     expect(report).toMatchObject({ spent: 0, due: 2, settled: true, limited: false });
@@ -201,6 +202,6 @@ describe('upgrading from one connection', () => {
     expect(await s.secrets.get(cacheOwnerSecret(a))).toBe(await keyFingerprint(key));
     expect(JSON.parse((await s.secrets.get(CONNECTIONS_SECRET))!)).toMatchObject({ defaultName: 'Demo Co' });
     for (const legacy of ['apiKey', 'connection', 'cacheOwner']) expect(await s.secrets.get(legacy)).toBeUndefined();
-    expect(await r.evaluateFin({ name: 'PNL', args: ['Net Income', month.start] }, {}, netIncome)).toBe(await apiNetIncome('growth-admin'));
+    expect(await r.evaluateFin<number>(netIncome(), {})).toBe(await apiNetIncome('growth-admin'));
   });
 });

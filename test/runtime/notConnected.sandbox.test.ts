@@ -4,7 +4,7 @@
 // its last answer or error, whose recalculation (Refresh all's "recalculate") evaluates again the cells it
 // picks, after calculate() has returned, as Excel does.
 import { MemoryMeterStore } from '../../src/api';
-import { AUTOMATIC_RECALCULATION_CALLS, type EvalContext, type FinCall, type FinService, type RecalculateOptions } from '../../src/engine/fin';
+import { AUTOMATIC_RECALCULATION_CALLS, type FinCall, type RecalculateOptions } from '../../src/engine/fin';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime';
@@ -27,11 +27,10 @@ afterAll(async () => {
 /** A FIN cell: what it calls, and what it shows. */
 interface Cell {
   call: FinCall;
-  work: (service: FinService, ctx: EvalContext) => Promise<number>;
   shows?: { value: number } | { error: { code?: string; message: string } };
 }
 
-const pnl = (line: string, start: string): Cell => ({ call: { name: 'PNL', args: [line, start, null] }, work: (fin, ctx) => fin.pnl({ line, start }, ctx) });
+const pnl = (line: string, start: string): Cell => ({ call: { name: 'PNL', args: [line, start, null] } });
 
 interface Sheet {
   runtime: Runtime;
@@ -47,7 +46,7 @@ function sheet(cells: Cell[]): Sheet {
   let sent = 0;
   const recalculations: RecalculateOptions[] = [];
   const evaluate = (cell: Cell): Promise<void> =>
-    runtime.evaluateFin(cell.call, {}, cell.work).then(
+    runtime.evaluateFin<number>(cell.call, {}).then(
       (value) => {
         cell.shows = { value };
       },
@@ -111,7 +110,7 @@ describe('formulas that showed Not connected, on connecting', () => {
     expect(s.recalculations).toEqual([{ errorsOnly: true }]);
 
     // The same figures as a fresh evaluation, which costs nothing now; and nothing more is pending.
-    const again = await Promise.all(s.cells.map((c) => s.runtime.evaluateFin(c.call, {}, c.work)));
+    const again = await Promise.all(s.cells.map((c) => s.runtime.evaluateFin<number>(c.call, {})));
     expect(again).toEqual(s.cells.map((c) => (c.shows as { value: number }).value));
     expect(s.sent()).toBe(3);
     s.runtime.dismissNotConnected();

@@ -81,12 +81,7 @@ describe('Connection: several companies', () => {
     await openTab(h, 'Connection');
     // The evaluation tells the pane (a state change outside a user event).
     await act(async () => {
-      const cell = runtime.evaluateFin(
-        { name: 'PNL', args: ['Net Income', month, null, 'Subsidiary'] },
-        {},
-        (fin, ctx) => fin.pnl({ line: 'Net Income', start: month }, ctx),
-        'Subsidiary',
-      );
+      const cell = runtime.evaluateFin({ name: 'PNL', args: ['Net Income', month, null, 'Subsidiary'], company: 'Subsidiary' }, {});
       await expect(cell).rejects.toMatchObject({ message: 'Connect "Subsidiary" to fetch' });
     });
     const offer = await screen.findByRole('group', { name: 'Not connected: Subsidiary' });

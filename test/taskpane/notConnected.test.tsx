@@ -23,7 +23,7 @@ afterAll(async () => {
 function workbook(lines: string[], periods: string[]) {
   const cells = lines.flatMap((line) => periods.map((start) => ({ line, start, shows: undefined as undefined | { value: number } | { error: string } })));
   const evaluate = (cell: (typeof cells)[number]) =>
-    evaluateFin({ name: 'PNL', args: [cell.line, cell.start, null] }, {}, (fin, ctx) => fin.pnl({ line: cell.line, start: cell.start }, ctx)).then(
+    evaluateFin<number>({ name: 'PNL', args: [cell.line, cell.start, null] }, {}).then(
       (value) => {
         cell.shows = { value };
       },

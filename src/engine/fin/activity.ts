@@ -73,7 +73,11 @@ export class FinActivity {
     this.active += 1;
     this.operations += 1;
     this.batch += 1;
-    clearTimeout(this.batchTimer);
+    // Thousands start in one go: only the first has a timer to stop.
+    if (this.batchTimer !== undefined) {
+      clearTimeout(this.batchTimer);
+      this.batchTimer = undefined;
+    }
   }
 
   /** An evaluation settled: a value or an error. */
@@ -93,6 +97,7 @@ export class FinActivity {
   private endBatchWhenQuiet(): void {
     clearTimeout(this.batchTimer);
     this.batchTimer = setTimeout(() => {
+      this.batchTimer = undefined;
       const batch = { evaluations: this.batch };
       this.batch = 0;
       for (const listener of [...this.batchListeners]) {

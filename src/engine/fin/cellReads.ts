@@ -11,8 +11,8 @@
 import { GatewayError } from '../ports/workbook';
 import { parseQualified } from '../ports/address';
 import { requestKey, type ReadRequest } from '../reader/requestCache';
-import type { FinCall } from './notConnectedCost';
-import type { EvalContext } from './reads';
+import type { FinCall } from './calls';
+import type { Evaluation } from './reads';
 
 /** A FIN cell as the host finds it in a scope: where, and how many FIN calls its formula makes. */
 export interface FinCell {
@@ -22,7 +22,7 @@ export interface FinCell {
   calls: number;
 }
 
-interface CallReads {
+export interface CallReads {
   /** The call, to know it again when the cell is recalculated (compared, never serialized: this is the hot path). */
   name: string;
   args: readonly unknown[];
@@ -30,6 +30,8 @@ interface CallReads {
   at: number;
   /** The company argument as the cell gave it (a connection's name or company id; none: the default one). */
   company: string | undefined;
+  /** The invocation it was last evaluated for (a FinCall is made per invocation, functions.ts). */
+  invocation: FinCall;
   /** What its last evaluation read, as read (a repeat is dropped only when priced). */
   requests: ReadRequest[];
 }
@@ -82,37 +84,33 @@ export class CellReads {
   }
 
   /**
-   * The evaluation context of one call in the cell at `address`: what it reads is noted for the cell. Excel
-   * hands a recalculation's cells over in one synchronous loop; the record is found or made at the
-   * evaluation's first read, which runs in the service's slices, so the hand-over only makes this context.
+   * A request the evaluation `ev` read, kept for its call's cell. Excel hands a recalculation's cells over in
+   * one synchronous loop: this runs at the evaluation's reads, in the service's slices, never in that loop.
    */
-  context(address: string, call: FinCall, base: EvalContext, company?: string): EvalContext {
-    let record: CallReads | null = null;
-    const outer = base.noteRead;
-    return {
-      preview: base.preview,
-      failure: base.failure,
-      noteRead: (req) => {
-        record ??= this.recordFor(address, call, company);
-        record.requests.push(req);
-        outer?.(req);
-      },
-    };
+  note(ev: Evaluation, req: ReadRequest): void {
+    const call = ev.call;
+    if (!call?.address || ev.preview) return;
+    (ev.cellRecord ??= this.recordFor(call.address, call)).requests.push(req);
   }
 
-  /** The record of this call in this cell, emptied for a new evaluation. */
-  private recordFor(address: string, call: FinCall, company: string | undefined): CallReads {
+  /**
+   * The record of this call in this cell, emptied for a new evaluation: a new invocation from Excel. A group's
+   * companies evaluate one invocation each (runtime/groups.ts): their reads add up in the one record.
+   */
+  private recordFor(address: string, call: FinCall): CallReads {
     let calls = this.cells.get(address);
     if (!calls) this.cells.set(address, (calls = []));
     let reads = calls.find((c) => sameCall(c, call));
     if (!reads) {
-      reads = { name: call.name, args: call.args, at: 0, company, requests: [] };
+      reads = { name: call.name, args: call.args, at: 0, company: call.company, invocation: call, requests: [] };
       calls.push(reads);
       if (calls.length > MAX_CALLS_PER_CELL) calls.sort((a, b) => b.at - a.at).length = MAX_CALLS_PER_CELL;
+    } else if (reads.invocation !== call) {
+      reads.invocation = call;
+      reads.company = call.company;
+      reads.requests.length = 0;
     }
     reads.at = ++this.clock;
-    reads.company = company;
-    reads.requests.length = 0;
     return reads;
   }
 

@@ -1,23 +1,13 @@
 // Which formulas are FIN cells, and how many FIN evaluations one recalculation of them starts: Refresh all
 // recalculates only those cells and counts their evaluations to know when Excel has handed them all over.
 
+import { CALL_ATTEMPTS } from './calls';
+
 /**
  * The FIN functions whose every call is a FinService evaluation (counted by FinActivity). FIN.VERSION
- * answers at once and FIN.REFRESHED streams: neither is one, and neither spends a call.
+ * answers at once, FIN.PERIOD reads nothing and FIN.REFRESHED streams: none is one, none spends a call.
  */
-export const EVALUATED_FUNCTIONS: ReadonlySet<string> = new Set([
-  'TOTAL',
-  'PNL',
-  'BALANCE',
-  'CASHFLOW',
-  'INCOME_STATEMENT',
-  'BALANCE_SHEET',
-  'CASH_FLOW',
-  'TRANSACTIONS',
-  'CATEGORIES',
-  'DEPARTMENTS',
-  'MERCHANTS',
-]);
+export const EVALUATED_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(CALL_ATTEMPTS));
 
 /** Text in double quotes ("" inside is a quote) and sheet names in single quotes: no call can hide there. */
 const QUOTED = /"(?:[^"]|"")*"|'(?:[^']|'')*'/g;

@@ -9,7 +9,8 @@ import { plural } from '../text/plural';
 import type { CachedReader } from '../reader/cachedReader';
 import type { Recalculation } from './activity';
 import { isFinError, type FinError } from './errors';
-import { callKey, callsAtMost, recalculationCost, type FinCall, type FinFormula, type FinWork } from './notConnectedCost';
+import type { FinCall } from './calls';
+import { callKey, callsAtMost, recalculationCost } from './notConnectedCost';
 import type { RefreshReport } from './refresh';
 import type { FinService } from './service';
 
@@ -57,7 +58,7 @@ function outcomeMessage(formulas: number, report: RefreshReport, failures: FinEr
 }
 
 export class NotConnectedFormulas {
-  private readonly pending = new Map<string, FinFormula>();
+  private readonly pending = new Map<string, FinCall>();
   /** Evaluations that failed for want of a connection since the last recalculation. */
   private evaluations = 0;
   private state: NotConnectedState = NOTHING_NOT_CONNECTED;
@@ -80,9 +81,9 @@ export class NotConnectedFormulas {
   }
 
   /** An evaluation failed for want of a connection (value preview is no cell: the runtime does not tell it). */
-  failed(call: FinCall, work: FinWork): void {
+  failed(call: FinCall): void {
     const key = callKey(call);
-    if (!this.pending.has(key)) this.pending.set(key, { call, work });
+    if (!this.pending.has(key)) this.pending.set(key, call);
     this.evaluations += 1;
     this.outcomes?.set(key, STILL_NOT_CONNECTED);
   }

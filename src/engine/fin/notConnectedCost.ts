@@ -9,27 +9,10 @@ import { isMissing, parseMaxRows } from './args';
 import { isFinError } from './errors';
 import { CASH_FLOW_FIGURES, INCOME_FIGURES, figureKey } from './lines';
 import { MAX_MERCHANTS, MERCHANTS_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from './lists';
-import type { EvalContext } from './reads';
+import type { FinCall } from './calls';
 import type { FinService } from './service';
 import type { CachedReader } from '../reader/cachedReader';
 import type { ReadRequest } from '../reader/requestCache';
-
-/** One FIN function call as a cell made it: the function (FIN.<name>) and its arguments as Excel gave them. */
-export interface FinCall {
-  readonly name: string;
-  readonly args: readonly unknown[];
-  /** The cell's address as Excel gives it ("Sheet1!B2"), where the function asks for it. */
-  readonly address?: string;
-}
-
-/** What a FIN function does with the service once connected (functions.ts's thin wrapper body). */
-export type FinWork = (service: FinService, ctx: EvalContext) => Promise<unknown>;
-
-/** One formula kept to be evaluated again: its call, and how. */
-export interface FinFormula {
-  readonly call: FinCall;
-  readonly work: FinWork;
-}
 
 /** The same call from any cell: one key, so a formula copied down a column is priced once. */
 export function callKey(call: FinCall): string {
@@ -82,8 +65,8 @@ export function plannedRequests(call: FinCall): string[] {
 }
 
 /** The bound without looking at the cache: every planned request of every formula, each once. */
-export function callsAtMost(formulas: readonly FinFormula[]): number {
-  return new Set(formulas.flatMap((f) => plannedRequests(f.call))).size;
+export function callsAtMost(formulas: readonly FinCall[]): number {
+  return new Set(formulas.flatMap((call) => plannedRequests(call))).size;
 }
 
 /**
@@ -91,19 +74,19 @@ export function callsAtMost(formulas: readonly FinFormula[]): number {
  * at the same #VALUE! for free; one that stops at a request the cache cannot answer may still read the
  * rest of its plan.
  */
-export async function recalculationCost(formulas: readonly FinFormula[], service: FinService, reader: CachedReader): Promise<number> {
+export async function recalculationCost(formulas: readonly FinCall[], service: FinService, reader: CachedReader): Promise<number> {
   const read: ReadRequest[] = [];
   const readNames = new Set<string>();
   const rest = new Set<string>();
   await Promise.all(
-    formulas.map(async ({ call, work }) => {
+    formulas.map(async (call) => {
       const own = new Set<string>();
       const noteRead = (req: ReadRequest): void => {
         read.push(req);
         own.add(requestName(req));
       };
       try {
-        await work(service, { preview: true, noteRead });
+        await service.evaluate(call, { preview: true, noteRead });
       } catch (error) {
         if (isFinError(error) && error.kind === 'value') return;
         for (const name of plannedRequests(call).slice(own.size)) rest.add(name);

@@ -21,6 +21,8 @@ import type {
 } from '../../api/types';
 import type { Period } from '../dates';
 import type { CachedReader } from '../reader/cachedReader';
+import type { CallReads, CellReads } from './cellReads';
+import type { FinCall } from './calls';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import type { FinClient } from './client';
 import { finErrors, type FinError } from './errors';
@@ -36,21 +38,30 @@ export interface EvalContext {
   readonly failure?: (error: FinError) => unknown;
   /** Told of each request the evaluation reads (the cost of recalculating a formula is taken from them). */
   readonly noteRead?: (req: ReadRequest) => void;
+  /** Where each cell's reads are kept, by the evaluation's call and its address (cellReads.ts). */
+  readonly cellReads?: CellReads;
 }
 
 /** One evaluation of a FIN cell, across its attempts: the answers it had to wait for. */
 export class Evaluation implements EvalContext {
   private waited?: Map<string, CachedAnswer<unknown>>;
+  /** The record of what this evaluation reads in its cell (cellReads.ts), made at its first read. */
+  cellRecord?: CallReads;
 
-  /** `ctx` is the caller's, shared by many evaluations: nothing of it is copied. */
-  constructor(readonly ctx: EvalContext) {}
+  /** `ctx` is the caller's, shared by many evaluations: nothing of it is copied. `call`: the cell's, if any. */
+  constructor(
+    readonly ctx: EvalContext,
+    readonly call?: FinCall,
+  ) {}
 
   get preview(): boolean {
     return this.ctx.preview === true;
   }
 
-  get noteRead(): ((req: ReadRequest) => void) | undefined {
-    return this.ctx.noteRead;
+  /** Told to the caller's noteRead, and kept for the cell the call is in. */
+  noteRead(req: ReadRequest): void {
+    this.ctx.noteRead?.(req);
+    this.ctx.cellReads?.note(this, req);
   }
 
   /** The answer to `req` this evaluation waited for, if it did. */
@@ -99,7 +110,7 @@ export class FinReads {
 
   /** An evaluation's answer to one request, now; else it waits for `read` (a Pending). */
   answer<T>(ev: Evaluation, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): CachedAnswer<T> {
-    ev.noteRead?.(req);
+    ev.noteRead(req);
     const known = ev.waitedFor<T>(req) ?? this.ready<T>(req);
     if (known) return known;
     throw new Pending(this.shared(ev, req, fetch).then((answer) => ev.keep(req, answer)));

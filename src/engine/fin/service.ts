@@ -11,23 +11,20 @@ import type { CachedReader } from '../reader/cachedReader';
 import type { CacheStore } from '../reader/requestCache';
 import { FinActivity, type FinBatch } from './activity';
 import type { FinClient } from './client';
-import { monthlyLimitError, toFinError, type FinError } from './errors';
+import { CALL_ATTEMPTS, type FinCall } from './calls';
+import { FinError, monthlyLimitError, toFinError } from './errors';
 import { Freshness, formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';
 import { FinInputs, type DateSystemSource } from './inputs';
-import * as lists from './lists';
 import type { Matrix } from './matrix';
 import { settle } from './pending';
 import { periodText } from './period';
 import { FinReads, type EvalContext, type Evaluation } from './reads';
 import { refreshFinCells, type RefreshOptions, type RefreshReport } from './refresh';
 import type { TreeNode } from '../tree';
-import * as statements from './statements';
 import { Turns, type TurnOptions } from './turns';
 import * as values from './values';
 
-// Attempts without arguments of their own, in the shape turns.ts takes (made once, not per evaluation).
-const categoryList = (parts: values.ValueParts, _: undefined, ev: Evaluation): Matrix => lists.categories(parts, ev);
-const departmentList = (parts: values.ValueParts, _: undefined, ev: Evaluation): Matrix => lists.departments(parts, ev);
+// Made once, not per evaluation: turns.ts takes an attempt and its arguments apart.
 const departmentNamed = (parts: values.ValueParts, input: unknown, ev: Evaluation): TreeNode<Department> => parts.reads.department(ev, input);
 
 export interface FinServiceOptions {
@@ -77,59 +74,67 @@ export class FinService {
     this.turns = new Turns(this.activity, this.parts, options.turns);
   }
 
-  // Single values ---------------------------------------------------------------------------------
-
-  total(args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, values.total, args);
+  /**
+   * A FIN cell's call (functions.ts hands them over as Excel makes them, thousands in one go): evaluated in
+   * turns, by its name (calls.ts), its arguments read when its turn comes. FIN.PERIOD reads nothing: it is
+   * answered at once.
+   */
+  evaluate<T>(call: FinCall, ctx: EvalContext = {}): Promise<T> {
+    const attempt = CALL_ATTEMPTS[call.name];
+    if (attempt) return this.turns.run(ctx, attempt, call.args, call) as Promise<T>;
+    if (call.name === 'PERIOD') return this.period({ base: call.args[0], offset: call.args[1], kind: call.args[2] }, ctx) as Promise<T>;
+    return Promise.reject(new FinError('na', `FIN.${call.name} is not a function of this version of the add-in`, 'internal'));
   }
 
-  pnl(args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, values.pnl, args);
+  // The same calls, typed, for the add-in's own code and its tests.
+
+  total(args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown }, ctx?: EvalContext): Promise<number> {
+    return this.evaluate({ name: 'TOTAL', args: [args.category, args.start, args.end, args.merchant] }, ctx);
   }
 
-  balance(args: { category: unknown; date: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, values.balance, args);
+  pnl(args: { line: unknown; start: unknown; end?: unknown }, ctx?: EvalContext): Promise<number> {
+    return this.evaluate({ name: 'PNL', args: [args.line, args.start, args.end] }, ctx);
   }
 
-  cashflow(args: { line: unknown; start: unknown; end?: unknown }, ctx: EvalContext = {}): Promise<number> {
-    return this.evaluate(ctx, values.cashflow, args);
+  balance(args: { category: unknown; date: unknown }, ctx?: EvalContext): Promise<number> {
+    return this.evaluate({ name: 'BALANCE', args: [args.category, args.date] }, ctx);
   }
 
-  // Whole statements ------------------------------------------------------------------------------
-
-  incomeStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, statements.incomeStatement, args);
+  cashflow(args: { line: unknown; start: unknown; end?: unknown }, ctx?: EvalContext): Promise<number> {
+    return this.evaluate({ name: 'CASHFLOW', args: [args.line, args.start, args.end] }, ctx);
   }
 
-  balanceSheet(args: { date: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, statements.balanceSheet, args);
+  incomeStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'INCOME_STATEMENT', args: [args.start, args.end, args.scale] }, ctx);
   }
 
-  cashFlowStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, statements.cashFlowStatement, args);
+  balanceSheet(args: { date: unknown; scale?: unknown }, ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'BALANCE_SHEET', args: [args.date, args.scale] }, ctx);
   }
 
-  // Lists -----------------------------------------------------------------------------------------
-
-  transactions(args: { start: unknown; end?: unknown; category?: unknown; status?: unknown; maxRows?: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, lists.transactions, args);
+  cashFlowStatement(args: { start: unknown; end?: unknown; scale?: unknown }, ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'CASH_FLOW', args: [args.start, args.end, args.scale] }, ctx);
   }
 
-  categories(ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, categoryList, undefined);
+  transactions(args: { start: unknown; end?: unknown; category?: unknown; status?: unknown; maxRows?: unknown }, ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'TRANSACTIONS', args: [args.start, args.end, args.category, args.status, args.maxRows] }, ctx);
   }
 
-  departments(ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, departmentList, undefined);
+  categories(ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'CATEGORIES', args: [] }, ctx);
   }
 
-  merchants(args: { category: unknown }, ctx: EvalContext = {}): Promise<Matrix> {
-    return this.evaluate(ctx, lists.merchants, args);
+  departments(ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'DEPARTMENTS', args: [] }, ctx);
+  }
+
+  merchants(args: { category: unknown }, ctx?: EvalContext): Promise<Matrix> {
+    return this.evaluate({ name: 'MERCHANTS', args: [args.category] }, ctx);
   }
 
   /** Resolves a department the way FIN arguments are (name, unique tail of a path, or id). */
   resolveDepartment(input: unknown, ctx: EvalContext = {}): Promise<TreeNode<Department>> {
-    return this.evaluate(ctx, departmentNamed, input);
+    return this.turns.run(ctx, departmentNamed, input);
   }
 
   // Periods ---------------------------------------------------------------------------------------
@@ -207,10 +212,5 @@ export class FinService {
   /** Resolves true once no FIN evaluation has run for `quietMs`; false if not within `timeoutMs`. */
   whenIdle(quietMs?: number, timeoutMs?: number): Promise<boolean> {
     return this.activity.whenIdle(quietMs, timeoutMs);
-  }
-
-  /** Every evaluation is attempted in turns until it settles: a value, or the FinError its cell shows. */
-  private evaluate<A, T>(ctx: EvalContext, attempt: (parts: values.ValueParts, args: A, ev: Evaluation) => T | Promise<T>, args: A): Promise<T> {
-    return this.turns.run(ctx, attempt, args);
   }
 }

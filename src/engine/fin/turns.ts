@@ -13,6 +13,7 @@
 // (they all last the same time, so they expire in the order they started).
 
 import type { FinActivity } from './activity';
+import type { FinCall } from './calls';
 import { finErrors, toFinError } from './errors';
 import { Pending } from './pending';
 import { Evaluation, type EvalContext } from './reads';
@@ -55,6 +56,7 @@ class Job extends Evaluation {
 
   constructor(
     ctx: EvalContext,
+    call: FinCall | undefined,
     readonly attempt: (parts: never, args: never, ev: Evaluation) => unknown,
     readonly args: unknown,
     readonly resolve: (value: unknown) => void,
@@ -62,7 +64,7 @@ class Job extends Evaluation {
     /** Whole ms (a small integer is stored in the object; a fraction would be a number object of its own). */
     readonly deadline: number,
   ) {
-    super(ctx);
+    super(ctx, call);
   }
 }
 
@@ -127,12 +129,12 @@ export class Turns<P> {
   /**
    * Attempts `attempt(parts, args, ev)` in turns until it no longer throws a Pending, and settles as it does:
    * its value (a promise is followed), or its failure as a FinError (or what ctx.failure makes of it), or
-   * "No answer within ..." after the time limit. Thousands wait at once, so each holds only its Job (no
-   * closure of its own).
+   * "No answer within ..." after the time limit. `call` is the cell's, when a cell made it (its reads are
+   * kept for the cell). Thousands wait at once, so each holds only its Job (no closure of its own).
    */
-  run<A, T>(ctx: EvalContext, attempt: (parts: P, args: A, ev: Evaluation) => T | Promise<T>, args: A): Promise<T> {
+  run<A, T>(ctx: EvalContext, attempt: (parts: P, args: A, ev: Evaluation) => T | Promise<T>, args: A, call?: FinCall): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job = new Job(ctx, attempt as Job['attempt'], args, resolve as (value: unknown) => void, reject, Math.ceil(this.now() + this.limitMs));
+      const job = new Job(ctx, call, attempt as Job['attempt'], args, resolve as (value: unknown) => void, reject, Math.ceil(this.now() + this.limitMs));
       this.activity.started();
       this.running.push(job);
       if (this.timer === undefined) this.armFor(job);
