@@ -79,8 +79,12 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     try {
       const m = await members();
       const title = m.map((x) => x.name).join(' + ');
-      const written = await services.actions.track(`Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`, () =>
-        insertConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title }, m, spec),
+      // Each company pays its own part: a line on each one's log.
+      const companyIds = await Promise.all(m.map((x) => x.reader.companyId()));
+      const written = await services.actions.track(
+        `Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`,
+        () => insertConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title }, m, spec),
+        companyIds,
       );
       setResult(`Inserted the consolidated statement at ${written.address}: ${m.length} companies and their total, no eliminations.`);
     } catch (e) {

@@ -220,6 +220,9 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
     }
   };
 
+  /** A refresh of the workbook or a scope spends on each company it reads: the default one first. */
+  const everyCompany = connection.connections.map((c) => c.companyId);
+
   const confirm = async () => {
     if (!pending || !plan) return;
     const job = pending;
@@ -230,11 +233,14 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
       if (job.kind === 'scope') {
         const { plan: scoped } = job;
         setProgress({ phase: 'formulas' });
-        const outcome = await services.actions.track(scoped.area.kind === 'sheet' ? `Refresh sheet ${scoped.area.sheet}` : 'Refresh selection', () =>
-          refreshScope(scopeDeps, scoped, {
-            onPhase: () => setProgress({ phase: 'formulas' }),
-            onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
-          }),
+        const outcome = await services.actions.track(
+          scoped.area.kind === 'sheet' ? `Refresh sheet ${scoped.area.sheet}` : 'Refresh selection',
+          () =>
+            refreshScope(scopeDeps, scoped, {
+              onPhase: () => setProgress({ phase: 'formulas' }),
+              onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
+            }),
+          everyCompany,
         );
         setResult(outcome.message);
         const firstFailure = outcome.blocks.failed[0]?.error ?? outcome.tables.find((t) => t.outcome === 'failed')?.error;
@@ -242,22 +248,28 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
       } else if (job.kind === 'block') {
         const reports = job.block.keys.length;
         setProgress({ phase: 'blocks', done: 0, total: reports, distinct: reports });
-        await services.actions.track(`Refresh ${describeSpec(job.block.spec)}`, () =>
-          statements.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
+        const company = job.block.binding.company;
+        await services.actions.track(
+          `Refresh ${describeSpec(job.block.spec)}`,
+          () => statements.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
+          [company],
         );
-        const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+        const spent = services.actions.entries(company)[0]?.calls ?? 0;
         setResult(`Refreshed the block at ${job.block.binding.address}. Spent ${plural(spent, 'call')}.`);
       } else {
         const kind = job.kind;
         setProgress({ phase: kind === 'changed' ? 'asking' : 'formulas' });
-        const outcome = await services.actions.track(kind === 'changed' ? 'Refresh changes' : 'Full refresh', () =>
-          refreshWorkbook(kind, {
-            includeReference,
-            // The plan just shown: the refresh need not read every block's place again to bound its sync.
-            everything: plan.blocks.blockCalls + plan.blocks.formulaCalls,
-            onPhase: (phase) => setProgress({ phase }),
-            onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
-          }),
+        const outcome = await services.actions.track(
+          kind === 'changed' ? 'Refresh changes' : 'Full refresh',
+          () =>
+            refreshWorkbook(kind, {
+              includeReference,
+              // The plan just shown: the refresh need not read every block's place again to bound its sync.
+              everything: plan.blocks.blockCalls + plan.blocks.formulaCalls,
+              onPhase: (phase) => setProgress({ phase }),
+              onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
+            }),
+          everyCompany,
         );
         // Each block that failed is named: which statement, where, and that its figures are the old ones.
         const named = outcome.blocks.failed.map((f) => {

@@ -9,7 +9,7 @@ import { ActionOutcome } from './ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { hasBoardPack, kpiReads } from '../engine/reporting/boardPack';
-import { useCallsLeft, useStatements, useToday } from './hooks';
+import { useCallsLeft, useConnectionOf, useStatements, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
@@ -37,7 +37,8 @@ import {
 } from '../engine/statements';
 import { useScreenStyles } from './styles';
 
-// Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a statement, a period (fixed, or
+// Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
+// the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
 // relative to the reporting period: the block then rolls forward with it), a layout (months or quarters side by side may get a Total column,
 // a comparison its Variance columns) and units; see what it will cost (periods already cached are free); insert it on a new sheet or at the
 // selected cell, with progress. The block is recorded so Refresh can rebuild it. A block that costs more
@@ -83,8 +84,15 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [variance, setVariance] = useState(true);
   const [scale, setScale] = useState<Scale>('units');
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
+  // The reporting period and the board pack are the default connection's (its FIN formulas name no company);
+  // a statement block may be any connected company's, and is refreshed on its connection.
   const statements = useStatements(services, connection);
-  const callsLeft = useCallsLeft(connection);
+  const [companyId, setCompanyId] = useState(connection.companyId);
+  const chosenId = connection.connections.some((c) => c.companyId === companyId) ? companyId : connection.companyId;
+  const working = useConnectionOf(services, connection, chosenId);
+  const target = working ?? connection;
+  const blocks = useStatements(services, target);
+  const callsLeft = useCallsLeft(target);
   const [cost, setCost] = useState<(CallCost & { left: CallsLeft | null; fit: FittingBlock | null }) | null>(null);
   const [costVersion, setCostVersion] = useState(0);
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -92,10 +100,10 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [error, setError] = useState<unknown>(null);
 
   const period = useMemo(() => {
-    if (!relation) return resolvePeriod(periodChoice, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth, customStart, customEnd });
+    if (!relation) return resolvePeriod(periodChoice, { today, fiscalYearStartMonth: target.fiscalYearStartMonth, customStart, customEnd });
     if (reporting?.state !== 'set') return fail<Period>('Set the reporting period above first.');
-    return ok(relativePeriod(relation, reporting.month, connection.fiscalYearStartMonth));
-  }, [relation, reporting, periodChoice, today, connection.fiscalYearStartMonth, customStart, customEnd]);
+    return ok(relativePeriod(relation, reporting.month, target.fiscalYearStartMonth));
+  }, [relation, reporting, periodChoice, today, target.fiscalYearStartMonth, customStart, customEnd]);
   const canTotal = offersTotal({ statement, layout });
   const canVariance = offersVariance({ layout });
   const spec: StatementSpec | null = useMemo(
@@ -108,13 +116,13 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             end: period.value.end,
             layout,
             scale,
-            fiscalYearStartMonth: connection.fiscalYearStartMonth,
+            fiscalYearStartMonth: target.fiscalYearStartMonth,
             ...(canTotal && total ? { total: true } : {}),
             ...(canVariance && variance ? { variance: true } : {}),
             ...(relation ? { relation } : {}),
           }
         : null,
-    [period, statement, periodChoice, relation, layout, scale, connection.fiscalYearStartMonth, canTotal, total, canVariance, variance],
+    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance],
   );
 
   // The year to date differs from the period picked: say which two spans are compared.
@@ -125,40 +133,45 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   }, [spec]);
 
   useEffect(() => {
-    if (!spec) {
+    if (!spec || !working) {
       setCost(null);
       return;
     }
     let live = true;
     void (async () => {
-      const c = await statements.cost(spec);
+      const c = await blocks.cost(spec);
       const left = await callsLeft();
-      const fit = exceedsLeft(c.calls, left) ? await leadingPeriodsWithin(spec, left.left, (requests) => connection.reader.cost(requests)) : null;
+      const fit = exceedsLeft(c.calls, left) ? await leadingPeriodsWithin(spec, left.left, (requests) => working.reader.cost(requests)) : null;
       if (live) setCost({ ...c, left, fit });
     })().catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [spec, statements, connection, callsLeft, costVersion]);
+  }, [spec, blocks, working, callsLeft, costVersion]);
 
   const busy = progress !== null;
+  const loading = working === null;
 
   const insert = async (chosen: StatementSpec | null = spec) => {
-    if (!chosen) return;
+    if (!chosen || !working) return;
     setError(null);
     setResult('');
     setProgress({ done: 0, total: cost?.requests ?? 0 });
     const action = `Insert ${describeSpec(chosen)}`;
     let fetched = 0;
     try {
-      const { written } = await services.actions.track(action, () =>
-        statements.insert(chosen, where, (done, total) => {
-          fetched = done;
-          setProgress({ done, total });
-        }),
+      const { written } = await services.actions.track(
+        action,
+        () =>
+          blocks.insert(chosen, where, (done, total) => {
+            fetched = done;
+            setProgress({ done, total });
+          }),
+        [working.companyId],
       );
-      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
-      setResult(`Inserted the ${statementLabel(chosen.statement).toLowerCase()} at ${written.address}. Spent ${plural(spent, 'call')}.`);
+      const spent = services.actions.entries(working.companyId)[0]?.calls ?? 0;
+      const whose = working === connection ? '' : ` of ${working.companyName}`;
+      setResult(`Inserted the ${statementLabel(chosen.statement).toLowerCase()}${whose} at ${written.address}. Spent ${plural(spent, 'call')}.`);
     } catch (e) {
       // What was fetched before the cap stopped it is cached: the next Insert of the same block costs the rest.
       if ((e as { code?: unknown })?.code === 'monthly_limit_exceeded' && fetched > 0) {
@@ -198,6 +211,16 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           setCostVersion((v) => v + 1);
         }}
       />
+      {connection.connections.length > 1 && (
+        <ChoiceField
+          label="Company"
+          hint={loading ? 'Opening its connection…' : `Fetched and refreshed on the ${target.companyName} connection, at its cost.`}
+          value={chosenId}
+          choices={connection.connections.map((c) => ({ key: c.companyId, label: c.isDefault ? `${c.name} (default)` : c.name }))}
+          onChange={setCompanyId}
+          disabled={busy}
+        />
+      )}
       <ChoiceField label="Statement" value={statement} choices={STATEMENTS} onChange={setStatement} disabled={busy} />
       <Field
         label="Period"
@@ -275,7 +298,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       </Text>
       <div className={styles.row}>
         {/* Focusable while busy (or refused), so keyboard focus stays here rather than falling to the page. */}
-        <Button appearance="primary" onClick={() => void insert()} disabled={!spec} disabledFocusable={busy || shortOf}>
+        <Button appearance="primary" onClick={() => void insert()} disabled={!spec} disabledFocusable={busy || shortOf || loading}>
           Insert
         </Button>
         {shortOf && cost.fit && (
@@ -285,7 +308,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         )}
       </div>
       <InView watch={progress ? `${progress.done}/${progress.total}` : result || (error ? 'error' : '')}>
-        <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error} connection={connection} />
+        <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error} connection={target} />
       </InView>
     </div>
   );

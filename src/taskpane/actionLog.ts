@@ -24,8 +24,10 @@ export interface ActionEntry {
 export interface ActionLogOptions {
   storage: SecretStore;
   now: () => number;
-  /** The connected client and company, or null. */
+  /** The default connection's client and company, or null. */
   current: () => { client: Client; companyId: string } | null;
+  /** The client of another connected company (an action on its table or block spends on its meter). */
+  clientOf?: (companyId: string) => Promise<Client | null>;
   /** Lines kept per company (default 50); older ones of the month are folded into one, never dropped. */
   max?: number;
 }
@@ -131,15 +133,18 @@ export class ActionLog {
   }
 
   /**
-   * Runs `work` and records what it spent on the connected company (the meter's change), also when it
-   * fails. Without a connection it just runs the work.
+   * Runs `work` and records what it spent (the meter's change), also when it fails: on the default company,
+   * or on `companyIds` (a table or block of another company, a consolidation of several, a refresh of the
+   * workbook): a line on the first, the company the action is about, and on each other one it spent on.
+   * Without a connection it just runs the work.
    */
-  async track<T>(action: string, work: () => Promise<T>): Promise<T> {
+  async track<T>(action: string, work: () => Promise<T>, companyIds?: readonly string[]): Promise<T> {
     const current = this.options.current();
     if (!current) return work();
-    const before = await current.client.meter.count();
-    const claim: Claim = { companyId: current.companyId, before };
-    this.claims.add(claim);
+    const spenders = await this.spenders(current, companyIds);
+    const claims: Claim[] = [];
+    for (const { client, companyId } of spenders) claims.push({ companyId, before: await client.meter.count() });
+    for (const claim of claims) this.claims.add(claim);
     let failed = false;
     try {
       return await work();
@@ -147,16 +152,26 @@ export class ActionLog {
       failed = true;
       throw error;
     } finally {
-      const after = await current.client.meter.count().catch(() => before);
-      await this.record(current.companyId, {
-        action,
-        calls: Math.max(0, after - before),
-        at: this.options.now(),
-        ...(failed ? { failed: true } : {}),
-      });
-      // Only now: until its line is in, the running claim accounts for its calls.
-      this.claims.delete(claim);
+      for (const [i, { client, companyId }] of spenders.entries()) {
+        const { before } = claims[i];
+        const after = await client.meter.count().catch(() => before);
+        const calls = Math.max(0, after - before);
+        if (i === 0 || calls > 0) await this.record(companyId, { action, calls, at: this.options.now(), ...(failed ? { failed: true } : {}) });
+        // Only now: until its line is in, the running claim accounts for its calls.
+        this.claims.delete(claims[i]);
+      }
     }
+  }
+
+  /** The companies an action spends on, with their clients (one no longer connected is left out). */
+  private async spenders(current: { client: Client; companyId: string }, companyIds?: readonly string[]): Promise<{ client: Client; companyId: string }[]> {
+    if (!companyIds) return [current];
+    const out: { client: Client; companyId: string }[] = [];
+    for (const companyId of new Set(companyIds)) {
+      const client = companyId === current.companyId ? current.client : await this.options.clientOf?.(companyId).catch(() => null);
+      if (client) out.push({ client, companyId });
+    }
+    return out;
   }
 
   /**

@@ -159,6 +159,31 @@ function refreshDeps(
   };
 }
 
+/**
+ * The connection of `companyId` as the screens work on one: the default connection itself, or another
+ * connected company with its own client, reader, plan and fiscal year. Null while another one loads, or
+ * when it is connected no more.
+ */
+export function useConnectionOf(services: PaneServices, connection: ConnectedState, companyId: string): ConnectedState | null {
+  const [other, setOther] = useState<ConnectedState | null>(null);
+  const summary = connection.connections.find((c) => c.companyId === companyId);
+  useEffect(() => {
+    setOther(null);
+    if (!summary || companyId === connection.companyId) return;
+    let live = true;
+    void otherConnection(services, connection, companyId).then((c) => {
+      if (!live || !c) return;
+      const { client, reader, keyFingerprint, companyName } = c;
+      setOther({ ...connection, client, reader, keyFingerprint, companyId, companyName, baseUrl: summary.baseUrl, plan: summary.plan, fiscalYearStartMonth: summary.fiscalYearStartMonth });
+    });
+    return () => {
+      live = false;
+    };
+  }, [services, connection, companyId, summary]);
+  if (companyId === connection.companyId || !summary) return summary ? connection : null;
+  return other?.companyId === companyId ? other : null;
+}
+
 /** Another company the workbook reads, with its statements engine. */
 interface OtherCompany {
   name: string;

@@ -6,6 +6,7 @@ import { act } from '@testing-library/react';
 import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
 import { apiKeySecret, getConnection, getFinService } from '../../src/runtime';
 import { lastFullYear, monthsOf } from '../engine/fin/finHarness';
+import { expectBlockMatchesApi } from './sheet';
 import * as runtime from '../../src/runtime';
 
 let sb: TestSandbox;
@@ -93,6 +94,44 @@ describe('Connection: several companies', () => {
     await screen.findByRole('listitem', { name: 'Subsidiary' });
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Not connected: Subsidiary' })).toBeNull());
     expect(await getFinService('Subsidiary')).not.toBeNull();
+    h.unmount();
+  });
+});
+
+describe('Reports: a statement of another connected company', () => {
+  test("fetched and recorded on that company's connection: its calls, its block, its line in the log", async () => {
+    const h = renderPane(sb);
+    await connected(h, sb);
+    const a = sb.companies['growth-admin'];
+    const b = sb.companies['growth2-admin'];
+    await openTab(h, 'Connection');
+    await addCompany(h, 'growth2-admin', 'Westbrook');
+    await screen.findByRole('list', { name: 'Other companies' });
+    await openTab(h, 'Reports');
+    const pick = async (name: string, option: string) => h.user.selectOptions(screen.getByRole('combobox', { name }), screen.getByRole('option', { name: option }));
+    expect(screen.getByRole('option', { name: /\(default\)$/ })).toBeTruthy();
+    await pick('Company', 'Westbrook');
+    await pick('Period', 'Custom');
+    await h.user.type(screen.getByLabelText('Start date'), '2025-01-01');
+    await h.user.type(screen.getByLabelText('End date'), '2025-03-31');
+    await pick('Layout', 'Months side by side');
+    // Priced on Westbrook's cache and cap: nothing of it cached yet.
+    expect(await screen.findByText(/^Costs 3 calls \(0 cached\)/)).toBeTruthy();
+    const [usageA, usageB] = [await sb.usage(a), await sb.usage(b)];
+    const defaultLines = h.services.actions.entries(a).length;
+    await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+    const done = await screen.findByText(/^Inserted the income statement of /, {}, { timeout: 30000 });
+    expect(done.textContent).toMatch(/Spent 3 calls\.$/);
+    expect([(await sb.usage(a)) - usageA, (await sb.usage(b)) - usageB]).toEqual([0, 3]);
+    const [binding] = await h.gateway.listBindings();
+    expect(binding.company).toBe(b);
+    const months = [['01', '31'], ['02', '28'], ['03', '31']].map(([m, d]) => ({ start: `2025-${m}-01`, end: `2025-${m}-${d}` }));
+    await expectBlockMatchesApi(sb, 'growth2-admin', h.gateway, binding, months);
+    // The line is on Westbrook's log, with what Westbrook's meter counted; the default company's log has none.
+    expect(h.services.actions.entries(b)[0]).toMatchObject({ action: expect.stringMatching(/^Insert /), calls: 3 });
+    expect(h.services.actions.entries(a).length).toBe(defaultLines);
+    // The same block again comes from Westbrook's cache.
+    expect(await screen.findByText(/^Costs 0 calls \(3 cached\)/)).toBeTruthy();
     h.unmount();
   });
 });

@@ -34,6 +34,8 @@ test('a consolidated income statement of two companies: the cost per company, th
   expect(done.textContent).toContain('2 companies and their total, no eliminations');
   // One call per company, each on its own company's count.
   expect([(await sb.usage(a)) - usage[0], (await sb.usage(b)) - usage[1]]).toEqual([1, 1]);
+  // Each company's log has the line, with what it paid.
+  for (const company of [a, b]) expect(h.services.actions.entries(company)[0]).toMatchObject({ action: 'Consolidated income statement', calls: 1 });
 
   const address = /at (.+): 2 companies/.exec(done.textContent!)![1];
   const grid = await h.gateway.readRange(address);

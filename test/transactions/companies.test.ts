@@ -142,3 +142,31 @@ test("drill-down from a cell of another company's formula or block is refused be
   wb.select('Sheet1', 'B4');
   await expect(own.drillDownFromSelection({ today, companyOf })).resolves.toMatchObject({ target: { source: expect.stringContaining('FIN.TOTAL') } });
 });
+
+test("drill-down into another connected company's cell runs on that company's connection: its entries, its calls", async () => {
+  const own = (await engineOf(a))!;
+  const engine = tablesByCompany({ gateway: wb, own, engineFor: engineOf });
+  const companyOf = (arg: string) => (arg.toLowerCase() === 'westbrook' ? b : null);
+  const today = sandboxToday(sb);
+  const month = addMonths(today, -3).slice(0, 7);
+  await wb.writeFormula('Sheet1!D2', `=FIN.TOTAL("Rent","${month}",,,"Westbrook")`);
+  wb.select('Sheet1', 'D2');
+  const before = [await sb.usage(a), await sb.usage(b)];
+  const res = await engine.drillDownFromSelection({ today, companyOf });
+  const spent = [(await sb.usage(a)) - before[0], (await sb.usage(b)) - before[1]];
+  expect(spent[0]).toBe(0); // nothing with the default company's key
+  expect(spent[1]).toBeGreaterThan(0);
+  // Westbrook's own figure: the entries listed add up to its /aggregations/total for the month.
+  const client = (await runtime.getClient(b))!;
+  const { data: categories } = await client.categories.list();
+  const rent = categories.find((c) => c.name === 'Rent')!;
+  const total = await client.aggregations.total({ category_id: rent.id, start_date: `${month}-01`, end_date: endOfMonth(`${month}-01`) });
+  expect(res.totalCents).toBe(total.total_cents);
+  expect(res.rows).toBeGreaterThan(0);
+  // A company not connected here is still refused before any call, and the message says to connect it.
+  await wb.writeFormula('Sheet1!D3', `=FIN.TOTAL("Rent","${month}",,,"Globex")`);
+  wb.select('Sheet1', 'D3');
+  const still = [await sb.usage(a), await sb.usage(b)];
+  await expect(engine.drillDownFromSelection({ today, companyOf })).rejects.toMatchObject({ code: 'other_company', message: expect.stringContaining('Connect Globex') });
+  expect([await sb.usage(a), await sb.usage(b)]).toEqual(still);
+});

@@ -60,7 +60,13 @@ test('Push on a table of the second company goes to that company only, with its 
   await screen.findByText(/^Pushed: 1 row updated, 0 pending/, {}, { timeout: 30_000 });
 
   expect(await sb.usage(a)).toBe(usage[0]); // nothing with the default company's key
-  expect((await sb.usage(b)) - usage[1]).toBeGreaterThan(0);
+  const spentB = (await sb.usage(b)) - usage[1];
+  expect(spentB).toBeGreaterThan(0);
   expect((await client.transactions.retrieve(id)).department_id).toBe(leaf.id);
+  // The usage log puts the review and the push on Westbrook's lines, with what its meter counted.
+  const lines = h.services.actions.entries(b).filter((e) => e.action === 'Review changes' || e.action === 'Push changes');
+  expect(lines.map((e) => e.action)).toEqual(['Push changes', 'Review changes']);
+  expect(lines[0].calls + lines[1].calls).toBe(spentB);
+  expect(h.services.actions.entries(a).some((e) => e.action === 'Push changes')).toBe(false);
   h.unmount();
 });

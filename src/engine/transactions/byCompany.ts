@@ -1,10 +1,12 @@
 // A workbook may hold tables pulled from several companies (issue 16.3). Each table records its company in
 // its binding; this engine runs a table's refresh, review, push and resume on the engine of that company's
-// connection, so its edits are sent with that company's key only. New pulls and drill-downs are the default
-// company's. A table whose company is not connected here goes to the default engine, which refuses it and
-// says whose it is (context.ts), sending nothing.
+// connection, so its edits are sent with that company's key only. New pulls are the default company's; a
+// drill-down into a cell of another company's block or formula runs on that company's engine. A table or a
+// cell whose company is not connected here goes to the default engine, which refuses it and says whose it is
+// (context.ts, drilldown.ts), sending nothing.
 
 import { TableStore } from './state';
+import { OtherCompanyCell } from './drilldown';
 import type { TransactionsEngine } from './engine';
 import type { WorkbookGateway } from '../ports/workbook';
 
@@ -38,7 +40,16 @@ export function tablesByCompany(options: TablesByCompanyOptions): TransactionsEn
     resume: async (id, keys, p) => (await engineOf(id)).resume(id, keys, p),
     discard: async (id, keys) => (await engineOf(id)).discard(id, keys),
     drillDown: (req, p) => own.drillDown(req, p),
-    drillDownFromSelection: (o) => own.drillDownFromSelection(o),
+    drillDownFromSelection: async (o) => {
+      try {
+        return await own.drillDownFromSelection(o);
+      } catch (error) {
+        // Refused before any call: the cell is another company's. Its engine reads it, where it is connected.
+        const other = error instanceof OtherCompanyCell ? await engineFor(error.companyId) : null;
+        if (!other) throw error;
+        return other.drillDownFromSelection(o);
+      }
+    },
     forget: async (id) => (await engineOf(id)).forget(id),
   };
 }

@@ -192,6 +192,8 @@ export interface CellDrillOptions {
   companyOf?: (argument: string) => string | null;
   /** 1-12, default 1: fiscal years of YTD, FY and of a balance drilled into. */
   fiscalYearStartMonth?: number;
+  /** A company's own fiscal year start, where it is connected here (a cell of another company is its). */
+  fiscalYearOf?: (companyId: string) => number | undefined;
   onProgress?: ProgressFn;
 }
 
@@ -206,22 +208,34 @@ export interface CellDrillResult extends DrillDownResult {
  * FIN.PNL / FIN.BALANCE formula with literal arguments (its category is resolved against the category
  * list, which the drill-down reuses: no extra call). Anything else fails with what to select.
  */
+/** A cell of another company than the engine's: `companyId` says whose (the name as written when unknown here). */
+export class OtherCompanyCell extends Refusal {
+  constructor(
+    readonly shown: string,
+    readonly companyId: string,
+    own: string,
+  ) {
+    super(
+      'This cell is of another company',
+      `This cell reads ${shown}, which is not connected on this computer (drill-down read nothing of ${own} for it). Connect ${shown} under Connection, then try again; nothing was sent.`,
+      'other_company',
+    );
+  }
+}
+
 /**
  * Drill-down reads the entries of this engine's company: a cell of another company's block or formula is
- * refused before any call, rather than answered with the wrong company's entries.
+ * refused before any call, rather than answered with the wrong company's entries (byCompany.ts routes it to
+ * that company's engine where it is connected).
  */
 async function refuseOtherCompany(deps: Deps, shown: string, companyId: string): Promise<void> {
   const own = await deps.companyId();
-  if (companyId === own) return;
-  throw new Refusal(
-    'This cell is of another company',
-    `This cell reads ${shown}, and drill-down reads the default company (${own}). Make ${shown} the default company under Connection, then try again; nothing was sent.`,
-    'other_company',
-  );
+  if (companyId !== own) throw new OtherCompanyCell(shown, companyId, own);
 }
 
-export async function drillDownFromSelection(deps: Deps, options: CellDrillOptions): Promise<CellDrillResult> {
-  const [selection, bindings] = await Promise.all([deps.gateway.getSelection(), deps.gateway.listBindings()]);
+export async function drillDownFromSelection(deps: Deps, given: CellDrillOptions): Promise<CellDrillResult> {
+  const [selection, bindings, company] = await Promise.all([deps.gateway.getSelection(), deps.gateway.listBindings(), deps.companyId()]);
+  const options = { ...given, fiscalYearStartMonth: given.fiscalYearOf?.(company) ?? given.fiscalYearStartMonth };
   const fromBlock = statementCellTarget(selection, bindings, { fiscalYearStartMonth: options.fiscalYearStartMonth });
   let target: CellTarget;
   let prefetched: { categories?: Category[]; snap?: MeterSnapshot } | undefined;

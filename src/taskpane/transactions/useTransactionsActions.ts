@@ -111,14 +111,17 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const current = tables.find((t) => t.bindingId === selected);
   const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];
 
-  async function run(from: ActionOrigin, label: string, work: () => Promise<string>): Promise<void> {
+  /** An action on the selected table spends on the company the table came from (its line goes on that log). */
+  const onTable = (): string[] | undefined => (current?.company ? [current.company] : undefined);
+
+  async function run(from: ActionOrigin, label: string, work: () => Promise<string>, companyIds?: readonly string[]): Promise<void> {
     setOrigin(from);
     setBusy(label);
     setError(null);
     setResult('');
     setProgress('');
     try {
-      setResult(await services.actions.track(label, work));
+      setResult(await services.actions.track(label, work, companyIds));
     } catch (e) {
       setError(e);
     } finally {
@@ -153,14 +156,14 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
         return say.pulled(res);
       }),
 
-    refresh: () => void run('table', 'Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress))),
+    refresh: () => void run('table', 'Refresh transactions', async () => say.refreshed(await engine.refresh(selected, onProgress)), onTable()),
 
     review: () =>
       void run('table', 'Review changes', async () => {
         const p = await engine.review(selected);
         setPlan(p);
         return say.reviewed(p);
-      }),
+      }, onTable()),
 
     push: () =>
       void run('table', 'Push changes', async () => {
@@ -174,24 +177,35 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
         const res = await engine.push(selected, { onProgress });
         setPlan(null);
         return say.pushed(res);
-      }),
+      }, onTable()),
 
-    resume: (keys) => void run('table', 'Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress))),
+    resume: (keys) => void run('table', 'Resume push', async () => say.resumed(await engine.resume(selected, keys, onProgress)), onTable()),
 
     discard: (keys) =>
       void run('table', 'Discard unfinished push', async () => {
         await engine.discard(selected, keys);
         return say.discarded(keys.length);
-      }),
+      }, onTable()),
 
     shift: (ids, months) =>
-      void run('shift', 'Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months)),
+      void run('shift', 'Shift accounting dates', async () => say.shifted(await engine.shiftAccountingDates(selected, ids, months, { onProgress }), months), onTable()),
 
+    // A cell of another connected company's block or formula is drilled into on its connection.
     drillDownCell: () =>
-      void run('drill', 'Show what is behind this cell', async () =>
-        say.drilledFromCell(
-          await engine.drillDownFromSelection({ today, fiscalYearStartMonth: connection.fiscalYearStartMonth, companyOf: companyNamed(connection), onProgress }),
-        ),
+      void run(
+        'drill',
+        'Show what is behind this cell',
+        async () =>
+          say.drilledFromCell(
+            await engine.drillDownFromSelection({
+              today,
+              fiscalYearStartMonth: connection.fiscalYearStartMonth,
+              fiscalYearOf: (id) => connection.connections.find((c) => c.companyId === id)?.fiscalYearStartMonth,
+              companyOf: companyNamed(connection),
+              onProgress,
+            }),
+          ),
+        connection.connections.map((c) => c.companyId),
       ),
 
     drillDown: (request) => void run('drill', 'Show entries behind a number', async () => say.drilledDown(await engine.drillDown(request, onProgress))),
