@@ -19,12 +19,14 @@ export interface BoardPackPanelProps {
   connection: ConnectedState;
   statements: StatementsEngine;
   period: ReportingPeriod | null;
+  /** The pack this workbook already holds (its KPI sheet), if any: it rolls forward, a second is not inserted. */
+  pack: { kpiSheet: string } | null;
   /** Bumped when what is cached may have changed (an insert, a move): the cost is worked out again. */
   costVersion: number;
   onInserted: () => void;
 }
 
-export function BoardPackPanel({ services, connection, statements, period, costVersion, onInserted }: BoardPackPanelProps) {
+export function BoardPackPanel({ services, connection, statements, period, pack, costVersion, onInserted }: BoardPackPanelProps) {
   const styles = useScreenStyles();
   const [cost, setCost] = useState<CallCost | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -39,7 +41,7 @@ export function BoardPackPanel({ services, connection, statements, period, costV
   useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
 
   useEffect(() => {
-    if (!month) {
+    if (!month || pack) {
       setCost(null);
       return;
     }
@@ -53,10 +55,10 @@ export function BoardPackPanel({ services, connection, statements, period, costV
     return () => {
       live = false;
     };
-  }, [month, connection.reader, connection.fiscalYearStartMonth, costVersion, batches]);
+  }, [month, pack, connection.reader, connection.fiscalYearStartMonth, costVersion, batches]);
 
   const insert = async () => {
-    if (!month) return;
+    if (!month || pack) return;
     setError(null);
     setResult('');
     setProgress({ done: 0, total: 6 });
@@ -80,14 +82,17 @@ export function BoardPackPanel({ services, connection, statements, period, costV
     <section aria-label="Board pack" className={styles.screen}>
       <Text weight="semibold">Board pack</Text>
       <Text role="status" aria-live="polite">
-        {!month
-          ? 'Set the reporting period first: the pack follows it.'
-          : cost
-            ? `Five statement sheets and a KPI sheet for ${monthText}, rolling forward with the reporting period: costs ${plural(cost.calls, 'call')} (${cost.cached} cached).`
-            : ''}
+        {pack
+          ? `This workbook has its board pack (KPI sheet "${pack.kpiSheet}"): it rolls forward with the reporting period above. To insert it again, delete its sheets first.`
+          : !month
+            ? 'Set the reporting period first: the pack follows it.'
+            : cost
+              ? `Five statement sheets and a KPI sheet for ${monthText}, rolling forward with the reporting period: costs ${plural(cost.calls, 'call')} (${cost.cached} cached).`
+              : ''}
       </Text>
       <div className={styles.row}>
-        <Button onClick={() => void insert()} disabled={!month} disabledFocusable={progress !== null}>
+        {/* Focusable when refused (a pack is here), so keyboard focus stays after an insert. */}
+        <Button onClick={() => void insert()} disabled={!month} disabledFocusable={progress !== null || pack !== null}>
           Insert the board pack
         </Button>
       </div>

@@ -8,7 +8,7 @@ import { plural } from '../engine/text/plural';
 import { ActionOutcome } from './ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
-import { hasBoardPack, kpiReads } from '../engine/reporting/boardPack';
+import { boardPackIn, kpiReads } from '../engine/reporting/boardPack';
 import { useCallsLeft, useConnectionOf, useStatements, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
@@ -65,17 +65,20 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [periodVersion, setPeriodVersion] = useState(0);
   const reporting = useReportingPeriod(services, periodVersion);
   // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
-  const [packInWorkbook, setPackInWorkbook] = useState(false);
+  const [pack, setPack] = useState<{ kpiSheet: string } | null>(null);
   useEffect(() => {
     let live = true;
-    void hasBoardPack(services.gateway).then((has) => {
-      if (live) setPackInWorkbook(has);
-    });
+    void boardPackIn(services.gateway).then(
+      (found) => {
+        if (live) setPack(found);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
   }, [services, periodVersion]);
-  const formulaReads = useMemo(() => (packInWorkbook ? async (month: YearMonth) => kpiReads(month) : undefined), [packInWorkbook]);
+  const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => kpiReads(month) : undefined), [pack]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
@@ -205,6 +208,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         connection={connection}
         statements={statements}
         period={reporting}
+        pack={pack}
         costVersion={costVersion}
         onInserted={() => {
           setPeriodVersion((v) => v + 1);

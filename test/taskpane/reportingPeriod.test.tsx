@@ -89,6 +89,12 @@ test('the board pack: its cost before inserting, five blocks and a KPI sheet of 
   expect(bindings.map((b) => b.parameters.relation)).toEqual(['month', 'month', 'ytd', 'ytd', 'ytd']);
   expect(KPIS.map((_, i) => h.gateway.cell('Board KPIs', `B${KPI_FIRST_ROW + i}`).formula)).toEqual(KPIS.map((k) => k.formula));
   expect(KPIS.every((k) => k.formula.includes('FIN_PERIOD') || /B\d/.test(k.formula))).toBe(true);
+  // One pack per workbook: both would follow the one reporting period. Insert is refused, and says why.
+  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs"\): it rolls forward/, {}, { timeout: 15000 });
+  const again = screen.getByRole('button', { name: 'Insert the board pack' });
+  expect(again.getAttribute('aria-disabled')).toBe('true');
+  await h.user.click(again);
+  expect(h.gateway.sheetNames()).toHaveLength(7);
 
   // Rolling the pack: its cost names the blocks and prices the KPIs' reads too.
   const m1 = monthText(-1);

@@ -104,9 +104,17 @@ export function packCost(reader: CachedReader, month: YearMonth, fiscalYearStart
   return reader.cost([...packSpecs(month, fiscalYearStartMonth).flatMap((s) => columnsFor(s).map((c) => c.request)), ...kpiReads(month)]);
 }
 
-/** The workbook holds a pack: moving the period prices its KPIs' reads (the pane's formulaReads). */
-export async function hasBoardPack(gateway: WorkbookGateway): Promise<boolean> {
-  return (await gateway.readSetting(BOARD_PACK_SETTING).catch(() => undefined)) !== undefined;
+/**
+ * The pack the workbook holds: recorded when inserted, and its KPI sheet still there (a pack whose sheets the
+ * user deleted is gone). Moving the period then prices its KPIs' reads (the pane's formulaReads), and a second
+ * pack is not inserted beside it: both would follow the one reporting period.
+ */
+export async function boardPackIn(gateway: WorkbookGateway): Promise<{ kpiSheet: string } | null> {
+  const recorded = await gateway.readSetting(BOARD_PACK_SETTING).catch(() => undefined);
+  const kpiSheet = recorded && typeof recorded === 'object' && !Array.isArray(recorded) ? recorded.kpiSheet : undefined;
+  if (typeof kpiSheet !== 'string') return null;
+  const sheets = await gateway.listSheets();
+  return sheets.some((s) => s.name === kpiSheet) ? { kpiSheet } : null;
 }
 
 export interface PackOutcome {
