@@ -72,7 +72,7 @@ export type Client = ReturnType<typeof createClient>;
 export { ApiError, MonthlyLimitError, type ErrorType, type FailedRequest } from './errors';
 export { ConfigError, isLoopbackHost, validateApiKey, validateBaseUrl, type ClientConfig } from './config';
 export { CallMeter, ClientMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type MeterListener, type Plan } from './meter';
-export { RequestLimiter, type LimiterOptions } from './limiter';
+export { RequestChain, RequestLimiter, type LimiterOptions } from './limiter';
 export { capMonthOf, nextMonthlyReset, resetDateFromMessage, CAP_ZONE, type MonthlyReset } from './calendar';
 export { collect, ITERATE_PAGE_LIMIT, MAX_LIST_PAGES, type PagingOptions } from './paging';
 export { generateIdempotencyKey, isTerminalJob, JOB_ERRORS_PAGE_LIMIT, MAX_JOB_ERROR_PAGES, type JobOutcome, type RunOptions, type SubmitOptions, type WaitOptions } from './jobs';

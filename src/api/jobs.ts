@@ -1,5 +1,6 @@
 import { backoffDelay } from './backoff';
 import { ApiError, localError } from './errors';
+import type { RequestChain } from './limiter';
 import { invalidResponse, PageBudget, walkCursors } from './paging';
 import { checkTextOfEach, JOB_ERROR_TEXT } from './textFields';
 import type { TransactionsApi } from './transactions';
@@ -95,8 +96,8 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
    * MAX_JOB_ERROR_PAGES calls.
    */
   function errorPages(id: string, first?: ListPage<JobError>, opts?: CallOptions): AsyncGenerator<ListPage<JobError>, void, undefined> {
-    const fetchPage = async (cursor: string | undefined): Promise<ListPage<JobError>> =>
-      (await retrieve(id, cursor === undefined ? { limit: JOB_ERRORS_PAGE_LIMIT } : { limit: JOB_ERRORS_PAGE_LIMIT, starting_after: cursor }, opts)).errors;
+    const fetchPage = async (cursor: string | undefined, chain: RequestChain): Promise<ListPage<JobError>> =>
+      (await retrieve(id, cursor === undefined ? { limit: JOB_ERRORS_PAGE_LIMIT } : { limit: JOB_ERRORS_PAGE_LIMIT, starting_after: cursor }, { ...opts, chain })).errors;
     return walkCursors<JobError>(fetchPage, '/jobs/{id}', { first, budget: new PageBudget(MAX_JOB_ERROR_PAGES, '/jobs/{id}') });
   }
 

@@ -24,6 +24,33 @@ interface Waiter {
   signal?: AbortSignal;
   onAbort?: () => void;
   ahead?: boolean;
+  chain?: RequestChain;
+}
+
+/**
+ * A paging chain: requests made one after another, each waiting on the answer to the one before. While it
+ * is open, the limiter keeps a slot free for its next request (RequestLimiter.acquire). Whoever opens one
+ * closes it when the chain ends, however it ends.
+ */
+export class RequestChain {
+  private closed = false;
+  private readonly onClose: (() => void)[] = [];
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const fn of this.onClose.splice(0)) fn();
+  }
+
+  /** Runs `fn` once the chain is closed (at once when it already is). */
+  whenClosed(fn: () => void): void {
+    if (this.closed) fn();
+    else this.onClose.push(fn);
+  }
 }
 
 const monotonic = (): number =>
@@ -39,6 +66,8 @@ export class RequestLimiter {
   /** Start times inside the current window, oldest first. */
   private starts: number[] = [];
   private queue: Waiter[] = [];
+  /** Open chains the limiter has seen, with their requests in flight. */
+  private readonly chains = new Map<RequestChain, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private paused = false;
   private pauseToken = 0;
@@ -64,11 +93,25 @@ export class RequestLimiter {
    * before every waiter that is not ahead (in order among those that are): the next page of a paging chain
    * waits on the one before it, so queued behind the requests started beside it the chain would stretch a
    * refresh to many times its length (issue 14, item 5).
+   *
+   * A request of a `chain` is queued ahead, and from its first request until the chain is closed the chain
+   * keeps a slot: while it has no request in flight (it is reading the page it has and will ask for the next
+   * one), the other requests leave one slot free for it. Without that, the slot a page frees is taken at once
+   * by a request queued beside the chain, and the next page waits for some request to finish: a whole
+   * round trip per page. At most maxConcurrent - 1 slots are kept, so other requests always move.
    */
-  acquire(signal?: AbortSignal, options: { ahead?: boolean } = {}): Promise<() => void> {
+  acquire(signal?: AbortSignal, options: { ahead?: boolean; chain?: RequestChain } = {}): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortError());
+    const chain = options.chain && !options.chain.isClosed ? options.chain : undefined;
+    if (chain && !this.chains.has(chain)) {
+      this.chains.set(chain, 0);
+      chain.whenClosed(() => {
+        this.chains.delete(chain);
+        this.pump();
+      });
+    }
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, ahead: options.ahead === true };
+      const waiter: Waiter = { resolve, reject, signal, ahead: options.ahead === true || chain !== undefined, chain };
       if (signal) {
         waiter.onAbort = () => {
           const i = this.queue.indexOf(waiter);
@@ -108,24 +151,41 @@ export class RequestLimiter {
     });
   }
 
+  /** Slots kept for open chains that have no request in flight. */
+  private kept(): number {
+    let idle = 0;
+    for (const inFlight of this.chains.values()) if (inFlight === 0) idle++;
+    return Math.min(idle, this.maxConcurrent - 1);
+  }
+
+  /** The first queued waiter that may start now, or -1. */
+  private nextStartable(): number {
+    if (this.inFlight >= this.maxConcurrent) return -1;
+    const othersMayStart = this.inFlight + this.kept() < this.maxConcurrent;
+    return this.queue.findIndex((w) => othersMayStart || (w.chain !== undefined && this.chains.has(w.chain)));
+  }
+
   private pump(): void {
     if (this.paused) return;
-    while (this.queue.length > 0 && this.inFlight < this.maxConcurrent) {
+    for (let i = this.nextStartable(); i >= 0; i = this.nextStartable()) {
       const now = this.clock();
       while (this.starts.length > 0 && this.starts[0] <= now - this.windowMs) this.starts.shift();
       if (this.starts.length >= this.maxPerWindow) {
         this.wakeIn(this.starts[0] + this.windowMs - now);
         return;
       }
-      const waiter = this.queue.shift()!;
+      const [waiter] = this.queue.splice(i, 1);
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
       this.inFlight++;
       this.starts.push(now);
+      const chain = waiter.chain && this.chains.has(waiter.chain) ? waiter.chain : undefined;
+      if (chain) this.chains.set(chain, this.chains.get(chain)! + 1);
       let released = false;
       waiter.resolve(() => {
         if (released) return;
         released = true;
         this.inFlight--;
+        if (chain && this.chains.has(chain)) this.chains.set(chain, this.chains.get(chain)! - 1);
         this.pump();
       });
     }

@@ -1,4 +1,5 @@
 import { ApiError } from './errors';
+import { RequestChain } from './limiter';
 import { callOptions, type CallOptions } from './transport';
 import type { FullList, IterateParams, ListPage, PageParams } from './types';
 
@@ -69,29 +70,35 @@ export interface WalkOptions<P> {
 /**
  * The one guarded way to follow next_cursor: every paging loop of the add-in goes through here. A cursor
  * handed out a second time (or none while has_more is true) is invalid_response; every fetched page takes
- * one call from the budget, so a list that never ends stops with page_limit_exceeded.
+ * one call from the budget, so a list that never ends stops with page_limit_exceeded. The walk is one
+ * RequestChain, handed to `fetchPage` for its call options and closed when the walk ends, however it ends.
  */
 export async function* walkCursors<T, P extends ListPage<T> = ListPage<T>>(
-  fetchPage: (cursor: string | undefined) => Promise<P>,
+  fetchPage: (cursor: string | undefined, chain: RequestChain) => Promise<P>,
   path: string,
   options: WalkOptions<P> = {},
 ): AsyncGenerator<P, void, undefined> {
   const budget = options.budget ?? new PageBudget(MAX_LIST_PAGES, path);
+  const chain = new RequestChain();
   const fetchChecked = async (cursor: string | undefined): Promise<P> => {
     budget.take();
-    return checkListPage(await fetchPage(cursor), path) as P;
+    return checkListPage(await fetchPage(cursor, chain), path) as P;
   };
-  let page = options.first ? (checkListPage(options.first, path) as P) : await fetchChecked(undefined);
-  const followed = new Set<string>();
-  for (;;) {
-    yield page;
-    if (page.has_more !== true) return;
-    const next = page.next_cursor;
-    if (typeof next !== 'string' || next === '' || followed.has(next)) {
-      throw invalidResponse(`GET ${path} said has_more but gave no new next_cursor.`, 'GET', path);
+  try {
+    let page = options.first ? (checkListPage(options.first, path) as P) : await fetchChecked(undefined);
+    const followed = new Set<string>();
+    for (;;) {
+      yield page;
+      if (page.has_more !== true) return;
+      const next = page.next_cursor;
+      if (typeof next !== 'string' || next === '' || followed.has(next)) {
+        throw invalidResponse(`GET ${path} said has_more but gave no new next_cursor.`, 'GET', path);
+      }
+      followed.add(next);
+      page = await fetchChecked(next);
     }
-    followed.add(next);
-    page = await fetchChecked(next);
+  } finally {
+    chain.close();
   }
 }
 
@@ -103,10 +110,9 @@ export function iteratePages<T, P extends PageParams>(
   opts?: PagingOptions,
 ): AsyncGenerator<ListPage<T>, void, undefined> {
   const base = { ...params, limit: params.limit ?? ITERATE_PAGE_LIMIT };
-  // Each page waits on the one before: ahead of the calls queued beside the chain.
-  const callOpts = { ...callOptions(opts), ahead: true };
+  const callOpts = callOptions(opts);
   const budget = new PageBudget(opts?.maxPages ?? MAX_LIST_PAGES, path);
-  return walkCursors<T>((cursor) => fetchPage({ ...base, starting_after: cursor } as unknown as P, callOpts), path, { budget });
+  return walkCursors<T>((cursor, chain) => fetchPage({ ...base, starting_after: cursor } as unknown as P, { ...callOpts, chain }), path, { budget });
 }
 
 /** Items of every page, in order. Stop early by breaking out of the loop (no further page is fetched). */

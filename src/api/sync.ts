@@ -95,8 +95,7 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
   const updatedAfter = startingPoint(options);
   const maxRestarts = options.maxRestarts ?? 3;
   const limit = options.limit ?? ITERATE_PAGE_LIMIT;
-  // Each page waits on the one before: ahead of the calls queued beside the chain.
-  const callOpts: CallOptions = { ...callOptions(options), ahead: true };
+  const callOpts: CallOptions = callOptions(options);
   // One budget for the whole run, restarts included: a server that keeps refusing cursors late in a long
   // run cannot make each restart spend the pages again without end.
   const budget = new PageBudget(options.maxPages ?? MAX_LIST_PAGES, '/transactions');
@@ -109,9 +108,9 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
     let cursor: string | undefined;
     // A restarted run may hand out the cursors of the abandoned one again, so each attempt is a walk of its own.
     const walk = walkCursors<Transaction, SyncListPage>(
-      (next) => {
+      (next, chain) => {
         cursor = next;
-        return list({ ...options.filters, limit, updated_after: updatedAfter, starting_after: next }, callOpts);
+        return list({ ...options.filters, limit, updated_after: updatedAfter, starting_after: next }, { ...callOpts, chain });
       },
       '/transactions',
       { budget },

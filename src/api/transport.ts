@@ -1,7 +1,7 @@
 import { backoffDelay, parseRetryAfter } from './backoff';
 import type { ResolvedConfig } from './config';
 import { ApiError, MonthlyLimitError, causeCode, redact, sanitizeCause, type ApiErrorInit, type ErrorType, type FailedRequest } from './errors';
-import type { RequestLimiter } from './limiter';
+import type { RequestChain, RequestLimiter } from './limiter';
 import type { ClientMeter } from './meter';
 import { decideRetry, type AttemptFailure, type RetryTraits } from './retry';
 import { encodeQuery, type QueryParams } from './url';
@@ -42,13 +42,15 @@ export interface CallOptions {
    * retry was spent.
    */
   onAttempt?: (outcome: { status: number | null }) => void;
-  /** Queued ahead of other calls for a limiter slot: a page a paging chain waits on (RequestLimiter.acquire). */
+  /** Queued ahead of other calls for a limiter slot: a call a paging chain waits on (RequestLimiter.acquire). */
   ahead?: boolean;
+  /** A page of this paging chain: queued ahead, and the chain keeps a slot while it is open (RequestLimiter.acquire). */
+  chain?: RequestChain;
 }
 
 /** Copies only the call options, so a stray property can never override a request's method or path. */
 export function callOptions(opts?: CallOptions): CallOptions {
-  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt, ahead: opts?.ahead };
+  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt, ahead: opts?.ahead, chain: opts?.chain };
 }
 
 /**
@@ -364,7 +366,7 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       if (waiting?.aborted) throw abortedError(info, attemptNo - 1);
       let release: () => void;
       try {
-        release = await limiter.acquire(waiting, { ahead: spec.ahead });
+        release = await limiter.acquire(waiting, { ahead: spec.ahead, chain: spec.chain });
       } catch {
         throw abortedError(info, attemptNo - 1);
       }

@@ -1,4 +1,4 @@
-import { RequestLimiter } from '../../src/api';
+import { RequestChain, RequestLimiter } from '../../src/api';
 import { startFakeApi, testClient, type FakeApi } from './helpers/fakeApi';
 
 /** Largest number of timestamps inside any half-open window [t, t + windowMs). */
@@ -29,6 +29,49 @@ describe('RequestLimiter', () => {
     hold();
     await Promise.all(queued);
     expect(order).toEqual(['page 2', 'page 3', 'a', 'b', 'c']);
+  });
+
+  it('an open chain keeps a slot between its pages: the calls beside it use the others, and get it back when the chain closes', async () => {
+    const limiter = new RequestLimiter({ maxConcurrent: 3 });
+    const chain = new RequestChain();
+    const started: string[] = [];
+    const releases = new Map<string, () => void>();
+    const take = (name: string, options?: { chain?: RequestChain }) =>
+      limiter.acquire(undefined, options).then((release) => {
+        started.push(name);
+        releases.set(name, release);
+      });
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    await take('page 1', { chain });
+    void ['a', 'b', 'c', 'd'].map((name) => take(name));
+    await settle();
+    // Page 1 in flight: the other two slots go to the calls beside it.
+    expect(started).toEqual(['page 1', 'a', 'b']);
+    releases.get('page 1')!();
+    await settle();
+    // Page 1 answered, page 2 not asked for yet: its slot stays free.
+    expect(started).toEqual(['page 1', 'a', 'b']);
+    await take('page 2', { chain });
+    expect(started).toEqual(['page 1', 'a', 'b', 'page 2']);
+    releases.get('page 2')!();
+    await settle();
+    expect(started).toEqual(['page 1', 'a', 'b', 'page 2']);
+    // The chain ends: its slot goes back to the calls queued beside it.
+    chain.close();
+    await settle();
+    expect(started).toEqual(['page 1', 'a', 'b', 'page 2', 'c']);
+    releases.get('a')!();
+    await settle();
+    expect(started).toEqual(['page 1', 'a', 'b', 'page 2', 'c', 'd']);
+  });
+
+  it('a chain never keeps every slot: the calls beside it still move', async () => {
+    const limiter = new RequestLimiter({ maxConcurrent: 2 });
+    const chains = [new RequestChain(), new RequestChain()];
+    for (const chain of chains) (await limiter.acquire(undefined, { chain }))();
+    const release = await limiter.acquire();
+    release();
+    chains.forEach((c) => c.close());
   });
 
   it('keeps at most 100 starts in any rolling second and at most 8 in flight', async () => {

@@ -1,4 +1,5 @@
-import { ApiError, collect } from '../../src/api';
+import { ApiError, collect, type RequestChain } from '../../src/api';
+import { PageBudget, walkCursors } from '../../src/api/paging';
 import { page, rel, startFakeApi, testClient, type FakeApi, type Recorded } from './helpers/fakeApi';
 
 let api: FakeApi;
@@ -81,6 +82,24 @@ describe('auto-paging iterators', () => {
     expect(api.requests).toHaveLength(2);
     api.setHandler(() => ({ status: 200, body: { object: 'list', url: '/api/v1/accounts', has_more: true, next_cursor: null, data: [] } }));
     await expect(collect(client.accounts.iterate())).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('close the walk\'s request chain however the walk ends, so no limiter slot stays kept for it', async () => {
+    const seen: RequestChain[] = [];
+    const pages = (hasMore: (i: number) => boolean) => {
+      let i = 0;
+      return async (_cursor: string | undefined, chain: RequestChain) => {
+        seen.push(chain);
+        expect(chain.isClosed).toBe(false);
+        i++;
+        return { object: 'list' as const, url: '/rules', has_more: hasMore(i), next_cursor: `c${i}`, data: [{ id: `r${i}` }] };
+      };
+    };
+    await collect(walkCursors(pages((i) => i < 3), '/rules'));
+    await collect(walkCursors(pages(() => true), '/rules'), 2);
+    await expect(collect(walkCursors(pages(() => true), '/rules', { budget: new PageBudget(2, '/rules') }))).rejects.toMatchObject({ code: 'page_limit_exceeded' });
+    expect(new Set(seen).size).toBe(3);
+    expect(seen.every((c) => c.isClosed)).toBe(true);
   });
 
   it('single-page list passes exactly the given parameters', async () => {
