@@ -10,6 +10,7 @@
 
 import type { TransactionTombstone, Transaction } from '../../api';
 import { ApiError, generateIdempotencyKey } from '../../api';
+import type { WriteValue } from '../ports/workbook';
 import { plural, pluralGrouped, pluralNoun } from '../text/plural';
 import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView, KEY_COLUMN } from './columns';
 import {
@@ -56,8 +57,18 @@ interface Collected {
   watermark: number;
 }
 
-/** One sync run, buffered. The watermark is returned, not stored: the caller stores it after writing. */
-async function collectRun(deps: Deps, filters: TransactionFilters | null, watermark: number, onProgress: ProgressFn | undefined, label: string): Promise<Collected> {
+/**
+ * One sync run, buffered. The watermark is returned, not stored: the caller stores it after writing.
+ * `onUpserts` sees each page's rows as it arrives, while the next page is on its way.
+ */
+async function collectRun(
+  deps: Deps,
+  filters: TransactionFilters | null,
+  watermark: number,
+  onProgress: ProgressFn | undefined,
+  label: string,
+  onUpserts?: (rows: Transaction[]) => void,
+): Promise<Collected> {
   const upserts: Transaction[] = [];
   const tombstones: TransactionTombstone[] = [];
   let pages = 0;
@@ -69,6 +80,7 @@ async function collectRun(deps: Deps, filters: TransactionFilters | null, waterm
         watermark,
         filters: filters ? toListParams(filters) : undefined,
         onPage: (page) => {
+          onUpserts?.(page.upserts);
           upserts.push(...page.upserts);
           tombstones.push(...page.tombstones);
           pages++;
@@ -109,8 +121,14 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
   const dir = new DepartmentDirectory(reference.departments);
   const system = await deps.gateway.getDateSystem();
 
-  const run = await collectRun(deps, filters, 0, onProgress, 'Pulling');
-  const rows = latestRows(run).sort(compareForTable).map((t) => transactionRow(t, dir, system));
+  // Each page's rows are made while the next page is on its way, not all after the last one.
+  const made = new Map<Transaction, WriteValue[]>();
+  const run = await collectRun(deps, filters, 0, onProgress, 'Pulling', (page) => {
+    for (const t of page) made.set(t, transactionRow(t, dir, system));
+  });
+  const rows = latestRows(run)
+    .sort(compareForTable)
+    .map((t) => made.get(t)!);
 
   onProgress?.({ phase: 'writing', message: `Writing ${rows.length.toLocaleString('en-US')} rows to the workbook…`, rows: rows.length });
   const ref = await deps.gateway.createTable({
