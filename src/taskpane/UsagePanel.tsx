@@ -2,11 +2,12 @@ import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, merge
 import { useEffect, useState } from 'react';
 import { capMonthOf, planCap, type Client } from '../api';
 import { callsOf, linesOfMonth } from './actionLog';
-import { useActions, useMeterCount } from './hooks';
+import { ChoiceField } from './ChoiceField';
+import { useActions, useConnectionOf, useMeterCount } from './hooks';
 import { formatAge } from '../engine/statements';
 import { plural } from '../engine/text/plural';
 import type { ScreenProps } from './ReportsScreen';
-import { planLabel } from './session';
+import { planLabel, type ConnectedState } from './session';
 import { useScreenStyles } from './styles';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
@@ -56,6 +57,26 @@ function n(value: number): string {
 }
 
 export function UsagePanel({ services, connection }: ScreenProps) {
+  // With several companies, one at a time in full (its count, cap and lines): each company's cap is its own.
+  const [companyId, setCompanyId] = useState(connection.companyId);
+  const chosenId = connection.connections.some((c) => c.companyId === companyId) ? companyId : connection.companyId;
+  const shown = useConnectionOf(services, connection, chosenId);
+  return (
+    <>
+      {connection.connections.length > 1 && (
+        <ChoiceField
+          label="Company"
+          value={chosenId}
+          choices={connection.connections.map((c) => ({ key: c.companyId, label: c.isDefault ? `${c.name} (default)` : c.name }))}
+          onChange={setCompanyId}
+        />
+      )}
+      {shown ? <CompanyUsage services={services} connection={shown} all={connection} /> : <Text>Opening its connection…</Text>}
+    </>
+  );
+}
+
+function CompanyUsage({ services, connection, all }: ScreenProps & { all: ConnectedState }) {
   const styles = useScreenStyles();
   const usage = useUsageStyles();
   const count = useMeterCount(connection.client);
@@ -94,7 +115,7 @@ export function UsagePanel({ services, connection }: ScreenProps) {
       <Text className={styles.note}>
         Counted by this add-in for this company, the way the API counts. Other tools using the company&apos;s keys spend from the same cap.
       </Text>
-      {connection.connections.length > 1 && <OtherCompaniesUsage services={services} connection={connection} />}
+      {all.connections.length > 1 && <OtherCompaniesUsage services={services} connection={all} shown={connection.companyId} />}
       <h3>What spent them</h3>
       {actions.length === 0 && unlisted === 0 ? (
         <Text>No calls this month yet.</Text>
@@ -150,9 +171,9 @@ export function UsagePanel({ services, connection }: ScreenProps) {
 }
 
 /** Each other company's count this month against its own cap (each company's cap is its own). */
-function OtherCompaniesUsage({ services, connection }: ScreenProps) {
+function OtherCompaniesUsage({ services, connection, shown }: ScreenProps & { shown: string }) {
   const usage = useUsageStyles();
-  const others = connection.connections.slice(1);
+  const others = connection.connections.filter((c) => c.companyId !== shown);
   const [clients, setClients] = useState<Map<string, Client>>(new Map());
   useEffect(() => {
     let live = true;

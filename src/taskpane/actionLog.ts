@@ -28,6 +28,8 @@ export interface ActionLogOptions {
   current: () => { client: Client; companyId: string } | null;
   /** The client of another connected company (an action on its table or block spends on its meter). */
   clientOf?: (companyId: string) => Promise<Client | null>;
+  /** Every connected company, the default one first (FIN formulas may name any of them). */
+  companies?: () => readonly string[];
   /** Lines kept per company (default 50); older ones of the month are folded into one, never dropped. */
   max?: number;
 }
@@ -188,7 +190,11 @@ export class ActionLog {
   private async recordUnclaimed(batch: FinBatch): Promise<void> {
     const current = this.options.current();
     if (!current) return;
-    const { client, companyId } = current;
+    // A formula may name any connected company: each one's unclaimed calls go on its own log.
+    for (const spender of await this.spenders(current, this.options.companies?.())) await this.recordUnclaimedOf(spender, batch);
+  }
+
+  private async recordUnclaimedOf({ client, companyId }: { client: Client; companyId: string }, batch: FinBatch): Promise<void> {
     const count = await client.meter.count();
     const at = this.options.now();
     const listed = callsOf(linesOfMonth(await this.load(companyId), capMonthOf(at)));

@@ -105,7 +105,13 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
     onConnected: (companyId, calls) => actions.record(companyId, { action: 'Connect', calls, at: now() }),
     onForgotten: (companyId) => actions.forget(companyId),
   });
-  const actions: ActionLog = new ActionLog({ storage, now, current: () => session.connected(), clientOf: (companyId) => options.runtime.getClient(companyId) });
+  const actions: ActionLog = new ActionLog({
+    storage,
+    now,
+    current: () => session.connected(),
+    clientOf: (companyId) => options.runtime.getClient(companyId),
+    companies: () => session.connected()?.connections.map((c) => c.companyId) ?? [],
+  });
   // For the life of the page, whichever tab is open: what the FIN functions spend is on the log too.
   options.runtime.onFinBatch((batch) => void actions.recordFormulas(batch).catch(() => undefined));
   return { gateway: options.gateway, runtime: options.runtime, storage, session, actions, now, timeZone, fetch: fetchImpl, defaultBaseUrl };

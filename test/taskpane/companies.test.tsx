@@ -132,6 +132,17 @@ describe('Reports: a statement of another connected company', () => {
     expect(h.services.actions.entries(a).length).toBe(defaultLines);
     // The same block again comes from Westbrook's cache.
     expect(await screen.findByText(/^Costs 0 calls \(3 cached\)/)).toBeTruthy();
+    // Usage, Westbrook chosen: its count, and its lines adding up to it (the connection's call and the insert).
+    await openTab(h, 'Usage');
+    await pick('Company', 'Westbrook');
+    const table = await screen.findByRole('table', { name: "What spent this month's calls" });
+    await waitFor(() => expect(within(table).getByRole('row', { name: /^Insert .* 3 / })).toBeTruthy());
+    expect(within(table).getByRole('row', { name: /^Connect 1 / })).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('usage-count').textContent).toBe('4'));
+    expect(within(table).getByRole('rowheader', { name: 'Total this month' }).parentElement!.textContent).toContain('4');
+    // The other companies' counts list the default one now, not Westbrook.
+    const others = [...screen.getByLabelText("Other companies' calls this month").querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(others).toEqual([h.services.session.connected()!.connections[0].name]);
     h.unmount();
   });
 });
