@@ -1096,6 +1096,39 @@ export function journeys(world: World): Journey[] {
         log(`consolidated ${range}: Total revenue ${figures.join(' + ').replace(/ \+ (\d+)$/, ' = $1')} cents; 1 call per company`);
         await goToCell(page, 'A1');
         await shot('15-consolidated-income-statement');
+
+        step("Westbrook's own income statement from the Reports tab: its Company field, priced and spent on Westbrook");
+        await pane(page).getByLabel('Company', { exact: true }).selectOption({ label: 'Westbrook' });
+        const westCost = await chooseStatement(page, { statement: 'Income statement', period: 'Last month', layout: 'One period', units: 'Units', where: 'New sheet' });
+        assert.match(westCost, /^Costs 1 call \(0 cached\)/);
+        const before2 = [await usage(world, 'growth-admin'), await usage(world, 'growth2-admin')];
+        const westLine = await insertStatement(page);
+        assert.match(westLine, /^Inserted the income statement of Westbrook .* Spent 1 call\./);
+        assert.deepEqual([(await usage(world, 'growth-admin')) - before2[0], (await usage(world, 'growth2-admin')) - before2[1]], [0, 1], 'on Westbrook only');
+        const lastMonth = new Date(Date.UTC(y, m - 2, 1));
+        const lastMonthEnd = new Date(Date.UTC(y, m - 1, 0));
+        const westRevenue = (
+          await api<{ revenue: { total_cents: number } }>(
+            world,
+            'growth2-admin',
+            `/reports/income_statement?start_date=${lastMonth.toISOString().slice(0, 10)}&end_date=${lastMonthEnd.toISOString().slice(0, 10)}`,
+          )
+        ).revenue.total_cents;
+        const westRows = await readGrid(await showSheet(page, sheetOf(westLine)));
+        const westTotal = westRows.find((r) => r.cells[0] === 'Total revenue');
+        assert.ok(westTotal, "a Total revenue row in Westbrook's statement");
+        await goToCell(page, `B${westTotal.row}`);
+        assert.equal(Math.round(Number(await formulaBox.inputValue()) * 100), westRevenue, "Westbrook's revenue as its API says");
+
+        step("Usage, Westbrook chosen: its lines, the consolidation's part and the statement's, add up to its count");
+        await openPaneTab(page, 'Usage');
+        await pane(page).getByLabel('Company', { exact: true }).selectOption({ label: 'Westbrook' });
+        const spentOn = pane(page).getByRole('table', { name: "What spent this month's calls" });
+        await spentOn.getByRole('row').filter({ hasText: /^Insert Income statement/ }).waitFor({ timeout: LONG });
+        await spentOn.getByRole('row').filter({ hasText: /^Consolidated income statement1/ }).waitFor();
+        log(`Westbrook's income statement for ${lastMonth.toISOString().slice(0, 7)}: 1 call, on Westbrook's count; revenue ${westRevenue} cents as the API says`);
+        await goToCell(page, 'A1');
+        await shot('20-usage-of-another-company');
       },
     },
     {
