@@ -154,6 +154,7 @@ async function main(): Promise<void> {
       'cached us/cell (all at once)': fc.cachedUsPerCell.toFixed(1),
       'cached us/cell (one at a time)': fc.sequentialUsPerCell.toFixed(1),
       'longest task (ms)': fc.longestTaskMs.toFixed(1),
+      "of it Excel's hand-over (ms)": fc.handOverColdMs.toFixed(1),
     },
   ]);
 
