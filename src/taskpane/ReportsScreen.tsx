@@ -92,6 +92,8 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const statements = useStatements(services, connection);
   const [companyId, setCompanyId] = useState(connection.companyId);
   const chosenId = connection.connections.some((c) => c.companyId === companyId) ? companyId : connection.companyId;
+  // Roll forward moves the default company's blocks (the pack's): another company's block takes fixed dates.
+  const ofDefault = chosenId === connection.companyId;
   const working = useConnectionOf(services, connection, chosenId);
   const target = working ?? connection;
   const blocks = useStatements(services, target);
@@ -218,10 +220,17 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       {connection.connections.length > 1 && (
         <ChoiceField
           label="Company"
-          hint={loading ? 'Opening its connection…' : `Fetched and refreshed on the ${target.companyName} connection, at its cost.`}
+          hint={
+            loading
+              ? 'Opening its connection…'
+              : `Fetched and refreshed on the ${target.companyName} connection, at its cost.${ofDefault ? '' : ' Fixed dates only: Roll forward moves the default company’s blocks.'}`
+          }
           value={chosenId}
           choices={connection.connections.map((c) => ({ key: c.companyId, label: c.isDefault ? `${c.name} (default)` : c.name }))}
-          onChange={setCompanyId}
+          onChange={(id) => {
+            setCompanyId(id);
+            if (id !== connection.companyId) setRelation(null);
+          }}
           disabled={busy}
         />
       )}
@@ -248,13 +257,15 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
               </option>
             ))}
           </optgroup>
-          <optgroup label="Relative to the reporting period">
-            {RELATIONS.map((r) => (
-              <option key={r.key} value={`relative:${r.key}`}>
-                {r.label}
-              </option>
-            ))}
-          </optgroup>
+          {ofDefault && (
+            <optgroup label="Relative to the reporting period">
+              {RELATIONS.map((r) => (
+                <option key={r.key} value={`relative:${r.key}`}>
+                  {r.label}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </Select>
       </Field>
       {!relation && periodChoice === 'custom' && (

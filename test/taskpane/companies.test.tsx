@@ -110,7 +110,12 @@ describe('Reports: a statement of another connected company', () => {
     await openTab(h, 'Reports');
     const pick = async (name: string, option: string) => h.user.selectOptions(screen.getByRole('combobox', { name }), screen.getByRole('option', { name: option }));
     expect(screen.getByRole('option', { name: /\(default\)$/ })).toBeTruthy();
+    // A block of the default company may follow the reporting period; another company's takes fixed dates
+    // (Roll forward moves the default company's blocks).
+    await pick('Period', 'Month of the reporting period');
     await pick('Company', 'Westbrook');
+    expect(screen.queryByRole('option', { name: 'Month of the reporting period' })).toBeNull();
+    expect((screen.getByRole('combobox', { name: 'Period' }) as HTMLSelectElement).value).toBe('last_month');
     await pick('Period', 'Custom');
     await h.user.type(screen.getByLabelText('Start date'), '2025-01-01');
     await h.user.type(screen.getByLabelText('End date'), '2025-03-31');
