@@ -119,6 +119,16 @@ export async function connectWith(h: PaneHarness, sb: TestSandbox, label: string
 export async function connected(h: PaneHarness, sb: TestSandbox, label = 'growth-admin', plan = 'growth'): Promise<void> {
   await connectWith(h, sb, label, plan);
   await screen.findByRole('tab', { name: 'Reports' }, { timeout: 15000 });
+  // The Reports tab opens first and reads the workbook and the cache as it does (the reporting period, the
+  // cost of the statement chosen): settled here, inside the test's act, not during a later wait of the test's
+  // own (a sandbox count), where React would see its updates outside act.
+  await waitFor(
+    () => {
+      expect((screen.getByRole('textbox', { name: 'Reporting period' }) as HTMLInputElement).value).not.toBe('');
+      expect(screen.getAllByText(/^Costs \d+ calls? /).length).toBeGreaterThan(0);
+    },
+    { timeout: 15000 },
+  );
 }
 
 export async function openTab(h: PaneHarness, name: string): Promise<void> {
