@@ -1,8 +1,9 @@
 import { Button, Checkbox, Field, Input, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { namedPeriod, PERIOD_CHOICES, type NamedPeriodKey } from '../engine/dates';
-import { consolidatedCost, insertConsolidated, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
-import { STATEMENTS, type StatementSpec } from '../engine/statements';
+import { consolidatedBlocks, consolidatedCost, insertConsolidated, refreshConsolidated, type ConsolidatedBlock, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
+import { formatAge, STATEMENTS, statementLabel, type StatementSpec } from '../engine/statements';
+import { forgetBlock } from '../engine/statements/blocks';
 import { plural } from '../engine/text/plural';
 import { GROUPS_SETTING, withGroup } from '../runtime';
 import { ChoiceField } from './ChoiceField';
@@ -14,6 +15,7 @@ import { useScreenStyles } from './styles';
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own
 // connection (one call per company, none for what is cached). The cost is shown per company before Insert.
+// The blocks inserted are listed with Refresh this block: each company's report fetched again, one call each.
 
 /** The pane's period picker, less Custom (a consolidation is of one named period). */
 const PERIODS = PERIOD_CHOICES.filter((c): c is { key: NamedPeriodKey; label: string } => c.key !== 'custom');
@@ -30,6 +32,21 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [groupName, setGroupName] = useState('Group');
+  const [blocks, setBlocks] = useState<ConsolidatedBlock[]>([]);
+  const [blocksVersion, setBlocksVersion] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    void consolidatedBlocks(services.gateway).then(
+      (found) => {
+        if (live) setBlocks(found);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [services.gateway, blocksVersion]);
 
   useEffect(() => {
     void services.runtime.listConnections().then((list) => {
@@ -81,16 +98,57 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
       const title = m.map((x) => x.name).join(' + ');
       // Each company pays its own part: a line on each one's log.
       const companyIds = await Promise.all(m.map((x) => x.reader.companyId()));
-      const written = await services.actions.track(
+      const { written } = await services.actions.track(
         `Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`,
-        () => insertConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title }, m, spec),
+        () => insertConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title, now: services.now }, m, spec),
         companyIds,
       );
+      setBlocksVersion((v) => v + 1);
       setResult(`Inserted the consolidated statement at ${written.address}: ${m.length} companies and their total, no eliminations.`);
     } catch (e) {
       setError(e);
     } finally {
       setBusy(false);
+    }
+  };
+
+  /** Refresh this block: each company's report again, on its own connection (one call each). */
+  const refreshBlock = async (block: ConsolidatedBlock) => {
+    setBusy(true);
+    setError(null);
+    setResult('');
+    try {
+      const m: Member[] = [];
+      for (const { name, companyId } of block.members) {
+        const [reader, client] = await Promise.all([services.runtime.getReader(companyId), services.runtime.getClient(companyId)]);
+        if (!reader || !client) throw new Error(`${name} is not connected here: connect it (Connection tab) to refresh this block.`);
+        m.push({ name, reader, client });
+      }
+      const companyIds = block.members.map((x) => x.companyId);
+      const { written } = await services.actions.track(
+        `Refresh consolidated ${statementLabel(block.spec.statement).toLowerCase()}`,
+        () => refreshConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title: block.title, now: services.now }, block, m),
+        companyIds,
+      );
+      const spent = companyIds.reduce((n, id) => n + (services.actions.entries(id)[0]?.calls ?? 0), 0);
+      setResult(`Refreshed the consolidated statement at ${written.address}. Spent ${plural(spent, 'call')}.`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+      setBlocksVersion((v) => v + 1);
+    }
+  };
+
+  const forget = async (block: ConsolidatedBlock) => {
+    setError(null);
+    try {
+      await forgetBlock(services.gateway, block.binding);
+      setResult(`Forgot the consolidated statement at ${block.binding.address}: its cells stay as they are, and it is refreshed no more.`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBlocksVersion((v) => v + 1);
     }
   };
 
@@ -147,6 +205,39 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
       <Button onClick={() => void saveGroup()} disabledFocusable={busy || chosen.size < 2}>
         Save as a group
       </Button>
+      {blocks.length > 0 && (
+        <>
+          <h4>Consolidated statements in this workbook</h4>
+          <Text className={styles.note}>Refresh changes and Full refresh go company by company: a consolidated statement is refreshed here.</Text>
+          <ul aria-label="Consolidated blocks">
+            {blocks.map((block) => {
+              const missing = block.members.filter((x) => !names.some((n) => n.toLowerCase() === x.name.toLowerCase()));
+              return (
+                <li key={block.binding.id} aria-label={`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}>
+                  <Text block weight="semibold">
+                    {`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}
+                  </Text>
+                  <Text block className={styles.note}>
+                    {`${block.binding.address}; refreshed ${formatAge(Date.parse(block.binding.refreshedAt), services.now())}`}
+                  </Text>
+                  {missing.length > 0 && <Text block>{`Connect ${missing.map((x) => x.name).join(' and ')} to refresh it.`}</Text>}
+                  <div className={styles.row}>
+                    {missing.length === 0 && (
+                      <Button size="small" onClick={() => void refreshBlock(block)} disabledFocusable={busy}>
+                        {`Refresh this block (${plural(block.members.length, 'call')}, one per company)`}
+                      </Button>
+                    )}
+                    {/* The cells stay; only the record goes (a damaged block is refreshed no more). */}
+                    <Button size="small" onClick={() => void forget(block)} disabledFocusable={busy}>
+                      Forget
+                    </Button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
       <div role="status" aria-live="polite">
         {result}
       </div>

@@ -6,7 +6,7 @@ import { CellError, cellInvocation } from '../support/customFunctions';
 import * as fin from '../../src/functions/functions';
 import { calendarDateAt, namedPeriod } from '../../src/engine/dates';
 import * as runtime from '../../src/runtime';
-import { connected, renderPane, screen, startSandbox, type TestSandbox } from './harness';
+import { connected, renderPane, screen, startSandbox, within, type TestSandbox } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -67,5 +67,59 @@ test('a consolidated income statement of two companies: the cost per company, th
   await expect(fin.categories('Group', cellInvocation())).rejects.toEqual(
     new CellError('#VALUE!', '"Group" is a group: it adds up single figures (FIN.TOTAL, FIN.PNL, FIN.BALANCE, FIN.CASHFLOW), not lists or statements'),
   );
+  h.unmount();
+});
+
+test('a consolidated block is listed and refreshed in place: one call per company, each figure the API gives after a change', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const [a, b] = [sb.companies['growth-admin'], sb.companies['growth2-admin']];
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  const first = (await runtime.getConnection())!.name;
+  await screen.findByText(new RegExp(`Costs \\d+ calls?: ${first} \\d+ calls?, Westbrook \\d+ calls?`), {}, { timeout: 15_000 });
+  await h.user.click(screen.getByRole('button', { name: 'Insert consolidated' }));
+  const done = await screen.findByText(/^Inserted the consolidated statement at /, {}, { timeout: 30_000 });
+  const inserted = /at (.+): 2 companies/.exec(done.textContent!)![1];
+  const list = await screen.findByRole('list', { name: 'Consolidated blocks' });
+  const item = within(list).getByRole('listitem', { name: /^Northwind Analytics \+ Westbrook: Income statement, / });
+
+  // One of Westbrook's revenue lines of the quarter moves out of it.
+  const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+  const westbrook = (await runtime.getClient('Westbrook'))!;
+  const revenue = new Set((await westbrook.categories.list()).data.filter((c) => c.account_type === 'revenue').map((c) => c.id));
+  let moved = null;
+  for await (const t of westbrook.transactions.iterate({ start_date: quarter.start, end_date: quarter.end })) {
+    if (t.transaction_type === 'standard' && t.accounting_date === t.date && t.amount_cents > 0 && t.category_id && revenue.has(t.category_id)) {
+      moved = t;
+      break;
+    }
+  }
+  expect(moved).not.toBeNull();
+  await westbrook.transactions.update(moved!.id, { accounting_date: `${Number(quarter.start.slice(0, 4)) - 1}-06-15` });
+
+  const revenueOf = async (address: string) => (await h.gateway.readRange(address)).values.find((row) => row[0] === 'Total revenue')!.slice(1, 4).map((v) => Math.round(Number(v) * 100));
+  const before = await revenueOf(inserted);
+  const usage = [await sb.usage(a), await sb.usage(b)];
+  await h.user.click(within(item).getByRole('button', { name: 'Refresh this block (2 calls, one per company)' }));
+  const refreshed = await screen.findByText(/^Refreshed the consolidated statement at /, {}, { timeout: 30_000 });
+  expect(refreshed.textContent).toMatch(/Spent 2 calls\.$/);
+  expect([(await sb.usage(a)) - usage[0], (await sb.usage(b)) - usage[1]]).toEqual([1, 1]);
+  // Rewritten where it was (the same block, the same place), each column the company's API figure.
+  const [binding] = (await h.gateway.listBindings()).filter((x) => x.kind === 'consolidated');
+  expect(binding.address).toBe(inserted);
+  const after = await revenueOf(binding.address);
+  expect([after[0] - before[0], after[1] - before[1]]).toEqual([0, -moved!.amount_cents]);
+  const api = await Promise.all(
+    [first, 'Westbrook'].map(async (name) => (await (await runtime.getClient(name))!.reports.incomeStatement({ start_date: quarter.start, end_date: quarter.end })).revenue.total_cents),
+  );
+  expect(after).toEqual([api[0], api[1], api[0] + api[1]]);
+  expect(h.services.actions.entries(b)[0]).toMatchObject({ action: 'Refresh consolidated income statement', calls: 1 });
+
+  // Forget: the record goes, the cells stay.
+  await h.user.click(within(item).getByRole('button', { name: 'Forget' }));
+  await screen.findByText(/^Forgot the consolidated statement at /);
+  expect((await h.gateway.listBindings()).filter((x) => x.kind === 'consolidated')).toEqual([]);
+  expect(await revenueOf(binding.address)).toEqual(after);
+  expect(screen.queryByRole('list', { name: 'Consolidated blocks' })).toBeNull();
   h.unmount();
 });

@@ -1,14 +1,17 @@
 // Inserting a consolidated statement (issue 16, item 4): each company's report for the period through its
 // own connection's cached reader (one call per company per period, nothing for a report already cached),
 // consolidated by name path (consolidate.ts) and written on a new sheet as one block with a column per
-// company and the total. It is written as values with its stamp; it is not recorded for Refresh: insert it
-// again to bring it up to date (each company's report comes from the cache when nothing changed).
+// company and the total. It is recorded in the workbook (a binding of its own kind, with its companies), and
+// written with a defined name: Refresh this block fetches each company's report again and rewrites it where
+// it is now. Refresh changes and Full refresh go by company and leave it to its own refresh.
 
 import type { CachedReader, CallCost } from '../reader/cachedReader';
-import type { WorkbookGateway, WrittenRange } from '../ports/workbook';
+import type { BindingRecord, Json, WorkbookGateway, WrittenRange } from '../ports/workbook';
+import { parseQualified, cellA1 } from '../ports/address';
 import { renderStatement } from '../render/statementGrid';
 import { columnsFor, fetchColumns, type ReportsClient } from '../statements/columns';
-import { toGridWrite } from '../statements/blocks';
+import { outlineDepth, toGridWrite } from '../statements/blocks';
+import { blockName, checkRoom, placeBlock } from '../statements/placement';
 import { sheetNameFor } from '../statements/spec';
 import type { StatementSpec } from '../statements/spec';
 import { consolidate } from './consolidate';
@@ -18,6 +21,18 @@ export interface Member {
   name: string;
   reader: CachedReader;
   client: ReportsClient;
+}
+
+/** The binding kind of a consolidated block. */
+export const CONSOLIDATED_BINDING_KIND = 'consolidated';
+
+/** A consolidated block as recorded: what it shows, and whose connections it reads. */
+export interface ConsolidatedBlock {
+  binding: BindingRecord;
+  spec: ConsolidatedSpec;
+  title: string;
+  /** The connections' names and company ids, in the block's column order. */
+  members: { name: string; companyId: string }[];
 }
 
 /** One period of one statement (the layouts with several columns are the companies here). */
@@ -38,23 +53,108 @@ export interface ConsolidatedDeps {
   timeZone?: string;
   /** What the block is titled: the group's name. */
   title: string;
+  now?: () => number;
 }
 
-export async function insertConsolidated(deps: ConsolidatedDeps, members: readonly Member[], spec: ConsolidatedSpec): Promise<WrittenRange> {
+/** Each company's report, consolidated and rendered (`fresh`: fetched again whatever is cached). */
+async function consolidatedGrid(deps: ConsolidatedDeps, members: readonly Member[], spec: ConsolidatedSpec, fresh: boolean) {
   const columns = columnsFor(single(spec));
-  const fetched = await Promise.all(members.map((m) => fetchColumns(columns, { reader: m.reader, client: m.client })));
+  const fetched = await Promise.all(members.map((m) => fetchColumns(columns, { reader: m.reader, client: m.client, fresh })));
   const consolidated = consolidate(members.map((m, i) => ({ company: m.name, report: fetched[i].reports[0] })));
+  const refreshedAt = Math.min(...fetched.map((f) => f.fetchedAt));
   const grid = renderStatement({
     reports: consolidated.reports,
     periodLabels: consolidated.labels,
     description: consolidated.description,
     total: true,
     companyName: deps.title,
-    refreshedAt: new Date(Math.min(...fetched.map((f) => f.fetchedAt))),
+    refreshedAt: new Date(refreshedAt),
     timeZone: deps.timeZone,
     scale: spec.scale,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
   });
-  // The workbook makes the name unique, as for any new sheet.
-  return deps.gateway.writeGrid({ kind: 'newSheet', name: `Group ${sheetNameFor(single(spec))}`.slice(0, 31) }, toGridWrite(grid));
+  return { grid, refreshedAt };
+}
+
+function parametersOf(spec: ConsolidatedSpec, title: string, members: readonly { name: string; companyId: string }[]): { [key: string]: Json } {
+  const { statement, start, end, scale, fiscalYearStartMonth } = spec;
+  return { statement, start, end, scale, fiscalYearStartMonth: fiscalYearStartMonth ?? 1, title, members: members.map((m) => ({ name: m.name, companyId: m.companyId })) };
+}
+
+export async function insertConsolidated(deps: ConsolidatedDeps, members: readonly Member[], spec: ConsolidatedSpec): Promise<{ written: WrittenRange; binding: BindingRecord }> {
+  const now = deps.now ?? Date.now;
+  const companyIds = await Promise.all(members.map((m) => m.reader.companyId()));
+  const { grid, refreshedAt } = await consolidatedGrid(deps, members, spec, false);
+  const id = `c${now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const name = blockName(id);
+  // The workbook makes the sheet's name unique, as for any new sheet.
+  const written = await deps.gateway.writeGrid({ kind: 'newSheet', name: `Group ${sheetNameFor(single(spec))}`.slice(0, 31) }, toGridWrite(grid), { name });
+  const binding: BindingRecord = {
+    id,
+    kind: CONSOLIDATED_BINDING_KIND,
+    parameters: parametersOf(spec, deps.title, members.map((m, i) => ({ name: m.name, companyId: companyIds[i] }))),
+    company: companyIds[0],
+    refreshedAt: new Date(refreshedAt).toISOString(),
+    writtenAt: new Date(now()).toISOString(),
+    address: written.address,
+    name,
+    outlineDepth: outlineDepth(grid),
+  };
+  await deps.gateway.saveBinding(binding);
+  return { written, binding };
+}
+
+/** The consolidated blocks recorded in the workbook (a binding of another shape is left out). */
+export async function consolidatedBlocks(gateway: WorkbookGateway): Promise<ConsolidatedBlock[]> {
+  const out: ConsolidatedBlock[] = [];
+  for (const binding of await gateway.listBindings()) {
+    if (binding.kind !== CONSOLIDATED_BINDING_KIND) continue;
+    const p = binding.parameters as Record<string, unknown>;
+    const members = Array.isArray(p.members)
+      ? p.members.filter((m): m is { name: string; companyId: string } => !!m && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string' && typeof (m as { companyId?: unknown }).companyId === 'string')
+      : [];
+    const statement = p.statement;
+    if (members.length < 2 || typeof p.start !== 'string' || typeof p.end !== 'string' || (statement !== 'income_statement' && statement !== 'balance_sheet' && statement !== 'cash_flow')) continue;
+    const spec: ConsolidatedSpec = {
+      statement,
+      period: 'custom',
+      start: p.start,
+      end: p.end,
+      scale: p.scale === 'thousands' || p.scale === 'millions' ? p.scale : 'units',
+      fiscalYearStartMonth: typeof p.fiscalYearStartMonth === 'number' ? p.fiscalYearStartMonth : 1,
+    };
+    out.push({ binding, spec, title: typeof p.title === 'string' ? p.title : members.map((m) => m.name).join(' + '), members });
+  }
+  return out;
+}
+
+/**
+ * Refresh this block: each company's report fetched again (one call each, on its own connection) and the
+ * block rewritten where it is now, under its name; a damaged block, or one that grew into the user's cells,
+ * is refused before anything is fetched or written. `members` are the block's companies in its order.
+ */
+export async function refreshConsolidated(deps: ConsolidatedDeps, block: ConsolidatedBlock, members: readonly Member[]): Promise<{ written: WrittenRange; binding: BindingRecord }> {
+  const now = deps.now ?? Date.now;
+  const { binding, spec } = block;
+  const placement = await placeBlock(deps.gateway, binding, single(spec));
+  if (placement.kind === 'damaged') throw placement.refusal;
+  const { grid, refreshedAt } = await consolidatedGrid(deps, members, spec, true);
+  const gridWrite = toGridWrite(grid);
+  await checkRoom(deps.gateway, single(spec), placement.address, { rows: gridWrite.values.length, cols: gridWrite.values[0]?.length ?? 0 });
+  const { sheet, box } = parseQualified(placement.address);
+  const name = binding.name ?? blockName(binding.id);
+  const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, gridWrite, {
+    replace: { address: placement.address, outlineDepth: binding.outlineDepth ?? 0 },
+    name,
+  });
+  const next: BindingRecord = {
+    ...binding,
+    refreshedAt: new Date(refreshedAt).toISOString(),
+    writtenAt: new Date(now()).toISOString(),
+    address: written.address,
+    name,
+    outlineDepth: outlineDepth(grid),
+  };
+  await deps.gateway.saveBinding(next);
+  return { written, binding: next };
 }
