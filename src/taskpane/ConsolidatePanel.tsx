@@ -24,6 +24,8 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
   const today = useToday(services);
   const [names, setNames] = useState<string[]>([]);
+  /** By company id: a block's company is found here whatever its connection is called now. */
+  const [connectedIds, setConnectedIds] = useState<Set<string>>(new Set());
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [statement, setStatement] = useState<StatementSpec['statement']>('income_statement');
   const [periodKey, setPeriodKey] = useState<NamedPeriodKey>('last_quarter');
@@ -52,6 +54,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     void services.runtime.listConnections().then((list) => {
       const all = list.list.map((c) => c.name);
       setNames(all);
+      setConnectedIds(new Set(list.list.map((c) => c.companyId)));
       setChosen(new Set(all));
     });
   }, [services.runtime, connection]);
@@ -211,7 +214,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
           <Text className={styles.note}>Refresh changes and Full refresh go company by company: a consolidated statement is refreshed here.</Text>
           <ul aria-label="Consolidated blocks">
             {blocks.map((block) => {
-              const missing = block.members.filter((x) => !names.some((n) => n.toLowerCase() === x.name.toLowerCase()));
+              const missing = block.members.filter((x) => !connectedIds.has(x.companyId));
               return (
                 <li key={block.binding.id} aria-label={`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}>
                   <Text block weight="semibold">
