@@ -752,7 +752,8 @@ export function journeys(world: World): Journey[] {
         await pane(page).getByRole('button', { name: `Insert the first ${left} months (${left} calls)` }).click();
         const inserted = pane(page).getByRole('status').filter({ hasText: /^Inserted the income statement/ });
         await inserted.or(limit).first().waitFor({ timeout: LONG });
-        assert.ok(await inserted.isVisible(), `inserted: ${await limit.textContent().catch(() => '')}`);
+        // The message only when it failed: asked of a locator that is not there, textContent waits for it.
+        if (!(await inserted.isVisible())) throw new Error(`Not inserted: ${await limit.textContent()}`);
         assert.equal(await usage(world, 'formation-admin'), 10, 'the sandbox counted exactly the cap');
         log(`inserted ${left} months for ${left} calls; the month's 10 calls spent, none wasted`);
 
@@ -1096,6 +1097,17 @@ export function journeys(world: World): Journey[] {
         log(`consolidated ${range}: Total revenue ${figures.join(' + ').replace(/ \+ (\d+)$/, ' = $1')} cents; 1 call per company`);
         await goToCell(page, 'A1');
         await shot('15-consolidated-income-statement');
+
+        step('the consolidated statement listed, and refreshed in place: one call per company');
+        const listed = section.getByRole('list', { name: 'Consolidated blocks' }).getByRole('listitem');
+        const beforeRefresh = [await usage(world, 'growth-admin'), await usage(world, 'growth2-admin')];
+        await listed.getByRole('button', { name: 'Refresh this block (2 calls, one per company)' }).click();
+        const refreshedLine = section.getByRole('status').filter({ hasText: /^Refreshed the consolidated statement at / });
+        await refreshedLine.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
+        if (!(await refreshedLine.isVisible())) throw new Error(`Refresh failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        assert.equal(sheetOf((await refreshedLine.textContent()) ?? ''), sheet, 'rewritten where it was');
+        const spentAgain = [(await usage(world, 'growth-admin')) - beforeRefresh[0], (await usage(world, 'growth2-admin')) - beforeRefresh[1]];
+        assert.deepEqual(spentAgain, [1, 1], 'one call per company for the refresh');
 
         step("Westbrook's own income statement from the Reports tab: its Company field, priced and spent on Westbrook");
         await pane(page).getByLabel('Company', { exact: true }).selectOption({ label: 'Westbrook' });
