@@ -10,7 +10,7 @@ import type { BindingRecord, Json, WorkbookGateway, WrittenRange } from '../port
 import { parseQualified, cellA1 } from '../ports/address';
 import { renderStatement } from '../render/statementGrid';
 import { columnsFor, fetchColumns, type ReportsClient } from '../statements/columns';
-import { outlineDepth, toGridWrite } from '../statements/blocks';
+import { extentOf, newBindingId, outlineDepth, toGridWrite } from '../statements/blocks';
 import { blockName, checkRoom, placeBlock } from '../statements/placement';
 import { sheetNameFor } from '../statements/spec';
 import type { StatementSpec } from '../statements/spec';
@@ -85,7 +85,7 @@ export async function insertConsolidated(deps: ConsolidatedDeps, members: readon
   const now = deps.now ?? Date.now;
   const companyIds = await Promise.all(members.map((m) => m.reader.companyId()));
   const { grid, refreshedAt } = await consolidatedGrid(deps, members, spec, false);
-  const id = `c${now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const id = newBindingId(now(), CONSOLIDATED_BINDING_KIND);
   const name = blockName(id);
   // The workbook makes the sheet's name unique, as for any new sheet.
   const written = await deps.gateway.writeGrid({ kind: 'newSheet', name: `Group ${sheetNameFor(single(spec))}`.slice(0, 31) }, toGridWrite(grid), { name });
@@ -130,8 +130,8 @@ export async function consolidatedBlocks(gateway: WorkbookGateway): Promise<Cons
 
 /**
  * Refresh this block: each company's report fetched again (one call each, on its own connection) and the
- * block rewritten where it is now, under its name; a damaged block, or one that grew into the user's cells,
- * is refused before anything is fetched or written. `members` are the block's companies in its order.
+ * block rewritten where it is now, under its name; a damaged block is refused before anything is fetched,
+ * one that grew into the user's cells before anything is written (as a statement block's refresh). `members` are the block's companies in its order.
  */
 export async function refreshConsolidated(deps: ConsolidatedDeps, block: ConsolidatedBlock, members: readonly Member[]): Promise<{ written: WrittenRange; binding: BindingRecord }> {
   const now = deps.now ?? Date.now;
@@ -140,7 +140,7 @@ export async function refreshConsolidated(deps: ConsolidatedDeps, block: Consoli
   if (placement.kind === 'damaged') throw placement.refusal;
   const { grid, refreshedAt } = await consolidatedGrid(deps, members, spec, true);
   const gridWrite = toGridWrite(grid);
-  await checkRoom(deps.gateway, single(spec), placement.address, { rows: gridWrite.values.length, cols: gridWrite.values[0]?.length ?? 0 });
+  await checkRoom(deps.gateway, single(spec), placement.address, extentOf(gridWrite));
   const { sheet, box } = parseQualified(placement.address);
   const name = binding.name ?? blockName(binding.id);
   const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, gridWrite, {

@@ -55,7 +55,8 @@ export function toGridWrite(grid: StatementGrid): GridWrite {
 }
 
 /** The rows and columns a GridWrite covers once written (ragged rows padded). */
-function extentOf(grid: GridWrite): { rows: number; cols: number } {
+/** The rows and columns a grid write covers. */
+export function extentOf(grid: GridWrite): { rows: number; cols: number } {
   return { rows: grid.values.length, cols: Math.max(0, grid.columnWidths?.length ?? 0, ...grid.values.map((r) => r.length)) };
 }
 
@@ -64,10 +65,11 @@ export function outlineDepth(grid: StatementGrid): number {
 }
 
 let sequence = 0;
-function newBindingId(now: number): string {
+/** A binding id unique in the workbook: `kind` first, then the time, a counter and a random part. */
+export function newBindingId(now: number, kind = 'statement'): string {
   sequence += 1;
   const random = typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID().slice(0, 8) : Math.random().toString(36).slice(2, 10);
-  return `statement-${now.toString(36)}-${sequence}-${random}`;
+  return `${kind}-${now.toString(36)}-${sequence}-${random}`;
 }
 
 /** Why a block's last refresh failed, kept in its binding until a refresh succeeds. */
