@@ -103,13 +103,7 @@ export class RequestLimiter {
   acquire(signal?: AbortSignal, options: { ahead?: boolean; chain?: RequestChain } = {}): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(abortError());
     const chain = options.chain && !options.chain.isClosed ? options.chain : undefined;
-    if (chain && !this.chains.has(chain)) {
-      this.chains.set(chain, 0);
-      chain.whenClosed(() => {
-        this.chains.delete(chain);
-        this.pump();
-      });
-    }
+    if (chain) this.keepSlot(chain);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, ahead: options.ahead === true || chain !== undefined, chain };
       if (signal) {
@@ -123,6 +117,20 @@ export class RequestLimiter {
       const behind = waiter.ahead ? this.queue.findIndex((w) => !w.ahead) : -1;
       if (behind >= 0) this.queue.splice(behind, 0, waiter);
       else this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /**
+   * The chain keeps a slot from now on, before its first request (acquire does it at the first request).
+   * For the chain that must start first: the pages of a pull are the longest run of calls in a refresh, and
+   * once the calls started beside it hold every slot its first page would wait a round trip for one.
+   */
+  keepSlot(chain: RequestChain): void {
+    if (chain.isClosed || this.chains.has(chain)) return;
+    this.chains.set(chain, 0);
+    chain.whenClosed(() => {
+      this.chains.delete(chain);
       this.pump();
     });
   }

@@ -65,13 +65,16 @@ export interface WalkOptions<P> {
   budget?: PageBudget;
   /** A first page already in hand (a job's embedded errors): it costs no call. */
   first?: P;
+  /** The chain the walk's pages belong to, opened (and closed) by the caller; default one of the walk's own. */
+  chain?: RequestChain;
 }
 
 /**
  * The one guarded way to follow next_cursor: every paging loop of the add-in goes through here. A cursor
  * handed out a second time (or none while has_more is true) is invalid_response; every fetched page takes
  * one call from the budget, so a list that never ends stops with page_limit_exceeded. The walk is one
- * RequestChain, handed to `fetchPage` for its call options and closed when the walk ends, however it ends.
+ * RequestChain, handed to `fetchPage` for its call options and closed when the walk ends, however it ends
+ * (a chain the caller gave is the caller's to close).
  */
 export async function* walkCursors<T, P extends ListPage<T> = ListPage<T>>(
   fetchPage: (cursor: string | undefined, chain: RequestChain) => Promise<P>,
@@ -79,7 +82,7 @@ export async function* walkCursors<T, P extends ListPage<T> = ListPage<T>>(
   options: WalkOptions<P> = {},
 ): AsyncGenerator<P, void, undefined> {
   const budget = options.budget ?? new PageBudget(MAX_LIST_PAGES, path);
-  const chain = new RequestChain();
+  const chain = options.chain ?? new RequestChain();
   const fetchChecked = async (cursor: string | undefined): Promise<P> => {
     budget.take();
     return checkListPage(await fetchPage(cursor, chain), path) as P;
@@ -98,7 +101,7 @@ export async function* walkCursors<T, P extends ListPage<T> = ListPage<T>>(
       page = await fetchChecked(next);
     }
   } finally {
-    chain.close();
+    if (!options.chain) chain.close();
   }
 }
 

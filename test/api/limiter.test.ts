@@ -65,6 +65,21 @@ describe('RequestLimiter', () => {
     expect(started).toEqual(['page 1', 'a', 'b', 'page 2', 'c', 'd']);
   });
 
+  it('a chain kept before its first request finds its slot even when the calls started beside it came first', async () => {
+    const limiter = new RequestLimiter({ maxConcurrent: 3 });
+    const chain = new RequestChain();
+    limiter.keepSlot(chain);
+    const started: string[] = [];
+    const take = (name: string, options?: { chain?: RequestChain }) => limiter.acquire(undefined, options).then(() => started.push(name));
+    void ['a', 'b', 'c'].map((name) => take(name));
+    await new Promise((r) => setTimeout(r, 0));
+    // A pull's pages are the longest run of calls: its first page does not wait for a/b to answer.
+    expect(started).toEqual(['a', 'b']);
+    await take('page 1', { chain });
+    expect(started).toEqual(['a', 'b', 'page 1']);
+    chain.close();
+  });
+
   it('a chain never keeps every slot: the calls beside it still move', async () => {
     const limiter = new RequestLimiter({ maxConcurrent: 2 });
     const chains = [new RequestChain(), new RequestChain()];
