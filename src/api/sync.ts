@@ -25,7 +25,12 @@ export interface SyncOptions extends CallOptions {
   filters?: Omit<TransactionListParams, 'limit' | 'starting_after' | 'updated_after'>;
   /** Page size (default 500, the maximum: each page is a counted call). */
   limit?: number;
-  /** Receives each page; awaited before the next page is requested. */
+  /**
+   * Receives each page. The first page is handled before the next is asked for (the caller can still stop
+   * the run there, one call spent); from the second on, the next page is on its way while one is handled,
+   * so a page that fails in here has cost the one asked for after it. The last page is handled before the
+   * run commits.
+   */
   onPage?: (page: SyncPage) => void | Promise<void>;
   /** Receives the new watermark once, after the last page was handled. Store it here. */
   onCommit?: (watermark: number) => void | Promise<void>;
@@ -113,7 +118,7 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
         return list({ ...options.filters, limit, updated_after: updatedAfter, starting_after: next }, { ...callOpts, chain });
       },
       '/transactions',
-      { budget },
+      { budget, chain: options.chain },
     );
     let last = false;
     try {
@@ -154,18 +159,27 @@ export async function* syncPages(list: ListFn, options: Omit<SyncOptions, 'onPag
   }
 }
 
-/** One run with a page callback; resolves after the watermark was committed. */
+/**
+ * One run with a page callback; resolves after the watermark was committed. A page's handling (a pull makes
+ * its 500 table rows) is off the chain of requests from the second page on: 17 pages in a row would
+ * otherwise each wait for it.
+ */
 export async function syncTransactions(list: ListFn, options: SyncOptions): Promise<SyncResult> {
   const run = syncPages(list, options);
-  for (;;) {
-    const step = await run.next();
-    if (step.done) return step.value;
+  let step = await run.next();
+  for (let handled = 0; !step.done; handled++) {
+    // Not after the last page: asking for more then commits the run, which waits for that page's handling.
+    const ahead = handled > 0 && step.value.hasMore ? run.next() : undefined;
+    ahead?.catch(() => undefined); // its failure is met below, once this page is handled
     try {
       await options.onPage?.(step.value);
     } catch (error) {
-      // The page was not handled, so the run ends here without committing.
+      // The page was not handled, so the run ends here without committing (the page asked for is dropped).
+      await ahead?.catch(() => undefined);
       await run.return(undefined as never);
       throw error;
     }
+    step = await (ahead ?? run.next());
   }
+  return step.value;
 }

@@ -93,6 +93,41 @@ describe('incremental sync', () => {
     expect(onCommit).not.toHaveBeenCalled();
   });
 
+  it('asks for the next page while a page is handled, from the second page on; the first and the last are handled first', async () => {
+    const { client } = testClient(api);
+    api.setHandler(syncHandler(8, 2, 1_700_000_900));
+    const asked: number[] = [];
+    await client.transactions.sync({
+      onPage: async () => {
+        // How many pages the server had been asked for by the end of this page's handling.
+        await new Promise((r) => setTimeout(r, 20));
+        asked.push(api.requests.length);
+      },
+      onCommit: () => {
+        asked.push(-api.requests.length);
+      },
+    });
+    // Page 1 is handled before page 2 is asked for (a pull holds the run there for its reference lists);
+    // pages 2 and 3 while the next is on its way; the last before the commit, with nothing more asked.
+    expect(asked).toEqual([1, 3, 4, 4, -4]);
+  });
+
+  it('a page that fails in its handling costs the page asked for after it, and commits nothing', async () => {
+    const { client } = testClient(api);
+    api.setHandler(syncHandler(10, 2, 1_700_000_900));
+    const onCommit = jest.fn();
+    await expect(
+      client.transactions.sync({
+        onPage: (p) => {
+          if (p.pageIndex === 1) throw new Error('disk full');
+        },
+        onCommit,
+      }),
+    ).rejects.toThrow('disk full');
+    expect(api.requests).toHaveLength(3);
+    expect(onCommit).not.toHaveBeenCalled();
+  });
+
   it('restarts from the stored watermark on an unusable cursor (404 resource_missing, param starting_after)', async () => {
     const { client } = testClient(api);
     const ok = syncHandler(4, 2, 1_700_000_777);
@@ -199,9 +234,10 @@ describe('a run sharing one signal across its pages', () => {
         most = Math.max(most, getEventListeners(run.signal, 'abort').length);
       },
     });
-    // 20 pages: before, each left a listener on the run's signal (Node warned past 10).
+    // 20 pages: before, each left a listener on the run's signal (Node warned past 10). While a page is
+    // handled, the next one is on its way and listens: one, never more.
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
     expect(getEventListeners(queued.signal, 'abort')).toHaveLength(0);
-    expect(most).toBe(0);
+    expect(most).toBeLessThanOrEqual(1);
   });
 });
