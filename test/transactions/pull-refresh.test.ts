@@ -261,3 +261,22 @@ describe('refresh of a table with mutable filters', () => {
     expect(rows.length).toBe(mutable.ids.length - 1);
   });
 });
+
+describe('a pull whose reference lists are refused', () => {
+  test('stops at its first page (asked for beside them): 3 calls, the 403 named, nothing written', async () => {
+    // A key that may read transactions but not the department tree (Accounting setup: none).
+    const key = sb.keys['growth-readonly'];
+    await sb.control('members', { key, permissions: { accounting_setup: 'none' } });
+    const book = newWorkbook();
+    const limited = await rig(sb, book, { label: 'growth-readonly' });
+    const today = sandboxToday(sb);
+    // A window of several pages: the run must not go past its first while the lists are missing.
+    const many = { start_date: daysAgo(today, 365), end_date: today };
+    const { value: error, calls } = await usageDelta(sb, limited.companyId, () => limited.engine.pull(many).then(() => null, (e: unknown) => e));
+    expect(error).toMatchObject({ status: 403 });
+    // GET /departments (403, counted) + GET /company + the first page.
+    expect(calls).toBe(3);
+    expect(await book.listBindings()).toEqual([]);
+    expect(book.sheetNames()).not.toContain('Transactions');
+  });
+});

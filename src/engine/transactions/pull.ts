@@ -9,7 +9,7 @@
 // handful of Excel syncs, not one per page or row.
 
 import type { TransactionTombstone, Transaction } from '../../api';
-import { ApiError, generateIdempotencyKey } from '../../api';
+import { ApiError, generateIdempotencyKey, RequestChain } from '../../api';
 import type { WriteValue } from '../ports/workbook';
 import { plural, pluralGrouped, pluralNoun } from '../text/plural';
 import { compareForTable, COL, TABLE_COLUMNS, transactionRow, TableView, KEY_COLUMN } from './columns';
@@ -20,13 +20,14 @@ import {
   openTable,
   refreshDepartments,
   type Deps,
+  type MeterSnapshot,
   type OpenTable,
   type ProgressFn,
 } from './context';
 import { DepartmentDirectory } from './departments';
 import { allowsIncrementalRefresh, describeFilters, mutableFilterNames, normalizeFilters, toListParams, type TransactionFilters } from './filters';
 import { reconcile, type ReconcileMode, type ReconcileOutput } from './reconcile';
-import { BINDING_KIND, type TableState } from './state';
+import { BINDING_KIND, type Reference, type TableState } from './state';
 
 export interface PullOptions {
   /** Name of the new sheet (made unique); default "Transactions". */
@@ -57,17 +58,25 @@ interface Collected {
   watermark: number;
 }
 
-/**
- * One sync run, buffered. The watermark is returned, not stored: the caller stores it after writing.
- * `onUpserts` sees each page's rows as it arrives, while the next page is on its way.
- */
+interface RunOptions {
+  /**
+   * Sees each page's rows as they arrive; from the second page on, while the next page is on its way (the
+   * sync's read-ahead). The first page's run waits for it: a pull holds the run there until its reference
+   * lists are in.
+   */
+  onUpserts?: (rows: Transaction[]) => void | Promise<void>;
+  /** The chain the run's pages belong to, when the caller opened it early (RequestLimiter.keepSlot). */
+  chain?: RequestChain;
+}
+
+/** One sync run, buffered. The watermark is returned, not stored: the caller stores it after writing. */
 async function collectRun(
   deps: Deps,
   filters: TransactionFilters | null,
   watermark: number,
   onProgress: ProgressFn | undefined,
   label: string,
-  onUpserts?: (rows: Transaction[]) => void,
+  options: RunOptions = {},
 ): Promise<Collected> {
   const upserts: Transaction[] = [];
   const tombstones: TransactionTombstone[] = [];
@@ -77,14 +86,15 @@ async function collectRun(
     (o) =>
       deps.client.transactions.sync({
         ...o,
+        chain: options.chain,
         watermark,
         filters: filters ? toListParams(filters) : undefined,
         onPage: (page) => {
-          onUpserts?.(page.upserts);
           upserts.push(...page.upserts);
           tombstones.push(...page.tombstones);
           pages++;
           onProgress?.({ phase: 'fetching', message: `${label}: ${upserts.length.toLocaleString('en-US')} rows so far (${plural(pages, 'page')})`, rows: upserts.length, pages });
+          return options.onUpserts?.(page.upserts);
         },
       }),
     'run',
@@ -114,18 +124,50 @@ export async function pull(deps: Deps, filtersInput: Partial<Record<keyof Transa
   if (!checked.ok) throw new Error(checked.error);
   const filters = checked.value;
   const onProgress = options.onProgress;
-  const snap = await meterSnapshot(deps.client);
+  // The pages are the longest chain of calls wherever the pull runs beside other reads (a refresh, Excel
+  // recalculating FIN cells): its slot is kept from the start, so the first page is not queued behind them.
+  const chain = new RequestChain();
+  deps.client.limiter.keepSlot(chain);
+  try {
+    const snap = await meterSnapshot(deps.client);
 
-  onProgress?.({ phase: 'reference', message: 'Reading departments and the company profile…' });
-  const reference = await fetchReference(deps);
+    onProgress?.({ phase: 'reference', message: 'Reading departments and the company profile…' });
+    // The first page is asked for beside the reference lists and the workbook's date system, not after
+    // them: a round trip less on every pull, for one call more when a list is refused (a key without
+    // Accounting setup or Company: View), because the run waits at its first page for them and stops there.
+    const needed = Promise.all([fetchReference(deps), deps.gateway.getDateSystem()]);
+    needed.catch(() => undefined); // met by the run's first page, or below
+    let rowsOf: ((t: Transaction) => WriteValue[]) | undefined;
+    // Each page's rows are made while the next page is on its way, not all after the last one.
+    const made = new Map<Transaction, WriteValue[]>();
+    const run = await collectRun(deps, filters, 0, onProgress, 'Pulling', {
+      chain,
+      onUpserts: async (page) => {
+        if (!rowsOf) {
+          const [reference, system] = await needed;
+          const dir = new DepartmentDirectory(reference.departments);
+          rowsOf = (t) => transactionRow(t, dir, system);
+        }
+        for (const t of page) made.set(t, rowsOf(t));
+      },
+    });
+    const [reference] = await needed;
+    return await writePulled(deps, filters, options, { run, made, reference, snap });
+  } finally {
+    chain.close();
+  }
+}
+
+/** The pulled rows written as a new table, recorded with the run's watermark. */
+async function writePulled(
+  deps: Deps,
+  filters: TransactionFilters,
+  options: PullOptions,
+  pulled: { run: Collected; made: Map<Transaction, WriteValue[]>; reference: Reference; snap: MeterSnapshot },
+): Promise<PullResult> {
+  const { run, made, reference, snap } = pulled;
   const dir = new DepartmentDirectory(reference.departments);
-  const system = await deps.gateway.getDateSystem();
-
-  // Each page's rows are made while the next page is on its way, not all after the last one.
-  const made = new Map<Transaction, WriteValue[]>();
-  const run = await collectRun(deps, filters, 0, onProgress, 'Pulling', (page) => {
-    for (const t of page) made.set(t, transactionRow(t, dir, system));
-  });
+  const onProgress = options.onProgress;
   const rows = latestRows(run)
     .sort(compareForTable)
     .map((t) => made.get(t)!);
