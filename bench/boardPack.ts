@@ -181,10 +181,11 @@ export async function buildPack(sb: TestSandbox, def: PackDefinition, recalculat
   const gateway = new MemoryGateway();
   const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, ...(await pushIdentity(rt)), gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
   const statements = statementsOf(rt, gateway, def);
-  const [blocks, values, pulled] = await Promise.all([
+  // The longest chain first (issue 14, item 5): the table's pages, then the statements and formulas beside it.
+  const [pulled, blocks, values] = await Promise.all([
+    engine.pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` }),
     Promise.all(def.specs.map((spec) => statements.insert(spec, 'newSheet').then((r) => r.binding))),
     evaluateFormulas(rt, def),
-    engine.pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` }),
   ]);
   return { rt, gateway, engine, blocks, bindingId: pulled.bindingId, table: pulled.table, rows: pulled.rows, pages: pulled.pages, values };
 }
