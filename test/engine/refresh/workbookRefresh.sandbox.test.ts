@@ -42,11 +42,12 @@ interface Pack {
   tableId: string;
 }
 
-async function pack(): Promise<Pack> {
+async function pack(observe?: typeof fetch): Promise<Pack> {
   const gateway = new MemoryGateway();
   let board: () => Promise<unknown[]> = async () => [];
   let recalculated: Promise<unknown> = Promise.resolve();
   const rt = await testRuntime(sb, {
+    fetch: observe,
     clientOptions: { backoffBaseMs: 5, backoffCapMs: 20 },
     recalculate: async () => {
       recalculated = board();
@@ -170,6 +171,34 @@ describe('changed-only refresh of a workbook', () => {
       expect(full.calls).toBe(1 + 6 + 2 + 1 + 4 + 1 + 1);
     } finally {
       p.rt.reader.setBooksClosedThrough(null);
+    }
+  });
+});
+
+describe('full refresh of a workbook', () => {
+  it('refreshes the table beside the blocks and formulas, not after them (issue 14, item 5)', async () => {
+    // What the runtime sent and when each answer came, seen from its fetch (the requests still go out).
+    const log: { url: URL; start: number; end: number }[] = [];
+    const observe: typeof fetch = async (input, init) => {
+      const start = performance.now();
+      const res = await fetch(input, init);
+      log.push({ url: new URL(String(input)), start, end: performance.now() });
+      return res;
+    };
+    const p = await pack(observe);
+    // 100 ms a request: the 26 reads of the blocks and formulas take four rounds of 8 slots.
+    await sb.control('control', { latency_ms: 100 });
+    try {
+      log.length = 0;
+      const { value } = await counted(() => refreshWorkbook(p.deps, { kind: 'full' }));
+      expect(value.tables).toMatchObject([{ outcome: 'refreshed' }]);
+      const tablePage = log.find((l) => l.url.pathname.endsWith('/transactions') && l.url.searchParams.has('start_date'))!;
+      const reads = log.filter((l) => /\/(reports|aggregations)\//.test(l.url.pathname));
+      expect(reads).toHaveLength(17 + 8);
+      // Started after them, the table's page would go out once the last of them had come back.
+      expect(tablePage.start).toBeLessThan(Math.max(...reads.map((r) => r.end)));
+    } finally {
+      await sb.control('control', { latency_ms: 0 });
     }
   });
 });
