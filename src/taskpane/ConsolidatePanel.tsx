@@ -7,6 +7,7 @@ import { forgetBlock } from '../engine/statements/blocks';
 import { plural } from '../engine/text/plural';
 import { GROUPS_SETTING, withGroup } from '../runtime';
 import { ChoiceField } from './ChoiceField';
+import { connectedMembers } from './connectedMembers';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
@@ -121,12 +122,12 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     setError(null);
     setResult('');
     try {
-      const m: Member[] = [];
-      for (const { name, companyId } of block.members) {
-        const [reader, client] = await Promise.all([services.runtime.getReader(companyId), services.runtime.getClient(companyId)]);
-        if (!reader || !client) throw new Error(`${name} is not connected here: connect it (Connection tab) to refresh this block.`);
-        m.push({ name, reader, client });
+      const found = await connectedMembers(services.runtime, block);
+      if ('missing' in found) {
+        const [one, ...more] = found.missing;
+        throw new Error(`${more.length ? `${found.missing.join(' and ')} are` : `${one} is`} not connected here: connect ${more.length ? 'them' : 'it'} (Connection tab) to refresh this block.`);
       }
+      const m = found.members;
       const companyIds = block.members.map((x) => x.companyId);
       const { written } = await services.actions.track(
         `Refresh consolidated ${statementLabel(block.spec.statement).toLowerCase()}`,
@@ -211,7 +212,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
       {blocks.length > 0 && (
         <>
           <h4>Consolidated statements in this workbook</h4>
-          <Text className={styles.note}>Refresh changes and Full refresh go company by company: a consolidated statement is refreshed here.</Text>
+          <Text className={styles.note}>Refresh changes and Full refresh rebuild a consolidated statement when a company's figures in it are due (Refresh tab); Refresh this block fetches them all again now.</Text>
           <ul aria-label="Consolidated blocks">
             {blocks.map((block) => {
               const missing = block.members.filter((x) => !connectedIds.has(x.companyId));

@@ -9,12 +9,14 @@ import type { NotConnectedState } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { CallsLeft } from '../engine/budget/callsLeft';
 import { refreshCompanies, type CompanyRefresh } from '../engine/refresh/byCompany';
+import { refreshConsolidatedBlocks } from '../engine/consolidation/refreshBlocks';
 import { planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
 import type { RefreshKind, WorkbookRefreshDeps, WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
 import type { ScopeRefreshDeps } from '../engine/refresh/scopeRefresh';
 import { createStatementsEngine, type StatementsEngine } from '../engine/statements';
 import { createTransactionsEngine, tablesByCompany, type TransactionsEngine } from '../engine/transactions';
 import type { ActionEntry } from './actionLog';
+import { connectedMembers } from './connectedMembers';
 import type { PaneServices } from './services';
 import { planLabel, type ConnectedState, type ConnectionSummary, type SessionState } from './session';
 
@@ -235,7 +237,10 @@ export function useWorkbookRefresh(services: PaneServices, connection: Connected
       for (const other of await otherCompaniesRead(services, connection)) {
         companies.push({ name: other.name, deps: refreshDeps(services, other, other.statements, tables) });
       }
-      return refreshCompanies(companies, { kind, ...options });
+      // The consolidated statements last, through the caches the companies' refreshes marked.
+      const consolidated = (stamp: 'full' | 'changes') =>
+        refreshConsolidatedBlocks({ gateway: services.gateway, timeZone: services.timeZone, now: services.now }, (block) => connectedMembers(services.runtime, block), stamp);
+      return refreshCompanies(companies, { kind, ...options }, consolidated);
     },
     [services, connection, statements, tables],
   );

@@ -2,6 +2,7 @@
 // A workbook with a statement block of each of two companies (issue 16.2-3): before a full refresh the pane
 // shows each company's cost and what its own cap leaves; the refresh rebuilds each block on its own
 // connection, each company's calls on its own counter.
+import { insertConsolidated, type Member } from '../../src/engine/consolidation/insert';
 import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';
 import * as runtime from '../../src/runtime';
 import { lastFullYear } from '../engine/fin/finHarness';
@@ -54,5 +55,33 @@ test("Full refresh of a two-company workbook: each company's cost shown first, e
   const after = [await sb.usage(a), await sb.usage(b)];
   // Each company: a new watermark, and its block's two months (the FIN formulas read none here).
   expect([after[0] - before[0], after[1] - before[1]]).toEqual([3, 3]);
+  h.unmount();
+});
+
+test('Full refresh rebuilds a consolidated statement through the companies\' caches: one call on each, said after the companies', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const a = sb.companies['growth-admin'];
+  const b = sb.companies['growth2-admin'];
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  const members: Member[] = [];
+  for (const [name, company] of [['Acme', a], ['Westbrook', b]] as const) {
+    const [client, reader] = await Promise.all([runtime.getClient(company), runtime.getReader(company)]);
+    members.push({ name, reader: reader!, client: client! });
+  }
+  const { binding } = await insertConsolidated({ gateway: h.gateway, title: 'Group' }, members, { ...spec, period: 'custom' });
+
+  await openTab(h, 'Refresh');
+  await h.user.click(await screen.findByRole('button', { name: 'Full refresh' }));
+  const confirm = await screen.findByRole('group', { name: 'Confirm refresh' });
+  const before = [await sb.usage(a), await sb.usage(b)];
+  await h.user.click(within(confirm).getByRole('button', { name: 'Refresh' }));
+  const status = await screen.findByRole('status');
+  await waitFor(() => expect(status.textContent).toMatch(/ Also rebuilt 1 consolidated statement \(2 calls\)\.$/), { timeout: 60_000 });
+  const after = [await sb.usage(a), await sb.usage(b)];
+  // Each company: a new watermark, and its report in the consolidated block.
+  expect([after[0] - before[0], after[1] - before[1]]).toEqual([2, 2]);
+  const rewritten = (await h.gateway.listBindings()).find((x) => x.id === binding.id)!;
+  expect(Date.parse(rewritten.writtenAt!)).toBeGreaterThan(Date.parse(binding.writtenAt!));
   h.unmount();
 });

@@ -3,12 +3,13 @@
 // consolidated by name path (consolidate.ts) and written on a new sheet as one block with a column per
 // company and the total. It is recorded in the workbook (a binding of its own kind, with its companies), and
 // written with a defined name: Refresh this block fetches each company's report again and rewrites it where
-// it is now. Refresh changes and Full refresh go by company and leave it to its own refresh.
+// it is now; a refresh of the workbook rebuilds it through the caches when a company's answer is due
+// (refreshBlocks.ts).
 
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { BindingRecord, Json, WorkbookGateway, WrittenRange } from '../ports/workbook';
 import { parseQualified, cellA1 } from '../ports/address';
-import { renderStatement } from '../render/statementGrid';
+import { renderStatement, type RefreshKindStamp } from '../render/statementGrid';
 import { columnsFor, fetchColumns, type ReportsClient } from '../statements/columns';
 import { extentOf, newBindingId, outlineDepth, toGridWrite } from '../statements/blocks';
 import { blockName, checkRoom, placeBlock } from '../statements/placement';
@@ -16,11 +17,11 @@ import { sheetNameFor } from '../statements/spec';
 import type { StatementSpec } from '../statements/spec';
 import { consolidate } from './consolidate';
 
-/** One company of the consolidation: its connection's name, reader and client. */
+/** One company of the consolidation: its connection's name, reader and client (whose meter counts its calls). */
 export interface Member {
   name: string;
   reader: CachedReader;
-  client: ReportsClient;
+  client: ReportsClient & { readonly meter: { count(): Promise<number> } };
 }
 
 /** The binding kind of a consolidated block. */
@@ -40,7 +41,7 @@ export type ConsolidatedSpec = Omit<StatementSpec, 'layout' | 'total' | 'varianc
 
 const single = (spec: ConsolidatedSpec): StatementSpec => ({ ...spec, layout: 'single' });
 
-/** What inserting it costs, company by company (the cache of each asked, no call). */
+/** What reading it costs now, company by company (the cache of each asked, no call): inserting it, or rebuilding it through the caches. */
 export async function consolidatedCost(members: readonly Member[], spec: ConsolidatedSpec): Promise<{ calls: number; perCompany: { name: string; cost: CallCost }[] }> {
   const [column] = columnsFor(single(spec));
   const perCompany = await Promise.all(members.map(async (m) => ({ name: m.name, cost: await m.reader.cost([column.request]) })));
@@ -56,8 +57,8 @@ export interface ConsolidatedDeps {
   now?: () => number;
 }
 
-/** Each company's report, consolidated and rendered (`fresh`: fetched again whatever is cached). */
-async function consolidatedGrid(deps: ConsolidatedDeps, members: readonly Member[], spec: ConsolidatedSpec, fresh: boolean) {
+/** Each company's report, consolidated and rendered (`fresh`: fetched again whatever is cached; `refreshKind`: what the stamp says wrote it). */
+async function consolidatedGrid(deps: ConsolidatedDeps, members: readonly Member[], spec: ConsolidatedSpec, fresh: boolean, refreshKind?: RefreshKindStamp) {
   const columns = columnsFor(single(spec));
   const fetched = await Promise.all(members.map((m) => fetchColumns(columns, { reader: m.reader, client: m.client, fresh })));
   const consolidated = consolidate(members.map((m, i) => ({ company: m.name, report: fetched[i].reports[0] })));
@@ -72,6 +73,7 @@ async function consolidatedGrid(deps: ConsolidatedDeps, members: readonly Member
     timeZone: deps.timeZone,
     scale: spec.scale,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
+    refreshKind,
   });
   return { grid, refreshedAt };
 }
@@ -132,13 +134,19 @@ export async function consolidatedBlocks(gateway: WorkbookGateway): Promise<Cons
  * Refresh this block: each company's report fetched again (one call each, on its own connection) and the
  * block rewritten where it is now, under its name; a damaged block is refused before anything is fetched,
  * one that grew into the user's cells before anything is written (as a statement block's refresh). `members` are the block's companies in its order.
+ * A refresh of the workbook rebuilds it through the caches instead (`fresh: false`, its kind on the stamp).
  */
-export async function refreshConsolidated(deps: ConsolidatedDeps, block: ConsolidatedBlock, members: readonly Member[]): Promise<{ written: WrittenRange; binding: BindingRecord }> {
+export async function refreshConsolidated(
+  deps: ConsolidatedDeps,
+  block: ConsolidatedBlock,
+  members: readonly Member[],
+  options: { fresh?: boolean; kind?: RefreshKindStamp } = {},
+): Promise<{ written: WrittenRange; binding: BindingRecord }> {
   const now = deps.now ?? Date.now;
   const { binding, spec } = block;
   const placement = await placeBlock(deps.gateway, binding, single(spec));
   if (placement.kind === 'damaged') throw placement.refusal;
-  const { grid, refreshedAt } = await consolidatedGrid(deps, members, spec, true);
+  const { grid, refreshedAt } = await consolidatedGrid(deps, members, spec, options.fresh ?? true, options.kind ?? 'block');
   const gridWrite = toGridWrite(grid);
   await checkRoom(deps.gateway, single(spec), placement.address, extentOf(gridWrite));
   const { sheet, box } = parseQualified(placement.address);

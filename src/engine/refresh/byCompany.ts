@@ -2,8 +2,10 @@
 // transactions tables and FIN answers are refreshed on its own connection (its key, its meter, its cap),
 // one company after the other, and the results are told as one. A company's FIN refresh recalculates the
 // workbook's FIN cells, but only its own answers are due: the other companies' cells read their cache and
-// cost nothing. With one company this is that company's refresh as it always was.
+// cost nothing. With one company this is that company's refresh as it always was. The consolidated blocks
+// come last, through the caches the companies' refreshes marked.
 
+import type { ConsolidatedRefreshOutcome } from '../consolidation/refreshBlocks';
 import type { RefreshOutcome } from '../statements';
 import { plural } from '../text/plural';
 import { refreshWorkbook, type RefreshKind, type WorkbookRefreshDeps, type WorkbookRefreshResult } from './workbookRefresh';
@@ -16,25 +18,43 @@ export interface CompanyRefresh {
 
 type RefreshOptions = Parameters<typeof refreshWorkbook>[1];
 
-export async function refreshCompanies(companies: CompanyRefresh[], options: RefreshOptions): Promise<WorkbookRefreshResult> {
-  if (companies.length === 1) return refreshWorkbook(companies[0].deps, options);
+/**
+ * `consolidated` rebuilds the workbook's consolidated blocks once every company's refresh has marked its
+ * answers due (consolidation/refreshBlocks.ts): last, so each company's answer is fetched at most once.
+ */
+export async function refreshCompanies(
+  companies: CompanyRefresh[],
+  options: RefreshOptions,
+  consolidated?: (kind: 'full' | 'changes') => Promise<ConsolidatedRefreshOutcome>,
+): Promise<WorkbookRefreshResult> {
   const results: WorkbookRefreshResult[] = [];
   // One after the other: each waits for the recalculation it started before the next marks its answers due.
   for (const company of companies) results.push(await refreshWorkbook(company.deps, options));
+  const groups = await consolidated?.(options.kind === 'full' ? 'full' : 'changes');
   const ran: RefreshKind = results.some((r) => r.ran === 'full') ? 'full' : 'changed';
   const blocks: RefreshOutcome = {
-    refreshed: results.flatMap((r) => r.blocks.refreshed),
-    failed: results.flatMap((r) => r.blocks.failed),
+    refreshed: [...results.flatMap((r) => r.blocks.refreshed), ...(groups?.refreshed ?? [])],
+    failed: [...results.flatMap((r) => r.blocks.failed), ...(groups?.failed ?? [])],
     formulas: results[0].blocks.formulas,
   };
+  const told = companies.length === 1 ? results[0].message : companies.map((c, i) => `${c.name}: ${results[i].message}`).join(' ');
   return {
     ran,
     feed: results[0].feed,
     blocks,
     tables: results.flatMap((r) => r.tables),
-    calls: results.reduce((n, r) => n + r.calls, 0),
-    message: companies.map((c, i) => `${c.name}: ${results[i].message}`).join(' '),
+    calls: results.reduce((n, r) => n + r.calls, 0) + (groups?.calls ?? 0),
+    message: `${told}${groups ? consolidatedText(groups) : ''}`,
   };
+}
+
+/** What the consolidated blocks' part of a refresh did, after the companies' own messages ('' for nothing). */
+function consolidatedText(c: ConsolidatedRefreshOutcome): string {
+  const parts: string[] = [];
+  if (c.refreshed.length) parts.push(`rebuilt ${plural(c.refreshed.length, 'consolidated statement')} (${plural(c.calls, 'call')})`);
+  if (c.failed.length) parts.push(`${plural(c.failed.length, 'consolidated statement')} not refreshed, previous figures kept`);
+  for (const u of c.unconnected) parts.push(`the consolidated statement at ${u.binding.address} not refreshed: connect ${u.missing.join(' and ')} to refresh it`);
+  return parts.length ? ` Also ${parts.join('; ')}.` : '';
 }
 
 /** One company's part of what a refresh would cost: its plan's text, and the calls its own cap leaves. */

@@ -1,6 +1,9 @@
 // The refresh of a workbook that reads two companies (issue 16.3): each company's statement blocks are
 // refreshed on its own connection, with its own key; the calls of each land on its own counter, and a
 // one-company workbook refreshes as it always did.
+import type { Transaction } from '../../../src/api';
+import { insertConsolidated, type Member } from '../../../src/engine/consolidation/insert';
+import { refreshConsolidatedBlocks } from '../../../src/engine/consolidation/refreshBlocks';
 import { refreshCompanies, type CompanyRefresh } from '../../../src/engine/refresh/byCompany';
 import { createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
 import { MemoryGateway } from '../../../src/excel/memoryGateway';
@@ -84,4 +87,58 @@ test("each company's blocks are refreshed with its own key, its calls on its own
   const final = await usage();
   expect([final[0] - after[0], final[1] - after[1]]).toEqual([1, 1]);
   expect(changes.calls).toBe(2);
+});
+
+test('a consolidated statement is rebuilt by a refresh of the workbook when a company\'s figures in it are due, and left when none is', async () => {
+  const gateway = new MemoryGateway();
+  const acme = await companyOf(gateway, a, 'Acme');
+  const westbrook = await companyOf(gateway, b, 'Westbrook');
+  const members: Member[] = [];
+  for (const [name, id] of [['Acme', a], ['Westbrook', b]] as const) {
+    const [client, reader] = await Promise.all([rt.runtime.getClient(id), rt.runtime.getReader(id)]);
+    members.push({ name, reader: reader!, client: client! });
+  }
+  const quarter = { statement: 'income_statement' as const, period: 'custom' as const, start: `${year}-01-01`, end: `${year}-03-31`, scale: 'units' as const, fiscalYearStartMonth: 1 };
+  const { binding } = await insertConsolidated({ gateway, title: 'Group' }, members, quarter);
+  const consolidated = (kind: 'full' | 'changes') => refreshConsolidatedBlocks({ gateway }, async () => ({ members }), kind);
+  const written = async () => (await gateway.listBindings()).find((x) => x.id === binding.id)!;
+
+  // Full: each company's answers are due; the block is rebuilt last, one call per company (beside the watermark).
+  let before = await usage();
+  const full = await refreshCompanies([acme, westbrook], { kind: 'full' }, consolidated);
+  let after = await usage();
+  expect([after[0] - before[0], after[1] - before[1]]).toEqual([2, 2]);
+  expect(full.calls).toBe(4);
+  expect(full.blocks.refreshed.map((x) => x.id)).toEqual([binding.id]);
+  expect(full.message).toMatch(/ Also rebuilt 1 consolidated statement \(2 calls\)\.$/);
+  const stamp = async () => String((await gateway.readRange((await written()).address)).values.flat().find((v) => String(v).startsWith('Refreshed ')));
+  expect(await stamp()).toMatch(/\(full refresh\)$/);
+
+  // Nothing changed: one sync page per company; the block is not rewritten.
+  await new Promise((r) => setTimeout(r, 1100));
+  const untouched = JSON.stringify(await written());
+  before = await usage();
+  const none = await refreshCompanies([acme, westbrook], { kind: 'changed' }, consolidated);
+  after = await usage();
+  expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 1]);
+  expect(none.blocks.refreshed).toEqual([]);
+  expect(JSON.stringify(await written())).toBe(untouched);
+
+  // A Westbrook transaction of February leaves its category: only Westbrook's report is fetched again.
+  let moved: Transaction | undefined;
+  for await (const t of (await rt.runtime.getClient(b))!.transactions.iterate({ start_date: `${year}-02-01`, end_date: `${year}-02-28` })) {
+    if (t.transaction_type === 'standard' && t.amount_cents !== 0 && t.category_id && t.accounting_date === t.date) {
+      moved = t;
+      break;
+    }
+  }
+  await sb.control(`transactions/${moved!.id}`, { category_id: null });
+  await new Promise((r) => setTimeout(r, 1100));
+  before = await usage();
+  const changed = await refreshCompanies([acme, westbrook], { kind: 'changed' }, consolidated);
+  after = await usage();
+  expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 2]);
+  expect(changed.blocks.refreshed.map((x) => x.id)).toEqual([binding.id]);
+  expect(changed.message).toMatch(/ Also rebuilt 1 consolidated statement \(1 call\)\.$/);
+  expect(await stamp()).toMatch(/\(refresh of changes\)$/);
 });
