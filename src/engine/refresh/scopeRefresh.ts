@@ -11,6 +11,7 @@ import type { FinCell, RefreshReport } from '../fin';
 import { MAX_COLS, MAX_ROWS, parseBox, parseQualified, type Box } from '../ports/address';
 import type { WorkbookGateway } from '../ports/workbook';
 import type { CachedReader } from '../reader/cachedReader';
+import { isReferenceRead } from '../reader/reference';
 import { canonicalKey, type ReadRequest } from '../reader/requestCache';
 import type { RefreshBlock, RefreshOutcome, RefreshPlan, StatementsEngine } from '../statements';
 import { plural } from '../text/plural';
@@ -66,7 +67,6 @@ export interface ScopePlan {
 }
 
 const WHOLE_SHEET: Box = { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS };
-const REFERENCE_PATHS = new Set(['/categories', '/departments', '/company']);
 
 /** "Sheet1!B2:D9", "Sheet1!A:C" (whole columns), "Sheet1!3:5" (whole rows). */
 export function areaOfAddress(address: string): { sheet: string; box: Box } {
@@ -115,7 +115,7 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
   const tables = ((await deps.tables?.tables()) ?? []).filter((t) => t.company === company && inArea(t.address, area));
   const cells = deps.cells ? await deps.cells.finCellsIn(area.sheet, area.box) : [];
   const read = deps.cells ? deps.cells.requestsOf(cells) : { requests: [], unknown: 0, elsewhere: 0 };
-  const wanted = (req: ReadRequest) => options.includeReference === true || !REFERENCE_PATHS.has(req.path);
+  const wanted = (req: ReadRequest) => options.includeReference === true || !isReferenceRead(req);
   const all = new Set<string>(blocks.flatMap((b) => b.keys));
   for (const req of read.requests) if (wanted(req)) all.add(canonicalKey(company, req));
   const frozen = [...all].filter((k) => deps.reader.cache.isFrozen(k));

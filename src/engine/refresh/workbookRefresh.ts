@@ -11,7 +11,7 @@
 
 import type { RefreshReport } from '../fin';
 import type { CachedReader } from '../reader/cachedReader';
-import type { ReadRequest } from '../reader/requestCache';
+import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type StatementsEngine } from '../statements';
 import { startWatermark, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
 import { plural } from '../text/plural';
@@ -48,9 +48,6 @@ export interface WorkbookRefreshResult {
   message: string;
 }
 
-/** The reference lists: no transaction changes them, so only a refresh that asks for them fetches them. */
-const REFERENCE_PATHS = new Set(['/categories', '/departments', '/company']);
-const isReference = (req: ReadRequest) => REFERENCE_PATHS.has(req.path);
 
 export async function refreshWorkbook(
   deps: WorkbookRefreshDeps,
@@ -82,7 +79,7 @@ export async function refreshWorkbook(
     }
     feed = await syncChanges(deps.feed, { maxPages: Math.max(1, everything) });
     if (feed.kind === 'unknown') ran = 'full';
-    if (options.includeReference) await deps.reader.markStale(isReference);
+    if (options.includeReference) await deps.reader.markStale(isReferenceRead);
   } else {
     await startWatermark(deps.feed);
   }
