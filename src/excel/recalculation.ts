@@ -12,6 +12,7 @@
  */
 import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
 import { finEvaluations } from '../engine/fin';
+import { namesReportingPeriod } from '../engine/reporting/period';
 import { boxA1, MAX_COLS, MAX_ROWS, type Box } from '../engine/ports/address';
 import type { ExcelRunner } from './officeGateway';
 
@@ -187,7 +188,7 @@ export async function finCellsIn(sheetName: string, box: Box, options: Recalcula
       r.formulas.forEach((row, i) =>
         row.forEach((formula, j) => {
           const calls = typeof formula === 'string' ? finEvaluations(formula) : 0;
-          if (calls > 0) cells.push({ sheet: sheetName, row: slice.row + i, col: slice.col + j, calls });
+          if (calls > 0) cells.push({ sheet: sheetName, row: slice.row + i, col: slice.col + j, calls, readsPeriod: namesReportingPeriod(formula as string) });
         }),
       );
     }

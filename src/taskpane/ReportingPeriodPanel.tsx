@@ -2,6 +2,7 @@ import { Button, Field, Input, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { monthIndex, monthIndexToYearMonth, formatYearMonth, type YearMonth } from '../engine/dates';
 import { parseReportingMonth, readReportingPeriod, REPORTING_PERIOD_NAME, type ReportingPeriod } from '../engine/reporting/period';
+import type { PeriodFormulas } from '../engine/reporting/periodFormulas';
 import type { RollPlan } from '../engine/reporting/rollForward';
 import type { ReadRequest } from '../engine/reader/requestCache';
 import type { StatementsEngine } from '../engine/statements';
@@ -12,8 +13,9 @@ import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
 
 // The reporting period (FIN_PERIOD): the month the relative blocks and the FIN cells that read it follow.
-// Moving it shows its cost first (the relative blocks' new periods not cached, and the reads the caller
-// knows its formulas make), then writes the cell and rolls the blocks forward through the cache.
+// Moving it shows its cost first (the relative blocks' new periods not cached, the reads the caller knows its
+// formulas make, and about what the other formulas naming FIN_PERIOD read now), then writes the cell and
+// rolls the blocks forward through the cache.
 
 /** The workbook's reporting period, read again whenever `version` changes (after a move, an insert). */
 export function useReportingPeriod(services: PaneServices, version: number): ReportingPeriod | null {
@@ -49,20 +51,28 @@ export interface ReportingPeriodPanelProps {
   period: ReportingPeriod | null;
   /** What the FIN cells that read FIN_PERIOD will read at a month, where known (the board pack's KPIs). */
   formulaReads?: (month: YearMonth) => Promise<ReadRequest[]>;
+  /** The other FIN formulas that name FIN_PERIOD and about what they spend when it moves, where the host can find them. */
+  periodFormulas?: () => Promise<PeriodFormulas>;
   /** Told after the period moved (the screen reads it again). */
   onMoved: () => void;
 }
 
-function costWords(plan: RollPlan): string {
+function costWords(plan: RollPlan, formulas: PeriodFormulas | null): string {
   const blocks = plan.blocks.length;
   const moves = blocks > 0 ? `rolls ${plural(blocks, 'block')} forward` : 'moves no block';
-  return `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached). Formulas that read ${REPORTING_PERIOD_NAME} recalculate too.`;
+  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached).`;
+  if (!formulas || formulas.cells === 0) return `${cost} Formulas that read ${REPORTING_PERIOD_NAME} recalculate too.`;
+  const one = formulas.cells === 1;
+  const unknown = formulas.unknown > 0 ? `; ${formulas.unknown} not calculated yet, not counted` : '';
+  const who = one ? 'The FIN formula' : `The ${formulas.cells} FIN formulas`;
+  return `${cost} ${who} naming ${REPORTING_PERIOD_NAME} ${one ? 'recalculates' : 'recalculate'} too: about ${plural(formulas.calls, 'call')} more, what ${one ? 'it reads' : 'they read'} now${unknown}.`;
 }
 
-export function ReportingPeriodPanel({ services, connection, statements, today, period, formulaReads, onMoved }: ReportingPeriodPanelProps) {
+export function ReportingPeriodPanel({ services, connection, statements, today, period, formulaReads, periodFormulas, onMoved }: ReportingPeriodPanelProps) {
   const styles = useScreenStyles();
   const [text, setText] = useState('');
   const [plan, setPlan] = useState<RollPlan | null>(null);
+  const [formulas, setFormulas] = useState<PeriodFormulas | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -85,13 +95,16 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
     if (!to) return;
     let live = true;
     void (async () => {
-      const next = await statements.planRoll(to, formulaReads ? await formulaReads(to) : []);
-      if (live) setPlan(next);
+      // The formulas are counted as they are now: unreadable, they are only mentioned.
+      const [next, found] = await Promise.all([statements.planRoll(to, formulaReads ? await formulaReads(to) : []), periodFormulas?.().catch(() => null) ?? null]);
+      if (!live) return;
+      setFormulas(found);
+      setPlan(next);
     })().catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [target, statements, formulaReads, period]);
+  }, [target, statements, formulaReads, periodFormulas, period]);
 
   const apply = useCallback(async () => {
     if (!month) return;
@@ -125,7 +138,7 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
         ? `${REPORTING_PERIOD_NAME} is ${period.text} (${period.address}).`
         : [
             period.state === 'none' ? `No reporting period yet: setting one makes the name ${REPORTING_PERIOD_NAME} on a new sheet.` : period.state === 'invalid' ? period.message : '',
-            plan ? costWords(plan) : moving ? 'Working out the cost...' : '',
+            plan ? costWords(plan, formulas) : moving ? 'Working out the cost...' : '',
           ]
             .filter(Boolean)
             .join(' ');

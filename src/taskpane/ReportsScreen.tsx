@@ -9,6 +9,8 @@ import { ActionOutcome } from './ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { boardPackIn, kpiReads } from '../engine/reporting/boardPack';
+import { periodFormulas } from '../engine/reporting/periodFormulas';
+import type { FinCell } from '../engine/fin';
 import { useCallsLeft, useConnectionOf, useStatements, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
@@ -79,6 +81,18 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     };
   }, [services, periodVersion]);
   const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => kpiReads(month) : undefined), [pack]);
+  // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the KPIs are priced above).
+  const periodCells = useMemo(() => {
+    const host = services.runtime.getRuntimeHost();
+    const finCellsIn = host?.finCellsIn?.bind(host);
+    if (!finCellsIn) return undefined;
+    const deps = {
+      sheets: async () => (await services.gateway.listSheets()).map((s) => s.name),
+      finCellsIn,
+      requestsOf: (cells: readonly FinCell[]) => services.runtime.cellRequests(cells, connection.companyId),
+    };
+    return () => periodFormulas(deps, pack ? [pack.kpiSheet] : []);
+  }, [services, connection.companyId, pack]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
@@ -200,6 +214,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         today={today}
         period={reporting}
         formulaReads={formulaReads}
+        periodFormulas={periodCells}
         onMoved={() => {
           setPeriodVersion((v) => v + 1);
           setCostVersion((v) => v + 1);

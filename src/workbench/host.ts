@@ -4,6 +4,7 @@
 // add-in's index.tsx does with Office's pieces.
 
 import { finEvaluations } from '../engine/fin';
+import { namesReportingPeriod } from '../engine/reporting/period';
 import type { Box } from '../engine/ports/address';
 import type { RuntimeHost } from '../runtime';
 import * as runtime from '../runtime';
@@ -66,7 +67,10 @@ export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld 
       book
         .formulas()
         .filter((p) => p.sheet.toLowerCase() === sheet.toLowerCase() && within(p, box))
-        .map((p) => ({ sheet: p.sheet, row: p.row, col: p.col, calls: finEvaluations(book.cellAt(p.sheet, p.row, p.col).formula ?? '') }))
+        .map((p) => {
+          const formula = book.cellAt(p.sheet, p.row, p.col).formula ?? '';
+          return { sheet: p.sheet, row: p.row, col: p.col, calls: finEvaluations(formula), readsPeriod: namesReportingPeriod(formula) };
+        })
         .filter((c) => c.calls > 0),
     readWorkbookSetting: (key) => book.readSetting(key),
     ...(options.fetch ? { fetch: options.fetch } : {}),

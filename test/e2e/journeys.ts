@@ -1220,20 +1220,30 @@ export function journeys(world: World): Journey[] {
         await goToCell(page, 'H7');
         await shot('17-board-pack-pnl');
 
+        // A formula of the user's own on the period: the same month a year before, which the pack does not read.
+        step('a formula of the user\'s on FIN_PERIOD');
+        await goToCell(page, 'Z1');
+        await enterFormula(page, '=FIN.PNL("Revenue", FIN_PERIOD&"-1Y")');
+
         step('rolling forward one month: the cost first');
         await field.fill(text(m1));
         const rollCost = p.getByRole('status').filter({ hasText: new RegExp(`^Moving to ${text(m1)} rolls 5 blocks forward: costs \\d+ calls`) });
         await rollCost.waitFor();
         const roll = Number(/costs (\d+) calls/.exec((await rollCost.textContent())!)![1]);
         assert.ok(roll > 0 && roll < cold, `rolling costs only the new periods (${roll} of the pack's ${cold})`);
+        // The KPIs are priced in that cost, exactly; the user's formula about.
+        await p.getByRole('status').filter({ hasText: 'The FIN formula naming FIN_PERIOD recalculates too: about 1 call more, what it reads now.' }).waitFor();
         await shot('18-roll-forward-cost');
         const usage1 = await usage(world, 'growth-admin');
         await p.getByRole('button', { name: 'Roll forward', exact: true }).click();
         await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${text(m1)} .*: rolled 5 blocks forward`) }).waitFor({ timeout: LONG });
         step('checking the new figures');
         await kpis(f1);
-        assert.equal((await usage(world, 'growth-admin')) - usage1, roll, 'the roll spent the cost shown');
-        log(`rolled to ${text(m1)} for ${roll} calls; the KPIs follow FIN_PERIOD`);
+        await showSheet(page, 'Board P&L');
+        await goToCell(page, 'Z1');
+        await settledResult(page);
+        assert.equal((await usage(world, 'growth-admin')) - usage1, roll + 1, 'the roll spent the cost shown, and the one call about the formula');
+        log(`rolled to ${text(m1)} for ${roll} calls and 1 for the user's formula on FIN_PERIOD, as shown; the KPIs follow FIN_PERIOD`);
         await shot('19-board-pack-rolled-forward');
 
         // Issue 15, item 5: the pack for the board, as values: no FIN formula left, no call spent.

@@ -263,19 +263,19 @@ describe('A refresh of the selection or the sheet in Excel', () => {
     fakeExcel([
       sheet('Model', {
         B2: '=FIN.PNL("Rent","2026-07")',
-        B3: '=FIN.PNL("Travel","2026-07")+FIN.PNL("Meals","2026-07")',
+        B3: '=FIN.PNL("Travel",FIN_PERIOD)+FIN.PNL("Meals",FIN_PERIOD&" YTD")',
         B4: '=SUM(B2:B3)',
         E7: '=fin.total("Rent", "2026-Q1")',
       }),
       sheet('Other', { A1: '=FIN.BALANCE("Cash","2026-07")' }),
     ]);
 
-  it('finds the FIN cells of a box, or of the whole sheet, with the FIN calls of each', async () => {
+  it('finds the FIN cells of a box, or of the whole sheet, with the FIN calls of each and whether it names FIN_PERIOD', async () => {
     const excel = model();
     const box = parseBox('A1:C5');
     expect(await finCellsIn('Model', box, { run: excel.run, supports: ALL_SETS })).toEqual([
-      { sheet: 'Model', row: 1, col: 1, calls: 1 },
-      { sheet: 'Model', row: 2, col: 1, calls: 2 },
+      { sheet: 'Model', row: 1, col: 1, calls: 1, readsPeriod: false },
+      { sheet: 'Model', row: 2, col: 1, calls: 2, readsPeriod: true },
     ]);
     const whole = await finCellsIn('Model', { row: 0, col: 0, rows: 1_048_576, cols: 16_384 }, { run: excel.run, supports: ALL_SETS });
     expect(whole.map((c) => cellA1(c.row, c.col))).toEqual(['B2', 'B3', 'E7']);

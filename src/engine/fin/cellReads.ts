@@ -20,6 +20,8 @@ export interface FinCell {
   row: number;
   col: number;
   calls: number;
+  /** Its formula names the reporting period (FIN_PERIOD): it recalculates when the period moves. */
+  readsPeriod?: boolean;
 }
 
 export interface CallReads {

@@ -14,6 +14,14 @@ import type { WorkbookGateway } from '../ports/workbook';
 
 export const REPORTING_PERIOD_NAME = 'FIN_PERIOD';
 
+/**
+ * Whether a formula names the reporting period (names are not case-sensitive in Excel). A cell that reads it
+ * through another cell is not seen: Excel alone knows a formula's dependents.
+ */
+export function namesReportingPeriod(formula: string): boolean {
+  return /(^|[^A-Za-z0-9_.])FIN_PERIOD(?![A-Za-z0-9_.(])/i.test(formula);
+}
+
 /** Where a new reporting period cell goes: its own sheet, a label beside it. */
 export const REPORTING_PERIOD_SHEET = 'Reporting period';
 
