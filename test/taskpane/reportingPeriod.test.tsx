@@ -134,3 +134,42 @@ test('a month typed into FIN_PERIOD itself: the Refresh tab shows the relative b
   await within(list).findByText(`Behind the reporting period: its next refresh rolls it to ${m1}-01 to ${end} (1 call).`, {}, { timeout: 15000 });
   h.unmount();
 });
+
+// Issue 13, item 2, for the monthly roll: what cannot finish within what is left is not started.
+test('moving the period when fewer calls are left than it costs is not started: the period and the block stay', async () => {
+  const company = sb.companies['formation-admin'];
+  await sb.control('usage', { company_id: company, count: 0 });
+  const h = renderPane(sb);
+  await connected(h, sb, 'formation-admin', 'formation');
+  const m0 = monthText(-2);
+  const m1 = monthText(-1);
+  const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
+  await h.user.clear(field);
+  await h.user.type(field, m0);
+  await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Month of the reporting period' }));
+  await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
+  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  // The rest of the month's 10 calls spent elsewhere: a month of some year before, one call each.
+  const client = (await h.services.runtime.getClient())!;
+  for (let back = 1; (await client.meter.remaining('formation'))! > 0; back++) {
+    const m = monthIndexToYearMonth(monthIndex(calendarDateAt(Date.now())) - 24 - back);
+    await client.reports.incomeStatement({ start_date: `${formatYearMonth(m.year, m.month)}-01`, end_date: `${formatYearMonth(m.year, m.month)}-28` });
+  }
+  const spent = await sb.usage(company);
+  expect(spent).toBe(10);
+  const [block] = await h.gateway.listBindings();
+
+  await h.user.clear(field);
+  await h.user.type(field, m1);
+  await screen.findByText(new RegExp(`^Moving to ${m1} rolls 1 block forward: costs 1 call`), {}, { timeout: 15000 });
+  await h.user.click(screen.getByRole('button', { name: 'Roll forward' }));
+  const refused = await screen.findByRole('group', { name: 'Error: Not started: too few calls left this month' }, { timeout: 15000 });
+  expect(refused.textContent).toMatch(new RegExp(`Moving to ${m1} costs 1 call and no calls are left this month on the Formation plan, so it is not started`));
+  expect(await readReportingPeriod(h.gateway)).toMatchObject({ state: 'set', text: m0 });
+  expect(await h.gateway.listBindings()).toEqual([block]);
+  expect(await sb.usage(company)).toBe(spent);
+  h.unmount();
+});
