@@ -298,8 +298,9 @@ export function useScopeRefreshDeps(services: PaneServices, connection: Connecte
           }
         : undefined,
       meter: connection.client.meter,
+      consolidated: { gateway: services.gateway, timeZone: services.timeZone, now: services.now, membersOf: (block) => connectedMembers(services.runtime, block) },
     };
-  }, [services.runtime, services.gateway, statements, tables, connection.reader, connection.client, connection.companyId]);
+  }, [services.runtime, services.gateway, services.timeZone, services.now, statements, tables, connection.reader, connection.client, connection.companyId]);
 }
 
 /** The calls left this month on the connection's plan, when its cap is known (asked afresh each time). */

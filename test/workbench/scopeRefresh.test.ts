@@ -12,6 +12,7 @@ import { STAMP_ROW } from '../../src/engine/render/statementGrid';
 import { lastFullYear } from '../engine/fin/finHarness';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { sandboxWorkbench, type CountedWorkbench } from '../support/workbench';
+import { insertConsolidated, type Member } from '../../src/engine/consolidation/insert';
 
 let sb: TestSandbox;
 const year = lastFullYear();
@@ -142,5 +143,57 @@ describe('Refresh of the selection or the sheet', () => {
     const before = await usage();
     await refreshScope(deps, empty);
     expect((await usage()) - before).toBe(0);
+  });
+});
+
+describe('Refresh of a sheet with a consolidated statement on it', () => {
+  it('fetches each company\'s report again on its own count, a report a FIN cell shares once, and rebuilds it', async () => {
+    const { w, deps, other } = await rig();
+    const b = sb.companies['growth2-admin'];
+    await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+    const members: Member[] = [];
+    for (const [name, id] of [['Northwind', sb.companies['growth-admin']], ['Westbrook', b]] as const) {
+      members.push({ name, reader: (await runtime.getReader(id))!, client: (await runtime.getClient(id))! });
+    }
+    // July, as the statement block on the other sheet shows it: the same report of the default company.
+    const { binding } = await insertConsolidated({ gateway: w.book, title: 'Group' }, members, {
+      statement: 'income_statement',
+      period: 'custom',
+      start: `${year}-07-01`,
+      end: `${year}-07-31`,
+      scale: 'units',
+      fiscalYearStartMonth: 1,
+    });
+    const groupSheet = parseQualified(binding.address).sheet;
+    const scoped: ScopeRefreshDeps = {
+      ...deps,
+      consolidated: { gateway: w.book, membersOf: async () => ({ members }) },
+    };
+
+    w.book.select(groupSheet, 'A1');
+    const plan = await planScopeRefresh(scoped, await scopeArea(w.book, 'sheet'));
+    expect(plan.groups.map((g) => g.block.binding.id)).toEqual([binding.id]);
+    expect(plan.calls).toBe(2);
+    expect(scopeCostText(plan)).toBe(`This will spend 2 calls to refresh 1 consolidated statement in the sheet ${groupSheet}: 1 distinct request.`);
+    const counts = async () => [await usage(), await sb.usage(b)];
+    let before = await counts();
+    const result = await refreshScope(scoped, plan);
+    let after = await counts();
+    expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 1]);
+    expect(result.calls).toBe(2);
+    expect(result.message).toBe(`Refresh of the sheet ${groupSheet}: rebuilt 1 consolidated statement. Spent 2 calls.`);
+    const rewritten = (await w.book.listBindings()).find((x) => x.id === binding.id)!;
+    expect(rewritten.writtenAt).not.toBe(binding.writtenAt);
+
+    // A FIN cell beside it reading the default company's July: one call for the cell and the group.
+    await w.book.writeFormula(qualify(groupSheet, parseBox('Z1')), `=FIN.PNL("Rent","${year}-07")`);
+    await w.engine.whenIdle();
+    const both = await planScopeRefresh(scoped, await scopeArea(w.book, 'sheet'));
+    expect([both.cells.length, both.groups.length, both.keys.length, both.calls]).toEqual([1, 1, 1, 2]);
+    expect(other).not.toBe(groupSheet);
+    before = await counts();
+    await refreshScope(scoped, both);
+    after = await counts();
+    expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 1]);
   });
 });

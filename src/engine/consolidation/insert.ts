@@ -8,6 +8,7 @@
 
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { BindingRecord, Json, WorkbookGateway, WrittenRange } from '../ports/workbook';
+import type { ReadRequest } from '../reader/requestCache';
 import { parseQualified, cellA1 } from '../ports/address';
 import { renderStatement, type RefreshKindStamp } from '../render/statementGrid';
 import { columnsFor, fetchColumns, type ReportsClient } from '../statements/columns';
@@ -41,10 +42,15 @@ export type ConsolidatedSpec = Omit<StatementSpec, 'layout' | 'total' | 'varianc
 
 const single = (spec: ConsolidatedSpec): StatementSpec => ({ ...spec, layout: 'single' });
 
+/** What the block reads of each of its companies: one report. */
+export function consolidatedRequest(spec: ConsolidatedSpec): ReadRequest {
+  return columnsFor(single(spec))[0].request;
+}
+
 /** What reading it costs now, company by company (the cache of each asked, no call): inserting it, or rebuilding it through the caches. */
 export async function consolidatedCost(members: readonly Member[], spec: ConsolidatedSpec): Promise<{ calls: number; perCompany: { name: string; cost: CallCost }[] }> {
-  const [column] = columnsFor(single(spec));
-  const perCompany = await Promise.all(members.map(async (m) => ({ name: m.name, cost: await m.reader.cost([column.request]) })));
+  const request = consolidatedRequest(spec);
+  const perCompany = await Promise.all(members.map(async (m) => ({ name: m.name, cost: await m.reader.cost([request]) })));
   return { calls: perCompany.reduce((n, c) => n + c.cost.calls, 0), perCompany };
 }
 

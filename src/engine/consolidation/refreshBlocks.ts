@@ -23,19 +23,44 @@ export interface ConsolidatedRefreshOutcome {
 /** A block's companies as connected here, in its order; or the names of those that are not. */
 export type MembersOf = (block: ConsolidatedBlock) => Promise<{ members: Member[] } | { missing: string[] }>;
 
+/** A consolidated block with its companies as connected here. */
+export interface ConnectedBlock {
+  block: ConsolidatedBlock;
+  members: Member[];
+}
+
+/** The workbook's consolidated blocks, each with its companies connected here, or named as not connected. */
+export async function connectedBlocks(gateway: ConsolidatedDeps['gateway'], membersOf: MembersOf): Promise<{ connected: ConnectedBlock[]; unconnected: ConsolidatedRefreshOutcome['unconnected'] }> {
+  const connected: ConnectedBlock[] = [];
+  const unconnected: ConsolidatedRefreshOutcome['unconnected'] = [];
+  for (const block of await consolidatedBlocks(gateway)) {
+    const found = await membersOf(block);
+    if ('missing' in found) unconnected.push({ binding: block.binding, missing: found.missing });
+    else connected.push({ block, members: found.members });
+  }
+  return { connected, unconnected };
+}
+
 export async function refreshConsolidatedBlocks(
   deps: Omit<ConsolidatedDeps, 'title'>,
   membersOf: MembersOf,
   kind: Extract<RefreshKindStamp, 'full' | 'changes'>,
 ): Promise<ConsolidatedRefreshOutcome> {
+  const { connected, unconnected } = await connectedBlocks(deps.gateway, membersOf);
+  return { ...(await rebuildConsolidated(deps, connected, kind)), unconnected };
+}
+
+/**
+ * Rebuilds each block through its companies' caches when any of their answers is due (the caller marked
+ * them), counting what that spends on the companies' meters; the others are left as they are.
+ */
+export async function rebuildConsolidated(
+  deps: Omit<ConsolidatedDeps, 'title'>,
+  blocks: readonly ConnectedBlock[],
+  kind: RefreshKindStamp,
+): Promise<ConsolidatedRefreshOutcome> {
   const outcome: ConsolidatedRefreshOutcome = { refreshed: [], failed: [], unchanged: 0, unconnected: [], calls: 0 };
-  for (const block of await consolidatedBlocks(deps.gateway)) {
-    const found = await membersOf(block);
-    if ('missing' in found) {
-      outcome.unconnected.push({ binding: block.binding, missing: found.missing });
-      continue;
-    }
-    const { members } = found;
+  for (const { block, members } of blocks) {
     if ((await consolidatedCost(members, block.spec)).calls === 0) {
       outcome.unchanged++;
       continue;

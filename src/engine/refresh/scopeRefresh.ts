@@ -1,5 +1,6 @@
 // A refresh of the selection or of the active sheet (issue 14, item 1): what lies in it -- the statement
-// blocks, the transactions tables and the FIN cells -- is fetched again, nothing else. Its cost is exact
+// blocks, the consolidated blocks (each company's report, on its own connection), the transactions tables
+// and the FIN cells -- is fetched again, nothing else. Its cost is exact
 // before it spends: the distinct requests the blocks and the cells read (a request a block and a cell share is
 // one call), less those within closed books and the reference lists (categories, departments, the company:
 // no refresh of figures needs them again unless asked), plus a page per transactions table. The requests are
@@ -9,7 +10,9 @@
 
 import type { FinCell, RefreshReport } from '../fin';
 import { MAX_COLS, MAX_ROWS, parseBox, parseQualified, type Box } from '../ports/address';
-import type { WorkbookGateway } from '../ports/workbook';
+import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
+import { consolidatedRequest, type ConsolidatedDeps } from '../consolidation/insert';
+import { connectedBlocks, rebuildConsolidated, type ConnectedBlock, type MembersOf } from '../consolidation/refreshBlocks';
 import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
 import { canonicalKey, type ReadRequest } from '../reader/requestCache';
@@ -43,6 +46,14 @@ export interface ScopeRefreshDeps {
   /** Absent where the host cannot pick out formulas: then the FIN cells are left out, and the plan says so. */
   cells?: ScopeCells;
   meter: { count(): Promise<number> };
+  /** The workbook's consolidated blocks and their companies' connections (absent: none is refreshed here). */
+  consolidated?: Omit<ConsolidatedDeps, 'title'> & { membersOf: MembersOf };
+}
+
+/** A consolidated block's report of one company, fetched again by the scope's refresh. */
+interface GroupRead {
+  reader: CachedReader;
+  key: string;
 }
 
 export interface ScopePlan {
@@ -60,6 +71,12 @@ export interface ScopePlan {
   cellsKnown: boolean;
   /** Canonical keys of the requests fetched again, each once. */
   keys: string[];
+  /** Consolidated blocks in the scope, with their companies: each company's report fetched again. */
+  groups: ConnectedBlock[];
+  /** Consolidated blocks in the scope with a company not connected here: left as they are, and said. */
+  unconnectedGroups: { binding: BindingRecord; missing: string[] }[];
+  /** The groups' reports of the other companies (the default company's are among `keys`), each once. */
+  groupReads: GroupRead[];
   /** Requests in the scope kept because they lie within closed books. */
   frozen: number;
   /** Exactly what it spends (tables at a page each, their least). */
@@ -118,6 +135,20 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
   const wanted = (req: ReadRequest) => options.includeReference === true || !isReferenceRead(req);
   const all = new Set<string>(blocks.flatMap((b) => b.keys));
   for (const req of read.requests) if (wanted(req)) all.add(canonicalKey(company, req));
+  const found = deps.consolidated ? await connectedBlocks(deps.consolidated.gateway, deps.consolidated.membersOf) : { connected: [], unconnected: [] };
+  const groups = found.connected.filter((g) => inArea(g.block.binding.address, area));
+  const groupReads = new Map<string, GroupRead>();
+  let groupFrozen = 0;
+  for (const { block, members } of groups) {
+    const request = consolidatedRequest(block.spec);
+    for (const m of members) {
+      const memberCompany = await m.reader.companyId();
+      const key = canonicalKey(memberCompany, request);
+      if (memberCompany === company) all.add(key);
+      else if (m.reader.cache.isFrozen(key)) groupFrozen += groupReads.has(key) ? 0 : 1;
+      else groupReads.set(key, { reader: m.reader, key });
+    }
+  }
   const frozen = [...all].filter((k) => deps.reader.cache.isFrozen(k));
   const keys = [...all].filter((k) => !deps.reader.cache.isFrozen(k));
   return {
@@ -130,8 +161,11 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
     otherCompanyCalls: read.elsewhere,
     cellsKnown: deps.cells !== undefined,
     keys,
-    frozen: frozen.length,
-    calls: keys.length + tables.length,
+    groups,
+    unconnectedGroups: found.unconnected.filter((u) => inArea(u.binding.address, area)),
+    groupReads: [...groupReads.values()],
+    frozen: frozen.length + groupFrozen,
+    calls: keys.length + groupReads.size + tables.length,
   };
 }
 
@@ -139,11 +173,12 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
 export function scopeCostText(plan: ScopePlan): string {
   const parts: string[] = [];
   if (plan.blocks.length) parts.push(plural(plan.blocks.length, 'block'));
+  if (plan.groups.length) parts.push(plural(plan.groups.length, 'consolidated statement'));
   if (plan.cells.length) parts.push(plural(plan.cells.length, 'FIN cell'));
   if (plan.tables.length) parts.push(plural(plan.tables.length, 'transactions table'));
   if (parts.length === 0) {
     const cellsNote = plan.cellsKnown ? '' : ' (this version of Excel cannot pick out FIN formulas: refresh the whole workbook for them)';
-    return `Nothing to refresh in ${plan.area.label}: no block, FIN cell or transactions table${cellsNote}.`;
+    return `Nothing to refresh in ${plan.area.label}: no block, FIN cell or transactions table${cellsNote}.${unconnectedText(plan)}`;
   }
   const reports = plural(plan.keys.length, 'distinct request');
   const tables = plan.tables.length ? ` and ${plural(plan.tables.length, 'page')} for the ${plan.tables.length === 1 ? 'table' : 'tables'} (more if one has grown past a page)` : '';
@@ -156,7 +191,11 @@ export function scopeCostText(plan: ScopePlan): string {
     text += ` ${plural(plan.otherCompanyCalls, 'FIN call')} in it ${plan.otherCompanyCalls === 1 ? 'reads' : 'read'} another company: left out here, refreshed by Refresh changes or Full refresh.`;
   }
   if (!plan.cellsKnown) text += ' FIN formulas are left out: this version of Excel cannot pick them out.';
-  return text;
+  return `${text}${unconnectedText(plan)}`;
+}
+
+function unconnectedText(plan: ScopePlan): string {
+  return plan.unconnectedGroups.map((u) => ` The consolidated statement at ${u.binding.address} is left as it is: connect ${u.missing.join(' and ')} to refresh it.`).join('');
 }
 
 export interface ScopeRefreshResult {
@@ -172,10 +211,14 @@ export async function refreshScope(
   options: { onProgress?: (done: number, total: number, fetched: number) => void; onPhase?: (phase: 'formulas') => void } = {},
 ): Promise<ScopeRefreshResult> {
   const before = await deps.meter.count();
+  // The other companies of the consolidated blocks spend on their own meters.
+  const others = [...new Map(plan.groups.flatMap((g) => g.members).map((m) => [m.reader, m.client.meter])).entries()].filter(([r]) => r !== deps.reader);
+  const othersBefore = await Promise.all(others.map(([, meter]) => meter.count()));
   deps.reader.newRun();
   await deps.reader.assertCanSpend('/reports');
   // Due, not changed: a block outside the scope that shows one of these is not behind because of it.
   await deps.reader.markDue(plan.keys);
+  for (const g of plan.groupReads) await g.reader.markDue([g.key]);
   // The plan the cost was shown from: reading every block's place in the workbook again would cost Office
   // round trips and nothing else (a block damaged since is found so when it is rebuilt).
   const cells = deps.cells;
@@ -201,12 +244,17 @@ export async function refreshScope(
       tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'failed', error });
     }
   }
-  const calls = Math.max(0, (await deps.meter.count()) - before);
+  // Last, through the caches: a report of the default company a block or a cell shares is fetched once.
+  const groups = plan.groups.length && deps.consolidated ? await rebuildConsolidated(deps.consolidated, plan.groups, plan.area.kind) : null;
+  const othersAfter = await Promise.all(others.map(([, meter]) => meter.count()));
+  const calls = Math.max(0, (await deps.meter.count()) - before) + othersAfter.reduce((n, c, i) => n + Math.max(0, c - othersBefore[i]), 0);
   const done: string[] = [];
   if (blocks.refreshed.length || blocks.failed.length) done.push(`rebuilt ${plural(blocks.refreshed.length, 'block')}${blocks.failed.length ? ` (${blocks.failed.length} not refreshed)` : ''}`);
+  if (groups) done.push(`rebuilt ${plural(groups.refreshed.length, 'consolidated statement')}${groups.failed.length ? ` (${groups.failed.length} not refreshed)` : ''}`);
   if (plan.cells.length) done.push(`recalculated ${plural(plan.cells.length, 'FIN cell')}`);
   const refreshedTables = tables.filter((t) => t.outcome === 'refreshed').length;
   if (tables.length) done.push(`refreshed ${plural(refreshedTables, 'table')}${refreshedTables < tables.length ? ` (${tables.length - refreshedTables} failed)` : ''}`);
   const what = done.length ? `${done.join(', ')}. ` : 'Nothing to refresh. ';
-  return { blocks, tables, calls, message: `${label}: ${what}Spent ${plural(calls, 'call')}.` };
+  const outcome: RefreshOutcome = groups ? { ...blocks, refreshed: [...blocks.refreshed, ...groups.refreshed], failed: [...blocks.failed, ...groups.failed] } : blocks;
+  return { blocks: outcome, tables, calls, message: `${label}: ${what}Spent ${plural(calls, 'call')}.` };
 }
