@@ -1109,6 +1109,19 @@ export function journeys(world: World): Journey[] {
         const spentAgain = [(await usage(world, 'growth-admin')) - beforeRefresh[0], (await usage(world, 'growth2-admin')) - beforeRefresh[1]];
         assert.deepEqual(spentAgain, [1, 1], 'one call per company for the refresh');
 
+        step('Full refresh from the Refresh tab: each company on its own key, the consolidated statement rebuilt last');
+        await openPaneTab(page, 'Refresh');
+        await pane(page).getByRole('button', { name: 'Full refresh', exact: true }).click();
+        const confirmFull = pane(page).getByRole('group', { name: 'Confirm refresh' });
+        await confirmFull.waitFor();
+        assert.match((await confirmFull.textContent()) ?? '', /Westbrook: This will spend /, "Westbrook's cost shown on its own");
+        await confirmFull.getByRole('button', { name: 'Refresh', exact: true }).click();
+        const rebuilt = pane(page).getByRole('status').filter({ hasText: /Also rebuilt 1 consolidated statement \(2 calls\)\.$/ });
+        await rebuilt.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
+        if (!(await rebuilt.isVisible())) throw new Error(`Full refresh failed: ${await errorMessages(pane(page)).first().textContent()}`);
+        log(`full refresh of both companies: ${(await rebuilt.textContent())?.trim()}`);
+        await openPaneTab(page, 'Reports');
+
         step("Westbrook's own income statement from the Reports tab: its Company field, priced and spent on Westbrook");
         await pane(page).getByLabel('Company', { exact: true }).selectOption({ label: 'Westbrook' });
         const westCost = await chooseStatement(page, { statement: 'Income statement', period: 'Last month', layout: 'One period', units: 'Units', where: 'New sheet' });
