@@ -7,7 +7,7 @@ import { KPI_FIRST_ROW, KPIS, packCost } from '../../src/engine/reporting/boardP
 import { readReportingPeriod } from '../../src/engine/reporting/period';
 import { columnsFor } from '../../src/engine/statements';
 import { specFromBinding } from '../../src/engine/statements/spec';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
+import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { expectBlockMatchesApi } from './sheet';
 
 let sb: TestSandbox;
@@ -110,21 +110,27 @@ test('the board pack: its cost before inserting, five blocks and a KPI sheet of 
   h.unmount();
 });
 
+/** Sets the reporting period to `month` from the pane, then inserts a block of its month; returns the period field. */
+async function periodWithMonthBlock(h: PaneHarness, month: string): Promise<HTMLElement> {
+  const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
+  await screen.findByText(/^No reporting period yet/, {}, { timeout: 15000 });
+  await h.user.clear(field);
+  await h.user.type(field, month);
+  await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${month} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Month of the reporting period' }));
+  await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
+  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
+  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  return field;
+}
+
 test('a month typed into FIN_PERIOD itself: the Refresh tab shows the relative block behind the period, with its cost', async () => {
   const h = renderPane(sb);
   await connected(h, sb);
   const m0 = monthText(-2);
   const m1 = monthText(-1);
-  const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
-  await screen.findByText(/^No reporting period yet/, {}, { timeout: 15000 });
-  await h.user.clear(field);
-  await h.user.type(field, m0);
-  await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
-  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
-  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Month of the reporting period' }));
-  await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
-  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
-  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  await periodWithMonthBlock(h, m0);
 
   h.gateway.typeValue('Reporting period', 'B1', m1);
   await openTab(h, 'Refresh');
@@ -143,15 +149,7 @@ test('moving the period when fewer calls are left than it costs is not started: 
   await connected(h, sb, 'formation-admin', 'formation');
   const m0 = monthText(-2);
   const m1 = monthText(-1);
-  const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
-  await h.user.clear(field);
-  await h.user.type(field, m0);
-  await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
-  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
-  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Month of the reporting period' }));
-  await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
-  await h.user.click(screen.getByRole('button', { name: 'Insert' }));
-  await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  const field = await periodWithMonthBlock(h, m0);
   // The rest of the month's 10 calls spent elsewhere: a month of some year before, one call each.
   const client = (await h.services.runtime.getClient())!;
   for (let back = 1; (await client.meter.remaining('formation'))! > 0; back++) {
