@@ -5,6 +5,7 @@ import type { BindingRecord } from '../engine/ports/workbook';
 import { addMonths, endOfMonth } from '../engine/dates';
 import { closedSettingKey } from '../engine/reader/closedBooks';
 import { CHANGED_ONLY_BLIND_SPOT, changedRefreshText, fullRefreshText, planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
+import { consolidatedWith } from '../engine/consolidation/insert';
 import type { RefreshKind } from '../engine/refresh/workbookRefresh';
 import { companiesCostText } from '../engine/refresh/byCompany';
 import { PaneError } from './errors';
@@ -89,8 +90,8 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
     const tables = (await tablesEngine.tables()).filter((t) => t.company === connection.companyId).length;
     const store = connection.reader.stateStore;
     if (!store) throw new Error('The connection has no storage for its refresh record');
-    return planWorkbookRefresh(blocks, tables, store, connection.companyId);
-  }, [statements, tablesEngine, connection.reader, connection.companyId]);
+    return planWorkbookRefresh(blocks, tables, store, connection.companyId, await consolidatedWith(services.gateway, connection.companyId));
+  }, [statements, tablesEngine, services.gateway, connection.reader, connection.companyId]);
 
   const reload = useCallback(async () => {
     try {

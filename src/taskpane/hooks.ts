@@ -9,6 +9,7 @@ import type { NotConnectedState } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { CallsLeft } from '../engine/budget/callsLeft';
 import { refreshCompanies, type CompanyRefresh } from '../engine/refresh/byCompany';
+import { consolidatedWith } from '../engine/consolidation/insert';
 import { refreshConsolidatedBlocks } from '../engine/consolidation/refreshBlocks';
 import { planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
 import type { RefreshKind, WorkbookRefreshDeps, WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
@@ -265,7 +266,7 @@ export function useOtherCompanyPlans(services: PaneServices, connection: Connect
         const store = other.reader.stateStore;
         if (!store) continue;
         const count = (await tables.tables()).filter((t) => t.company === other.companyId).length;
-        const plan = await planWorkbookRefresh(await other.statements.plan(), count, store, other.companyId);
+        const plan = await planWorkbookRefresh(await other.statements.plan(), count, store, other.companyId, await consolidatedWith(services.gateway, other.companyId));
         const left = await other.client.meter.remaining(other.plan).catch(() => undefined);
         out.push({
           name: other.name,

@@ -74,6 +74,8 @@ test('Full refresh rebuilds a consolidated statement through the companies\' cac
   await openTab(h, 'Refresh');
   await h.user.click(await screen.findByRole('button', { name: 'Full refresh' }));
   const confirm = await screen.findByRole('group', { name: 'Confirm refresh' });
+  // Each company's cost names the consolidated statement its cached figure is for.
+  expect(confirm.textContent).toMatch(/: This will spend up to 2 calls .*up to 1 for FIN formulas and 1 consolidated statement\..*Westbrook: This will spend up to 2 calls .*up to 1 for FIN formulas and 1 consolidated statement\./);
   const before = [await sb.usage(a), await sb.usage(b)];
   await h.user.click(within(confirm).getByRole('button', { name: 'Refresh' }));
   const status = await screen.findByRole('status');

@@ -282,12 +282,16 @@ describe('refresh and the action log', () => {
     const block = (kind: string, frozen = 0) => ({ placement: { kind }, frozen }) as never;
     const blocks = { blocks: [block('named'), block('named')], others: [], blockCalls: 13, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } };
     const plan = (over: Partial<WorkbookPlan> & { blocks?: typeof blocks }) => {
-      const p = { blocks, tables: 0, watermark: true, knownCalls: 0, ...over };
+      const p = { blocks, tables: 0, watermark: true, knownCalls: 0, consolidated: 0, ...over };
       return { ...p, fullCalls: 1 + p.blocks.blockCalls + p.blocks.formulaCalls + p.tables };
     };
     expect(fullRefreshText(plan({}))).toBe('This will spend 14 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks.');
     expect(fullRefreshText(plan({ blocks: { ...blocks, formulaCalls: 40 }, tables: 2 }))).toBe(
       'This will spend up to 56 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks, up to 40 for FIN formulas, 2 for 2 transactions tables (more if a table has grown past a page).',
+    );
+    // The cached answers beyond the blocks' are the consolidated statements' too, where the workbook has some.
+    expect(fullRefreshText(plan({ blocks: { ...blocks, formulaCalls: 3 }, consolidated: 2 }))).toBe(
+      'This will spend up to 17 calls to fetch everything again: 1 to start the record of what changes, 13 to rebuild 2 blocks, up to 3 for FIN formulas and 2 consolidated statements.',
     );
     // A damaged block is not rebuilt, so it is not counted; closed books are said.
     expect(fullRefreshText(plan({ blocks: { ...blocks, blocks: [block('named', 2), block('named'), block('damaged')] } }))).toBe(

@@ -136,6 +136,12 @@ export async function consolidatedBlocks(gateway: WorkbookGateway): Promise<Cons
   return out;
 }
 
+/** How many consolidated blocks have a column of this company (none when the workbook cannot be read). */
+export async function consolidatedWith(gateway: WorkbookGateway, companyId: string): Promise<number> {
+  const blocks = await consolidatedBlocks(gateway).catch(() => []);
+  return blocks.filter((b) => b.members.some((m) => m.companyId === companyId)).length;
+}
+
 /**
  * Refresh this block: each company's report fetched again (one call each, on its own connection) and the
  * block rewritten where it is now, under its name; a damaged block is refused before anything is fetched,

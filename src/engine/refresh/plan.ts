@@ -19,13 +19,15 @@ export interface WorkbookPlan {
   fullCalls: number;
   /** Already known to be due without asking: what the add-in's own pushes changed. */
   knownCalls: number;
+  /** Consolidated statements with a column of this company: their figures are among the cached answers. */
+  consolidated: number;
 }
 
-export async function planWorkbookRefresh(blocks: RefreshPlan, tables: number, store: CacheStore, companyId: string): Promise<WorkbookPlan> {
+export async function planWorkbookRefresh(blocks: RefreshPlan, tables: number, store: CacheStore, companyId: string, consolidated = 0): Promise<WorkbookPlan> {
   const watermark = (await storedWatermark(store, companyId)) !== null;
   const fullCalls = 1 + blocks.blockCalls + blocks.formulaCalls + tables;
   const knownCalls = blocks.changedCalls.blockCalls + blocks.changedCalls.formulaCalls;
-  return { blocks, tables, watermark, fullCalls, knownCalls };
+  return { blocks, tables, watermark, fullCalls, knownCalls, consolidated };
 }
 
 export function changedRefreshText(plan: WorkbookPlan): string {
@@ -41,7 +43,9 @@ export function fullRefreshText(plan: WorkbookPlan): string {
   const writable = blocks.blocks.filter((b) => b.placement.kind !== 'damaged').length;
   const parts = ['1 to start the record of what changes'];
   if (blocks.blockCalls > 0) parts.push(`${blocks.blockCalls} to rebuild ${plural(writable, 'block')}`);
-  if (blocks.formulaCalls > 0) parts.push(`up to ${blocks.formulaCalls} for FIN formulas`);
+  // The cached answers beyond the blocks': the FIN formulas', and the consolidated statements' (rebuilt last).
+  const beyond = plan.consolidated > 0 ? `FIN formulas and ${plural(plan.consolidated, 'consolidated statement')}` : 'FIN formulas';
+  if (blocks.formulaCalls > 0) parts.push(`up to ${blocks.formulaCalls} for ${beyond}`);
   if (plan.tables > 0) parts.push(`${plan.tables} for ${plural(plan.tables, 'transactions table')} (more if a table has grown past a page)`);
   const frozen = blocks.blocks.some((b) => b.frozen > 0) ? ' Figures within closed books are kept.' : '';
   const upTo = blocks.formulaCalls > 0 ? 'up to ' : '';
