@@ -115,16 +115,29 @@ export async function connectWith(h: PaneHarness, sb: TestSandbox, label: string
   await h.user.click(screen.getByRole('button', { name: 'Connect' }));
 }
 
-/** Connects and waits for the tabs. */
+/** Connects and waits for the tabs, the Reports tab settled. */
 export async function connected(h: PaneHarness, sb: TestSandbox, label = 'growth-admin', plan = 'growth'): Promise<void> {
   await connectWith(h, sb, label, plan);
+  await reportsSettled();
+}
+
+/**
+ * Waits for the Reports tab (open first on a connected pane) to have read the workbook and the cache as it
+ * does on opening: the reporting period and what moving it costs, the cost of the statement chosen. Settled
+ * here, inside the test's act, not during a later wait of the test's own (a sandbox count), where React
+ * would see its updates outside act.
+ */
+export async function reportsSettled(): Promise<void> {
   await screen.findByRole('tab', { name: 'Reports' }, { timeout: 15000 });
-  // The Reports tab opens first and reads the workbook and the cache as it does (the reporting period, the
-  // cost of the statement chosen): settled here, inside the test's act, not during a later wait of the test's
-  // own (a sandbox count), where React would see its updates outside act.
   await waitFor(
     () => {
       expect((screen.getByRole('textbox', { name: 'Reporting period' }) as HTMLInputElement).value).not.toBe('');
+      const period = within(screen.getByRole('region', { name: 'Reporting period' }))
+        .getAllByRole('status')
+        .map((s) => s.textContent)
+        .join('');
+      expect(period).not.toBe('');
+      expect(period).not.toContain('Working out the cost');
       expect(screen.getAllByText(/^Costs \d+ calls? /).length).toBeGreaterThan(0);
     },
     { timeout: 15000 },
