@@ -144,8 +144,17 @@ export async function reportsSettled(): Promise<void> {
   );
 }
 
+/**
+ * Opens a tab and waits for its selection indicator to come to rest: Fluent moves it on the next animation
+ * frame, which would otherwise update the Tab outside act while the test awaits something else.
+ */
 export async function openTab(h: PaneHarness, name: string): Promise<void> {
-  await h.user.click(screen.getByRole('tab', { name }));
+  const tab = screen.getByRole('tab', { name });
+  await h.user.click(tab);
+  await waitFor(() => {
+    expect(tab.getAttribute('aria-selected')).toBe('true');
+    expect(tab.style.getPropertyValue('--fui-Tab__indicator--scale')).toBe('1');
+  });
 }
 
 /** An error message on screen: Fluent's error MessageBar, a group named "Error: <its title>". */
