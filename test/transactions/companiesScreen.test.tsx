@@ -25,6 +25,9 @@ test('Push on a table of the second company goes to that company only, with its 
   const a = sb.companies['growth-admin'];
   const b = sb.companies['growth2-admin'];
   await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  // The pane (on Reports) takes the second connection in and prices the consolidated statement with it:
+  // settled here, not while the test prepares the workbook.
+  await screen.findByText(/Costs \d+ calls?: .*Westbrook/, {}, { timeout: 15_000 });
 
   // Westbrook's table in the workbook (pulled on another computer, say), and an edit typed into it.
   const client = (await runtime.getClient('Westbrook'))!;
