@@ -145,13 +145,29 @@ export async function reportsSettled(): Promise<void> {
 }
 
 /**
- * Opens a tab and waits for its selection indicator to come to rest: Fluent moves it on the next animation
- * frame, which would otherwise update the Tab outside act while the test awaits something else.
+ * Connects another company through the runtime, not the pane's form, not as the default one, and waits for
+ * the pane (on Reports) to take it in: the consolidated statement is priced with it. Settled here, not while
+ * the test goes on preparing the workbook, outside act.
  */
+export async function connectBehind(sb: TestSandbox, label: string, name: string): Promise<void> {
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys[label], companyId: sb.companies[label], name, makeDefault: false });
+  await screen.findByText(new RegExp(`Costs \\d+ calls?: .*${name}`), {}, { timeout: 15000 });
+}
+
+/** Opens a tab, and waits for it to be shown (tabShown). */
 export async function openTab(h: PaneHarness, name: string): Promise<void> {
-  const tab = screen.getByRole('tab', { name });
-  await h.user.click(tab);
+  await h.user.click(screen.getByRole('tab', { name }));
+  await tabShown(name);
+}
+
+/**
+ * Waits for a tab to be selected and its selection indicator to come to rest: Fluent moves it on the next
+ * animation frame, which would otherwise update the Tab outside act while the test awaits something else.
+ * For a tab the pane opens itself (a ribbon command) as for one the test clicks.
+ */
+export async function tabShown(name: string): Promise<void> {
   await waitFor(() => {
+    const tab = screen.getByRole('tab', { name });
     expect(tab.getAttribute('aria-selected')).toBe('true');
     expect(tab.style.getPropertyValue('--fui-Tab__indicator--scale')).toBe('1');
   });
