@@ -1,5 +1,5 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
-import { ERROR_NAME, errorText, connected, connectWith, renderPane, screen, startSandbox, waitFor, type TestSandbox } from './harness';
+import { ERROR_NAME, errorText, connected, connectWith, renderPane, reportsSettled, screen, startSandbox, waitFor, type TestSandbox } from './harness';
 import { CONNECTIONS_SECRET, apiKeySecret, getClient } from '../../src/runtime';
 
 let sb: TestSandbox;
@@ -46,7 +46,7 @@ describe('Connect', () => {
     const before = await sb.usage(company);
     h.unmount();
     const again = renderPane(sb, { stores: h.stores });
-    await screen.findByRole('tab', { name: 'Reports' });
+    await reportsSettled();
     expect(screen.getByText(/Startup plan/)).toBeTruthy();
     expect(await sb.usage(company)).toBe(before);
     again.unmount();

@@ -1,7 +1,7 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { act } from 'react';
 import { getFinService } from '../../src/runtime';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
+import { connected, openTab, renderPane, reportsSettled, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
 import { apiReport } from './sheet';
 
 let sb: TestSandbox;
@@ -63,6 +63,7 @@ describe('Formula helper', () => {
     await h.user.click(await screen.findByRole('button', { name: 'Load categories' }));
     await screen.findByRole('listbox', { name: 'Categories' });
     await openTab(h, 'Reports');
+    await reportsSettled();
     const before = await sb.usage(sb.companies['growth-admin']);
     await openTab(h, 'Formulas');
     await screen.findByRole('listbox', { name: 'Categories' });

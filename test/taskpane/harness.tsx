@@ -115,24 +115,62 @@ export async function connectWith(h: PaneHarness, sb: TestSandbox, label: string
   await h.user.click(screen.getByRole('button', { name: 'Connect' }));
 }
 
-/** Connects and waits for the tabs. */
+/** Connects and waits for the tabs, the Reports tab settled. */
 export async function connected(h: PaneHarness, sb: TestSandbox, label = 'growth-admin', plan = 'growth'): Promise<void> {
   await connectWith(h, sb, label, plan);
+  await reportsSettled();
+}
+
+/**
+ * Waits for the Reports tab (open first on a connected pane) to have read the workbook and the cache as it
+ * does on opening: the reporting period and what moving it costs, the cost of the statement chosen. Settled
+ * here, inside the test's act, not during a later wait of the test's own (a sandbox count), where React
+ * would see its updates outside act.
+ */
+export async function reportsSettled(): Promise<void> {
   await screen.findByRole('tab', { name: 'Reports' }, { timeout: 15000 });
-  // The Reports tab opens first and reads the workbook and the cache as it does (the reporting period, the
-  // cost of the statement chosen): settled here, inside the test's act, not during a later wait of the test's
-  // own (a sandbox count), where React would see its updates outside act.
   await waitFor(
     () => {
       expect((screen.getByRole('textbox', { name: 'Reporting period' }) as HTMLInputElement).value).not.toBe('');
+      const period = within(screen.getByRole('region', { name: 'Reporting period' }))
+        .getAllByRole('status')
+        .map((s) => s.textContent)
+        .join('');
+      expect(period).not.toBe('');
+      expect(period).not.toContain('Working out the cost');
       expect(screen.getAllByText(/^Costs \d+ calls? /).length).toBeGreaterThan(0);
     },
     { timeout: 15000 },
   );
 }
 
+/**
+ * Connects another company through the runtime, not the pane's form, not as the default one, and waits for
+ * the pane (on Reports) to take it in: the consolidated statement is priced with it. Settled here, not while
+ * the test goes on preparing the workbook, outside act.
+ */
+export async function connectBehind(sb: TestSandbox, label: string, name: string): Promise<void> {
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys[label], companyId: sb.companies[label], name, makeDefault: false });
+  await screen.findByText(new RegExp(`Costs \\d+ calls?: .*${name}`), {}, { timeout: 15000 });
+}
+
+/** Opens a tab, and waits for it to be shown (tabShown). */
 export async function openTab(h: PaneHarness, name: string): Promise<void> {
   await h.user.click(screen.getByRole('tab', { name }));
+  await tabShown(name);
+}
+
+/**
+ * Waits for a tab to be selected and its selection indicator to come to rest: Fluent moves it on the next
+ * animation frame, which would otherwise update the Tab outside act while the test awaits something else.
+ * For a tab the pane opens itself (a ribbon command) as for one the test clicks.
+ */
+export async function tabShown(name: string): Promise<void> {
+  await waitFor(() => {
+    const tab = screen.getByRole('tab', { name });
+    expect(tab.getAttribute('aria-selected')).toBe('true');
+    expect(tab.style.getPropertyValue('--fui-Tab__indicator--scale')).toBe('1');
+  });
 }
 
 /** An error message on screen: Fluent's error MessageBar, a group named "Error: <its title>". */

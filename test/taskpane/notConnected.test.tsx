@@ -47,6 +47,8 @@ function workbook(lines: string[], periods: string[]) {
 async function typedBeforeConnecting(lines: string[], periods: string[]): Promise<{ h: PaneHarness; book: ReturnType<typeof workbook> }> {
   const book = workbook(lines, periods);
   const h = renderPane(sb, { recalculate: book.recalculate });
+  // The pane settles on Not connected (its connect form) before the cells are evaluated, not while they are.
+  await screen.findByLabelText('API key');
   await book.evaluateAll();
   expect(book.cells.every((c) => c.shows && 'error' in c.shows && /^Not connected/.test(c.shows.error))).toBe(true);
   return { h, book };

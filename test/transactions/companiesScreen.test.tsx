@@ -6,7 +6,7 @@
 import { addMonths } from '../../src/engine/dates';
 import { COL, createTransactionsEngine } from '../../src/engine/transactions';
 import * as runtime from '../../src/runtime';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from '../taskpane/harness';
+import { connectBehind, connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from '../taskpane/harness';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 
 jest.setTimeout(120_000);
@@ -24,7 +24,7 @@ test('Push on a table of the second company goes to that company only, with its 
   await connected(h, sb);
   const a = sb.companies['growth-admin'];
   const b = sb.companies['growth2-admin'];
-  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  await connectBehind(sb, 'growth2-admin', 'Westbrook');
 
   // Westbrook's table in the workbook (pulled on another computer, say), and an edit typed into it.
   const client = (await runtime.getClient('Westbrook'))!;
