@@ -52,12 +52,17 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   }, [services.gateway, blocksVersion]);
 
   useEffect(() => {
+    let live = true;
     void services.runtime.listConnections().then((list) => {
+      if (!live) return;
       const all = list.list.map((c) => c.name);
       setNames(all);
       setConnectedIds(new Set(list.list.map((c) => c.companyId)));
       setChosen(new Set(all));
     });
+    return () => {
+      live = false;
+    };
   }, [services.runtime, connection]);
 
   const spec = useMemo((): ConsolidatedSpec => {

@@ -115,6 +115,8 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
     setError(null);
     setResult('');
     const words = formatYearMonth(month.year, month.month);
+    // Told only once the period cell may have been written: a roll refused before it reads nothing again.
+    let written = false;
     try {
       // One way for a first period and a move: the roll writes the cell, then rebuilds what follows it.
       const chosen = plan ?? (await statements.planRoll(month, formulaReads ? await formulaReads(month) : []));
@@ -124,6 +126,7 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
         setError(new PaneError('Not started: too few calls left this month', `${notStartedText(`Moving to ${words}`, chosen.cost.calls, left)} Move the period after the reset.`, 'calls_left'));
         return;
       }
+      written = true;
       setProgress({ done: 0, total: chosen.blocks.length });
       const outcome = await services.actions.track(`Set the reporting period to ${words}`, () => statements.roll(chosen, (done, total) => setProgress({ done, total })));
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
@@ -135,7 +138,7 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
       setError(e);
     } finally {
       setProgress(null);
-      onMoved();
+      if (written) onMoved();
     }
   }, [month, plan, statements, formulaReads, callsLeft, services, connection.companyId, onMoved]);
 

@@ -1,6 +1,6 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 import { calendarDateAt, namedPeriod, splitPeriod } from '../../src/engine/dates';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
+import { connected, openTab, renderPane, tabShown, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { blockAt, expectBlockMatchesApi } from './sheet';
 import { qualify } from '../../src/engine/ports/address';
 import { act } from '@testing-library/react';
@@ -119,7 +119,7 @@ describe('Refresh', () => {
         'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (2 calls) and keeps that record from then on.',
       ),
     ).toBeTruthy();
-    expect(screen.getByRole('tab', { name: 'Refresh' }).getAttribute('aria-selected')).toBe('true');
+    await tabShown('Refresh');
     expect(await sb.usage(company())).toBe(before);
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toBe(
@@ -163,6 +163,7 @@ describe('Refresh', () => {
         `This will spend 1 call to refresh 1 block in the sheet ${sheet}: 1 distinct request. FIN formulas are left out: this version of Excel cannot pick them out.`,
       ),
     ).toBeTruthy();
+    await tabShown('Refresh');
     expect(await sb.usage(company())).toBe(before);
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect((await screen.findByText(/^Refresh of the sheet/, {}, { timeout: 30000 })).textContent).toBe(`Refresh of the sheet ${sheet}: rebuilt 1 block. Spent 1 call.`);

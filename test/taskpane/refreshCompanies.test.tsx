@@ -6,7 +6,7 @@ import { insertConsolidated, type Member } from '../../src/engine/consolidation/
 import { createStatementsEngine, type StatementSpec } from '../../src/engine/statements';
 import * as runtime from '../../src/runtime';
 import { lastFullYear } from '../engine/fin/finHarness';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
+import { connectBehind, connected, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -34,7 +34,7 @@ test("Full refresh of a two-company workbook: each company's cost shown first, e
   await connected(h, sb);
   const a = sb.companies['growth-admin'];
   const b = sb.companies['growth2-admin'];
-  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  await connectBehind(sb, 'growth2-admin', 'Westbrook');
   for (const company of [a, b]) {
     const [client, reader] = await Promise.all([runtime.getClient(company), runtime.getReader(company)]);
     await createStatementsEngine({ gateway: h.gateway, reader: reader!, client: client!, companyName: company }).insert(spec, 'newSheet');
@@ -63,7 +63,7 @@ test('Full refresh rebuilds a consolidated statement through the companies\' cac
   await connected(h, sb);
   const a = sb.companies['growth-admin'];
   const b = sb.companies['growth2-admin'];
-  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+  await connectBehind(sb, 'growth2-admin', 'Westbrook');
   const members: Member[] = [];
   for (const [name, company] of [['Acme', a], ['Westbrook', b]] as const) {
     const [client, reader] = await Promise.all([runtime.getClient(company), runtime.getReader(company)]);

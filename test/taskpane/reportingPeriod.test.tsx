@@ -7,7 +7,7 @@ import { KPI_FIRST_ROW, KPIS, packCost } from '../../src/engine/reporting/boardP
 import { readReportingPeriod } from '../../src/engine/reporting/period';
 import { columnsFor } from '../../src/engine/statements';
 import { specFromBinding } from '../../src/engine/statements/spec';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
+import { connected, openTab, renderPane, reportsSettled, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { expectBlockMatchesApi } from './sheet';
 
 let sb: TestSandbox;
@@ -35,6 +35,8 @@ test('set the reporting period, insert relative to it, roll forward one month wi
   await screen.findByText(/Moving to .* moves no block: costs 0 calls/, {}, { timeout: 15000 });
   await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
   await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\('Reporting period'!B1\\): spent 0 calls\\.`), {}, { timeout: 15000 });
+  await screen.findByText(`FIN_PERIOD is ${m0} ('Reporting period'!B1).`, {}, { timeout: 15000 });
+  await reportsSettled();
   expect(await readReportingPeriod(h.gateway)).toMatchObject({ state: 'set', text: m0 });
   expect(h.gateway.definedNames()).toContainEqual({ name: 'FIN_PERIOD', visible: true, address: "'Reporting period'!B1" });
 
@@ -43,6 +45,7 @@ test('set the reporting period, insert relative to it, roll forward one month wi
   await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
   await h.user.click(screen.getByRole('button', { name: 'Insert' }));
   await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  await reportsSettled();
   const [inserted] = await h.gateway.listBindings();
   expect(inserted.parameters).toMatchObject({ relation: 'ytd', end: `${m0}-${String(new Date(Date.UTC(Number(m0.slice(0, 4)), Number(m0.slice(5)), 0)).getUTCDate())}` });
   expect(inserted.address.startsWith("'P&L YTD'!")).toBe(true);
@@ -55,6 +58,8 @@ test('set the reporting period, insert relative to it, roll forward one month wi
   const usage = await sb.usage(sb.companies['growth-admin']);
   await h.user.click(screen.getByRole('button', { name: 'Roll forward' }));
   await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 1 block forward, spent 1 call\\.`), {}, { timeout: 30000 });
+  await screen.findByText(`FIN_PERIOD is ${m1} ('Reporting period'!B1).`, {}, { timeout: 15000 });
+  await reportsSettled();
   expect(await sb.usage(sb.companies['growth-admin'])).toBe(usage + 1);
   const [rolled] = await h.gateway.listBindings();
   const spec = specFromBinding(rolled)!;
@@ -75,11 +80,13 @@ test('the board pack: its cost before inserting, five blocks and a KPI sheet of 
   await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
   await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
   const month = { year: Number(m0.slice(0, 4)), month: Number(m0.slice(5)) };
+  await screen.findByText(/^Five statement sheets and a KPI sheet for .*: costs \d+ calls/, {}, { timeout: 15000 });
   const cold = (await packCost((await h.services.runtime.getReader())!, month, 1)).calls;
   await screen.findByText(`Five statement sheets and a KPI sheet for ${m0}, rolling forward with the reporting period: costs ${cold} calls (0 cached).`, {}, { timeout: 15000 });
   const usage = await sb.usage(sb.companies['growth-admin']);
   await h.user.click(screen.getByRole('button', { name: 'Insert the board pack' }));
   const done = await screen.findByText(/^Inserted the board pack for /, {}, { timeout: 30000 });
+  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs"\): it rolls forward/, {}, { timeout: 15000 });
   // Here no formula engine calculates the KPIs: the statements spend their share of the cost shown.
   const spent = (await sb.usage(sb.companies['growth-admin'])) - usage;
   expect(spent).toBeLessThan(cold);
@@ -106,6 +113,8 @@ test('the board pack: its cost before inserting, five blocks and a KPI sheet of 
   const before = await sb.usage(sb.companies['growth-admin']);
   await h.user.click(screen.getByRole('button', { name: 'Roll forward' }));
   await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 5 blocks forward`), {}, { timeout: 30000 });
+  await screen.findByText(`FIN_PERIOD is ${m1} ('Reporting period'!B1).`, {}, { timeout: 15000 });
+  await reportsSettled();
   expect((await sb.usage(sb.companies['growth-admin'])) - before).toBeLessThanOrEqual(shown);
   h.unmount();
 });
@@ -122,6 +131,7 @@ async function periodWithMonthBlock(h: PaneHarness, month: string): Promise<HTML
   await waitFor(() => expect(screen.getByText(/^Costs \d+ calls? \(\d+ cached\)/)).toBeTruthy());
   await h.user.click(screen.getByRole('button', { name: 'Insert' }));
   await screen.findByText(/^Inserted the /, {}, { timeout: 30000 });
+  await reportsSettled();
   return field;
 }
 
