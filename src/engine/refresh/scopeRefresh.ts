@@ -138,14 +138,14 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
   const found = deps.consolidated ? await connectedBlocks(deps.consolidated.gateway, deps.consolidated.membersOf) : { connected: [], unconnected: [] };
   const groups = found.connected.filter((g) => inArea(g.block.binding.address, area));
   const groupReads = new Map<string, GroupRead>();
-  let groupFrozen = 0;
+  const groupFrozen = new Set<string>();
   for (const { block, members } of groups) {
     const request = consolidatedRequest(block.spec);
     for (const m of members) {
       const memberCompany = await m.reader.companyId();
       const key = canonicalKey(memberCompany, request);
       if (memberCompany === company) all.add(key);
-      else if (m.reader.cache.isFrozen(key)) groupFrozen += groupReads.has(key) ? 0 : 1;
+      else if (m.reader.cache.isFrozen(key)) groupFrozen.add(key);
       else groupReads.set(key, { reader: m.reader, key });
     }
   }
@@ -164,7 +164,7 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
     groups,
     unconnectedGroups: found.unconnected.filter((u) => inArea(u.binding.address, area)),
     groupReads: [...groupReads.values()],
-    frozen: frozen.length + groupFrozen,
+    frozen: frozen.length + groupFrozen.size,
     calls: keys.length + groupReads.size + tables.length,
   };
 }
