@@ -13,6 +13,8 @@ export interface Box {
 
 export const MAX_ROWS = 1_048_576;
 export const MAX_COLS = 16_384;
+/** Every cell of a sheet, as a box. */
+export const WHOLE_SHEET: Box = { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS };
 
 export function columnLetters(col: number): string {
   let n = col + 1;

@@ -9,7 +9,7 @@
 // the next Refresh changes.
 
 import type { FinCell, RefreshReport } from '../fin';
-import { MAX_COLS, MAX_ROWS, parseBox, parseQualified, type Box } from '../ports/address';
+import { MAX_COLS, MAX_ROWS, parseBox, parseQualified, WHOLE_SHEET, type Box } from '../ports/address';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { consolidatedRequest, type ConsolidatedDeps } from '../consolidation/insert';
 import { connectedBlocks, rebuildConsolidated, type ConnectedBlock, type MembersOf } from '../consolidation/refreshBlocks';
@@ -82,8 +82,6 @@ export interface ScopePlan {
   /** Exactly what it spends (tables at a page each, their least). */
   calls: number;
 }
-
-const WHOLE_SHEET: Box = { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS };
 
 /** "Sheet1!B2:D9", "Sheet1!A:C" (whole columns), "Sheet1!3:5" (whole rows). */
 export function areaOfAddress(address: string): { sheet: string; box: Box } {

@@ -48,7 +48,6 @@ export interface WorkbookRefreshResult {
   message: string;
 }
 
-
 export async function refreshWorkbook(
   deps: WorkbookRefreshDeps,
   options: {

@@ -4,11 +4,9 @@
 // again, of periods mostly not fetched yet. So moving the period counts them at that, said as "about".
 
 import type { FinCell } from '../fin';
-import { MAX_COLS, MAX_ROWS, type Box } from '../ports/address';
+import { WHOLE_SHEET, type Box } from '../ports/address';
 import { isReferenceRead } from '../reader/reference';
 import { canonicalKey, type ReadRequest } from '../reader/requestCache';
-
-const WHOLE_SHEET: Box = { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS };
 
 /** How the FIN cells are found and what each read is known (the host and the runtime, as for a scope refresh). */
 export interface PeriodCellsDeps {

@@ -55,7 +55,6 @@ export function toGridWrite(grid: StatementGrid): GridWrite {
 }
 
 /** The rows and columns a GridWrite covers once written (ragged rows padded). */
-/** The rows and columns a grid write covers. */
 export function extentOf(grid: GridWrite): { rows: number; cols: number } {
   return { rows: grid.values.length, cols: Math.max(0, grid.columnWidths?.length ?? 0, ...grid.values.map((r) => r.length)) };
 }

@@ -202,12 +202,6 @@ export interface CellDrillResult extends DrillDownResult {
   target: CellTarget;
 }
 
-/**
- * "Show what's behind this cell": the top-left selected cell is a number of a statement block (its
- * binding says the row's category and the column's period; no call to find them), or a FIN.TOTAL /
- * FIN.PNL / FIN.BALANCE formula with literal arguments (its category is resolved against the category
- * list, which the drill-down reuses: no extra call). Anything else fails with what to select.
- */
 /** A cell of another company than the engine's: `companyId` says whose (the name as written when unknown here). */
 export class OtherCompanyCell extends Refusal {
   constructor(
@@ -233,6 +227,12 @@ async function refuseOtherCompany(deps: Deps, shown: string, companyId: string):
   if (companyId !== own) throw new OtherCompanyCell(shown, companyId, own);
 }
 
+/**
+ * "Show what's behind this cell": the top-left selected cell is a number of a statement block (its
+ * binding says the row's category and the column's period; no call to find them), or a FIN.TOTAL /
+ * FIN.PNL / FIN.BALANCE formula with literal arguments (its category is resolved against the category
+ * list, which the drill-down reuses: no extra call). Anything else fails with what to select.
+ */
 export async function drillDownFromSelection(deps: Deps, given: CellDrillOptions): Promise<CellDrillResult> {
   const [selection, bindings, company] = await Promise.all([deps.gateway.getSelection(), deps.gateway.listBindings(), deps.companyId()]);
   const options = { ...given, fiscalYearStartMonth: given.fiscalYearOf?.(company) ?? given.fiscalYearStartMonth };
