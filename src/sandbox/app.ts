@@ -8,6 +8,7 @@ import { ApiError, invalidRequest, resourceMissing } from './http/errors';
 import { bearerKey, callerFromKey, findKey, invalidApiKey } from './http/auth';
 import { BurstWindows, IP_LIMIT_PER_WINDOW, KEY_LIMIT_PER_WINDOW, countUsage, monthlyCap, usageCount } from './http/limits';
 import { Faults } from './http/faults';
+import { speakDialect, type Dialect } from './http/dialect';
 import { hostNotAllowed, isLoopbackHostHeader, isLoopbackName } from './http/host';
 import { API_PREFIX } from './http/paging';
 import { ROUTE_MODULES } from './routes';
@@ -38,7 +39,8 @@ function serverSecret(db: Db): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Builds the sandbox HTTP server on an open, seeded database. Call app.listen() to serve it. */
-export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxApp {
+/** `dialect`: how the open points of the spec are answered (http/dialect.ts); standard by default. */
+export function buildSandbox(db: Db, options: { clock?: Clock; dialect?: Dialect } = {}): SandboxApp {
   const clock = options.clock ?? new Clock();
   const faults = new Faults();
   const settings: SandboxSettings = { jobProcessingDelayMs: 50, workerPaused: false };
@@ -155,6 +157,8 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
     if (req.dropAfterHandling) reply.raw.socket?.destroy();
     return payload;
   });
+
+  speakDialect(app, options.dialect ?? 'standard');
 
   app.setErrorHandler(sendError);
 

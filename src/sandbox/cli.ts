@@ -1,7 +1,8 @@
-// `npm run sandbox -- [--port N] [--https] [--https-port N] [--db FILE] [--reset] [--transactions N] [--list-keys]`
+// `npm run sandbox -- [--port N] [--https] [--https-port N] [--db FILE] [--reset] [--transactions N] [--dialect D] [--list-keys]`
 import { parseArgs } from 'node:util';
 import { getHttpsOptions } from '../../scripts/dev-certs';
 import { getMeta } from './db/open';
+import { DIALECTS, type Dialect } from './http/dialect';
 import { listRoster, SEED_VERSION } from './seed';
 import { DEFAULT_DB, DEFAULT_HTTPS_PORT, DEFAULT_PORT, openSeeded, serveSandbox } from './server';
 
@@ -13,6 +14,8 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
   --reset           delete the database and seed it again
   --transactions N  transactions of the Growth demo company (Northwind) when seeding (default 20000)
+  --dialect D       how the spec's open points are answered: standard (docs/api-decisions.md, the
+                    default) or variant (other names and shapes, equally consistent with the spec)
   --list-keys       print the seeded keys as JSON and exit (no server)`;
 
 function fail(message: string): never {
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
         db: { type: 'string' },
         reset: { type: 'boolean' },
         transactions: { type: 'string' },
+        dialect: { type: 'string' },
         'list-keys': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -52,6 +56,8 @@ async function main(): Promise<void> {
   if (transactions !== undefined && (!Number.isInteger(transactions) || transactions < 100 || transactions > 2_000_000)) {
     fail(`--transactions must be a whole number from 100 to 2000000, got '${args.transactions}'.`);
   }
+  const dialect = (args.dialect ?? 'standard') as Dialect;
+  if (!DIALECTS.includes(dialect)) fail(`--dialect must be one of ${DIALECTS.join(', ')}, got '${args.dialect}'.`);
   const file = args.db ?? DEFAULT_DB;
 
   const { db, seeded, seedMs } = openSeeded(file, { reset: args.reset, transactions });
@@ -73,8 +79,8 @@ async function main(): Promise<void> {
   }
 
   const certificate = args.https ? await getHttpsOptions({ log: (m) => console.log(`sandbox: ${m}`) }) : null;
-  const running = await serveSandbox(db, { port, https: certificate ? { cert: certificate.cert, key: certificate.key, ca: certificate.ca, port: httpsPort } : undefined });
-  console.log(`sandbox: serving ${running.baseUrl} (database ${file})`);
+  const running = await serveSandbox(db, { port, dialect, https: certificate ? { cert: certificate.cert, key: certificate.key, ca: certificate.ca, port: httpsPort } : undefined });
+  console.log(`sandbox: serving ${running.baseUrl} (database ${file}${dialect === 'standard' ? '' : `, ${dialect} dialect`})`);
   if (running.httpsBaseUrl && certificate) {
     console.log(`sandbox: and ${running.httpsBaseUrl} (certificate: ${certificate.source}; trust ${certificate.caPath})`);
   }

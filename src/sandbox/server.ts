@@ -5,6 +5,7 @@ import path from 'node:path';
 import { openDatabase, getMeta, setMeta, type Db } from './db/open';
 import { Clock } from './clock';
 import { buildSandbox, type SandboxApp } from './app';
+import type { Dialect } from './http/dialect';
 import { seedDatabase } from './seed';
 
 export const DEFAULT_PORT = 4010;
@@ -73,10 +74,10 @@ async function listenHttps(sandbox: SandboxApp, host: string, options: SandboxHt
 /** Serves an opened database on host:port (port 0 picks a free one), and over https too when asked. */
 export async function serveSandbox(
   db: Db,
-  options: { port?: number; host?: string; clock?: Clock; https?: SandboxHttps } = {},
+  options: { port?: number; host?: string; clock?: Clock; https?: SandboxHttps; dialect?: Dialect } = {},
 ): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
-  const sandbox = buildSandbox(db, { clock: options.clock });
+  const sandbox = buildSandbox(db, { clock: options.clock, dialect: options.dialect });
   await sandbox.app.listen({ port: options.port ?? DEFAULT_PORT, host });
   const address = sandbox.app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Clock } from '../../src/sandbox/clock';
+import type { Dialect } from '../../src/sandbox/http/dialect';
 import { openDatabase, type Db } from '../../src/sandbox/db/open';
 import { listRoster } from '../../src/sandbox/seed';
 import { openSeeded, serveSandbox, type RunningSandbox } from '../../src/sandbox/server';
@@ -21,6 +22,8 @@ export interface SandboxOptions {
   clock?: Clock;
   /** Latency added to every API request, in ms (the control endpoint's latency_ms). */
   latencyMs?: number;
+  /** How the spec's open points are answered (src/sandbox/http/dialect.ts); standard by default. */
+  dialect?: Dialect;
 }
 
 export interface TestSandbox {
@@ -90,7 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
   let running: RunningSandbox;
   try {
     opened = await openDb(dir, options);
-    running = await serveSandbox(opened.db, { port: 0, clock: options.clock });
+    running = await serveSandbox(opened.db, { port: 0, clock: options.clock, dialect: options.dialect });
   } catch (e) {
     opened?.db.close();
     fs.rmSync(dir, { recursive: true, force: true });
