@@ -1,17 +1,35 @@
+import { isRecord, soleAmount, UnreadableAnswer, fieldsOf } from './answerShape';
+import type { ParameterNames } from './parameterNames';
 import { checkText, REPORT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { AggregationTotal, AggregationTotalParams } from './types';
 
-export function aggregationsApi(transport: Transport) {
+const PATH = '/aggregations/total';
+
+/**
+ * A total in the shape the add-in reads: the amount is the answer's only `_cents` field (the spec's rule for
+ * money), or `total_cents` where it has several; an answer with neither is refused by name.
+ */
+export function readTotal(body: unknown): AggregationTotal {
+  const record = isRecord(body) ? body : {};
+  const amount = soleAmount(record, 'total_cents');
+  if (amount === undefined) throw new UnreadableAnswer({ endpoint: PATH, expected: 'amount ending in _cents', found: fieldsOf(body) });
+  return checkText({ ...record, total_cents: amount } as unknown as AggregationTotal, REPORT_TEXT, 'GET', PATH);
+}
+
+export function aggregationsApi(transport: Transport, names: ParameterNames) {
   return {
     /**
      * GET /aggregations/total: one signed total for a category and its descendants. Use start_date and
      * end_date for periodic categories, date for point-in-time ones (Category.point_in_time); the day of
-     * the month is ignored by the API.
+     * the month is ignored by the API. The category goes under the name this API reads (parameterNames.ts).
      */
-    total: async (params: AggregationTotalParams, opts?: CallOptions): Promise<AggregationTotal> =>
-      checkText((await transport.request<AggregationTotal>({ method: 'GET', path: '/aggregations/total', query: { ...params }, ...callOptions(opts) })).body, REPORT_TEXT, 'GET', '/aggregations/total'),
+    total: async (params: AggregationTotalParams, opts?: CallOptions): Promise<AggregationTotal> => {
+      const { category_id: category, ...rest } = params;
+      const body = await names.send(PATH, 'category_id', Object.keys(rest), async (name) =>
+        (await transport.request<unknown>({ method: 'GET', path: PATH, query: { ...rest, [name]: category }, ...callOptions(opts) })).body,
+      );
+      return readTotal(body);
+    },
   };
 }
-
-export type AggregationsApi = ReturnType<typeof aggregationsApi>;

@@ -1,3 +1,4 @@
+import type { LearnedNamesStore } from './parameterNames';
 import type { MeterStore, CallMeter } from './meter';
 import type { RequestLimiter } from './limiter';
 
@@ -19,6 +20,8 @@ export interface ClientConfig {
   meterStore?: MeterStore;
   /** A meter shared with other clients (one meter per runtime). */
   meter?: CallMeter;
+  /** Where the names learned of this API's unshown parameters are kept (parameterNames.ts); memory by default. */
+  learnedNames?: LearnedNamesStore;
 
   /** Retries after the first attempt (default 4). */
   maxRetries?: number;

@@ -7,6 +7,7 @@ import { jobsApi } from './jobs';
 import { journalApi } from './journal';
 import { RequestLimiter } from './limiter';
 import { CallMeter, ClientMeter } from './meter';
+import { ParameterNames } from './parameterNames';
 import { merchantsApi } from './parties';
 import { reportsApi } from './reports';
 import { rulesApi } from './rules';
@@ -31,6 +32,7 @@ export function createClient(config: ClientConfig) {
   const callMeter = config.meter ?? new CallMeter({ store: config.meterStore });
   const meter = new ClientMeter(callMeter, resolved.now, config.companyId);
   const transport = createTransport(resolved, apiKey, meter, limiter);
+  const names = new ParameterNames(config.learnedNames);
 
   const transactions = transactionsApi(transport);
   const company = companyApi(transport);
@@ -41,8 +43,8 @@ export function createClient(config: ClientConfig) {
     accounts: accountsApi(transport),
     cards: cardsApi(transport),
     journalEntries: journalApi(transport),
-    aggregations: aggregationsApi(transport),
-    merchants: merchantsApi(transport),
+    aggregations: aggregationsApi(transport, names),
+    merchants: merchantsApi(transport, names),
     reports: reportsApi(transport),
     categories: categoriesApi(transport),
     departments: departmentsApi(transport),
@@ -70,6 +72,8 @@ export function createClient(config: ClientConfig) {
 export type Client = ReturnType<typeof createClient>;
 
 export { ApiError, MonthlyLimitError, type ErrorType, type FailedRequest } from './errors';
+export { UnreadableAnswer, UNREADABLE_ANSWER, isUnreadableAnswer } from './answerShape';
+export type { LearnedNamesStore } from './parameterNames';
 export { ConfigError, isLoopbackHost, validateApiKey, validateBaseUrl, type ClientConfig } from './config';
 export { CallMeter, ClientMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type MeterListener, type Plan } from './meter';
 export { RequestChain, RequestLimiter, type LimiterOptions } from './limiter';

@@ -23,7 +23,6 @@ export const TRANSACTION_TEXT: TextFields = [
   'status',
   'transfer_id',
 ];
-export const MERCHANT_TEXT: TextFields = ['name'];
 export const CATEGORY_TEXT: TextFields = ['id', 'name', 'account_type', 'parent_id'];
 export const DEPARTMENT_TEXT: TextFields = ['id', 'name', 'parent_id'];
 export const JOURNAL_ENTRY_TEXT: TextFields = ['id', 'date', 'kind', 'memo', 'transaction_id'];

@@ -85,13 +85,11 @@ export interface Transaction {
   spread: Spread | null;
   transfer_id: string | null;
   created: UnixSeconds;
-  /** Unix seconds of the last change (the sync field named by docs/api-decisions.md). */
-  updated?: UnixSeconds;
   /** `true` marks a tombstone of a deleted transaction (incremental sync only). */
   deleted?: boolean;
 }
 
-/** A deleted transaction as incremental sync reports it: id, object, deleted, updated and the last known fields. */
+/** A deleted transaction as incremental sync reports it: id, object, deleted and the last known fields. */
 export type TransactionTombstone = Partial<Transaction> & { id: string; deleted: true };
 
 export interface TransactionListParams extends PageParams {
@@ -217,17 +215,23 @@ export interface JournalLine {
   department_id: string | null;
   debit_cents: Cents;
   credit_cents: Cents;
+  /** Read from one signed amount (debit positive) where the API gives no debit_cents and credit_cents. */
+  signed?: true;
 }
 
+/** As the client reads it (src/api/journal.ts): whatever the API calls these fields. */
 export interface JournalEntry {
   id: string;
   object: 'journal_entry';
   date: DateString;
   transaction_id: string | null;
-  kind: Open<'transaction' | 'opening' | 'depreciation' | 'accrual' | 'spread'>;
+  /** Null where the API's entries have no `kind` (the name docs/api-decisions.md chose; no rule finds another). */
+  kind: Open<'transaction' | 'opening' | 'depreciation' | 'accrual' | 'spread'> | null;
   memo: string | null;
   created: UnixSeconds;
   lines: JournalLine[];
+  /** The labels the API's entry does not carry under these names (`kind`, `memo`): shown empty. */
+  unnamed?: readonly ('kind' | 'memo')[];
 }
 
 export interface JournalEntryListParams extends PageParams {
@@ -362,14 +366,19 @@ export interface CashFlow {
   end_date: DateString;
   currency: string;
   refreshed_at: UnixSeconds | null;
-  net_income_cents: Cents;
-  beginning_cash_cents: Cents;
-  ending_cash_cents: Cents;
+  /** Absent where the API's cash flow does not give it (the spec lists only change_in_cash_cents). */
+  net_income_cents?: Cents;
+  /** Absent where the API does not give them; the engine then takes them from the balance sheets (cashFrom). */
+  beginning_cash_cents?: Cents;
+  ending_cash_cents?: Cents;
   change_in_cash_cents: Cents;
   /** Includes synthetic `grp_` entries (not categories; unusable with /journal_entries). */
   operating_activities: ActivitySection;
-  investing_activities: ActivitySection;
-  financing_activities: ActivitySection;
+  /** Under these names whatever the API calls them (src/api/reports.ts readCashFlow). */
+  investing_activities?: ActivitySection;
+  financing_activities?: ActivitySection;
+  /** Set by the engine when beginning and ending cash were taken from the balance sheets' cash_cents. */
+  cash_from_balance_sheets?: true;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // The API key never appears: the client already redacts it from what it keeps, and as a last line of
 // defence anything shaped like a key is masked here.
 
-import { ApiError, ConfigError, MonthlyLimitError, planCap } from '../api';
+import { ApiError, ConfigError, MonthlyLimitError, planCap, UNREADABLE_ANSWER } from '../api';
 import { isFinError, permissionFor } from '../engine/fin';
 import { capFromMessage } from '../engine/reader/capBlock';
 import { RenderError } from '../engine/render';
@@ -121,6 +121,10 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
       };
     case 'rate_limit_exceeded':
       return { title: 'Too many requests', body: 'The API is limiting requests for this key right now. Wait a minute and try again.', code };
+    // An answer in a shape the add-in does not read (src/api/answerShape.ts): whose problem it is, and what
+    // to tell whoever runs the API. Asking again gets the same answer, so it says not to retry.
+    case UNREADABLE_ANSWER:
+      return unreadableAnswer(said(error), `${error.request.method} ${error.request.path}`, code);
     // Answers the client refuses to use (src/api: malformed, oversized, a list that never ends).
     case 'invalid_response':
     case 'response_too_large':
@@ -159,6 +163,17 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
   return { title: 'The API refused the request', body: said(error), code };
 }
 
+/** An answer the add-in cannot read: not the user's doing, and not worth retrying. */
+function unreadableAnswer(detail: string, request: string | null, code: string | undefined): UserMessage {
+  return {
+    title: 'The API answered in a form this add-in does not read',
+    body:
+      `${detail.replace(/\.$/, '')}. Nothing was written from it, and trying again gets the same answer. ` +
+      (request ? `Tell whoever runs the API that ${request} answered this way (the fields above say how).` : 'Tell whoever runs the API what this message says.'),
+    code,
+  };
+}
+
 /** Any failure as a title and a sentence saying what to do. */
 export function describeError(error: unknown, ctx: DescribeContext = {}): UserMessage {
   let message: UserMessage;
@@ -184,7 +199,8 @@ export function describeError(error: unknown, ctx: DescribeContext = {}): UserMe
         ? { title: 'Not found in the workbook', body: `${said(error)}. It may have been renamed or deleted.`, code: error.code }
         : { title: 'Excel could not do this', body: said(error), code: error.code };
   } else if (error instanceof RenderError) {
-    message = { title: 'Could not lay out the statement', body: said(error), code: 'render' };
+    // A statement whose figures do not add up, or lack a field the layout needs: the answer, not the user.
+    message = unreadableAnswer(said(error), null, 'render');
   } else if (isFinError(error)) {
     message = { title: 'Not available', body: said(error), code: error.code };
   } else if (error instanceof Error) {

@@ -20,7 +20,13 @@ function reply(req: Recorded) {
   if (req.method === 'GET' && ['/transactions', '/accounts', '/cards', '/journal_entries', '/parties/merchants', '/rules', '/categories', '/departments', '/integrations'].includes(rel(req))) {
     return { status: 200, body: listBody };
   }
-  return { status: req.method === 'POST' ? 201 : 200, body: { id: 'x_1', object: 'thing' } };
+  // Answers the client reads by shape (src/api/answerShape.ts) need the least of theirs.
+  const shaped: Record<string, unknown> = {
+    '/journal_entries/je_1': { id: 'je_1', object: 'journal_entry', date: '2026-01-31', transaction_id: null, kind: 'accrual', memo: null, lines: [] },
+    '/aggregations/total': { object: 'aggregation_total', category_id: 'cat_1', total_cents: 0 },
+    '/reports/cash_flow': { object: 'cash_flow', change_in_cash_cents: 0, operating_activities: { total_cents: 0, categories: [] } },
+  };
+  return { status: req.method === 'POST' ? 201 : 200, body: shaped[rel(req)] ?? { id: 'x_1', object: 'thing' } };
 }
 
 type Case = [endpoint: string, call: (c: Client) => Promise<unknown>, query: string, body: unknown];

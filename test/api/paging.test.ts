@@ -54,14 +54,15 @@ describe('auto-paging iterators', () => {
     ]);
   });
 
+  const entry = (i: number) => ({ id: `je_${i}`, object: 'journal_entry', date: '2026-01-31', transaction_id: null, kind: 'accrual', memo: null, lines: [] });
   it.each([
-    ['accounts', '/accounts', (c: ReturnType<typeof testClient>['client']) => c.accounts.iterate()],
-    ['journal entries', '/journal_entries', (c: ReturnType<typeof testClient>['client']) => c.journalEntries.iterate({ category_id: 'cat_1' })],
-    ['merchants', '/parties/merchants', (c: ReturnType<typeof testClient>['client']) => c.merchants.iterate({ category_id: 'cat_1' })],
-    ['rules', '/rules', (c: ReturnType<typeof testClient>['client']) => c.rules.iterate()],
-  ])('page %s to the end', async (_label, path, iterate) => {
+    ['accounts', '/accounts', (c: ReturnType<typeof testClient>['client']) => c.accounts.iterate(), (i: number) => ({ id: `acct_${i}` })],
+    ['journal entries', '/journal_entries', (c: ReturnType<typeof testClient>['client']) => c.journalEntries.iterate({ category_id: 'cat_1' }), entry],
+    ['merchants', '/parties/merchants', (c: ReturnType<typeof testClient>['client']) => c.merchants.iterate({ category_id: 'cat_1' }), (i: number) => ({ object: 'merchant', name: `M${i}` })],
+    ['rules', '/rules', (c: ReturnType<typeof testClient>['client']) => c.rules.iterate(), (i: number) => ({ id: `rule_${i}` })],
+  ])('page %s to the end', async (_label, path, iterate, item) => {
     const { client } = testClient(api);
-    api.setHandler(pagedHandler(path, 4, 2, (i) => ({ id: `x_${i}` })));
+    api.setHandler(pagedHandler(path, 4, 2, item));
     expect(await collect(iterate(client) as AsyncIterable<unknown>)).toHaveLength(4);
     expect(api.requests.map((r) => rel(r))).toEqual([path, path]);
     if (path !== '/accounts' && path !== '/rules') expect(api.requests.every((r) => r.query.get('category_id') === 'cat_1')).toBe(true);

@@ -30,7 +30,10 @@ const DEPARTMENTS: Department[] = [
 const LEAVES = ['dept_east', 'dept_west', 'dept_cs_ops', 'dept_fin_ops'];
 const MERCHANTS = ['Amazon Web Services', 'Delta Air Lines', 'Café Olé', '=HYPERLINK("http://x","y")', 'Blue Bottle Coffee', 'Uber'];
 
-function synthetic(i: number, updated: number): Transaction {
+/** A transaction with the fake API's own modification stamp (it orders its sync runs by it). */
+type Stamped = Transaction & { updated: number };
+
+function synthetic(i: number, updated: number): Stamped {
   const day = 1 + (i % 28);
   const month = 1 + (Math.floor(i / 28) % 12);
   const date = `2025-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
@@ -61,7 +64,7 @@ function synthetic(i: number, updated: number): Transaction {
 
 /** The fake API: the company's transactions by id and a clock of `updated` values. */
 class FakeApi {
-  rows = new Map<string, Transaction>();
+  rows = new Map<string, Stamped>();
   watermark = 1_000;
   calls = 0;
 
@@ -80,8 +83,8 @@ class FakeApi {
       const after = Number(url.searchParams.get('updated_after'));
       const limit = Number(url.searchParams.get('limit') ?? 100);
       const offset = Number(url.searchParams.get('starting_after') ?? 0);
-      const matching = [...this.rows.values()].filter((t) => (t.updated ?? 0) > after && (t.updated ?? 0) <= this.watermark);
-      matching.sort((a, b) => (a.updated ?? 0) - (b.updated ?? 0) || a.id.localeCompare(b.id));
+      const matching = [...this.rows.values()].filter((t) => t.updated > after && t.updated <= this.watermark);
+      matching.sort((a, b) => a.updated - b.updated || a.id.localeCompare(b.id));
       const page = matching.slice(offset, offset + limit);
       const more = offset + limit < matching.length;
       return json({ object: 'list', url: '/api/v1/transactions', has_more: more, next_cursor: more ? String(offset + limit) : null, data: page, watermark: this.watermark });

@@ -60,7 +60,6 @@ function txn(id: string, over: Partial<Transaction> = {}): Transaction {
     spread: null,
     transfer_id: null,
     created: 1,
-    updated: 10,
     ...over,
   };
 }
@@ -181,15 +180,15 @@ test('reconcile: per field, a local edit is kept; the pulled value follows the s
   const out = reconcile({
     view: v,
     upserts: [
-      txn('txn_a', { department_id: 'dept_fin_ops', updated: 20 }),
-      txn('txn_b', { accounting_date: '2025-03-31', updated: 20 }),
-      txn('txn_c', { department_id: null, updated: 20 }),
-      txn('txn_d', { department_id: 'dept_fin_ops', updated: 20 }),
-      txn('txn_new', { date: '2025-03-11', updated: 20 }),
+      txn('txn_a', { department_id: 'dept_fin_ops' }),
+      txn('txn_b', { accounting_date: '2025-03-31' }),
+      txn('txn_c', { department_id: null }),
+      txn('txn_d', { department_id: 'dept_fin_ops' }),
+      txn('txn_new', { date: '2025-03-11' }),
     ],
     tombstones: [
-      { id: 'txn_e', deleted: true, updated: 20 },
-      { id: 'txn_f', deleted: true, updated: 20 },
+      { id: 'txn_e', deleted: true },
+      { id: 'txn_f', deleted: true },
     ],
     mode: 'incremental',
     dir,
@@ -223,7 +222,7 @@ test('reconcile: per field, a local edit is kept; the pulled value follows the s
   expect([...out.newlyUpstream]).toEqual(['txn_c']);
 
   // restricted: rows not in the table are not added; a later entry for the same id wins.
-  const r2 = reconcile({ view: v, upserts: [txn('txn_new'), txn('txn_a', { merchant: 'Old', updated: 5 }), txn('txn_a', { merchant: 'New', updated: 30 })], tombstones: [], mode: 'restricted', dir, system: 1900, flags: {} });
+  const r2 = reconcile({ view: v, upserts: [txn('txn_new'), txn('txn_a', { merchant: 'Old' }), txn('txn_a', { merchant: 'New' })], tombstones: [], mode: 'restricted', dir, system: 1900, flags: {} });
   expect(r2.appends).toEqual([]);
   expect(r2.updates.find((u) => u.key === 'txn_a')?.values[COL.merchant]).toBe('New');
 });

@@ -7,6 +7,7 @@
 // by the client) and are kept short enough for Excel's error tooltip.
 
 import { ApiError, MonthlyLimitError } from '../../api/errors';
+import { UNREADABLE_ANSWER } from '../../api/answerShape';
 import { capFromMessage } from '../reader/capBlock';
 import { RenderError } from '../render/money';
 
@@ -89,6 +90,8 @@ export function fromApiError(error: ApiError, path: string): FinError {
   if (error.code === 'timeout') return new FinError('na', `${said}; recalculate to try again`, 'timeout');
   if (error.code === 'outage') return new FinError('na', said, 'outage');
   if (error.code === 'invalid_response') return new FinError('na', `The API's answer could not be used: ${said}`, 'invalid_response');
+  // Not the formula's fault: the API answered in a shape this add-in does not read (the message names it).
+  if (error.code === UNREADABLE_ANSWER) return new FinError('na', said, UNREADABLE_ANSWER);
   if (error.type === 'connection_error') {
     return new FinError('na', `Could not reach the API (${error.code ?? 'network'}); recalculate to try again`, 'connection');
   }

@@ -21,6 +21,7 @@ import type {
 } from '../../api/types';
 import type { Period } from '../dates';
 import type { CachedReader } from '../reader/cachedReader';
+import { cashRequests, lacksCash, withCashFrom } from '../reader/cashFlowCash';
 import type { CallReads, CellReads } from './cellReads';
 import type { FinCall } from './calls';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
@@ -150,9 +151,18 @@ export class FinReads {
     return this.answer(ev, { path: '/reports/balance_sheet', query: { ...params } }, (o) => this.client.reports.balanceSheet(params, o));
   }
 
+  /** A cash flow with its beginning and ending cash: the API's, or the balance sheets' (cashFlowCash.ts). */
   cashFlow(ev: Evaluation, period: Period): CachedAnswer<CashFlow> {
     const params: ReportPeriodParams = { start_date: period.start, end_date: period.end };
-    return this.answer(ev, { path: '/reports/cash_flow', query: { ...params } }, (o) => this.client.reports.cashFlow(params, o));
+    const answer = this.answer(ev, { path: '/reports/cash_flow', query: { ...params } }, (o) => this.client.reports.cashFlow(params, o));
+    if (!lacksCash(answer.value)) return answer;
+    this.reader.noteCashFlowsLackCash();
+    const [opening, closing] = cashRequests(period.start, period.end).map((r) => this.balanceSheet(ev, String(r.query!.date)));
+    return {
+      value: withCashFrom(answer.value, opening.value, closing.value),
+      fetchedAt: Math.min(answer.fetchedAt, opening.fetchedAt, closing.fetchedAt),
+      ...(answer.stale ? { stale: answer.stale } : {}),
+    };
   }
 
   total(ev: Evaluation, params: AggregationTotalParams): CachedAnswer<AggregationTotal> {

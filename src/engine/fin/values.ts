@@ -3,6 +3,7 @@
 // reads the same cached answer. Each is one synchronous attempt (pending.ts): it throws a Pending for
 // whatever it has to wait for, and the service attempts it again.
 
+import { UNREADABLE_ANSWER } from '../../api/answerShape';
 import type { AggregationTotalParams } from '../../api/types';
 import { argumentEndDate, argumentsToPeriod, monthlyCoverage, pointInTimeCoverage } from '../dates';
 import { centsToDisplay } from '../render/money';
@@ -110,8 +111,13 @@ export function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; s
   const typed = typeof args.line === 'string' ? args.line.trim() : '';
   const figure = typed ? figureKey(CASH_FLOW_FIGURES, typed) : undefined;
   if (figure !== undefined) {
-    const cents = figureCents(reads.cashFlow(ev, period).value, figure);
-    if (cents === undefined) throw new FinError('na', `The cash flow statement has no "${typed}" figure`, 'missing_figure');
+    const report = reads.cashFlow(ev, period).value;
+    const cents = figureCents(report, figure);
+    if (cents === undefined) {
+      // Not the formula's fault: the API's cash flow does not give this figure (the spec lists few of its fields).
+      const instead = figure === 'net_income_cents' ? '; FIN.PNL("Net Income", ...) gives the period\'s net income' : '';
+      throw new FinError('na', `The API's cash flow has no ${figure} (fields: ${Object.keys(report).join(', ')})${instead}`, UNREADABLE_ANSWER);
+    }
     return centsToDisplay(cents, 'units');
   }
   if (typed.startsWith('grp_')) {

@@ -17,8 +17,10 @@ import { plural } from '../text/plural';
 import { isClosedRequest } from './closedBooks';
 import { touchedBy, type TransactionChange } from './touched';
 import { ApiError, MonthlyLimitError } from '../../api/errors';
+import { UNREADABLE_ANSWER } from '../../api/answerShape';
 import type { CallOptions } from '../../api/transport';
 import { OutageBreaker } from './breaker';
+import { cashRequestsOf } from './cashFlowCash';
 import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './capBlock';
 import { canonicalKey, type CacheStore, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 
@@ -72,8 +74,9 @@ function keepsFiguresOnFailure(error: unknown): boolean {
   return error instanceof ApiError && (error.type === 'connection_error' || error.code === 'outage' || (error.status !== null && error.status >= 500) || error.code === 'rate_limit_exceeded');
 }
 
-/** Answers a second identical request would get again (and pay for again). */
+/** Answers a second identical request would get again (and pay for again), an answer the client cannot read among them. */
 function isDeterministicFailure(error: unknown): boolean {
+  if (error instanceof ApiError && error.code === UNREADABLE_ANSWER) return true;
   return error instanceof ApiError && error.status !== null && [400, 401, 403, 404, 409, 422].includes(error.status);
 }
 
@@ -124,6 +127,7 @@ export class CachedReader {
   private blockLoaded?: Promise<void>;
   private blockLoadedFor?: string;
   private companyPromise?: Promise<string>;
+  private cashFlowsLackCash = false;
 
   constructor(options: ReaderOptions) {
     this.client = options.client;
@@ -248,11 +252,20 @@ export class CachedReader {
     this.breaker.reset();
   }
 
+  /**
+   * Told when a cash flow of this API came without beginning and ending cash (cashFlowCash.ts): from then on
+   * a cash flow is priced with the two balance sheets its cash is taken from.
+   */
+  noteCashFlowsLackCash(): void {
+    this.cashFlowsLackCash = true;
+  }
+
   /** What fetching these requests through the cache spends; never calls the API. */
   async cost(requests: readonly ReadRequest[]): Promise<CallCost> {
     const company = this.knownCompanyId();
     const distinct = new Map<string, ReadRequest>();
-    for (const r of requests) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
+    const priced = this.cashFlowsLackCash ? requests.flatMap((r) => [r, ...cashRequestsOf(r)]) : requests;
+    for (const r of priced) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
     // An answer due for a refresh costs its call again.
     const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
     const cached = hits.filter(Boolean).length;

@@ -55,7 +55,7 @@ export interface BalanceSheetReport {
   readonly liabilities_and_equity_cents: Cents;
 }
 
-/** The spec leaves most of the cash flow open; docs/api-decisions.md fixes these names. */
+/** The spec leaves most of the cash flow open: the client reads it into these names (src/api/reports.ts). */
 export interface CashFlowReport {
   readonly object: 'cash_flow';
   readonly start_date: string;
@@ -69,6 +69,8 @@ export interface CashFlowReport {
   readonly operating_activities: ReportSection;
   readonly investing_activities?: ReportSection | null;
   readonly financing_activities?: ReportSection | null;
+  /** Beginning and ending cash were taken from the balance sheets (engine/reader/cashFlowCash.ts). */
+  readonly cash_from_balance_sheets?: true;
 }
 
 export type StatementReport = IncomeStatementReport | BalanceSheetReport | CashFlowReport;

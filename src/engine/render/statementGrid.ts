@@ -156,6 +156,8 @@ interface FigureBlock {
   readonly bold: boolean;
   /** Shown only when some report has the field. */
   readonly optional: boolean;
+  /** The label where the engine took the figure from the balance sheets (cash_from_balance_sheets). */
+  readonly fromBalanceSheets?: string;
 }
 
 interface CheckBlock {
@@ -244,8 +246,9 @@ const LAYOUTS: Readonly<Record<StatementKind, readonly Block[]>> = {
     section('investing_activities', 'Investing activities', 'Net cash from investing activities', true), BLANK,
     section('financing_activities', 'Financing activities', 'Net cash from financing activities', true), BLANK,
     { type: 'figure', key: 'change_in_cash_cents', label: 'Net change in cash', bold: true, optional: false },
-    { type: 'figure', key: 'beginning_cash_cents', label: 'Beginning cash', bold: false, optional: true },
-    { type: 'figure', key: 'ending_cash_cents', label: 'Ending cash', bold: true, optional: true }, BLANK,
+    // Required: a cash flow reaches the renderer with both, the API's or the balance sheets' (reader/cashFlowCash.ts).
+    { type: 'figure', key: 'beginning_cash_cents', label: 'Beginning cash', bold: false, optional: false, fromBalanceSheets: 'Beginning cash (balance sheet)' },
+    { type: 'figure', key: 'ending_cash_cents', label: 'Ending cash', bold: true, optional: false, fromBalanceSheets: 'Ending cash (balance sheet)' }, BLANK,
     {
       type: 'check', key: 'check_change_in_cash', label: 'Check: change in cash = sum of activities', optional: false,
       difference: (r) => {
@@ -254,7 +257,7 @@ const LAYOUTS: Readonly<Record<StatementKind, readonly Block[]>> = {
       },
     },
     {
-      type: 'check', key: 'check_ending_cash', label: 'Check: ending cash = beginning cash + change', optional: true,
+      type: 'check', key: 'check_ending_cash', label: 'Check: ending cash = beginning cash + change', optional: false,
       difference: (r) => {
         const begin = centsField(r, 'beginning_cash_cents');
         const end = centsField(r, 'ending_cash_cents');
@@ -475,7 +478,8 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
         if (block.optional) continue;
         throw new RenderError(`${kind} has no ${block.key}`);
       }
-      push(text(block.label), cents.map(money), { ...plain('subtotal', block.bold), figure: block.key }, cents);
+      const label = block.fromBalanceSheets && reports.some((r) => field(r, 'cash_from_balance_sheets') === true) ? block.fromBalanceSheets : block.label;
+      push(text(label), cents.map(money), { ...plain('subtotal', block.bold), figure: block.key }, cents);
     } else {
       const diffs = reports.map(block.difference);
       if (block.optional && diffs.every((d) => d === undefined)) continue;

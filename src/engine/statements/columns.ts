@@ -2,7 +2,8 @@
 // through the one cached reader (each distinct request once; a report a FIN cell or another block already
 // fetched costs nothing).
 
-import type { ReportDateParams, ReportPeriodParams } from '../../api/types';
+import type { BalanceSheet, CashFlow, ReportDateParams, ReportPeriodParams } from '../../api/types';
+import { cashRequests, lacksCash, withCashFrom } from '../reader/cashFlowCash';
 import type { CallOptions } from '../../api/transport';
 import { priorPeriod, samePeriodLastYear, splitPeriod, yearToDate, type Period } from '../dates';
 import type { StatementReport } from '../render';
@@ -139,6 +140,38 @@ export async function fetchColumns(columns: readonly StatementColumn[], options:
     throw failures.find((e) => (e as { code?: unknown })?.code === 'monthly_limit_exceeded') ?? failures[0];
   }
   const reports = columns.map((c) => answers.get(requestKey(c.request))!.value);
-  const fetchedAt = Math.min(...[...answers.values()].map((a) => a.fetchedAt));
-  return { reports, fetchedAt };
+  const cash = await cashOfCashFlows(columns, reports, options);
+  const fetchedAt = Math.min(...[...answers.values()].map((a) => a.fetchedAt), ...cash.fetchedAt);
+  return { reports: cash.reports, fetchedAt };
+}
+
+/**
+ * Cash flows the API gave without beginning and ending cash get the balance sheets' (cashFlowCash.ts),
+ * through the same cache: a balance sheet another column, block or cell holds costs nothing.
+ */
+async function cashOfCashFlows(
+  columns: readonly StatementColumn[],
+  reports: StatementReport[],
+  options: FetchOptions,
+): Promise<{ reports: StatementReport[]; fetchedAt: number[] }> {
+  const lacking = columns.map((c, i) => (reports[i].object === 'cash_flow' && lacksCash(reports[i] as unknown as CashFlow) ? i : -1)).filter((i) => i >= 0);
+  if (lacking.length === 0) return { reports, fetchedAt: [] };
+  const { reader, client } = options;
+  reader.noteCashFlowsLackCash();
+  // A month's closing balance sheet is the next month's opening one: each distinct request is read once.
+  const needed = new Map(lacking.flatMap((i) => cashRequests(columns[i].start!, columns[i].end!)).map((r) => [requestKey(r), r]));
+  const sheets = new Map<string, CachedAnswer<BalanceSheet>>();
+  await Promise.all(
+    [...needed].map(async ([key, request]) => {
+      const answer = await reader.read<BalanceSheet>(request, (o) => callReport(client, request, o) as unknown as Promise<BalanceSheet>, { fresh: options.fresh });
+      if (answer.stale) throw answer.stale.error;
+      sheets.set(key, answer);
+    }),
+  );
+  const out = [...reports];
+  for (const i of lacking) {
+    const [opening, closing] = cashRequests(columns[i].start!, columns[i].end!).map((r) => sheets.get(requestKey(r))!.value);
+    out[i] = withCashFrom(reports[i] as unknown as CashFlow, opening, closing) as unknown as StatementReport;
+  }
+  return { reports: out, fetchedAt: [...sheets.values()].map((a) => a.fetchedAt) };
 }

@@ -8,6 +8,7 @@ import type { SecretStore } from '../ports/storage';
 import type { Client, Company, Department } from '../../api';
 import type { CallOptions } from '../../api/transport';
 import type { CachedReader } from '../reader/cachedReader';
+import type { CachedAnswer, ReadRequest } from '../reader/requestCache';
 import { calendarDateAt, type DateSystem } from '../dates';
 import { Refusal } from '../refusal';
 import { COL, TableView } from './columns';
@@ -66,6 +67,8 @@ export interface Deps {
    * several calls in a row (a sync, a job and its polls, a paged listing): it gets a longer limit.
    */
   spend: <T>(path: string, work: (opts: CallOptions) => Promise<T>, kind?: 'call' | 'run') => Promise<T>;
+  /** A cached read (reader.read): an answer a cell or a block already holds costs nothing. */
+  read: <T>(request: ReadRequest, fetch: (opts: CallOptions) => Promise<T>) => Promise<CachedAnswer<T>>;
   /** The connected key's company (the reader's: no call when the client knows it). */
   companyId: () => Promise<string>;
   /** The user started a run (pull, refresh, push, shift, resume): an earlier outage pause is lifted. */
@@ -90,6 +93,7 @@ export function resolveDeps(o: EngineOptions): Deps {
   return {
     client: o.client,
     spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
+    read: (request, fetch) => o.reader.read(request, fetch),
     companyId: () => o.reader.companyId(),
     newRun: () => o.reader.newRun(),
     noteChanged: async (changes, bindingId) => {

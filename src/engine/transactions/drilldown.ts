@@ -28,6 +28,7 @@ import { Refusal } from '../refusal';
 import { DepartmentDirectory, departmentRefs } from './departments';
 import { buildTree, subtreeIds } from '../tree';
 import { pluralGrouped } from '../text/plural';
+import { checkEntryDate, checkLinesAddUp, explainedFigure } from './drillCheck';
 
 export interface DrillDownRequest {
   categoryId: string;
@@ -117,13 +118,19 @@ export async function drillDown(
   let totalCents = 0;
   let debitCents = 0;
   let creditCents = 0;
+  let signedLines = false;
+  const unnamed = new Set<string>();
   await deps.spend(
     '/journal_entries',
     async (o) => {
       for await (const entry of deps.client.journalEntries.iterate({ category_id: root.id, start_date: req.start, end_date: req.end }, o) as AsyncIterable<JournalEntry>) {
+        // Stops the walk at the first entry outside the period: no more pages are asked for.
+        checkEntryDate(entry, req.start, req.end);
         entries++;
+        for (const label of entry.unnamed ?? []) unnamed.add(label);
         for (const line of entry.lines) {
             if (!inTree.has(line.category_id)) continue;
+            if (line.signed) signedLines = true;
             const cents = signedCents(root.account_type, line.debit_cents, line.credit_cents);
             totalCents += cents;
             debitCents += line.debit_cents;
@@ -147,6 +154,9 @@ export async function drillDown(
     'run',
   );
 
+  onProgress?.({ phase: 'checking', message: 'Checking that the lines add up to the statement…' });
+  checkLinesAddUp(totalCents, await explainedFigure(deps, root, req.start, req.end), root, signedLines);
+
   onProgress?.({ phase: 'writing', message: `Writing ${rows.length} lines…` });
   const ref = await deps.gateway.createTable({
     name: 'DrillDown',
@@ -169,9 +179,14 @@ export async function drillDown(
     address: ref.address,
     table: ref.name,
   });
-  const note = root.point_in_time
-    ? `${root.name} is a balance-sheet category: these are its entries in the period (the change in its balance), not the balance itself.`
-    : `Journal lines of ${root.name} and its subcategories dated ${req.start} to ${req.end}; they add up to the statement line for whole months.`;
+  const labels = [...unnamed].sort();
+  const noLabels = labels.length
+    ? ` The API's journal entries carry no ${labels.join(' or ')} under ${labels.length === 1 ? 'that name' : 'those names'}: ${labels.map((l) => (l === 'kind' ? 'Kind' : 'Memo')).join(' and ')} ${labels.length === 1 ? 'is' : 'are'} left empty.`
+    : '';
+  const note =
+    (root.point_in_time
+      ? `${root.name} is a balance-sheet category: these are its entries in the period (the change in its balance), not the balance itself; they add up to that change.`
+      : `Journal lines of ${root.name} and its subcategories dated ${req.start} to ${req.end}; they add up to the statement line for the same dates (checked).`) + noLabels;
   return {
     sheet: ref.sheet,
     table: ref.name,

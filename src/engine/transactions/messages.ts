@@ -61,6 +61,11 @@ export function jobErrorReason(e: Pick<JobError, 'code' | 'message'>): string {
   }
 }
 
+/** A row no error of its failed job names: the job failed as a whole (an error about no one transaction). */
+export function jobFailedAsWhole(reason: string): string {
+  return `Not applied — the job failed as a whole (${reason}); nothing in that job changed`;
+}
+
 export function notAppliedBecauseOthers(reason: string, others: number): string {
   return `Not applied — ${plural(others, 'other row')} in the same job failed (${reason}); nothing in that job changed. Push again`;
 }

@@ -22,7 +22,12 @@ export interface RowOutcome {
   unknown?: boolean;
 }
 
-/** Turns a terminal job into one outcome per id. A failed job changed nothing: every row stays pending. */
+/**
+ * Turns a terminal job into one outcome per id. A failed job changed nothing: every row stays pending. Its
+ * errors are matched to rows by the transaction id they carry (src/api/jobs.ts reads it by its txn_ prefix,
+ * whatever the field's name); a row no error names is told why the others failed, or that the job failed
+ * as a whole -- never another row's reason as its own.
+ */
 export function jobRowOutcomes(ids: string[], job: BulkUpdateJob, errors: JobError[], kind: JobKind, update: BulkUpdateParams['updates'], t: OpenTable, view: TableView): RowOutcome[] {
   if (job.status === 'success') {
     return ids.map((id) => {
@@ -43,7 +48,7 @@ export function jobRowOutcomes(ids: string[], job: BulkUpdateJob, errors: JobErr
   return ids.map((id) => {
     const own = byId.get(id);
     if (own) return { id, ok: false, status: M.jobErrorReason(own) };
-    if (jobLevel) return { id, ok: false, status: M.jobErrorReason(jobLevel) };
+    if (jobLevel) return { id, ok: false, status: M.jobFailedAsWhole(M.jobErrorReason(jobLevel)) };
     return { id, ok: false, status: M.notAppliedBecauseOthers(firstReason, byId.size) };
   });
 }

@@ -103,19 +103,14 @@ async function collectRun(
 }
 
 /**
- * The run's rows, once each: a restarted run delivers rows again (the higher `updated` wins), and a
- * tombstone removes a row it outdates. Tombstones of transactions deleted before the pull are skipped.
+ * The run's rows, once each. The spec orders a run oldest-modified first, and a restarted run delivers rows
+ * again in that order, so the later delivery of a row is its latest; a tombstone removes the row (a deletion
+ * is final). No timestamp field is read: the name of the sync field besides `deleted` is not shown.
  */
 function latestRows(run: Collected): Transaction[] {
   const byId = new Map<string, Transaction>();
-  for (const t of run.upserts) {
-    const prev = byId.get(t.id);
-    if (!prev || (prev.updated ?? 0) <= (t.updated ?? 0)) byId.set(t.id, t);
-  }
-  for (const d of run.tombstones) {
-    const prev = byId.get(d.id);
-    if (prev && (prev.updated ?? 0) <= (d.updated ?? 0)) byId.delete(d.id);
-  }
+  for (const t of run.upserts) byId.set(t.id, t);
+  for (const d of run.tombstones) byId.delete(d.id);
   return [...byId.values()];
 }
 
@@ -226,7 +221,7 @@ async function restoreDamagedRows(deps: Deps, view: TableView, run: Collected, o
     try {
       run.upserts.push(await deps.spend('/transactions/{id}', (o) => deps.client.transactions.retrieve(id, o)));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) run.tombstones.push({ id, deleted: true, updated: Number.MAX_SAFE_INTEGER });
+      if (e instanceof ApiError && e.status === 404) run.tombstones.push({ id, deleted: true });
       else throw e;
     }
   }

@@ -85,15 +85,11 @@ export function reconcile(input: ReconcileInput): ReconcileOutput {
     }
   };
 
-  // The latest word per id: a restarted run can deliver a row twice; the higher `updated` wins (ties:
-  // the later one, since runs are ordered oldest-modified first).
-  const latest = new Map<string, { kind: 'upsert'; t: Transaction; updated: number } | { kind: 'tombstone'; updated: number }>();
-  const consider = (id: string, e: { kind: 'upsert'; t: Transaction; updated: number } | { kind: 'tombstone'; updated: number }) => {
-    const prev = latest.get(id);
-    if (!prev || prev.updated <= e.updated) latest.set(id, e);
-  };
-  for (const t of input.upserts) consider(t.id, { kind: 'upsert', t, updated: t.updated ?? 0 });
-  for (const t of input.tombstones) consider(t.id, { kind: 'tombstone', updated: t.updated ?? 0 });
+  // The latest word per id: a run is ordered oldest-modified first and a restarted run delivers rows again in
+  // that order, so a later delivery wins; a tombstone wins over any delivery (a deletion is final).
+  const latest = new Map<string, { kind: 'upsert'; t: Transaction } | { kind: 'tombstone' }>();
+  for (const t of input.upserts) latest.set(t.id, { kind: 'upsert', t });
+  for (const t of input.tombstones) latest.set(t.id, { kind: 'tombstone' });
 
   const out: ReconcileOutput = {
     updates: [],

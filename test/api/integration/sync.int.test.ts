@@ -150,7 +150,7 @@ it('after a PATCH, an upstream change and an upstream delete, the next sync retu
   expect(upserts.find((t) => t.id === patched.id)!.department_id).toBe(leaf);
   expect(upserts.find((t) => t.id === changed.id)!.merchant).toBe('Upstream Renamed Merchant');
   expect(tombstones[0]).toMatchObject({ id: deleted.id, deleted: true });
-  for (const t of [...upserts, ...tombstones]) expect(t.updated!).toBeGreaterThan(caughtUp);
+  for (const t of [...upserts, ...tombstones]) expect((t as { updated?: number }).updated!).toBeGreaterThan(caughtUp);
 
   // The mirror still equals the live listing.
   expect(mirror.has(deleted.id)).toBe(false);
