@@ -6,6 +6,7 @@
 import { ApiError, ConfigError, MonthlyLimitError, planCap, UNREADABLE_ANSWER } from '../api';
 import { isFinError, permissionFor } from '../engine/fin';
 import { capFromMessage } from '../engine/reader/capBlock';
+import { OutageError } from '../engine/reader/outage';
 import { RenderError } from '../engine/render';
 import { isRefusal } from '../engine/refusal';
 import { GatewayError } from '../engine/ports/workbook';
@@ -112,8 +113,16 @@ function describeApiError(error: ApiError, ctx: DescribeContext): UserMessage {
       };
     }
     case 'outage':
-      // No answer at all reads as any unreachable API (below); server failures say what they cost.
+      // No answer at all reads as any unreachable API (below); server failures say what they cost, and
+      // one endpoint failing on its own is named: the rest of the API was asked as usual.
       if (error.type === 'connection_error') break;
+      if (error instanceof OutageError && error.endpoint) {
+        return {
+          title: `The API's ${error.endpoint.name} is failing`,
+          body: `${said(error)}. Only what needs it was stopped, and its figures already in the workbook stay as they are; try again in a few minutes.`,
+          code,
+        };
+      }
       return {
         title: 'The API is not answering',
         body: `${said(error)}. Figures already in the workbook stay as they are; try again in a few minutes.`,

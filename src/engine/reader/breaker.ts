@@ -1,70 +1,162 @@
-// A circuit breaker for an outage. Every authenticated request counts against the monthly cap, whatever
+// Circuit breakers for an outage. Every authenticated request counts against the monthly cap, whatever
 // its status, and the client retries a 5xx up to four times: with the reports endpoint down, one Refresh
-// all of a board pack spent dozens of calls and refreshed nothing. The breaker watches every attempt (the
-// client tells it, retries included): after a few server failures or lost connections in a row it opens,
-// the reader drops what is queued or waiting to retry, and nothing more is asked for a short pause. A
-// success closes it; a new Refresh all starts with it closed.
+// all of a board pack spent dozens of calls and refreshed nothing. The breakers watch every attempt (the
+// client tells them, retries included), each told which endpoint it was for:
+//   - an endpoint that fails a few times in a row (5xx) opens its own breaker: what is queued or waiting
+//     to retry for it is dropped, and nothing more is asked of it for a short pause, while the other
+//     endpoints go on (a real API fails by endpoint as often as whole: a failing income statement must not
+//     stop the balance sheet);
+//   - the API as a whole opens when the failures in a row (no answer below 500 anywhere between) span two
+//     endpoints or include one without any answer (a lost connection, a timeout: the network, the host or
+//     the base URL, which every endpoint shares, so it is never put on one endpoint), or when, right after
+//     an endpoint opened, the first request to another one fails too. Until something answers after an
+//     endpoint opened, the other endpoints are asked one request at a time (admit), so that learning the
+//     whole API is down costs one call more, not a round of every queued request;
+//   - any answer below 500 closes the whole-API breaker and ends its doubt; an endpoint's own success
+//     closes its breaker; a new Refresh all starts with every breaker closed.
 
 export const OUTAGE_THRESHOLD = 3;
 export const OUTAGE_PAUSE_MS = 60_000;
 
-export interface BreakerState {
-  /** Consecutive failed attempts (5xx or no answer), reset by any answer below 500. */
-  failures: number;
-  /** While set and in the future, nothing is sent. */
+/** What stops a call: the whole API, or one endpoint of it. */
+export type Outage =
+  | {
+      scope: 'api';
+      /** When the pause ends (ms). */
+      until: number;
+      /** Failed attempts in a row (each a counted call, or a connection that got no answer). */
+      failedAttempts: number;
+      /** Every one of them had no answer at all (nothing reached, or no reply), rather than a server error. */
+      noAnswer: boolean;
+    }
+  | {
+      scope: 'endpoint';
+      /** The endpoint's path without query, as the reader was given it (`/reports/income_statement`). */
+      endpoint: string;
+      until: number;
+      /** What it answered, in order: the statuses of its failures in a row. */
+      statuses: number[];
+    };
+
+interface EndpointRun {
+  statuses: number[];
   openUntil: number | null;
-  /** Attempts the failures spent since the breaker last closed (each was a counted call, or a refused connection). */
-  spentOnFailures: number;
-  /** True while every failure since the breaker last closed had no answer at all (nothing reached, or no reply). */
-  noAnswer: boolean;
 }
 
-export class OutageBreaker {
-  private state: BreakerState = { failures: 0, openUntil: null, spentOnFailures: 0, noAnswer: true };
+interface ApiRun {
+  failures: number;
+  /** The endpoints that failed in the run while their own breaker was closed. */
+  endpoints: Set<string>;
+  noAnswer: boolean;
+  someNoAnswer: boolean;
+  openUntil: number | null;
+}
+
+const closedRun = (): ApiRun => ({ failures: 0, endpoints: new Set(), noAnswer: true, someNoAnswer: false, openUntil: null });
+
+export class OutageBreakers {
+  private api = closedRun();
+  private readonly endpoints = new Map<string, EndpointRun>();
+  /** An endpoint opened and nothing has answered since: the API as a whole may be down. */
+  private doubt = false;
+  /** The one request asking another endpoint while in doubt; the others wait for its first answer. */
+  private probe: { done: Promise<void>; release: () => void } | null = null;
 
   constructor(
     private readonly now: () => number,
-    private readonly onOpen: () => void,
+    /** Told when a breaker opens: the endpoint's, or null for the whole API. */
+    private readonly onOpen: (endpoint: string | null) => void,
     private readonly threshold = OUTAGE_THRESHOLD,
     private readonly pauseMs = OUTAGE_PAUSE_MS,
   ) {}
 
-  /** Told of each attempt: its HTTP status, or null when no answer came. */
-  attempt(status: number | null): void {
+  /** Told of each attempt: the endpoint it was for, and its HTTP status or null when no answer came. */
+  attempt(endpoint: string, status: number | null): void {
     if (status !== null && status < 500) {
-      this.state = { failures: 0, openUntil: null, spentOnFailures: 0, noAnswer: true };
+      this.api = closedRun();
+      this.doubt = false;
+      this.endpoints.delete(endpoint);
+      this.endProbe();
       return;
     }
-    this.state.failures += 1;
-    this.state.spentOnFailures += 1;
-    if (status !== null) this.state.noAnswer = false;
-    if (this.state.failures >= this.threshold && !this.isOpen()) {
-      this.state.openUntil = this.now() + this.pauseMs;
-      this.onOpen();
+    const wasOpen = this.endpointOpen(endpoint);
+    const run = this.api;
+    run.failures += 1;
+    if (status === null) run.someNoAnswer = true;
+    else run.noAnswer = false;
+    if (!wasOpen) run.endpoints.add(endpoint);
+
+    if (status !== null) {
+      const own = this.endpoints.get(endpoint) ?? { statuses: [], openUntil: null };
+      own.statuses.push(status);
+      this.endpoints.set(endpoint, own);
+      if (own.statuses.length >= this.threshold && !wasOpen) {
+        own.openUntil = this.now() + this.pauseMs;
+        this.doubt = true;
+        this.onOpen(endpoint);
+      }
     }
+
+    const wholeApi =
+      (this.doubt && !wasOpen && !this.endpointOpen(endpoint)) ||
+      (run.failures >= this.threshold && (run.endpoints.size >= 2 || run.someNoAnswer));
+    if (wholeApi && !this.apiOpen()) {
+      run.openUntil = this.now() + this.pauseMs;
+      this.onOpen(null);
+    }
+    if (this.apiOpen()) this.endProbe();
   }
 
-  isOpen(): boolean {
-    return this.state.openUntil !== null && this.now() < this.state.openUntil;
+  /** The outage that stops a call to `endpoint` now (the whole API's first), or null. */
+  stopping(endpoint: string): Outage | null {
+    if (this.apiOpen()) return { scope: 'api', until: this.api.openUntil!, failedAttempts: this.api.failures, noAnswer: this.api.noAnswer };
+    const own = this.endpoints.get(endpoint);
+    if (own && this.endpointOpen(endpoint)) return { scope: 'endpoint', endpoint, until: own.openUntil!, statuses: [...own.statuses] };
+    return null;
   }
 
-  /** When the pause ends (ms), while open. */
-  openUntil(): number | null {
-    return this.isOpen() ? this.state.openUntil : null;
+  /**
+   * Waits while the API as a whole is in doubt and another request is finding out; returns what to call
+   * once this call's first attempt is answered (or it ends without one). Check stopping() after it.
+   */
+  async admit(endpoint: string): Promise<() => void> {
+    while (this.doubt && !this.apiOpen() && !this.endpointOpen(endpoint)) {
+      if (!this.probe) {
+        let resolve!: () => void;
+        const done = new Promise<void>((r) => (resolve = r));
+        const probe = {
+          done,
+          release: () => {
+            if (this.probe === probe) this.probe = null;
+            resolve();
+          },
+        };
+        this.probe = probe;
+        return probe.release;
+      }
+      await this.probe.done;
+    }
+    return () => undefined;
   }
 
-  /** Failed attempts since the breaker last closed. */
-  failedAttempts(): number {
-    return this.state.spentOnFailures;
-  }
-
-  /** The failures were all without an answer (the API unreachable), rather than server errors. */
-  noAnswer(): boolean {
-    return this.state.noAnswer;
-  }
-
-  /** A new run (Refresh all, a push the user started): the API gets its chance again. */
+  /** A new run (Refresh all, a push the user started): the API and each endpoint get their chance again. */
   reset(): void {
-    this.state = { failures: 0, openUntil: null, spentOnFailures: 0, noAnswer: true };
+    this.api = closedRun();
+    this.endpoints.clear();
+    this.doubt = false;
+    this.endProbe();
+  }
+
+  private apiOpen(): boolean {
+    return this.api.openUntil !== null && this.now() < this.api.openUntil;
+  }
+
+  private endpointOpen(endpoint: string): boolean {
+    const until = this.endpoints.get(endpoint)?.openUntil ?? null;
+    return until !== null && this.now() < until;
+  }
+
+  private endProbe(): void {
+    this.probe?.release();
   }
 }

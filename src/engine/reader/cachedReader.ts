@@ -8,19 +8,20 @@
 //   - every call is bounded in time, the client's retries included;
 //   - an answer a second identical request would get again (a 400, 403, 404...) is remembered until the
 //     next refresh, so a cell that recalculates does not pay for the same refusal twice;
-//   - an outage costs a handful of calls, not dozens: after a few server failures or lost connections in
-//     a row (retries included) nothing more is sent for a short pause (breaker.ts).
+//   - an outage costs a handful of calls, not dozens: after a few server failures in a row (retries
+//     included) nothing more is sent to that endpoint for a short pause, and nothing at all when the
+//     failures span endpoints or nothing answers (breaker.ts).
 // It throws the client's own errors (ApiError, MonthlyLimitError), plus a 'timeout' ApiError; the callers
 // word them for a cell or for the pane.
 
-import { plural } from '../text/plural';
 import { isClosedRequest } from './closedBooks';
 import { touchedBy, type TransactionChange } from './touched';
 import { ApiError, MonthlyLimitError } from '../../api/errors';
 import { UNREADABLE_ANSWER } from '../../api/answerShape';
 import type { CallOptions } from '../../api/transport';
-import { OutageBreaker } from './breaker';
+import { OutageBreakers } from './breaker';
 import { cashRequestsOf } from './cashFlowCash';
+import { outageError } from './outage';
 import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './capBlock';
 import { canonicalKey, type CacheStore, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 
@@ -80,22 +81,6 @@ function isDeterministicFailure(error: unknown): boolean {
   return error instanceof ApiError && error.status !== null && [400, 401, 403, 404, 409, 422].includes(error.status);
 }
 
-/** What a call the breaker stopped fails with: no status, nothing sent (or no more retries). */
-export function outageError(path: string, failedAttempts: number, resumeAt: number, noAnswer: boolean, now: number): ApiError {
-  // How long, not until when: the engine does not know the user's time zone, and the pause is short.
-  const pause = `for the next ${plural(Math.max(1, Math.ceil((resumeAt - now) / 1000)), 'second')}`;
-  return new ApiError({
-    message: noAnswer
-      ? `No answer from the API (${failedAttempts} attempts in a row); nothing more is asked ${pause}`
-      : `The API is failing (${failedAttempts} failed attempts in a row, each a counted call); nothing more is asked ${pause}`,
-    status: null,
-    // No answer at all is a connection problem (the base URL, the network, a sandbox not running).
-    type: noAnswer ? 'connection_error' : 'api_error',
-    code: 'outage',
-    request: { method: 'GET', path, query: '' },
-  });
-}
-
 export function timeoutError(path: string, ms: number): ApiError {
   return new ApiError({
     message: `The API did not answer within ${Math.max(1, Math.round(ms / 1000))} s`,
@@ -115,15 +100,15 @@ export class CachedReader {
   readonly apiTimeoutMs: number;
 
   private readonly failures = new Map<string, unknown>();
-  /** Drops the calls of the reader still waiting to be sent (see CallOptions.dropIfQueued). */
-  private readonly queued = new Set<AbortController>();
+  /** Drops the calls of the reader still waiting to be sent (see CallOptions.dropIfQueued), with their endpoint. */
+  private readonly queued = new Map<AbortController, string>();
   private readonly listeners = new Set<() => void>();
   private block: CapBlock | null = null;
   private staleServed = 0;
   private closedThrough: string | null = null;
   /** The add-in's own changes not yet seen by a sync, by transaction id (in memory: see noteOwnChanges). */
   private readonly own = new Map<string, OwnChange>();
-  private readonly breaker: OutageBreaker;
+  private readonly breakers: OutageBreakers;
   private blockLoaded?: Promise<void>;
   private blockLoadedFor?: string;
   private companyPromise?: Promise<string>;
@@ -135,8 +120,9 @@ export class CachedReader {
     this.stateStore = options.stateStore;
     this.now = options.now ?? Date.now;
     this.apiTimeoutMs = options.apiTimeoutMs ?? DEFAULT_API_TIMEOUT_MS;
-    // Opened: what is queued or waiting for a retry is dropped; what is being sent gets its answer.
-    this.breaker = new OutageBreaker(this.now, () => this.dropQueued());
+    // Opened: what is queued or waiting for a retry (for that endpoint, or for any) is dropped; what is
+    // being sent gets its answer.
+    this.breakers = new OutageBreakers(this.now, (endpoint) => this.dropQueued(endpoint));
   }
 
   /** The company of the key; one GET /company (through the guard) only when the client was not told. */
@@ -205,10 +191,20 @@ export class CachedReader {
   /**
    * One uncached call (a page of a sync run, a job poll, a write) or a run of them sharing one signal:
    * refused before sending under the cap block, bounded by the timeout, and a cap refusal blocks the rest.
+   * `path` is the endpoint without query (a template for one with ids, `/jobs/{id}`): its breaker is
+   * keyed on it.
    */
   async call<T>(path: string, work: (opts: CallOptions) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
     await this.assertCanSpend(path);
-    this.assertNoOutage(path);
+    const endpoint = path.split('?')[0];
+    this.assertNoOutage(endpoint, path);
+    const admitted = await this.breakers.admit(endpoint);
+    try {
+      this.assertNoOutage(endpoint, path);
+    } catch (error) {
+      admitted();
+      throw error;
+    }
     const controller = new AbortController();
     const queued = new AbortController();
     const limitMs = options.timeoutMs ?? this.apiTimeoutMs;
@@ -217,39 +213,38 @@ export class CachedReader {
       timedOut = true;
       controller.abort();
     }, limitMs);
-    this.queued.add(queued);
+    this.queued.set(queued, endpoint);
+    const onAttempt = (o: { status: number | null }) => {
+      this.breakers.attempt(endpoint, o.status);
+      admitted();
+    };
     try {
-      return await work({ signal: controller.signal, dropIfQueued: queued.signal, onAttempt: (o) => this.breaker.attempt(o.status) });
+      return await work({ signal: controller.signal, dropIfQueued: queued.signal, onAttempt });
     } catch (error) {
       if (error instanceof MonthlyLimitError && error.status !== null) await this.blockUntilReset(error);
       if (error instanceof ApiError && error.code === 'aborted') {
         if (this.block) throw blockedError(this.block, path, this.now());
         if (timedOut) throw timeoutError(path, limitMs);
-        const until = this.breaker.openUntil();
-        if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer(), this.now());
+        const outage = this.breakers.stopping(endpoint);
+        if (outage) throw outageError(path, outage, this.now());
       }
       throw error;
     } finally {
+      admitted();
       clearTimeout(timer);
       this.queued.delete(queued);
     }
   }
 
-  /** Nothing is sent while the outage pause lasts. */
-  private assertNoOutage(path: string): void {
-    const until = this.breaker.openUntil();
-    if (until !== null) throw outageError(path, this.breaker.failedAttempts(), until, this.breaker.noAnswer(), this.now());
+  /** Nothing is sent to an endpoint, or at all, while its outage pause lasts. */
+  private assertNoOutage(endpoint: string, path: string): void {
+    const outage = this.breakers.stopping(endpoint);
+    if (outage) throw outageError(path, outage, this.now());
   }
 
-  /** The outage pause in force: when it ends and what the failures spent; null when the API answers. */
-  outage(): { until: number; failedAttempts: number } | null {
-    const until = this.breaker.openUntil();
-    return until === null ? null : { until, failedAttempts: this.breaker.failedAttempts() };
-  }
-
-  /** A run the user started (Refresh all, a push): the API gets its chance again, with a fresh count. */
+  /** A run the user started (Refresh all, a push): the API and each endpoint get their chance again, with a fresh count. */
   newRun(): void {
-    this.breaker.reset();
+    this.breakers.reset();
   }
 
   /**
@@ -385,13 +380,16 @@ export class CachedReader {
     await this.setBlock(blockFrom(error));
     // Requests still queued behind the client's concurrency limit are dropped, not sent; those already
     // sent get their own answer (a refusal the server does not count).
-    this.dropQueued();
+    this.dropQueued(null);
   }
 
-  private dropQueued(): void {
-    const queued = [...this.queued];
-    this.queued.clear();
-    for (const controller of queued) controller.abort();
+  /** Drops what is queued for `endpoint`, or for every endpoint (null). */
+  private dropQueued(endpoint: string | null): void {
+    for (const [controller, queuedFor] of [...this.queued]) {
+      if (endpoint !== null && queuedFor !== endpoint) continue;
+      this.queued.delete(controller);
+      controller.abort();
+    }
   }
 
   /** Once the company is known (a client not told its company learns it from its first call). */

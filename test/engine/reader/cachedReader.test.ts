@@ -142,11 +142,11 @@ it('the cap: queued calls are dropped, and nothing is sent until the reset, cach
 
 describe('the outage pause, as the user reads it', () => {
   it('says how long nothing is asked, not a clock time in a zone the user is not in', async () => {
-    const { outageError } = await import('../../../src/engine/reader/cachedReader');
+    const { outageError } = await import('../../../src/engine/reader/outage');
     const now = Date.UTC(2026, 10, 23, 22, 0, 0);
-    expect(outageError('/reports', 3, now + 59_500, false, now).message).toBe(
+    expect(outageError('/reports', { scope: 'api', failedAttempts: 3, until: now + 59_500, noAnswer: false }, now).message).toBe(
       'The API is failing (3 failed attempts in a row, each a counted call); nothing more is asked for the next 60 seconds',
     );
-    expect(outageError('/reports', 3, now + 1_000, true, now).message).toBe('No answer from the API (3 attempts in a row); nothing more is asked for the next 1 second');
+    expect(outageError('/reports', { scope: 'api', failedAttempts: 3, until: now + 1_000, noAnswer: true }, now).message).toBe('No answer from the API (3 attempts in a row); nothing more is asked for the next 1 second');
   });
 });
