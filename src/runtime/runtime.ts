@@ -51,6 +51,7 @@ import {
 import { GROUPS_SETTING, groupsOf, sumOverGroup, type Group, type GroupMember } from './groups';
 import type { RuntimeHost } from './host';
 import { refreshConnections } from './refreshConnections';
+import { learnedNamesStore } from './learnedNames';
 import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
 
 interface Connected {
@@ -243,7 +244,16 @@ export function createRuntime(host: RuntimeHost): Runtime {
   };
 
   const clientFor = (baseUrl: string, apiKey: string, companyId?: string): Client =>
-    createClient({ ...host.clientOptions, baseUrl, apiKey, companyId, meter, ...(host.fetch ? { fetch: host.fetch } : {}), now });
+    createClient({
+      ...host.clientOptions,
+      baseUrl,
+      apiKey,
+      companyId,
+      meter,
+      learnedNames: learnedNamesStore(stateStore, companyId),
+      ...(host.fetch ? { fetch: host.fetch } : {}),
+      now,
+    });
 
   const readerFor = (client: Client): CachedReader => new CachedReader({ client, cache, stateStore, now, apiTimeoutMs: host.apiTimeoutMs });
 

@@ -115,8 +115,10 @@ export function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; s
     const cents = figureCents(report, figure);
     if (cents === undefined) {
       // Not the formula's fault: the API's cash flow does not give this figure (the spec lists few of its fields).
-      const instead = figure === 'net_income_cents' ? '; FIN.PNL("Net Income", ...) gives the period\'s net income' : '';
-      throw new FinError('na', `The API's cash flow has no ${figure} (fields: ${Object.keys(report).join(', ')})${instead}`, UNREADABLE_ANSWER);
+      // The advice first: a cell's message is cut at 255 characters, and the field list is long.
+      const instead = figure === 'net_income_cents' ? 'FIN.PNL("Net Income", ...) gives the period\'s net income; ' : '';
+      const fields = Object.keys(report).filter((k) => k !== 'cash_from_balance_sheets');
+      throw new FinError('na', `The API's cash flow has no ${figure} (${instead}fields: ${fields.join(', ')})`, UNREADABLE_ANSWER);
     }
     return centsToDisplay(cents, 'units');
   }

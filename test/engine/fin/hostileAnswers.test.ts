@@ -63,7 +63,7 @@ describe('answers the API never gives settle as #N/A invalid_response', () => {
 
   it('FIN.MERCHANTS when a name is an object', async () => {
     serve({ '/parties/merchants': () => ({ status: 200, body: page('/parties/merchants', [{ object: 'merchant', name: 'Acme' }, { object: 'merchant', name: { a: 1 } }], null) }) });
-    expect(await finError(service().merchants({ category: 'Software' }))).toMatchObject({ kind: 'na', code: 'invalid_response' });
+    expect(await finError(service().merchants({ category: 'Software' }))).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
   });
 
   it('FIN.BALANCE_SHEET when the currency is an object', async () => {

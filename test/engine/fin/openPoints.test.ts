@@ -1,0 +1,154 @@
+// FIN cells against an API that answers the spec's open points otherwise than our sandbox's standard
+// dialect (docs/api-decisions.md): where a rule of the spec decides, the cell shows the right figure; where
+// none does, it shows #N/A naming the endpoint, the field expected and the fields found -- never
+// `undefined`, never a figure that cannot be vouched for, and never the formula's fault (#VALUE!). The real
+// client over real HTTP (a fake server), wired as the runtime wires it.
+import { createClient, type LearnedNamesStore } from '../../../src/api';
+import { FinError, FinService } from '../../../src/engine/fin';
+import { CachedReader } from '../../../src/engine/reader/cachedReader';
+import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+import { errorBody, page, rel, startFakeApi, TEST_KEY, type FakeApi, type Recorded, type Reply } from '../../api/helpers/fakeApi';
+
+let api: FakeApi;
+beforeEach(async () => {
+  api = await startFakeApi();
+});
+afterEach(async () => {
+  await api.close();
+});
+
+const CATEGORIES = [
+  { id: 'cat_rev', object: 'category', name: 'Revenue', account_type: 'revenue', point_in_time: false, tier: 1, position: 1, parent_id: null },
+  { id: 'cat_soft', object: 'category', name: 'Software', account_type: 'expense', point_in_time: false, tier: 1, position: 2, parent_id: null },
+];
+
+function serve(answers: Record<string, (req: Recorded) => Reply>) {
+  api.setHandler((req) => {
+    const path = rel(req);
+    if (path === '/categories') return { status: 200, body: { object: 'list', url: '/api/v1/categories', data: CATEGORIES } };
+    const answer = answers[path];
+    return answer ? answer(req) : { status: 404, body: errorBody('invalid_request_error', 'resource_missing', 'no') };
+  });
+}
+
+function service(learnedNames?: LearnedNamesStore): FinService {
+  const client = createClient({ baseUrl: api.baseUrl, apiKey: TEST_KEY, companyId: 'comp_1', sleep: async () => undefined, learnedNames });
+  const store = new MemoryCacheStore();
+  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store });
+  return new FinService({ client, reader, today: () => '2026-11-20', dateSystem: 1900, stateStore: store });
+}
+
+async function finError(work: Promise<unknown>): Promise<FinError> {
+  const outcome = await work.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a cell error, got ${JSON.stringify(outcome.value)}`);
+  expect(outcome.error).toBeInstanceOf(FinError);
+  return outcome.error as FinError;
+}
+
+const calls = (path: string) => api.requests.filter((r) => rel(r) === path);
+
+/** An API that names the category parameter `category` and the total's amount `amount_cents`. */
+const totalsByCategory = (req: Recorded): Reply => {
+  const category = req.query.get('category');
+  if (!category) return { status: 400, body: errorBody('invalid_request_error', 'parameter_missing', 'Missing required parameter: category.', 'category') };
+  return { status: 200, body: { object: 'category_total', category, amount_cents: category === 'cat_rev' ? 1234567 : -89000, currency: 'USD' } };
+};
+
+describe('FIN.TOTAL', () => {
+  it("learns the category parameter's name from parameter_missing: one extra call, however many cells ask at once", async () => {
+    serve({ '/aggregations/total': totalsByCategory });
+    const fin = service();
+    const months = ['2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06'];
+    const figures = await Promise.all(months.flatMap((m) => [fin.total({ category: 'Revenue', start: m }), fin.total({ category: 'Software', start: m })]));
+    expect(figures).toEqual(months.flatMap(() => [12345.67, -890]));
+    const sent = calls('/aggregations/total');
+    // 12 distinct totals, and the one that learned the name.
+    expect(sent).toHaveLength(13);
+    expect(sent.filter((r) => r.query.has('category_id'))).toHaveLength(1);
+    expect(sent.slice(1).every((r) => r.query.has('category') && !r.query.has('category_id'))).toBe(true);
+  });
+
+  it('keeps the name it learned: a connection opened again spends no call to learn it', async () => {
+    serve({ '/aggregations/total': totalsByCategory });
+    const kept: Record<string, string> = {};
+    const store: LearnedNamesStore = { load: async () => ({ ...kept }), save: async (names) => void Object.assign(kept, names) };
+    expect(await service(store).total({ category: 'Revenue', start: '2026-01' })).toBe(12345.67);
+    expect(calls('/aggregations/total')).toHaveLength(2);
+    expect(await service(store).total({ category: 'Revenue', start: '2026-02' })).toBe(12345.67);
+    expect(calls('/aggregations/total')).toHaveLength(3);
+  });
+
+  it('a total with several _cents fields and none named total_cents is #N/A naming the fields, once', async () => {
+    serve({ '/aggregations/total': () => ({ status: 200, body: { object: 'aggregation_total', category_id: 'cat_rev', debit_cents: 100, credit_cents: 900, currency: 'USD' } }) });
+    const fin = service();
+    const error = await finError(fin.total({ category: 'Revenue', start: '2026-01' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toBe("The API's answer to /aggregations/total has no amount ending in _cents (fields: object, category_id, debit_cents, credit_cents, currency)");
+    // Asking again gets the same answer: remembered, not sent again (until a refresh).
+    await finError(fin.total({ category: 'Revenue', start: '2026-01' }));
+    expect(calls('/aggregations/total')).toHaveLength(1);
+  });
+});
+
+describe('FIN.MERCHANTS', () => {
+  it('reads bare names, and names in an object under another field', async () => {
+    serve({
+      '/parties/merchants': (req) =>
+        req.query.get('category_id') === 'cat_soft'
+          ? { status: 200, body: page('/parties/merchants', ['Acme', 'Globex'], null) }
+          : { status: 200, body: page('/parties/merchants', [{ object: 'party', display_name: 'Initech' }], null) },
+    });
+    const fin = service();
+    expect(await fin.merchants({ category: 'Software' })).toEqual([['Merchant'], ['Acme'], ['Globex']]);
+    expect(await fin.merchants({ category: 'Revenue' })).toEqual([['Merchant'], ['Initech']]);
+  });
+
+  it('an item with two text fields and no name is #N/A naming them, not a column of "undefined"', async () => {
+    serve({ '/parties/merchants': () => ({ status: 200, body: page('/parties/merchants', [{ object: 'party', label: 'Acme', source: 'bank' }], null) }) });
+    const error = await finError(service().merchants({ category: 'Software' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toBe("The API's answer to /parties/merchants has a merchant item with no name (a text field) (fields: object, label, source)");
+  });
+});
+
+describe('FIN.CASHFLOW', () => {
+  const section = (total: number) => ({ total_cents: total, categories: [] });
+
+  it('places sections named otherwise, and takes beginning and ending cash from the balance sheets', async () => {
+    serve({
+      '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', start_date: '2026-04-01', end_date: '2026-06-30', currency: 'USD', change_in_cash_cents: 500, operating_activities: section(800), investing: section(-200), financing: section(-100) } }),
+      '/reports/balance_sheet': (req) => ({ status: 200, body: { object: 'balance_sheet', date: req.query.get('date'), currency: 'USD', cash_cents: req.query.get('date') === '2026-03-31' ? 10_000 : 10_500 } }),
+    });
+    const fin = service();
+    expect(await fin.cashflow({ line: 'Investing Activities', start: '2026-Q2' })).toBe(-2);
+    expect(await fin.cashflow({ line: 'Beginning Cash', start: '2026-Q2' })).toBe(100);
+    expect(await fin.cashflow({ line: 'Ending Cash', start: '2026-Q2' })).toBe(105);
+    expect(calls('/reports/balance_sheet').map((r) => r.query.get('date')).sort()).toEqual(['2026-03-31', '2026-06-30']);
+    const missing = await finError(fin.cashflow({ line: 'Net Income', start: '2026-Q2' }));
+    expect(missing).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(missing.message).toMatch(/^The API's cash flow has no net_income_cents \(FIN\.PNL\("Net Income", \.\.\.\) gives the period's net income; fields: object, start_date, /);
+  });
+
+  it('a section no activity names, or sections that miss part of the change in cash, are #N/A: nothing is dropped unseen', async () => {
+    serve({ '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', change_in_cash_cents: 500, operating_activities: section(800), other: section(-300) } }) });
+    const placed = await finError(service().cashflow({ line: 'Change in Cash', start: '2026-Q2' }));
+    expect(placed.message).toBe('The API\'s cash flow has a section "other" this add-in cannot place among operating, investing and financing activities (sections: operating_activities, other)');
+    serve({ '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', change_in_cash_cents: 500, operating_activities: section(800), investments: { total: -300 } } }) });
+    const lost = await finError(service().cashflow({ line: 'Change in Cash', start: '2026-Q2' }));
+    expect(lost).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(lost.message).toMatch(/add up to 800 cents, not its change in cash of 500 cents/);
+  });
+
+  it('balance sheets whose cash does not differ by the change in cash are refused, not shown', async () => {
+    serve({
+      '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', start_date: '2026-04-01', end_date: '2026-06-30', change_in_cash_cents: 500, operating_activities: section(500) } }),
+      '/reports/balance_sheet': (req) => ({ status: 200, body: { object: 'balance_sheet', date: req.query.get('date'), cash_cents: 10_000 } }),
+    });
+    const error = await finError(service().cashflow({ line: 'Ending Cash', start: '2026-Q2' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toMatch(/does not differ by its change in cash of 500 cents/);
+  });
+});
