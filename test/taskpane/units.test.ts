@@ -1,7 +1,7 @@
 /** @jest-environment ./test/support/jsdom-with-fetch.js */
 // The pane's host-free pieces, without a sandbox: messages, formula text, block plans, the action log.
 import { changedRefreshText, fullRefreshText, type WorkbookPlan } from '../../src/engine/refresh/plan';
-import { ApiError, ConfigError, MonthlyLimitError } from '../../src/api';
+import { ApiError, ConfigError, MonthlyLimitError, UnreadableAnswer } from '../../src/api';
 import type { Category } from '../../src/api/types';
 import { buildTree } from '../../src/engine/tree';
 import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
@@ -25,7 +25,7 @@ import {
   toGridWrite,
   type StatementSpec,
 } from '../../src/engine/statements';
-import { renderStatement } from '../../src/engine/render';
+import { RenderError, renderStatement } from '../../src/engine/render';
 
 const request = { method: 'GET', path: '/reports/income_statement', query: '' };
 const apiError = (status: number | null, type: string, code: string | null, message: string, path = '/reports/income_statement') =>
@@ -45,6 +45,19 @@ describe('describeError: every failure says what to do, never the key', () => {
     ['subscription_required', /no active subscription/],
   ])('403 %s', (code, pattern) => {
     expect(describeError(apiError(403, 'permission_error', code, 'x')).body).toMatch(pattern);
+  });
+
+  test('an answer the add-in does not read: not the user\'s fault, what to tell whoever runs the API, not worth retrying', () => {
+    const unreadable = new UnreadableAnswer({ endpoint: '/aggregations/total', expected: 'amount ending in _cents', found: ['object', 'category', 'amount'] });
+    const m = describeError(unreadable);
+    expect(m.title).toBe('The API answered in a form this add-in does not read');
+    expect(m.body).toBe(
+      "The API's answer to /aggregations/total has no amount ending in _cents (fields: object, category, amount). Nothing was written from it, " +
+        'and trying again gets the same answer. Tell whoever runs the API that GET /aggregations/total answered this way (the fields above say how).',
+    );
+    expect(m.code).toBe('unreadable_answer');
+    // A statement whose figures a layout cannot place is the answer's doing too, not "could not lay out".
+    expect(describeError(new RenderError('cash_flow has no change_in_cash_cents')).title).toBe('The API answered in a form this add-in does not read');
   });
 
   test('403 insufficient_permission names the permission from the message, else from the endpoint', () => {

@@ -255,12 +255,16 @@ export class CachedReader {
     this.cashFlowsLackCash = true;
   }
 
+  /** The requests reading these takes: with the balance sheets of each cash flow where this API's lack cash. */
+  withDependents(requests: readonly ReadRequest[]): ReadRequest[] {
+    return this.cashFlowsLackCash ? requests.flatMap((r) => [r, ...cashRequestsOf(r)]) : [...requests];
+  }
+
   /** What fetching these requests through the cache spends; never calls the API. */
   async cost(requests: readonly ReadRequest[]): Promise<CallCost> {
     const company = this.knownCompanyId();
     const distinct = new Map<string, ReadRequest>();
-    const priced = this.cashFlowsLackCash ? requests.flatMap((r) => [r, ...cashRequestsOf(r)]) : requests;
-    for (const r of priced) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
+    for (const r of this.withDependents(requests)) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
     // An answer due for a refresh costs its call again.
     const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
     const cached = hits.filter(Boolean).length;

@@ -81,6 +81,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
         staleKeys: () => reader.cache.staleKeys(company),
         changes: () => reader.cache.changes(company),
         isFrozen: (key) => reader.cache.isFrozen(key),
+        withDependents: (requests) => reader.withDependents(requests),
       });
     },
     refreshAll: (plan, o) => {

@@ -7,7 +7,7 @@
 
 import type { RefreshReport } from '../fin';
 import type { RefreshKindStamp } from '../render/statementGrid';
-import { canonicalKey } from '../reader/requestCache';
+import { canonicalKey, type ReadRequest } from '../reader/requestCache';
 import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
@@ -56,12 +56,21 @@ function writtenAt(binding: BindingRecord): number {
   return Date.parse(binding.writtenAt ?? binding.refreshedAt);
 }
 
-async function blockOf(gateway: WorkbookGateway, recorded: BindingRecord, companyId: string, changes: ReadonlyMap<string, number>, month: YearMonth | null): Promise<RefreshBlock | null> {
+async function blockOf(
+  gateway: WorkbookGateway,
+  recorded: BindingRecord,
+  companyId: string,
+  changes: ReadonlyMap<string, number>,
+  month: YearMonth | null,
+  facts: CacheFacts,
+): Promise<RefreshBlock | null> {
   const rolledBinding = month && recorded.company === companyId ? rollBinding(recorded, month) : null;
   const binding = rolledBinding ?? recorded;
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
-  const keys = [...distinctRequests(columnsFor(spec)).values()].map((r) => canonicalKey(companyId, r));
+  const requests = [...distinctRequests(columnsFor(spec)).values()];
+  // A cash flow whose cash comes from the balance sheets changes when they do (reader/cashFlowCash.ts).
+  const keys = [...new Set((facts.withDependents?.(requests) ?? requests).map((r) => canonicalKey(companyId, r)))];
   const written = writtenAt(binding);
   // An unreadable time is not evidence of a change: the age badge covers it. A rolled block is behind in all of it.
   const changed = rolledBinding ? keys : Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
@@ -88,6 +97,8 @@ export interface CacheFacts {
   changes: () => Promise<ReadonlyMap<string, number>>;
   /** Whether a request lies within closed books (its answer is kept by every refresh). */
   isFrozen: (key: string) => boolean;
+  /** The requests reading these takes (CachedReader.withDependents); the requests themselves by default. */
+  withDependents?: (requests: readonly ReadRequest[]) => ReadRequest[];
 }
 
 async function orNone<T>(read: () => Promise<T>, none: T): Promise<T> {
@@ -106,7 +117,7 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
   const blocks: RefreshBlock[] = [];
   const others: BindingRecord[] = [];
   for (const b of bindings) {
-    const block = await blockOf(gateway, b, companyId, changes, month);
+    const block = await blockOf(gateway, b, companyId, changes, month, facts);
     if (block) blocks.push(block);
     else others.push(b);
   }
