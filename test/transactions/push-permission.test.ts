@@ -3,6 +3,7 @@
 
 import { addMonths } from '../../src/engine/dates';
 import { COL, MSG, journalStorageKey } from '../../src/engine/transactions';
+import { jobFailedAsWhole } from '../../src/engine/transactions/messages';
 import type { MemoryGateway } from '../../src/excel/memoryGateway';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { jobErrors, newWorkbook, note, report, rig, rowById, sandboxJobs, sandboxToday, typeInto, until, usageDelta, type Rig } from './support';
@@ -73,7 +74,7 @@ test('permission lost before commit: the job fails with permission_denied, rows 
   expect(res.jobs[0]).toMatchObject({ result: 'failed', reason: MSG.permissionLost, updatedCount: 0 });
   for (const o of originals) {
     expect((await r.client.transactions.retrieve(o.id)).department_id).toBe(o.department_id);
-    expect((await rowById(wb, table, o.id))[COL.pushStatus]).toBe(MSG.permissionLost);
+    expect((await rowById(wb, table, o.id))[COL.pushStatus]).toBe(jobFailedAsWhole(MSG.permissionLost));
   }
   expect(await r.journal.get(journalStorageKey(companyId, bindingId))).toBeUndefined();
   note(`permission lost before commit (3 rows): ${calls} calls (check 1 + submit 1 + poll 1)`);
@@ -97,7 +98,7 @@ test('permission still missing when polling: the result cannot be read, the job 
   await setTransactions('manage');
   const { value: resumed, calls: resumeCalls } = await usageDelta(sb, companyId, () => r.engine.resume(bindingId, [unfinished[0].idempotencyKey]));
   expect(resumed.reports[0]).toMatchObject({ result: 'failed', reason: MSG.permissionLost });
-  for (const id of ids) expect((await rowById(wb, table, id))[COL.pushStatus]).toBe(MSG.permissionLost);
+  for (const id of ids) expect((await rowById(wb, table, id))[COL.pushStatus]).toBe(jobFailedAsWhole(MSG.permissionLost));
   expect(await r.engine.unfinished(bindingId)).toHaveLength(0);
   // Resuming a job whose id is known polls it; nothing is re-posted.
   expect(sandboxJobs(sb, companyId)).toHaveLength(jobsBefore + 1);

@@ -69,6 +69,8 @@ export interface Deps {
   spend: <T>(path: string, work: (opts: CallOptions) => Promise<T>, kind?: 'call' | 'run') => Promise<T>;
   /** A cached read (reader.read): an answer a cell or a block already holds costs nothing. */
   read: <T>(request: ReadRequest, fetch: (opts: CallOptions) => Promise<T>) => Promise<CachedAnswer<T>>;
+  /** The cached answer when reading it costs nothing (in memory, not due for a refresh); never calls. */
+  cached: <T>(request: ReadRequest) => CachedAnswer<T> | undefined;
   /** The connected key's company (the reader's: no call when the client knows it). */
   companyId: () => Promise<string>;
   /** The user started a run (pull, refresh, push, shift, resume): an earlier outage pause is lifted. */
@@ -94,6 +96,7 @@ export function resolveDeps(o: EngineOptions): Deps {
     client: o.client,
     spend: (path, work, kind = 'call') => o.reader.call(path, work, kind === 'run' ? { timeoutMs: RUN_TIME_LIMIT_MS } : {}),
     read: (request, fetch) => o.reader.read(request, fetch),
+    cached: (request) => o.reader.fresh(request),
     companyId: () => o.reader.companyId(),
     newRun: () => o.reader.newRun(),
     noteChanged: async (changes, bindingId) => {

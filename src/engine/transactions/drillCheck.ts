@@ -1,14 +1,14 @@
 // What a drill-down checks before it writes anything. Its lines come from /journal_entries, whose date
 // filter's names and line amounts the spec does not show; an API that read them otherwise would list the
 // wrong entries and the sheet would still look right. So each entry must be dated inside the period asked,
-// and the lines must add up to the figure they explain -- the statement line for the same dates, read
-// through the cache (a statement a cell or a block holds costs nothing; else one call, or two for a
-// balance, which is the change between two balance sheets). Otherwise nothing is written, and the pane
+// and the lines must add up to the figure they explain -- the total a FIN cell holds for the same months, or
+// the statement line for the same dates, read through the cache (an answer a cell or a block holds costs
+// nothing; else one call, or two for a balance, which is the change between two balance sheets). Otherwise nothing is written, and the pane
 // says what did not add up.
 
 import { UnreadableAnswer } from '../../api/answerShape';
-import type { BalanceSheet, Category, IncomeStatement, JournalEntry } from '../../api';
-import { addDays } from '../dates';
+import type { AggregationTotal, BalanceSheet, Category, IncomeStatement, JournalEntry } from '../../api';
+import { addDays, endOfMonth, startOfMonth } from '../dates';
 import { balanceSheetLine, incomeStatementLine } from '../fin/lines';
 import { centsToDisplay } from '../render/money';
 import { Refusal } from '../refusal';
@@ -39,6 +39,11 @@ export interface ExplainedFigure {
 export async function explainedFigure(deps: Deps, category: Category, start: string, end: string): Promise<ExplainedFigure> {
   const { reports } = deps.client;
   if (!category.point_in_time) {
+    // Whole months: a FIN.TOTAL cell's answer for the same months is the same figure ("the day is ignored").
+    if (start === startOfMonth(start) && end === endOfMonth(end)) {
+      const total = deps.cached<AggregationTotal>({ path: '/aggregations/total', query: { category_id: category.id, start_date: start, end_date: end } });
+      if (total) return { cents: total.value.total_cents, source: `the total for ${start} to ${end}` };
+    }
     const query = { start_date: start, end_date: end };
     const { value } = await deps.read<IncomeStatement>({ path: '/reports/income_statement', query: { ...query } }, (o) => reports.incomeStatement(query, o));
     return { cents: incomeStatementLine(value, category.id) ?? 0, source: `the income statement for ${start} to ${end}` };

@@ -287,15 +287,17 @@ describe('cash flow', () => {
     ]);
   });
 
-  test('without beginning and ending cash those rows and their check are left out', () => {
+  test('without beginning and ending cash nothing is laid out: a statement that silently lost them would mislead', () => {
     const { beginning_cash_cents: _b, ending_cash_cents: _e, ...rest } = report;
-    const g = render([rest]);
+    expect(() => render([rest])).toThrow(new RenderError('cash_flow has no beginning_cash_cents'));
+  });
+
+  test('beginning and ending cash taken from the balance sheets are labelled so', () => {
+    const labels = (g: ReturnType<typeof render>) => g.rows.map((_, r) => label(g, r));
+    const g = render([{ ...report, cash_from_balance_sheets: true as const }]);
     expectWellFormed(g);
-    const labels = g.rows.map((_, r) => label(g, r));
-    expect(labels).not.toContain('Beginning cash');
-    expect(labels).not.toContain('Ending cash');
-    expect(labels).not.toContain('Check: ending cash = beginning cash + change');
-    expect(labels).toContain('Net change in cash');
+    expect(labels(g)).toEqual(expect.arrayContaining(['Beginning cash (balance sheet)', 'Ending cash (balance sheet)', 'Check: ending cash = beginning cash + change']));
+    expect(labels(render([report]))).toEqual(expect.arrayContaining(['Beginning cash', 'Ending cash']));
   });
 });
 
