@@ -37,8 +37,18 @@ function serverSecret(db: Db): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export interface BuildOptions {
+  clock?: Clock;
+  /**
+   * false: no CORS headers at all, to any page (`--no-cors`), as a real API may answer. The add-in's page
+   * then reaches it only through a relay on its own origin (docs/deploy-behind-nginx.md). Default true.
+   */
+  cors?: boolean;
+}
+
 /** Builds the sandbox HTTP server on an open, seeded database. Call app.listen() to serve it. */
-export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxApp {
+export function buildSandbox(db: Db, options: BuildOptions = {}): SandboxApp {
+  const allowedOrigin = options.cors === false ? () => null : corsOrigin;
   const clock = options.clock ?? new Clock();
   const faults = new Faults();
   const settings: SandboxSettings = { jobProcessingDelayMs: 50, workerPaused: false };
@@ -83,7 +93,7 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
   // carries no key and must not be counted.
   app.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return;
-    const origin = corsOrigin(req.headers.origin);
+    const origin = allowedOrigin(req.headers.origin);
     if (!origin) return;
     reply
       .header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS')
@@ -143,7 +153,7 @@ export function buildSandbox(db: Db, options: { clock?: Clock } = {}): SandboxAp
   }
 
   app.addHook('onSend', async (req, reply, payload) => {
-    const origin = corsOrigin(req.headers.origin);
+    const origin = allowedOrigin(req.headers.origin);
     if (origin) {
       reply
         .header('Access-Control-Allow-Origin', origin)

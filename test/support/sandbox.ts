@@ -21,6 +21,8 @@ export interface SandboxOptions {
   clock?: Clock;
   /** Latency added to every API request, in ms (the control endpoint's latency_ms). */
   latencyMs?: number;
+  /** false: no CORS headers for any page (`npm run sandbox -- --no-cors`), as a real API may answer. */
+  cors?: boolean;
 }
 
 export interface TestSandbox {
@@ -90,7 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
   let running: RunningSandbox;
   try {
     opened = await openDb(dir, options);
-    running = await serveSandbox(opened.db, { port: 0, clock: options.clock });
+    running = await serveSandbox(opened.db, { port: 0, clock: options.clock, cors: options.cors });
   } catch (e) {
     opened?.db.close();
     fs.rmSync(dir, { recursive: true, force: true });
