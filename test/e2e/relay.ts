@@ -31,11 +31,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** nginx: $NGINX, else on the PATH or in /usr/sbin (Debian's package puts it there, outside a user's PATH). */
-export function findNginx(): string | null {
-  if (process.env.NGINX) return fs.existsSync(process.env.NGINX) ? process.env.NGINX : null;
+/**
+ * nginx: $NGINX, else on the PATH or in /usr/sbin (Debian's package puts it there, outside a user's PATH).
+ * Throws, saying how to install it, when there is none.
+ */
+export function requireNginx(): string {
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/sbin', '/usr/local/sbin'];
-  return dirs.map((dir) => path.join(dir, 'nginx')).find((file) => fs.existsSync(file)) ?? null;
+  const found = process.env.NGINX ? [process.env.NGINX].find((file) => fs.existsSync(file)) : dirs.map((dir) => path.join(dir, 'nginx')).find((file) => fs.existsSync(file));
+  if (found) return found;
+  throw new Error(
+    `${process.env.NGINX ? `NGINX=${process.env.NGINX} does not exist` : 'nginx is not installed'}: the relay journey serves the built page ` +
+      'through it (deploy/nginx/fin-addin.conf). Install it with apt-get install -y nginx (.ci/run does on a fresh machine), or set NGINX=/path/to/nginx.',
+  );
 }
 
 /** Each placeholder of the deployed file, and what it becomes here. Each must be found exactly once. */
@@ -83,13 +90,7 @@ function waitForAnswer(origin: string, ca: string, child: ChildProcess, errors: 
 
 /** nginx serving `siteDir` over https on a free loopback port and relaying /api/v1 to `upstream` (an origin). */
 export async function startRelay(options: { siteDir: string; upstream: string }): Promise<Relay> {
-  const nginx = findNginx();
-  if (!nginx) {
-    throw new Error(
-      'nginx is not installed: the relay journeys serve the built page through it (deploy/nginx/fin-addin.conf). ' +
-        'Install it with apt-get install -y nginx (.ci/run does on a fresh machine), or set NGINX=/path/to/nginx.',
-    );
-  }
+  const nginx = requireNginx();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-nginx-'));
   const cert = path.join(dir, 'localhost.crt');
   const key = path.join(dir, 'localhost.key');

@@ -23,7 +23,7 @@ import { runJourneys } from './harness';
 import { journeys, type RelayWorld, type World } from './journeys';
 import { waitForPane } from './pageObjects';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
-import { startRelay, type Relay } from './relay';
+import { requireNginx, startRelay, type Relay } from './relay';
 import { buildWorkbench, serveStatic, type StaticServer } from './servers';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -61,6 +61,7 @@ async function main(): Promise<number> {
   const noCorsSandbox = () => (noCors ??= startSandbox({ seed: 'fresh', cors: false }));
   const relayWorld = async (): Promise<RelayWorld> => {
     relay ??= (async () => {
+      requireNginx(); // before a minute of building
       console.log('      e2e: building the workbench for the relay (webpack, production, --env api=/api/v1) and starting nginx…');
       relayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-relay-site-'));
       const [build, sb] = await Promise.all([buildWorkbench({ outDir: relayDir, mode: 'production', api: '/api/v1' }), noCorsSandbox()]);
