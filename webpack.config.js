@@ -5,8 +5,12 @@
 //   npm run build -- --env url=https://example.com/addin/    ... with dist/manifest.xml pointing there
 //   npm run build -- --env officejs=local                copy the npm package's office.js into dist/office-js/ and
 //                                                        load it from there (offline work only; see below)
-//   npm run build -- --env api=https://api.example.com/api/v1   the API the pages may call (required with url=;
-//                                                        without it, the local sandbox: scripts/page-security.js)
+//   npm run build -- --env api=https://api.example.com/api/v1   the API the pages may call, and the base URL the
+//                                                        Connect screen offers (required with url=; without it, the
+//                                                        local sandbox: scripts/page-security.js)
+//   npm run build -- --env api=/api/v1                   ... a path on the add-in's own address instead, where a
+//                                                        relay passes the calls on to the API, for an API that sends
+//                                                        no CORS headers (docs/deploy-behind-nginx.md)
 //   --env sandbox=https://localhost:4011/api/v1          the sandbox address the pane and workbench offer (npm start
 //                                                        on macOS: the https sandbox; default http://127.0.0.1:4010)
 //   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),
@@ -23,7 +27,7 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const CopyWebpackPlugin = require('copy-webpack-plugin');
 const CustomFunctionsMetadataPlugin = require('custom-functions-metadata-plugin');
 const { normalizeBaseUrl, rewriteManifestUrls, stripXmlComments, DEV_BASE } = require('./scripts/manifest-url');
-const { apiOrigin, contentSecurityPolicy, officeCorsHeaders, LOOPBACK_ANY_PORT, SANDBOX_ORIGINS } = require('./scripts/page-security');
+const { apiConnectSources, contentSecurityPolicy, officeCorsHeaders, LOOPBACK_ANY_PORT, SANDBOX_ORIGINS } = require('./scripts/page-security');
 const pkg = require('./package.json');
 
 const DEV_PORT = 3000;
@@ -55,10 +59,14 @@ class WarnPlugin {
   }
 }
 
-/** Build-time constants of both compilations: the version, and the sandbox address when one was given. */
-function buildDefines(sandboxBaseUrl) {
+/**
+ * Build-time constants of both compilations: the version, and the sandbox address and the API's base URL
+ * (a full URL or a relay path: the Connect screen's default) when they were given.
+ */
+function buildDefines({ sandbox, api } = {}) {
   const defines = { __ADDIN_VERSION__: JSON.stringify(pkg.version) };
-  if (sandboxBaseUrl) defines.__SANDBOX_BASE_URL__ = JSON.stringify(sandboxBaseUrl);
+  if (sandbox) defines.__SANDBOX_BASE_URL__ = JSON.stringify(sandbox);
+  if (api) defines.__API_BASE_URL__ = JSON.stringify(api);
   return defines;
 }
 
@@ -129,14 +137,15 @@ module.exports = async (env = {}, argv = {}) => {
   // server's pages any loopback port (npm start may move the sandbox).
   if (baseUrl && !env.api) {
     throw new Error(
-      '--env url=... needs --env api=<the API base URL, e.g. https://api.example.com/api/v1>: the pages may call only that origin.',
+      '--env url=... needs --env api=<the API base URL, e.g. https://api.example.com/api/v1, or /api/v1 behind a relay on the same address>: the pages may call only that origin.',
     );
   }
-  const apiOrigins = env.api ? [apiOrigin(env.api)] : serving ? LOOPBACK_ANY_PORT : SANDBOX_ORIGINS;
+  // A relay path (--env api=/api/v1) adds nothing: its calls stay on the page's own origin.
+  const apiOrigins = env.api ? apiConnectSources(env.api) : serving ? LOOPBACK_ANY_PORT : SANDBOX_ORIGINS;
   if (env.sandbox && !/^(http|https):\/\/(localhost|127\.0\.0\.1)(:\d+)?\/api\/v1$/.test(env.sandbox)) {
     throw new Error(`--env sandbox=${env.sandbox}: expected the local sandbox's base URL, e.g. https://localhost:4011/api/v1.`);
   }
-  const defines = buildDefines(env.sandbox);
+  const defines = buildDefines({ sandbox: env.sandbox, api: env.api });
   const devSocket = serving ? DEV_SOCKET : null;
 
   const copy = [
@@ -240,3 +249,4 @@ module.exports = async (env = {}, argv = {}) => {
 };
 
 module.exports.workbenchConfig = workbenchConfig;
+module.exports.buildDefines = buildDefines;

@@ -36,6 +36,25 @@ function apiOrigin(input) {
 }
 
 /**
+ * `--env api=/api/v1`: a path on the add-in's own address, where a relay passes the calls on to the API
+ * (docs/deploy-behind-nginx.md). Segments are never empty, so "//host/..." (another host) cannot pass.
+ */
+const RELAY_PATH = /^(\/[^/?#\\\s]+)*\/api\/v1\/?$/;
+
+/**
+ * What the pages may call for `--env api=...` besides their own origin: the API's origin, or nothing for a
+ * relay path (the calls stay on the page's origin, which 'self' allows). Throws with a plain message when
+ * it is neither.
+ */
+function apiConnectSources(input) {
+  if (!String(input).startsWith('/')) return [apiOrigin(input)];
+  if (!RELAY_PATH.test(input)) {
+    throw new Error(`The API path "${input}" must be a path on the add-in's own address ending in /api/v1 (e.g. /api/v1).`);
+  }
+  return [];
+}
+
+/**
  * The policy of one page.
  * - `connect`: origins the page may call besides its own (the API, the sandbox).
  * - `officeJs`: the page loads office.js (the add-in's page; the workbench does not).
@@ -72,4 +91,4 @@ function officeCorsHeaders(origin) {
   return headers;
 }
 
-module.exports = { OFFICE_JS_ORIGIN, SANDBOX_ORIGINS, LOOPBACK_ANY_PORT, apiOrigin, contentSecurityPolicy, officeCorsHeaders };
+module.exports = { OFFICE_JS_ORIGIN, SANDBOX_ORIGINS, LOOPBACK_ANY_PORT, apiOrigin, apiConnectSources, contentSecurityPolicy, officeCorsHeaders };

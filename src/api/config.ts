@@ -5,12 +5,21 @@ import type { RequestLimiter } from './limiter';
 // Validation of what the add-in hands the client. The key must only ever travel as a Bearer header to
 // the configured base URL, so the base URL is checked (https, or http on loopback for the sandbox) and
 // the key is checked to be a header-safe `svc_` credential; messages here never quote the key.
+//
+// A base URL may also be a path on the page's own address (`/api/v1`): an API that sends no CORS headers
+// for the add-in's origin is reached through a relay on that origin (docs/deploy-behind-nginx.md). The
+// path is resolved against the page's origin once, here, and the same checks apply to the result.
 
 export type Sleep = (ms: number) => Promise<void>;
 
 export interface ClientConfig {
-  /** Ends in `/api/v1` (a trailing slash is tolerated). https, or http on 127.0.0.0/8, ::1, localhost. */
+  /**
+   * Ends in `/api/v1` (a trailing slash is tolerated). https, or http on 127.0.0.0/8, ::1, localhost; or a
+   * path such as `/api/v1`, resolved against `pageOrigin`.
+   */
   baseUrl: string;
+  /** The origin a path as base URL is resolved against; default the page's own (none outside a browser). */
+  pageOrigin?: string;
   /** Starts with `svc_`; sent only as `Authorization: Bearer`. */
   apiKey: string;
 
@@ -90,14 +99,39 @@ export function isLoopbackHost(hostname: string): boolean {
   return !!m && Number(m[1]) === 127 && [m[2], m[3], m[4]].every((o) => Number(o) <= 255);
 }
 
-/** Returns the base URL without a trailing slash, or throws ConfigError. */
-export function validateBaseUrl(raw: unknown): string {
+/** The origin of the page this code runs in (the add-in's page, the workbench), or null outside a browser. */
+export function currentPageOrigin(): string | null {
+  const location = (globalThis as { location?: { protocol?: unknown; origin?: unknown } }).location;
+  if (!location || (location.protocol !== 'https:' && location.protocol !== 'http:')) return null;
+  return typeof location.origin === 'string' ? location.origin : null;
+}
+
+/**
+ * Returns the base URL, absolute and without a trailing slash, or throws ConfigError. A path (`/api/v1`)
+ * is resolved against `pageOrigin` and must stay on it.
+ */
+export function validateBaseUrl(raw: unknown, pageOrigin: string | null = currentPageOrigin()): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new ConfigError('baseUrl is required.', 'baseUrl');
   let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('baseUrl is not a valid absolute URL.', 'baseUrl');
+  if (raw.startsWith('/')) {
+    if (!pageOrigin) {
+      throw new ConfigError('baseUrl is a path (such as /api/v1), and there is no page address to read it on: give the full URL.', 'baseUrl');
+    }
+    try {
+      url = new URL(raw, pageOrigin);
+    } catch {
+      throw new ConfigError('baseUrl is not a valid path.', 'baseUrl');
+    }
+    // "//host/..." and "/\host/..." parse as another host: a path must keep the key on the page's own origin.
+    if (url.origin !== new URL(pageOrigin).origin) {
+      throw new ConfigError('baseUrl must be a path on this page\'s own address (such as /api/v1) or a full URL.', 'baseUrl');
+    }
+  } else {
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError('baseUrl is neither a full URL (https://…/api/v1) nor a path on this page\'s address (/api/v1).', 'baseUrl');
+    }
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError('baseUrl must use https.', 'baseUrl');
@@ -146,7 +180,7 @@ const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Ma
 
 export function resolveConfig(config: ClientConfig): { resolved: ResolvedConfig; apiKey: string } {
   if (!config || typeof config !== 'object') throw new ConfigError('config is required.', 'options');
-  const baseUrl = validateBaseUrl(config.baseUrl);
+  const baseUrl = validateBaseUrl(config.baseUrl, config.pageOrigin ?? currentPageOrigin());
   const apiKey = validateApiKey(config.apiKey);
   const fetchImpl = config.fetch ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) : undefined);
   if (!fetchImpl) throw new ConfigError('No fetch implementation is available.', 'options');

@@ -74,7 +74,7 @@ export type Client = ReturnType<typeof createClient>;
 export { ApiError, MonthlyLimitError, type ErrorType, type FailedRequest } from './errors';
 export { UnreadableAnswer, UNREADABLE_ANSWER, isUnreadableAnswer } from './answerShape';
 export type { LearnedNamesStore } from './parameterNames';
-export { ConfigError, isLoopbackHost, validateApiKey, validateBaseUrl, type ClientConfig } from './config';
+export { ConfigError, currentPageOrigin, isLoopbackHost, validateApiKey, validateBaseUrl, type ClientConfig } from './config';
 export { CallMeter, ClientMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type MeterListener, type Plan } from './meter';
 export { RequestChain, RequestLimiter, type LimiterOptions } from './limiter';
 export { capMonthOf, nextMonthlyReset, resetDateFromMessage, CAP_ZONE, type MonthlyReset } from './calendar';

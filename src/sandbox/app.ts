@@ -38,9 +38,20 @@ function serverSecret(db: Db): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export interface BuildOptions {
+  clock?: Clock;
+  /**
+   * false: no CORS headers at all, to any page (`--no-cors`), as a real API may answer. The add-in's page
+   * then reaches it only through a relay on its own origin (docs/deploy-behind-nginx.md). Default true.
+   */
+  cors?: boolean;
+  /** How the open points of the spec are answered (http/dialect.ts); standard by default. */
+  dialect?: Dialect;
+}
+
 /** Builds the sandbox HTTP server on an open, seeded database. Call app.listen() to serve it. */
-/** `dialect`: how the open points of the spec are answered (http/dialect.ts); standard by default. */
-export function buildSandbox(db: Db, options: { clock?: Clock; dialect?: Dialect } = {}): SandboxApp {
+export function buildSandbox(db: Db, options: BuildOptions = {}): SandboxApp {
+  const allowedOrigin = options.cors === false ? () => null : corsOrigin;
   const clock = options.clock ?? new Clock();
   const faults = new Faults();
   const settings: SandboxSettings = { jobProcessingDelayMs: 50, workerPaused: false };
@@ -85,7 +96,7 @@ export function buildSandbox(db: Db, options: { clock?: Clock; dialect?: Dialect
   // carries no key and must not be counted.
   app.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return;
-    const origin = corsOrigin(req.headers.origin);
+    const origin = allowedOrigin(req.headers.origin);
     if (!origin) return;
     reply
       .header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS')
@@ -145,7 +156,7 @@ export function buildSandbox(db: Db, options: { clock?: Clock; dialect?: Dialect
   }
 
   app.addHook('onSend', async (req, reply, payload) => {
-    const origin = corsOrigin(req.headers.origin);
+    const origin = allowedOrigin(req.headers.origin);
     if (origin) {
       reply
         .header('Access-Control-Allow-Origin', origin)

@@ -1,4 +1,4 @@
-// `npm run sandbox -- [--port N] [--https] [--https-port N] [--db FILE] [--reset] [--transactions N] [--dialect D] [--list-keys]`
+// `npm run sandbox -- [--port N] [--https] [--https-port N] [--no-cors] [--db FILE] [--reset] [--transactions N] [--dialect D] [--list-keys]`
 import { parseArgs } from 'node:util';
 import { getHttpsOptions } from '../../scripts/dev-certs';
 import { getMeta } from './db/open';
@@ -11,6 +11,8 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --https           also serve the API over https on loopback, with the dev server's certificate
                     (the Mac's webview blocks http calls from the add-in's https page; npm start uses it)
   --https-port N    port for --https (default: --port + 1, so ${DEFAULT_HTTPS_PORT})
+  --no-cors         send no CORS headers to any page, as a real API may not: the add-in's page then
+                    reaches it only through a relay on its own address (docs/deploy-behind-nginx.md)
   --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
   --reset           delete the database and seed it again
   --transactions N  transactions of the Growth demo company (Northwind) when seeding (default 20000)
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
         port: { type: 'string' },
         https: { type: 'boolean' },
         'https-port': { type: 'string' },
+        'no-cors': { type: 'boolean' },
         db: { type: 'string' },
         reset: { type: 'boolean' },
         transactions: { type: 'string' },
@@ -79,8 +82,14 @@ async function main(): Promise<void> {
   }
 
   const certificate = args.https ? await getHttpsOptions({ log: (m) => console.log(`sandbox: ${m}`) }) : null;
-  const running = await serveSandbox(db, { port, dialect, https: certificate ? { cert: certificate.cert, key: certificate.key, ca: certificate.ca, port: httpsPort } : undefined });
-  console.log(`sandbox: serving ${running.baseUrl} (database ${file}${dialect === 'standard' ? '' : `, ${dialect} dialect`})`);
+  const running = await serveSandbox(db, {
+    port,
+    https: certificate ? { cert: certificate.cert, key: certificate.key, ca: certificate.ca, port: httpsPort } : undefined,
+    cors: !args['no-cors'],
+    dialect,
+  });
+  const notes = [args['no-cors'] ? 'with no CORS headers for any page' : '', dialect === 'standard' ? '' : `in the ${dialect} dialect`].filter(Boolean);
+  console.log(`sandbox: serving ${running.baseUrl} (database ${file})${notes.length ? `, ${notes.join(', ')}` : ''}`);
   if (running.httpsBaseUrl && certificate) {
     console.log(`sandbox: and ${running.httpsBaseUrl} (certificate: ${certificate.source}; trust ${certificate.caPath})`);
   }

@@ -74,10 +74,10 @@ async function listenHttps(sandbox: SandboxApp, host: string, options: SandboxHt
 /** Serves an opened database on host:port (port 0 picks a free one), and over https too when asked. */
 export async function serveSandbox(
   db: Db,
-  options: { port?: number; host?: string; clock?: Clock; https?: SandboxHttps; dialect?: Dialect } = {},
+  options: { port?: number; host?: string; clock?: Clock; https?: SandboxHttps; cors?: boolean; dialect?: Dialect } = {},
 ): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
-  const sandbox = buildSandbox(db, { clock: options.clock, dialect: options.dialect });
+  const sandbox = buildSandbox(db, { clock: options.clock, cors: options.cors, dialect: options.dialect });
   await sandbox.app.listen({ port: options.port ?? DEFAULT_PORT, host });
   const address = sandbox.app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);

@@ -162,8 +162,12 @@ function ConnectForm({ services, focusKey, adding }: ConnectFormProps) {
         </h3>
         {advanced && (
           <div id={advancedId} role="region" aria-label="Advanced" className={styles.screen}>
-            <Field label="Base URL" hint="Ends in /api/v1. https, or http on this computer for the sandbox.">
-              <Input type="url" value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} spellCheck={false} />
+            {/* Text, not type="url": the browser's own check of a url field would refuse a path such as /api/v1. */}
+            <Field
+              label="Base URL"
+              hint="Ends in /api/v1: the API's address (https, or http on this computer for the sandbox), or a path such as /api/v1 where this add-in's own address relays the API."
+            >
+              <Input type="text" value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} spellCheck={false} />
             </Field>
             <Field label="Fiscal year starts in" hint="For quarters, years and year to date.">
               <Select value={String(fiscalStart)} onChange={(_, d) => setFiscalStart(Number(d.value))}>

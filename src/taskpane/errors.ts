@@ -198,7 +198,7 @@ export function describeError(error: unknown, ctx: DescribeContext = {}): UserMe
     } else if (error.field === 'baseUrl') {
       message = {
         title: 'Check the base URL',
-        body: `${said(error)} For example https://api.example.com/api/v1, or http://127.0.0.1:4010/api/v1 for the local sandbox.`,
+        body: `${said(error)} For example https://api.example.com/api/v1, /api/v1 where the add-in's own address relays the API, or http://127.0.0.1:4010/api/v1 for the local sandbox.`,
         code: 'invalid_base_url',
       };
     } else message = { title: 'Cannot connect', body: said(error), code: 'invalid_options' };

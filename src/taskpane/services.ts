@@ -67,7 +67,7 @@ export interface PaneServices {
   readonly timeZone: string;
   /** For the demo company's key list on the local sandbox (GET {origin}/__sandbox/keys). */
   readonly fetch: typeof fetch;
-  /** Base URL offered when connecting: the local sandbox by default. */
+  /** Base URL offered when connecting: the build's API (a full URL or a relay path), else the local sandbox. */
   readonly defaultBaseUrl: string;
 }
 
@@ -89,13 +89,19 @@ declare const __SANDBOX_BASE_URL__: string | undefined;
 /** The local sandbox: the address the build was given, else its http address. */
 export const SANDBOX_BASE_URL = typeof __SANDBOX_BASE_URL__ === 'string' ? __SANDBOX_BASE_URL__ : 'http://127.0.0.1:4010/api/v1';
 
+/** Set by the build (--env api=...): the API a team's build calls, a full URL or a relay path such as /api/v1. */
+declare const __API_BASE_URL__: string | undefined;
+
+/** The base URL the Connect screen offers: the build's API when it names one, else the local sandbox. */
+export const DEFAULT_BASE_URL = typeof __API_BASE_URL__ === 'string' ? __API_BASE_URL__ : SANDBOX_BASE_URL;
+
 /** Builds the services object once per page (index.tsx) or per test. */
 export function createPaneServices(options: PaneServicesOptions): PaneServices {
   const storage = options.storage ?? options.runtime.getRuntimeHost()?.secrets;
   if (!storage) throw new Error('No add-in storage: open the pane inside Excel (or give createPaneServices a storage).');
   const now = options.now ?? options.runtime.getRuntimeHost()?.now ?? Date.now;
   const fetchImpl = options.fetch ?? options.runtime.getRuntimeHost()?.fetch ?? globalThis.fetch.bind(globalThis);
-  const defaultBaseUrl = options.defaultBaseUrl ?? SANDBOX_BASE_URL;
+  const defaultBaseUrl = options.defaultBaseUrl ?? DEFAULT_BASE_URL;
   const timeZone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const session: PaneSession = new PaneSession({
     runtime: options.runtime,

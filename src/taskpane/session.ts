@@ -5,11 +5,12 @@
 // company name are the pane's own settings, in add-in storage too. The key is never kept here, never in the
 // workbook, never in a message.
 
-import { isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
+import { ApiError, currentPageOrigin, isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, type StoredConnection } from '../runtime';
 import { PaneError } from './errors';
+import { whyNoAnswer } from './reachability';
 import type { PaneRuntime } from './services';
 
 export const PLANS: readonly { key: Plan; label: string }[] = [
@@ -131,10 +132,14 @@ export class PaneSession {
     if (!host) throw new PaneError('Excel is needed', 'Add-in storage is not available: open the pane inside Excel.', 'no_host');
     const apiKey = input.apiKey.trim();
     if (apiKey === '') throw new PaneError('API key missing', 'Paste your API key (from Settings > API Keys in the web app).', 'missing_key');
-    const { company, baseUrl, calls } = await runtime.identify({
-      baseUrl: input.baseUrl.trim() || this.options.defaultBaseUrl,
-      apiKey,
-    });
+    const typedBaseUrl = input.baseUrl.trim() || this.options.defaultBaseUrl;
+    let identified: Awaited<ReturnType<PaneRuntime['identify']>>;
+    try {
+      identified = await runtime.identify({ baseUrl: typedBaseUrl, apiKey });
+    } catch (error) {
+      throw await this.explainNoAnswer(error, typedBaseUrl);
+    }
+    const { company, baseUrl, calls } = identified;
     const fiscalYearStartMonth = input.fiscalYearStartMonth ?? 1;
     // Settings first: the runtime announces the new connection, and whoever reads it finds them.
     const settings: CompanySettings = {
@@ -169,7 +174,8 @@ export class PaneSession {
    * URL typed under Advanced is used when it is a loopback address, else the default sandbox address.
    */
   async connectDemo(typedBaseUrl?: string): Promise<ConnectedState> {
-    let baseUrl = this.options.defaultBaseUrl;
+    // The build's default may be a path on the page's own address (a relay): resolved, like any base URL.
+    let baseUrl = validateBaseUrl(this.options.defaultBaseUrl);
     try {
       const typed = typedBaseUrl?.trim() ? validateBaseUrl(typedBaseUrl.trim()) : null;
       if (typed && isLoopbackHost(new URL(typed).hostname)) baseUrl = typed;
@@ -194,6 +200,29 @@ export class PaneSession {
       throw new PaneError('No demo key', `The sandbox at ${origin} has no ${DEMO_KEY_LABEL} key. Re-seed it with npm run sandbox -- --reset.`, 'no_demo_key');
     }
     return this.connect({ baseUrl, apiKey: demo.key, plan: 'growth' });
+  }
+
+  /**
+   * A connect that got no answer at all: when the browser blocked the API's answer (no CORS headers for
+   * this page's origin, see reachability.ts), says so and how to fix it; otherwise the error as it was.
+   */
+  private async explainNoAnswer(error: unknown, typedBaseUrl: string): Promise<unknown> {
+    // No answer at all: a failed fetch, or the reader's breaker after several of them (code outage). A
+    // timeout or an abort is not what a browser's block looks like.
+    if (!(error instanceof ApiError) || error.type !== 'connection_error' || !['network_error', 'connection_refused', 'outage'].includes(error.code ?? '')) {
+      return error;
+    }
+    const pageOrigin = currentPageOrigin();
+    const baseUrl = validateBaseUrl(typedBaseUrl, pageOrigin);
+    if ((await whyNoAnswer(baseUrl, { fetch: this.options.fetch, pageOrigin })) !== 'blocked_by_cors') return error;
+    return new PaneError(
+      "The browser blocked the API's answer",
+      `The API at ${baseUrl} answered, but it sends no CORS headers for this page's address (${pageOrigin}), so the browser does not ` +
+        'let the add-in read its answers. Whoever deploys the add-in can fix this: serve the add-in with a relay that passes /api/v1 on ' +
+        'to the API from its own address, and connect to /api/v1 (the deployment guide: docs/deploy-behind-nginx.md); or have the API ' +
+        `allow ${pageOrigin}.`,
+      'blocked_by_cors',
+    );
   }
 
   /**

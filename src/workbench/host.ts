@@ -8,7 +8,7 @@ import { namesReportingPeriod } from '../engine/reporting/period';
 import type { Box } from '../engine/ports/address';
 import type { RuntimeHost } from '../runtime';
 import * as runtime from '../runtime';
-import { createPaneServices, SANDBOX_BASE_URL, type PaneServices } from '../taskpane/services';
+import { createPaneServices, DEFAULT_BASE_URL, type PaneServices } from '../taskpane/services';
 import { WorkbenchBook } from './book';
 import { FormulaEngine } from './calc';
 import { parseFunctionsJson, type FunctionInfo } from './customFunctions';
@@ -16,7 +16,7 @@ import { registry } from './customFunctionsStub';
 import { MemoryKeyValue, WorkbenchCacheStore, WorkbenchMeterStore, WorkbenchSecretStore, WorkbenchStorage, type KeyValue } from './stores';
 
 export interface WorkbenchOptions {
-  /** The API base URL offered by the pane (the demo company's sandbox); default the local sandbox. */
+  /** The API base URL offered by the pane (the demo company's sandbox); default the build's (services.ts). */
   baseUrl?: string;
   /** Where add-in storage lives: the browser's localStorage (default) or memory (gone on reload). */
   keyValue?: KeyValue;
@@ -81,7 +81,7 @@ export function createWorkbench(options: WorkbenchOptions = {}): WorkbenchWorld 
     runtime,
     // The pane's own settings next to the key, as index.tsx does with OfficeRuntime.storage.
     storage: new WorkbenchSecretStore(storage, 'pane:'),
-    defaultBaseUrl: options.baseUrl ?? SANDBOX_BASE_URL,
+    defaultBaseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   return { book, engine, services, storage, host };

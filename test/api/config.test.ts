@@ -45,6 +45,42 @@ describe('base URL', () => {
     expect(configError(() => validateBaseUrl(url)).field).toBe('baseUrl');
   });
 
+  describe('a path on the page\'s own address (a same-origin relay of the API)', () => {
+    it.each([
+      ['/api/v1', 'https://reports.example.com', 'https://reports.example.com/api/v1'],
+      ['/api/v1/', 'https://reports.example.com:8443', 'https://reports.example.com:8443/api/v1'],
+      ['/finance/api/v1', 'https://reports.example.com', 'https://reports.example.com/finance/api/v1'],
+      ['/api/v1', 'http://127.0.0.1:5000', 'http://127.0.0.1:5000/api/v1'],
+    ])('resolves %s against %s', (path, origin, expected) => {
+      expect(validateBaseUrl(path, origin)).toBe(expected);
+    });
+
+    it.each([
+      ['a path on another host (//)', '//evil.example/api/v1'],
+      ['a path on another host (/\\)', '/\\evil.example/api/v1'],
+      ['a path not ending in /api/v1', '/api/v2'],
+      ['a path with a query', '/api/v1?x=1'],
+    ])('rejects %s', (_label, path) => {
+      expect(configError(() => validateBaseUrl(path, 'https://reports.example.com')).field).toBe('baseUrl');
+    });
+
+    it('keeps the https rule: a page served over plain http off this computer cannot use a path', () => {
+      expect(configError(() => validateBaseUrl('/api/v1', 'http://reports.example.com')).message).toMatch(/https/);
+    });
+
+    it('needs a page: outside a browser a path is refused with a message that says to give the full URL', () => {
+      expect(configError(() => validateBaseUrl('/api/v1', null)).message).toMatch(/full URL/);
+      // Jest runs these tests in Node, where there is no page.
+      expect(configError(() => validateBaseUrl('/api/v1')).message).toMatch(/full URL/);
+    });
+
+    it('a client made with a path sends to the page\'s origin only, as an absolute base URL', () => {
+      const client = createClient({ baseUrl: '/api/v1', apiKey: KEY, pageOrigin: 'https://reports.example.com' });
+      expect(client.baseUrl).toBe('https://reports.example.com/api/v1');
+      configError(() => createClient({ baseUrl: '//evil.example/api/v1', apiKey: KEY, pageOrigin: 'https://reports.example.com' }));
+    });
+  });
+
   it('knows loopback', () => {
     expect(isLoopbackHost('127.0.0.1')).toBe(true);
     expect(isLoopbackHost('127.255.255.254')).toBe(true);

@@ -25,6 +25,8 @@ export interface JourneyContext {
 export interface Journey {
   name: string;
   run: (ctx: JourneyContext) => Promise<void>;
+  /** Opens the page the journey starts on, when not the run's usual page (RunOptions.open). */
+  open?: (page: Page) => Promise<void>;
   /** Set when the journey cannot run yet: the reason names the missing feature. */
   skip?: string;
   timeoutMs?: number;
@@ -117,7 +119,7 @@ async function attempt(journey: Journey, options: RunOptions, n: number): Promis
   try {
     await withTimeout(
       (async () => {
-        await options.open(page);
+        await (journey.open ?? options.open)(page);
         step = 'starting';
         await journey.run(ctx);
       })(),

@@ -23,8 +23,10 @@ import {
   settledResult,
   sheetGrid,
   showSheet,
+  waitForPane,
   workbook,
 } from './pageObjects';
+import { freePort } from './relay';
 import type { TestSandbox } from '../support/sandbox';
 
 export interface World {
@@ -32,6 +34,17 @@ export interface World {
   sandbox: TestSandbox;
   /** The sandbox's today (company time). */
   today: string;
+  /** A second sandbox that sends no CORS headers to any page, as a real API may (started on first use). */
+  noCorsSandbox(): Promise<TestSandbox>;
+  /** nginx serving the production build over https and relaying /api/v1 to that sandbox (started on first use). */
+  relay(): Promise<RelayWorld>;
+}
+
+export interface RelayWorld {
+  /** The page's origin: https://127.0.0.1:<port>, nginx. */
+  origin: string;
+  /** The API behind the relay: the sandbox that sends no CORS headers. */
+  sandbox: TestSandbox;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -199,6 +212,13 @@ async function refreshFromPane(
   if (!(await done.isVisible())) throw new Error(`${button} failed: ${await errorMessages(p).first().textContent()}`);
   const counted = (await usage(world, 'growth-admin')) - before;
   return { shown, done, result: ((await done.textContent()) ?? '').trim(), counted };
+}
+
+/** Waits for Connect to finish: the connected pane (its Reports tab), or throws with the error shown. */
+async function connected(page: Page): Promise<void> {
+  const p = pane(page);
+  await p.getByRole('tab', { name: 'Reports', exact: true }).or(errorMessages(p)).first().waitFor({ timeout: LONG });
+  if (await errorMessages(p).first().isVisible()) throw new Error(`Connect failed: ${await errorMessages(p).first().textContent()}`);
 }
 
 export function journeys(world: World): Journey[] {
@@ -1283,6 +1303,124 @@ export function journeys(world: World): Journey[] {
           assert.ok(!held.startsWith('='), `${label} in the copy holds ${held}, not a formula`);
         }
         log(`values copy: ${(await shared.textContent())?.trim()}; the KPIs hold the API's figures and no formula; 0 calls`);
+      },
+    },
+    {
+      name: 'Through a relay: nginx serves the production build over https and relays /api/v1 to an API that sends no CORS headers (issue 25)',
+      open: async (page) => {
+        const relay = await world.relay();
+        // No ?sandbox=: the base URL offered is the build's own, /api/v1.
+        await page.goto(`${relay.origin}/workbench.html`);
+        await waitForPane(page);
+      },
+      run: async ({ page, shot, step, log }) => {
+        const relay = await world.relay();
+        const behind: World = { ...world, sandbox: relay.sandbox };
+        const year = lastYear(world);
+        step('fetching the API figures (from the sandbox itself: no browser, no CORS)');
+        const reports = await monthlyIncomeStatements(behind, year);
+        const requested: string[] = [];
+        page.on('request', (r) => requested.push(r.url()));
+
+        step("the Connect screen offers the build's relay path");
+        const p = pane(page);
+        await p.getByRole('button', { name: 'Advanced' }).click();
+        assert.equal(await p.getByLabel('Base URL', { exact: true }).inputValue(), '/api/v1');
+
+        step('connecting with a key, through the relay');
+        const before = await usage(behind, 'growth-admin');
+        await connectWithKey(page, relay.sandbox.keys['growth-admin'], 'Growth');
+        await connected(page);
+
+        step('inserting the income statement by month for last year');
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
+        const inserted = await insertStatement(page);
+        assert.match(inserted, /Spent 12 calls\./);
+        const lines = await checkStatement(page, sheetOf(inserted), year, reports, 'units');
+        assert.equal((await usage(behind, 'growth-admin')) - before, 13, 'the API behind the relay counted the connect and the 12 months');
+
+        step("every request went to the page's own origin");
+        const elsewhere = requested.filter((url) => new URL(url).origin !== relay.origin);
+        assert.deepEqual(elsewhere, [], 'no cross-origin request');
+        assert.ok(requested.some((url) => url.startsWith(`${relay.origin}/api/v1/reports/income_statement?`)), 'the statements came through /api/v1');
+        log(`connected and inserted through ${relay.origin}/api/v1: ${lines} lines × 12 months match the API, 13 calls, no cross-origin request`);
+        await openPaneTab(page, 'Connection');
+        await p.getByText(new RegExp(`^Connected to Northwind Analytics .* at ${relay.origin.replace(/\./g, '\\.')}/api/v1\\.$`)).waitFor();
+        await shot('21-connected-through-a-relay');
+
+        step('the relay passes Idempotency-Key and Location, and marks every answer not to be stored');
+        // As the add-in's transport sends them: the key as a Bearer header, same-origin, nothing cached.
+        const exchange = await page.evaluate(async (key) => {
+          const auth = { Authorization: `Bearer ${key}` };
+          const list = await fetch('/api/v1/transactions?limit=1', { headers: auth, cache: 'no-store', credentials: 'omit' });
+          const id = ((await list.json()) as { data: { id: string }[] }).data[0].id;
+          const submit = () =>
+            fetch('/api/v1/transactions/bulk/update', {
+              method: 'POST',
+              headers: { ...auth, 'Content-Type': 'application/json', 'Idempotency-Key': 'relay-journey-1' },
+              // A shift of 0 months changes nothing.
+              body: JSON.stringify({ transaction_ids: [id], updates: { accounting_shift: 0 } }),
+              cache: 'no-store',
+              credentials: 'omit',
+            });
+          const first = await submit();
+          const again = await submit();
+          return {
+            listStatus: list.status,
+            listCaching: list.headers.get('cache-control'),
+            statuses: [first.status, again.status],
+            location: first.headers.get('location'),
+            jobs: [((await first.json()) as { id: string }).id, ((await again.json()) as { id: string }).id],
+          };
+        }, relay.sandbox.keys['growth-admin']);
+        assert.equal(exchange.listStatus, 200);
+        assert.equal(exchange.listCaching, 'no-store', 'API answers are not to be stored');
+        assert.deepEqual(exchange.statuses, [202, 202], 'both submissions accepted: the Idempotency-Key arrived');
+        assert.equal(exchange.jobs[1], exchange.jobs[0], 'the replay with the same Idempotency-Key returned the same job');
+        assert.equal(exchange.location, `/api/v1/jobs/${exchange.jobs[0]}`, 'the Location header came back as the API sent it');
+        log(`bulk update through the relay: job ${exchange.jobs[0]} (replayed with the same key), Location ${exchange.location}`);
+      },
+    },
+    {
+      name: 'An API that sends no CORS headers, called from the page directly: Connect says the browser blocked it, and how to fix it (issue 25)',
+      open: async (page) => {
+        const sb = await world.noCorsSandbox();
+        await page.goto(`${world.origin}/workbench.html?sandbox=${encodeURIComponent(sb.baseUrl)}`);
+        await waitForPane(page);
+      },
+      run: async ({ page, shot, step, log }) => {
+        const sb = await world.noCorsSandbox();
+        const direct: World = { ...world, sandbox: sb };
+        const p = pane(page);
+        const before = await usage(direct, 'growth-admin');
+
+        step('connecting straight to the API');
+        await connectWithKey(page, sb.keys['growth-admin'], 'Growth');
+        const blocked = errorMessages(p, "The browser blocked the API's answer");
+        await blocked.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+        const text = ((await errorMessages(p).first().textContent()) ?? '').trim();
+        assert.ok(await blocked.isVisible(), `the message says the browser blocked the call; it says: ${text}`);
+        assert.ok(text.includes(`The API at ${sb.baseUrl} answered`), text);
+        assert.ok(text.includes(`sends no CORS headers for this page's address (${world.origin})`), text);
+        assert.match(text, /relay that passes \/api\/v1 on to the API/);
+        assert.match(text, /docs\/deploy-behind-nginx\.md/);
+        assert.doesNotMatch(text, /sandbox is running|npm start|Cannot reach/);
+        assert.equal(await p.getByRole('tab', { name: 'Reports', exact: true }).count(), 0, 'not connected');
+        // Each attempt stopped at the preflight, which carries no key: the API counted nothing.
+        assert.equal(await usage(direct, 'growth-admin'), before, 'nothing counted');
+        await shot('22-blocked-by-cors');
+        log(`blocked: "${text.slice(0, 120)}…"`);
+
+        step('nothing listening at the address is still told as such');
+        const closed = await freePort();
+        await p.getByRole('button', { name: 'Advanced' }).click();
+        await p.getByLabel('Base URL', { exact: true }).fill(`http://127.0.0.1:${closed}/api/v1`);
+        await p.getByRole('button', { name: 'Connect', exact: true }).click();
+        const unreachable = errorMessages(p, 'Cannot reach the API');
+        await unreachable.waitFor({ timeout: LONG });
+        assert.match((await unreachable.textContent()) ?? '', new RegExp(`No answer from the API at http://127\\.0\\.0\\.1:${closed}/api/v1`));
+        assert.equal(await errorMessages(p, "The browser blocked the API's answer").count(), 0);
+        log('a closed port: "Cannot reach the API", not the CORS message');
       },
     },
   ];

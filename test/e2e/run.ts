@@ -6,6 +6,10 @@
 // Steps: build the workbench with webpack into a temporary folder; start a fresh sandbox (new database,
 // seeded) and a static http server for the page, each on a free loopback port; launch Debian's Chromium
 // through playwright-core; run the journeys (test/e2e/journeys.ts); print a summary; exit 1 on a failure.
+// The first journey that needs them also starts a second sandbox that sends no CORS headers, and the relay:
+// the production build of the workbench with the API at /api/v1, served over https by nginx
+// (deploy/nginx/fin-addin.conf, test/e2e/relay.ts), which relays /api/v1 to that sandbox. nginx must be
+// installed (apt-get install -y nginx; .ci/run does): without it those journeys fail and say so.
 //
 // Environment: CHROMIUM (default /usr/bin/chromium), E2E_MODE=production (default development: a faster
 // build), E2E_GREP=<text> (only journeys whose name contains it), E2E_KEEP=1 (keep the built page and
@@ -16,9 +20,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { runJourneys } from './harness';
-import { journeys, type World } from './journeys';
+import { journeys, type RelayWorld, type World } from './journeys';
 import { waitForPane } from './pageObjects';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
+import { requireNginx, startRelay, type Relay } from './relay';
 import { buildWorkbench, serveStatic, type StaticServer } from './servers';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -49,12 +54,32 @@ async function main(): Promise<number> {
   let sandbox: TestSandbox | null = null;
   let site: StaticServer | null = null;
   let browser: Browser | null = null;
+  // Started by the first journey that asks for them (World.noCorsSandbox, World.relay).
+  let relayDir: string | null = null;
+  let noCors: Promise<TestSandbox> | null = null;
+  let relay: Promise<Relay> | null = null;
+  const noCorsSandbox = () => (noCors ??= startSandbox({ seed: 'fresh', cors: false }));
+  const relayWorld = async (): Promise<RelayWorld> => {
+    relay ??= (async () => {
+      requireNginx(); // before a minute of building
+      console.log('      e2e: building the workbench for the relay (webpack, production, --env api=/api/v1) and starting nginx…');
+      relayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-relay-site-'));
+      const [build, sb] = await Promise.all([buildWorkbench({ outDir: relayDir, mode: 'production', api: '/api/v1' }), noCorsSandbox()]);
+      const started = await startRelay({ siteDir: relayDir, upstream: new URL(sb.baseUrl).origin });
+      console.log(`      e2e: relay page built in ${seconds(build.ms)}; nginx at ${started.origin}, relaying /api/v1 to ${sb.baseUrl}`);
+      return started;
+    })();
+    const [started, sb] = await Promise.all([relay, noCorsSandbox()]);
+    return { origin: started.origin, sandbox: sb };
+  };
   const cleanup = async () => {
     await browser?.close().catch(() => undefined);
     await site?.close().catch(() => undefined);
     await sandbox?.close().catch(() => undefined);
-    if (process.env.E2E_KEEP) console.log(`e2e: the built workbench stays in ${outDir}`);
-    else fs.rmSync(outDir, { recursive: true, force: true });
+    await relay?.then((r) => r.close()).catch(() => undefined);
+    await noCors?.then((sb) => sb.close()).catch(() => undefined);
+    if (process.env.E2E_KEEP) console.log(`e2e: the built workbench stays in ${outDir}${relayDir ? `, the relay's in ${relayDir}` : ''}`);
+    else for (const dir of [outDir, relayDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => {
     void cleanup().then(() => process.exit(130));
@@ -67,7 +92,7 @@ async function main(): Promise<number> {
     console.log(`e2e: built in ${seconds(build.ms)}; sandbox seeded in ${seconds(sb.seedMs)} at ${sb.baseUrl}`);
     site = await serveStatic(outDir);
     const control = (await (await fetch(`${sb.controlUrl}/control`)).json()) as { today: string };
-    const world: World = { origin: site.origin, sandbox: sb, today: control.today };
+    const world: World = { origin: site.origin, sandbox: sb, today: control.today, noCorsSandbox, relay: relayWorld };
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,

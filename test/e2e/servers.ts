@@ -12,6 +12,8 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export interface BuildOptions {
   outDir: string;
   mode: 'development' | 'production';
+  /** The API base URL built in as the Connect screen's default (`--env api=`), e.g. the relay path /api/v1. */
+  api?: string;
 }
 
 /** Builds the workbench alone (webpack.config.js's workbench compilation) into `outDir`. */
@@ -23,11 +25,17 @@ export async function buildWorkbench(options: BuildOptions): Promise<{ ms: numbe
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const webpack = require('webpack') as typeof import('webpack');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { workbenchConfig } = require(path.join(ROOT, 'webpack.config.js')) as {
-      workbenchConfig: (o: { mode: string; dev: boolean; outputPath: string }) => import('webpack').Configuration;
+    const { workbenchConfig, buildDefines } = require(path.join(ROOT, 'webpack.config.js')) as {
+      workbenchConfig: (o: { mode: string; dev: boolean; outputPath: string; defines?: object }) => import('webpack').Configuration;
+      buildDefines: (o: { api?: string }) => object;
     };
     fs.rmSync(options.outDir, { recursive: true, force: true });
-    const config = workbenchConfig({ mode: options.mode, dev: options.mode === 'development', outputPath: options.outDir });
+    const config = workbenchConfig({
+      mode: options.mode,
+      dev: options.mode === 'development',
+      outputPath: options.outDir,
+      ...(options.api ? { defines: buildDefines({ api: options.api }) } : {}),
+    });
     const t0 = Date.now();
     await new Promise<void>((resolve, reject) => {
       webpack(config, (err, stats) => {

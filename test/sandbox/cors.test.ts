@@ -70,3 +70,35 @@ describe('CORS for pages served from this computer', () => {
     expect(foreignPreflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('--no-cors: no CORS headers for any page, as a real API may answer', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ cors: false });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('answers every request as before, with no Access-Control header, and does not answer preflights', async () => {
+    const origin = 'http://127.0.0.1:5555';
+    const company = sb.companies['growth-admin'];
+    const before = await sb.usage(company);
+    const ok = await sb.running.app.inject({ method: 'GET', url: '/api/v1/company', headers: { origin, authorization: `Bearer ${sb.keys['growth-admin']}` } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ object: 'company', id: company });
+    const keys = await sb.running.app.inject({ method: 'GET', url: '/__sandbox/keys', headers: { origin } });
+    expect(keys.statusCode).toBe(200);
+    // A preflight carries no key: the API's 401, uncounted, which a browser reads as "not allowed".
+    const preflight = await sb.running.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/company',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.statusCode).toBe(401);
+    for (const res of [ok, keys, preflight]) {
+      expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    }
+    expect(await sb.usage(company)).toBe(before + 1);
+  });
+});

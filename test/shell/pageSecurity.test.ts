@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiOrigin, contentSecurityPolicy, officeCorsHeaders, OFFICE_JS_ORIGIN, SANDBOX_ORIGINS } from '../../scripts/page-security';
+import { apiConnectSources, apiOrigin, contentSecurityPolicy, officeCorsHeaders, OFFICE_JS_ORIGIN, SANDBOX_ORIGINS } from '../../scripts/page-security';
 
 // The pages' Content-Security-Policy (own origin, office.js's origin, the configured API origin) and the
 // dev server's CORS (Excel on the web only, never *), as webpack.config.js builds them.
@@ -15,6 +15,8 @@ interface BuildView {
   cors: Record<string, Record<string, string>>;
   /** The sandbox address each compilation was built with (DefinePlugin), by compilation name. */
   sandbox: Record<string, string | null>;
+  /** The API base URL each compilation offers (DefinePlugin), by compilation name. */
+  api: Record<string, string | null>;
   error?: string;
 }
 
@@ -28,18 +30,19 @@ function inspectBuild(env: Record<string, unknown>, mode = 'production'): BuildV
   const script = `
     const configure = require(${JSON.stringify(path.join(ROOT, 'webpack.config.js'))});
     configure(${JSON.stringify(env)}, { mode: ${JSON.stringify(mode)} }).then((result) => {
-      const view = { pages: {}, cors: {}, sandbox: {} };
+      const view = { pages: {}, cors: {}, sandbox: {}, api: {} };
       for (const config of [result].flat()) {
         for (const plugin of config.plugins || []) {
           const o = plugin.userOptions;
           if (o && o.templateParameters && o.templateParameters.csp) view.pages[o.filename] = o.templateParameters.csp;
           if (plugin.definitions) view.sandbox[config.name || 'addin'] = plugin.definitions.__SANDBOX_BASE_URL__ || null;
+          if (plugin.definitions) view.api[config.name || 'addin'] = plugin.definitions.__API_BASE_URL__ || null;
         }
         const headers = config.devServer && config.devServer.headers;
         if (typeof headers === 'function') for (const origin of ${JSON.stringify(ORIGINS)}) view.cors[origin] = headers({ headers: { origin: origin || undefined } });
       }
       console.log(JSON.stringify(view));
-    }, (e) => console.log(JSON.stringify({ pages: {}, cors: {}, sandbox: {}, error: e.message })));`;
+    }, (e) => console.log(JSON.stringify({ pages: {}, cors: {}, sandbox: {}, api: {}, error: e.message })));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as BuildView;
 }
 
@@ -78,6 +81,17 @@ describe('Content-Security-Policy of the pages', () => {
     expect(dev['workbench.html']['script-src']).toEqual(["'self'"]);
   });
 
+  it('a team build behind a same-origin relay (--env api=/api/v1) lets the page call its own origin only', () => {
+    const pages = pagePolicies({ url: 'https://reports.example.com/excel/', api: '/api/v1', workbench: true });
+    expect(pages['taskpane.html']['connect-src']).toEqual(["'self'"]);
+    expect(pages['taskpane.html']['script-src']).toEqual(["'self'", OFFICE_JS_ORIGIN]);
+    expect(apiConnectSources('/finance/api/v1')).toEqual([]);
+    expect(apiConnectSources('https://api.example.com/api/v1')).toEqual(['https://api.example.com']);
+    for (const bad of ['//evil.example/api/v1', '/\\evil.example/api/v1', '/api/v2', '/api/v1?x=1', 'api/v1']) {
+      expect(inspectBuild({ url: 'https://reports.example.com/excel/', api: bad }).error).toMatch(/\/api\/v1/);
+    }
+  });
+
   it('refuses a team build that does not say which API it calls, or an API over plain http', () => {
     expect(inspectBuild({ url: 'https://reports.example.com/excel/' }).error).toMatch(/--env api=/);
     expect(() => apiOrigin('http://api.example.com/api/v1')).toThrow(/https/);
@@ -105,6 +119,14 @@ describe('the dev server answers CORS to Excel on the web only', () => {
       expect(cors[origin]).toEqual({ Vary: 'Origin' });
     }
     expect(officeCorsHeaders('https://inc-excel.officeapps.live.com')).toMatchObject({ Vary: 'Origin', 'Access-Control-Allow-Origin': 'https://inc-excel.officeapps.live.com' });
+  });
+});
+
+describe('the base URL the Connect screen offers', () => {
+  it("is the build's API, a full URL or a relay path, in the pane and the workbench; the sandbox without one", () => {
+    expect(inspectBuild({ workbench: true, api: '/api/v1' }).api).toEqual({ addin: '"/api/v1"', workbench: '"/api/v1"' });
+    expect(inspectBuild({ api: 'https://api.example.com/api/v1' }).api).toEqual({ addin: '"https://api.example.com/api/v1"' });
+    expect(inspectBuild({ workbench: true }, 'development').api).toEqual({ addin: null, workbench: null });
   });
 });
 

@@ -24,6 +24,8 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** How the spec's open points are answered (src/sandbox/http/dialect.ts); standard by default. */
   dialect?: Dialect;
+  /** false: no CORS headers for any page (`npm run sandbox -- --no-cors`), as a real API may answer. */
+  cors?: boolean;
 }
 
 export interface TestSandbox {
@@ -93,7 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<TestSa
   let running: RunningSandbox;
   try {
     opened = await openDb(dir, options);
-    running = await serveSandbox(opened.db, { port: 0, clock: options.clock, dialect: options.dialect });
+    running = await serveSandbox(opened.db, { port: 0, clock: options.clock, cors: options.cors, dialect: options.dialect });
   } catch (e) {
     opened?.db.close();
     fs.rmSync(dir, { recursive: true, force: true });
