@@ -32,7 +32,7 @@ if (typeof Element !== 'undefined') {
 
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { webLightTheme } from '@fluentui/react-components';
+import { createDOMRenderer, RendererProvider, webLightTheme } from '@fluentui/react-components';
 import { MemoryMeterStore } from '../../src/api';
 import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
@@ -43,6 +43,16 @@ import { createPaneServices, type PaneServices } from '../../src/taskpane/servic
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 
 export { startSandbox, type TestSandbox };
+
+/**
+ * Fluent's styles are CSS rules inserted into the document; jsdom then walks every rule for each element
+ * Testing Library asks the computed style of (every *ByRole query does, to skip hidden elements), which made
+ * the pane suites CPU-bound. The pane tests assert roles, names and text, not looks: only the rules that
+ * hide something are inserted (a Tab's reserved-space copy of its label is hidden so, and must stay out of
+ * its accessible name), the other few thousand are not.
+ */
+const HIDES = /display:\s*none|visibility:\s*hidden/;
+const unstyled = createDOMRenderer(typeof document === 'undefined' ? undefined : document, { unstable_filterCSSRule: (rule) => HIDES.test(rule) });
 
 export interface PaneHarness {
   services: PaneServices;
@@ -93,7 +103,11 @@ export function renderPane(
   });
   const services = createPaneServices({ gateway, runtime, storage: paneStorage, defaultBaseUrl: sb.baseUrl, now: options.now, timeZone: options.timeZone });
   const user = userEvent.setup();
-  const view = render(<App theme={webLightTheme} services={services} />);
+  const view = render(
+    <RendererProvider renderer={unstyled} targetDocument={document}>
+      <App theme={webLightTheme} services={services} />
+    </RendererProvider>,
+  );
   return {
     services,
     gateway,
