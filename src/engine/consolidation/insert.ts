@@ -74,6 +74,7 @@ async function consolidatedGrid(deps: ConsolidatedDeps, members: readonly Member
     periodLabels: consolidated.labels,
     description: consolidated.description,
     total: true,
+    totalOf: 'companies',
     companyName: deps.title,
     refreshedAt: new Date(refreshedAt),
     timeZone: deps.timeZone,
