@@ -6,7 +6,7 @@ import { CellError, cellInvocation } from '../support/customFunctions';
 import * as fin from '../../src/functions/functions';
 import { calendarDateAt, namedPeriod } from '../../src/engine/dates';
 import * as runtime from '../../src/runtime';
-import { connected, renderPane, screen, startSandbox, within, type TestSandbox } from './harness';
+import { connectBehind, connected, openTab, renderPane, screen, startSandbox, within, type TestSandbox } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -121,5 +121,42 @@ test('a consolidated block is listed and refreshed in place: one call per compan
   expect((await h.gateway.listBindings()).filter((x) => x.kind === 'consolidated')).toEqual([]);
   expect(await revenueOf(binding.address)).toEqual(after);
   expect(screen.queryByRole('list', { name: 'Consolidated blocks' })).toBeNull();
+  h.unmount();
+});
+
+test('a consolidated block whose record names one company twice is refreshed as its companies, each once, headed by their connections now', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const [a, b] = [sb.companies['growth-admin'], sb.companies['growth2-admin']];
+  await connectBehind(sb, 'growth2-admin', 'Westbrook');
+  const first = (await runtime.getConnection())!.name;
+  await h.user.click(screen.getByRole('button', { name: 'Insert consolidated' }));
+  await screen.findByText(/^Inserted the consolidated statement at /, {}, { timeout: 30_000 });
+
+  // The record edited in the file: the first company twice, the names of another time.
+  const [binding] = (await h.gateway.listBindings()).filter((x) => x.kind === 'consolidated');
+  const members = [
+    { name: 'Old North', companyId: a },
+    { name: 'North again', companyId: a },
+    { name: 'Old West', companyId: b },
+  ];
+  await h.gateway.saveBinding({ ...binding, parameters: { ...binding.parameters, members } });
+  await openTab(h, 'Connection');
+  await openTab(h, 'Reports');
+  const list = await screen.findByRole('list', { name: 'Consolidated blocks' }, { timeout: 15_000 });
+  const usage = [await sb.usage(a), await sb.usage(b)];
+  await h.user.click(within(list).getByRole('button', { name: 'Refresh this block (2 calls, one per company)' }));
+  await screen.findByText(/^Refreshed the consolidated statement at /, {}, { timeout: 30_000 });
+  expect([(await sb.usage(a)) - usage[0], (await sb.usage(b)) - usage[1]]).toEqual([1, 1]);
+
+  const grid = await h.gateway.readRange((await h.gateway.listBindings()).find((x) => x.id === binding.id)!.address);
+  const header = grid.values.find((row) => row[1] === first)!;
+  expect(header.slice(1)).toEqual([first, 'Westbrook', 'Total']);
+  const quarter = namedPeriod('last_quarter', { today: calendarDateAt(Date.now()) });
+  const api = await Promise.all(
+    [first, 'Westbrook'].map(async (name) => (await (await runtime.getClient(name))!.reports.incomeStatement({ start_date: quarter.start, end_date: quarter.end })).revenue.total_cents),
+  );
+  const revenue = grid.values.find((row) => row[0] === 'Total revenue')!.slice(1).map((v) => Math.round(Number(v) * 100));
+  expect(revenue).toEqual([api[0], api[1], api[0] + api[1]]);
   h.unmount();
 });
