@@ -21,7 +21,7 @@ import type { ReadRequest } from '../engine/reader/requestCache';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
-import { createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
+import { createRuntime, type ConnectionList, type DisconnectOptions, type GroupReview, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
 
 let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
@@ -134,6 +134,12 @@ export async function refreshCells(cells: readonly FinCell[], options: { label: 
 export async function reloadGroups(): Promise<void> {
   await maybeShared()?.reloadGroups();
 }
+
+/** The workbook's groups for review (Runtime.workbookGroups); none outside Office. */
+export const workbookGroups = async (): Promise<GroupReview[]> => (await maybeShared()?.workbookGroups()) ?? [];
+
+/** The user accepted a group of the workbook (Runtime.acceptGroup). */
+export const acceptGroup = (name: string): Promise<void> => sharedRuntime().acceptGroup(name);
 
 /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
 export function onDataChange(listener: () => void): () => void {
