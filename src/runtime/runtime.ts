@@ -196,6 +196,11 @@ export interface Runtime {
    */
   cellRequests(cells: readonly FinCell[], company?: string): ReturnType<CellReads['requestsOf']>;
   /**
+   * The companies these FIN cells read when last evaluated (a group's companies for a cell naming one), by
+   * company id, and how many of the cells have no record yet; no call.
+   */
+  cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
+  /**
    * Recalculates only these FIN cells and waits for those of a connection (the default one when omitted), as
    * Refresh all does for every cell; what they read that is due for a refresh (the caller marked it) is
    * fetched again, the rest comes from the cache.
@@ -605,6 +610,23 @@ export function createRuntime(host: RuntimeHost): Runtime {
       const companyOf = (tag?: string) => (current ? pick(current, tag)?.connection.companyId : undefined);
       const wanted = companyOf(company);
       return cellReads.requestsOf(cells, (tag) => wanted !== undefined && companyOf(tag) === wanted);
+    },
+
+    cellCompanies(cells) {
+      // The cells' company arguments as their last evaluations took them, each resolved as evaluateFin does.
+      const tags = new Set<string | undefined>();
+      const { unknown } = cellReads.requestsOf(cells, (tag) => {
+        tags.add(tag);
+        return false;
+      });
+      const ids = new Set<string>();
+      for (const tag of tags) {
+        const connected = current ? pick(current, tag) : null;
+        if (connected) ids.add(connected.connection.companyId);
+        const named = current && !connected ? groupNamed(current, tag) : undefined;
+        if (current && named?.accepted) for (const m of resolveGroup(named.group, (entry) => memberOf(current!, entry)).connected) ids.add(m.companyId);
+      }
+      return { companyIds: [...ids], unknown };
     },
 
     async refreshCells(cells, options) {

@@ -123,6 +123,11 @@ export function cellRequests(cells: readonly FinCell[], company?: string): { req
   return maybeShared()?.cellRequests(cells, company) ?? { requests: [], unknown: cells.length, elsewhere: 0 };
 }
 
+/** The companies these FIN cells read when last evaluated (Runtime.cellCompanies); none known outside Office. */
+export function cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number } {
+  return maybeShared()?.cellCompanies(cells) ?? { companyIds: [], unknown: cells.length };
+}
+
 /** Recalculates only these FIN cells and waits for a company's (Runtime.refreshCells). */
 export async function refreshCells(cells: readonly FinCell[], options: { label: string; company?: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
   const runtime = maybeShared();

@@ -41,6 +41,8 @@ export interface PaneRuntime {
   refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   /** What these FIN cells read of a company when last evaluated, how many have no record yet, how many read another company. */
   cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number };
+  /** The companies these FIN cells read when last evaluated (a group's for a cell naming one), and how many have no record. */
+  cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
   /** Recalculates only these FIN cells (a refresh of the selection or the sheet), waiting for a company's. */
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;
