@@ -2,6 +2,8 @@
 // Issue 16.4 in the pane: with the demo company and the second one connected, the Reports tab inserts a
 // consolidated income statement for last quarter: its cost shown per company first (one call each), then a
 // column per company and the total on a new sheet, a shared line equal to the two companies' API figures.
+// Issue 25.6: a block's record naming one company twice, and the groups of companies a workbook brings
+// (shown for review on opening, none added up before it is accepted).
 import { CellError, cellInvocation } from '../support/customFunctions';
 import * as fin from '../../src/functions/functions';
 import { calendarDateAt, namedPeriod } from '../../src/engine/dates';

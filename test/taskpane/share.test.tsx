@@ -2,6 +2,7 @@
 // The Share tab against the sandbox: a statement block inserted by the pane and FIN cells beside it (their
 // results shown as Excel would have calculated them) become a values copy next to the sheet, with the note
 // on top, the block's values and number formats, no formula and no call spent; the user's sheet is unchanged.
+// With two companies connected, each copy's note names the companies of its own sheet (issue 25, item 6).
 import * as fin from '../../src/functions/functions';
 import '../support/customFunctions';
 import { parseQualified, qualify } from '../../src/engine/ports/address';
