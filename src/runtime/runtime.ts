@@ -354,7 +354,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   /** The connection a company argument names (its name or company id); the default one when omitted. */
   const pick = (loaded: Loaded, company?: string): Connected | null => {
     if (company === undefined || company.trim() === '') return loaded.defaultOne;
-    const found = findConnection({ defaultName: null, list: loaded.list.map((c) => c.connection) }, company);
+    const found = findConnection(loaded.list.map((c) => c.connection), company);
     return loaded.list.find((c) => c.connection === found) ?? null;
   };
 
