@@ -66,10 +66,13 @@ export function nameKey(name: string): string {
   return name.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** The connection a formula's company argument names (its name or its company id), if stored. */
-export function findConnection(connections: StoredConnections, nameOrId: string): StoredConnection | undefined {
+/**
+ * The connection a formula's company argument names, if stored: an exact company id first (a connection
+ * named after another company's id must not answer for that company), else a connection's name.
+ */
+export function findConnection<C extends Pick<StoredConnection, 'name' | 'companyId'>>(list: readonly C[], nameOrId: string): C | undefined {
   const wanted = nameKey(nameOrId);
-  return connections.list.find((c) => nameKey(c.name) === wanted) ?? connections.list.find((c) => c.companyId === nameOrId.trim());
+  return list.find((c) => c.companyId === nameOrId.trim()) ?? list.find((c) => nameKey(c.name) === wanted);
 }
 
 /** A short SHA-256 prefix of the key: enough to tell two keys apart, useless for calling the API. */

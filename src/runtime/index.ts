@@ -4,5 +4,5 @@ export * from './connection';
 export * from './host';
 export * from './paneRequests';
 export * from './shared';
-export { ConnectionNameTaken, connectionMissing, createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
+export { ConnectionNameTaken, connectionMissing, createRuntime, type ConnectionList, type DisconnectOptions, type GroupReview, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
 export { GROUPS_SETTING, withGroup, type Group } from './groups';

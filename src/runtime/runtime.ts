@@ -48,7 +48,7 @@ import {
   type StoredConnection,
   type StoredConnections,
 } from './connection';
-import { GROUPS_SETTING, groupsOf, sumOverGroup, type Group, type GroupMember } from './groups';
+import { GROUPS_SETTING, groupDefinition, groupsOf, readAccepted, resolveGroup, storeAccepted, sumOverGroup, type ConnectedMember, type Group } from './groups';
 import type { RuntimeHost } from './host';
 import { refreshConnections } from './refreshConnections';
 import { learnedNamesStore } from './learnedNames';
@@ -95,12 +95,33 @@ export interface ConnectionList {
   list: StoredConnection[];
 }
 
-/** A connection's name the user picked that another company's connection has already. */
+/** A connection's name the user picked that another company's connection has already, or that reads as another company's id. */
 export class ConnectionNameTaken extends Error {
   override name = 'ConnectionNameTaken';
-  constructor(readonly taken: string) {
-    super(`A connection named "${taken}" exists already: pick another name`);
+  constructor(
+    readonly taken: string,
+    message = `A connection named "${taken}" exists already: pick another name`,
+  ) {
+    super(message);
   }
+}
+
+/** The company id prefix (the spec's identifier prefixes): a formula's company argument that has it names a company by id. */
+const COMPANY_ID_PREFIX = 'comp_';
+
+/** A group of the workbook as the pane shows it for review: its companies as connected here, and whether it is in use. */
+export interface GroupReview {
+  name: string;
+  /** Its entries as the workbook lists them. */
+  entries: string[];
+  /** Its companies connected here, each once: the connection's name now and the company id. */
+  companies: { name: string; companyId: string }[];
+  /** Entries that name no connection here. */
+  missing: string[];
+  /** Accepted on this computer: its figures are added up. */
+  accepted: boolean;
+  /** A connection has its name (or id): formulas naming it read that connection, never the group. */
+  shadowedBy?: string;
 }
 
 /** The error of a formula whose company argument names no connection on this computer. */
@@ -176,6 +197,11 @@ export interface Runtime {
    */
   cellRequests(cells: readonly FinCell[], company?: string): ReturnType<CellReads['requestsOf']>;
   /**
+   * The companies these FIN cells read when last evaluated (a group's companies for a cell naming one), by
+   * company id, and how many of the cells have no record yet; no call.
+   */
+  cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
+  /**
    * Recalculates only these FIN cells and waits for those of a connection (the default one when omitted), as
    * Refresh all does for every cell; what they read that is due for a refresh (the caller marked it) is
    * fetched again, the rest comes from the cache.
@@ -183,8 +209,16 @@ export interface Runtime {
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport>;
   /** FIN.REFRESHED's text for a connection (the default one when omitted); a not-connected error otherwise. */
   refreshedText(company?: string): Promise<string>;
-  /** Reads the workbook's groups of companies again (the pane saved one). */
+  /** Reads the workbook's groups of companies again (the pane saved or removed one). */
   reloadGroups(): Promise<void>;
+  /** The workbook's groups, each resolved against the connections here, accepted or waiting for review. */
+  workbookGroups(): Promise<GroupReview[]>;
+  /**
+   * The user accepted a group of the workbook as it is defined now (or saved it): its figures are added up
+   * on this computer from now on, and the FIN cells showing an error are recalculated. Refused for a group
+   * a connection's name or id shadows.
+   */
+  acceptGroup(name: string): Promise<void>;
   /** Stops listening to the connections' services (the shared runtime is being replaced). */
   dispose(): void;
 }
@@ -330,7 +364,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   /** The connection a company argument names (its name or company id); the default one when omitted. */
   const pick = (loaded: Loaded, company?: string): Connected | null => {
     if (company === undefined || company.trim() === '') return loaded.defaultOne;
-    const found = findConnection({ defaultName: null, list: loaded.list.map((c) => c.connection) }, company);
+    const found = findConnection(loaded.list.map((c) => c.connection), company);
     return loaded.list.find((c) => c.connection === found) ?? null;
   };
 
@@ -355,12 +389,23 @@ export function createRuntime(host: RuntimeHost): Runtime {
 
   /** The workbook's groups of companies (groups.ts), read with the connections and when the pane saves one. */
   let groups = new Map<string, Group>();
+  /** The group definitions accepted on this computer (add-in storage). */
+  let accepted = new Set<string>();
   const loadGroups = async (): Promise<void> => {
     groups = groupsOf(await host.readWorkbookSetting?.(GROUPS_SETTING).catch(() => undefined));
+    accepted = await readAccepted(secrets).catch(() => new Set<string>());
   };
-  /** The group a company argument names, when no connection has that name. */
-  const groupNamed = (loaded: Loaded | null, company: string | undefined): Group | undefined =>
-    company === undefined || (loaded && pick(loaded, company)) ? undefined : groups.get(nameKey(company));
+  /** The group a company argument names, when no connection has that name or id; accepted or not. */
+  const groupNamed = (loaded: Loaded | null, company: string | undefined): { group: Group; accepted: boolean } | undefined => {
+    if (company === undefined || (loaded && pick(loaded, company))) return undefined;
+    const group = groups.get(nameKey(company));
+    return group && { group, accepted: accepted.has(groupDefinition(group)) };
+  };
+  /** A group's entry as a formula's company argument is resolved. */
+  const memberOf = (loaded: Loaded, entry: string): ConnectedMember | null => {
+    const c = pick(loaded, entry);
+    return c && { name: c.connection.name, companyId: c.connection.companyId, service: c.service, reader: c.reader };
+  };
 
   /** The error of a formula whose connection is not here: the named one's, else Not connected. */
   const notHere = (company?: string): FinError => {
@@ -391,17 +436,19 @@ export function createRuntime(host: RuntimeHost): Runtime {
     } catch (error) {
       throw failure(error);
     }
-    const group = groupNamed(loaded, call.company);
-    if (group) {
-      const members: GroupMember[] = group.members.map((name) => {
-        const member = pick(loaded, name);
-        return member ? { name, service: member.service } : { name, missing: notHere(name) };
-      });
+    const named = groupNamed(loaded, call.company);
+    if (named?.accepted) {
       try {
-        return (await sumOverGroup(group, members, ctx.preview ? ctx : plain, call)) as T;
+        return (await sumOverGroup(named.group, resolveGroup(named.group, (entry) => memberOf(loaded, entry)), notHere, ctx.preview ? ctx : plain, call)) as T;
       } catch (error) {
         throw failure(error);
       }
+    }
+    if (named) {
+      // Not reviewed here: the name is only a connection that is not here, and the cell says so.
+      if (!ctx.preview) notConnected.failed(call);
+      const missingOne = notHere(call.company);
+      throw failure(new FinError(missingOne.kind, `${missingOne.message}. This workbook also has a group "${named.group.name}": its figures are added up once you accept it in the add-in's pane`, missingOne.code));
     }
     if (!service) {
       if (!ctx.preview) notConnected.failed(call);
@@ -428,12 +475,19 @@ export function createRuntime(host: RuntimeHost): Runtime {
       quietMs: REFRESH_QUIET_MS,
     });
 
-  /** A name no other company's connection has: the one asked for, else the default with a number added. */
+  /**
+   * A name no other company's connection has: the one asked for, else the default with a number added. A
+   * formula's company argument is an exact company id before it is a name, so a name that reads as another
+   * company's id would never be reached: refused.
+   */
   const nameFor = (wanted: string | undefined, fallback: string, companyId: string, others: StoredConnection[]): string => {
     const taken = (name: string) => others.some((c) => c.companyId !== companyId && nameKey(c.name) === nameKey(name));
     const asked = wanted?.trim().slice(0, MAX_NAME_LENGTH);
     if (asked) {
       if (taken(asked)) throw new ConnectionNameTaken(asked);
+      if (asked.toLowerCase().startsWith(COMPANY_ID_PREFIX) && asked !== companyId) {
+        throw new ConnectionNameTaken(asked, `"${asked}" reads as a company id (${COMPANY_ID_PREFIX}…), and formulas take a company id for that company: pick another name`);
+      }
       return asked;
     }
     let name = fallback.trim().slice(0, MAX_NAME_LENGTH) || companyId;
@@ -568,6 +622,23 @@ export function createRuntime(host: RuntimeHost): Runtime {
       return cellReads.requestsOf(cells, (tag) => wanted !== undefined && companyOf(tag) === wanted);
     },
 
+    cellCompanies(cells) {
+      // The cells' company arguments as their last evaluations took them, each resolved as evaluateFin does.
+      const tags = new Set<string | undefined>();
+      const { unknown } = cellReads.requestsOf(cells, (tag) => {
+        tags.add(tag);
+        return false;
+      });
+      const ids = new Set<string>();
+      for (const tag of tags) {
+        const connected = current ? pick(current, tag) : null;
+        if (connected) ids.add(connected.connection.companyId);
+        const named = current && !connected ? groupNamed(current, tag) : undefined;
+        if (current && named?.accepted) for (const m of resolveGroup(named.group, (entry) => memberOf(current!, entry)).connected) ids.add(m.companyId);
+      }
+      return { companyIds: [...ids], unknown };
+    },
+
     async refreshCells(cells, options) {
       const { company, ...refresh } = options;
       const service = (await loadConnected(company))?.service;
@@ -579,6 +650,37 @@ export function createRuntime(host: RuntimeHost): Runtime {
     },
 
     reloadGroups: () => loadGroups(),
+
+    async workbookGroups() {
+      const loaded = await load();
+      await loadGroups();
+      return [...groups.values()].map((group): GroupReview => {
+        const resolved = resolveGroup(group, (entry) => memberOf(loaded, entry));
+        const shadow = pick(loaded, group.name);
+        return {
+          name: group.name,
+          entries: group.members,
+          companies: resolved.connected.map((m) => ({ name: m.name, companyId: m.companyId })),
+          missing: resolved.missing,
+          accepted: accepted.has(groupDefinition(group)),
+          ...(shadow ? { shadowedBy: shadow.connection.name } : {}),
+        };
+      });
+    },
+
+    async acceptGroup(name) {
+      const loaded = await load();
+      await loadGroups();
+      const group = groups.get(nameKey(name));
+      if (!group) throw new Error(`This workbook has no group "${name}" (any more): look again.`);
+      const shadow = pick(loaded, group.name);
+      if (shadow) throw new Error(`"${group.name}" is the connection ${shadow.connection.name} here: formulas naming it read that company. Give the group another name.`);
+      accepted = new Set([...accepted, groupDefinition(group)]);
+      await storeAccepted(secrets, accepted);
+      emit();
+      // The cells that named it showed "Connect …": now they add up its companies.
+      await host.recalculate({ errorsOnly: true });
+    },
 
     async refreshedText(company) {
       const service = (await loadConnected(company))?.service;

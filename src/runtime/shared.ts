@@ -21,7 +21,7 @@ import type { ReadRequest } from '../engine/reader/requestCache';
 import { createOfficeRuntimeHost, hasOfficeRuntime } from '../excel/runtimeStorage';
 import type { ConnectParams, StoredConnection } from './connection';
 import type { RuntimeHost } from './host';
-import { createRuntime, type ConnectionList, type DisconnectOptions, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
+import { createRuntime, type ConnectionList, type DisconnectOptions, type GroupReview, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
 
 let shared: Runtime | null = null;
 let configured: RuntimeHost | null = null;
@@ -123,6 +123,11 @@ export function cellRequests(cells: readonly FinCell[], company?: string): { req
   return maybeShared()?.cellRequests(cells, company) ?? { requests: [], unknown: cells.length, elsewhere: 0 };
 }
 
+/** The companies these FIN cells read when last evaluated (Runtime.cellCompanies); none known outside Office. */
+export function cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number } {
+  return maybeShared()?.cellCompanies(cells) ?? { companyIds: [], unknown: cells.length };
+}
+
 /** Recalculates only these FIN cells and waits for a company's (Runtime.refreshCells). */
 export async function refreshCells(cells: readonly FinCell[], options: { label: string; company?: string; quietMs?: number; timeoutMs?: number }): Promise<RefreshReport> {
   const runtime = maybeShared();
@@ -134,6 +139,12 @@ export async function refreshCells(cells: readonly FinCell[], options: { label: 
 export async function reloadGroups(): Promise<void> {
   await maybeShared()?.reloadGroups();
 }
+
+/** The workbook's groups for review (Runtime.workbookGroups); none outside Office. */
+export const workbookGroups = async (): Promise<GroupReview[]> => (await maybeShared()?.workbookGroups()) ?? [];
+
+/** The user accepted a group of the workbook (Runtime.acceptGroup). */
+export const acceptGroup = (name: string): Promise<void> => sharedRuntime().acceptGroup(name);
 
 /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
 export function onDataChange(listener: () => void): () => void {

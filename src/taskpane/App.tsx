@@ -1,7 +1,7 @@
 import { AriaLiveAnnouncer, Body1, Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ConnectScreen } from './ConnectScreen';
-import { ConsolidatePanel } from './ConsolidatePanel';
+import { ConsolidatePanel, WorkbookGroupsReview } from './ConsolidatePanel';
 import { FormulaHelper } from './FormulaHelper';
 import { useSession } from './hooks';
 import { NotConnectedNotice } from './NotConnectedNotice';
@@ -132,6 +132,8 @@ function Pane({ services }: { services: PaneServices }) {
       {state.status === 'disconnected' && <ConnectScreen services={services} focusKey={focusKey} />}
       {/* Above the tabs, so it is what the user sees right after connecting, whichever tab is open. */}
       {state.status === 'connected' && <NotConnectedNotice services={services} onDismissed={() => setFocusPanel(true)} />}
+      {/* On opening: groups of companies the workbook brings, none added up before the user accepts it. */}
+      {state.status === 'connected' && <WorkbookGroupsReview services={services} connection={state} />}
       {state.status === 'connected' && <Tabs services={services} connection={state} focusPanel={focusPanel} onFocused={() => setFocusPanel(false)} />}
     </main>
   );

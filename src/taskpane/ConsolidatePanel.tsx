@@ -1,22 +1,40 @@
-import { Button, Checkbox, Field, Input, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import { namedPeriod, PERIOD_CHOICES, type NamedPeriodKey } from '../engine/dates';
 import { consolidatedBlocks, consolidatedCost, insertConsolidated, refreshConsolidated, type ConsolidatedBlock, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
 import { formatAge, STATEMENTS, statementLabel, type StatementSpec } from '../engine/statements';
 import { forgetBlock } from '../engine/statements/blocks';
 import { plural } from '../engine/text/plural';
-import { GROUPS_SETTING, withGroup } from '../runtime';
+import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../runtime';
 import { ChoiceField } from './ChoiceField';
 import { connectedMembers } from './connectedMembers';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
+import type { PaneServices } from './services';
+import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
 
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own
 // connection (one call per company, none for what is cached). The cost is shown per company before Insert.
 // The blocks inserted are listed with Refresh this block: each company's report fetched again, one call each.
+// The chosen companies can be saved as a group of the workbook for FIN lines; and the groups a workbook
+// brings are shown for review on opening (WorkbookGroupsReview), none added up before the user accepts it.
+
+/**
+ * Why a group may not have this name, or null: a group name never equals a connection's name, a connected
+ * company's name or a company id (a formula naming the company would get the group's figures).
+ */
+function groupNameClash(name: string, connection: ConnectedState): string | null {
+  const key = nameKey(name);
+  for (const c of connection.connections) {
+    if (nameKey(c.name) === key) return `"${name}" is the name of the connection ${c.name}: give the group another name.`;
+    if (nameKey(c.companyName) === key) return `"${name}" is the name of the company ${c.companyName} (connection ${c.name}): give the group another name.`;
+    if (c.companyId === name.trim()) return `"${name}" is the company id of ${c.companyName}: give the group another name.`;
+  }
+  return null;
+}
 
 /** The pane's period picker, less Custom (a consolidation is of one named period). */
 const PERIODS = PERIOD_CHOICES.filter((c): c is { key: NamedPeriodKey; label: string } => c.key !== 'custom');
@@ -169,9 +187,11 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
       const name = groupName.trim();
       const members = names.filter((n) => chosen.has(n));
       if (name === '' || members.length < 2) throw new Error('Name the group and choose at least two companies.');
-      if (names.some((n) => n.toLowerCase() === name.toLowerCase())) throw new Error(`"${name}" is a connection's name: give the group another.`);
+      const clash = groupNameClash(name, connection);
+      if (clash) throw new Error(clash);
       await services.gateway.writeSetting(GROUPS_SETTING, withGroup(await services.gateway.readSetting(GROUPS_SETTING), name, members));
-      await services.runtime.reloadGroups();
+      // The user's own group: accepted on this computer as it is saved.
+      await services.runtime.acceptGroup(name);
       setResult(`Saved the group "${name}" (${members.join(' + ')}) in this workbook: =FIN.PNL("Revenue", …, "${name}") adds up its companies' figures.`);
     } catch (e) {
       setError(e);
@@ -250,6 +270,88 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
       <div role="status" aria-live="polite">
         {result}
       </div>
+      <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+    </section>
+  );
+}
+
+/**
+ * The groups of companies the workbook brings that this computer has not accepted, above the tabs on
+ * opening: each with the companies it would add up (as connected here) and Accept or Remove. Until accepted,
+ * a formula naming one says "Connect …" and adds nothing up (runtime/groups.ts).
+ */
+export function WorkbookGroupsReview({ services, connection }: { services: PaneServices; connection: ConnectedState }) {
+  const [pending, setPending] = useState<GroupReview[]>([]);
+  const [version, setVersion] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  // Read on opening, when the connections change (a member may resolve differently) and after each decision.
+  useEffect(() => {
+    let live = true;
+    void services.runtime.workbookGroups().then(
+      (groups) => {
+        if (live) setPending(groups.filter((g) => !g.accepted));
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [services.runtime, connection.connections, version]);
+
+  if (pending.length === 0) return null;
+
+  const companyOf = (companyId: string) => connection.connections.find((c) => c.companyId === companyId)?.companyName;
+  const decide = async (group: GroupReview, accept: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (accept) await services.runtime.acceptGroup(group.name);
+      else {
+        await services.gateway.writeSetting(GROUPS_SETTING, withGroup(await services.gateway.readSetting(GROUPS_SETTING), group.name, []));
+        await services.runtime.reloadGroups();
+      }
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+      setVersion((v) => v + 1);
+    }
+  };
+
+  return (
+    <section aria-label="Groups of companies in this workbook">
+      <MessageBar intent="warning" layout="multiline">
+        <MessageBarBody>
+          <MessageBarTitle>
+            This workbook brings {plural(pending.length, 'group')} of companies
+          </MessageBarTitle>{' '}
+          A formula naming a group adds up its companies&apos; figures, on this computer only once you accept it: check each is the companies you expect. Until then it
+          says &quot;Connect …&quot;.
+          <ul aria-label="Groups to review">
+            {pending.map((group) => {
+              const clash = group.shadowedBy ? `A connection is named so: formulas naming it read ${group.shadowedBy}, never this group.` : groupNameClash(group.name, connection);
+              const companies = [
+                ...group.companies.map((c) => `${c.name}${companyOf(c.companyId) && companyOf(c.companyId) !== c.name ? ` (${companyOf(c.companyId)})` : ''}`),
+                ...group.missing.map((m) => `${m} (not connected here)`),
+              ];
+              return (
+                <li key={group.name} aria-label={`Group ${group.name}`}>
+                  <Text block>{`"${group.name}" adds up ${companies.join(' + ')}`}</Text>
+                  {clash && <Text block>{clash}</Text>}
+                  <Button size="small" appearance="primary" onClick={() => void decide(group, true)} disabledFocusable={busy || clash !== null}>
+                    Accept
+                  </Button>{' '}
+                  <Button size="small" onClick={() => void decide(group, false)} disabledFocusable={busy}>
+                    Remove from this workbook
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        </MessageBarBody>
+      </MessageBar>
       <ErrorMessage error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
     </section>
   );

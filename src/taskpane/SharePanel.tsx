@@ -68,11 +68,12 @@ export function SharePanel({ services, connection }: ScreenProps) {
       const plan = await statements.plan();
       const fin = await services.runtime.getFinService();
       const formulasAsOf = await fin?.dataAsOf().catch(() => undefined);
-      const sheets = await surveyWorkbook(services.gateway, { plan, now });
+      const sheets = await surveyWorkbook(services.gateway, { plan, now, finCompanies: services.runtime.cellCompanies });
       // Excel calculating, or the FIN functions still at work (a cell calculating again shows its old figure).
       const finBusy = fin ? !(await fin.whenIdle(FIN_QUIET_MS, FIN_QUIET_MS * 4)) : false;
       const calculating = finBusy || (await services.gateway.isCalculating());
-      const facts: ShareFacts = { companyName: connection.companyName, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, now, timeZone: services.timeZone };
+      const companyNames = Object.fromEntries(connection.connections.map((c) => [c.companyId, c.companyName]));
+      const facts: ShareFacts = { companyNames, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, now, timeZone: services.timeZone };
       setSurvey({ sheets, facts });
       setChosen(new Set(suggestedSheets(sheets)));
     } catch (e) {
@@ -80,7 +81,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
     } finally {
       setBusy(null);
     }
-  }, [services, statements, connection.companyName]);
+  }, [services, statements, connection.connections]);
 
   useEffect(() => {
     void look();
@@ -106,7 +107,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
     setResult(null);
     try {
       // The sheets are read again: cells may have finished computing (or been edited) since the survey.
-      const fresh = await surveyWorkbook(services.gateway, { plan: await statements.plan(), now: services.now() });
+      const fresh = await surveyWorkbook(services.gateway, { plan: await statements.plan(), now: services.now(), finCompanies: services.runtime.cellCompanies });
       const sheets = fresh.filter((s) => chosen.has(s.sheet));
       const done = await shareAsValues(services.gateway, sheets, { ...survey.facts, now: services.now() }, (d, total) => setProgress({ done: d, total }));
       setResult(done);

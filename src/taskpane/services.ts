@@ -9,7 +9,7 @@ import type { ReadRequest } from '../engine/reader/requestCache';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectionList, ConnectParams, DisconnectOptions, RefreshAllOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectionList, ConnectParams, DisconnectOptions, GroupReview, RefreshAllOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -32,11 +32,17 @@ export interface PaneRuntime {
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
   missingConnections(): string[];
-  /** Reads the workbook's groups of companies again, after the pane saved one. */
+  /** Reads the workbook's groups of companies again, after the pane saved or removed one. */
   reloadGroups(): Promise<void>;
+  /** The workbook's groups with their companies as connected here, accepted or waiting for review. */
+  workbookGroups(): Promise<GroupReview[]>;
+  /** The user accepted a group of the workbook (or saved it): its figures are added up on this computer. */
+  acceptGroup(name: string): Promise<void>;
   refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   /** What these FIN cells read of a company when last evaluated, how many have no record yet, how many read another company. */
   cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number };
+  /** The companies these FIN cells read when last evaluated (a group's for a cell naming one), and how many have no record. */
+  cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
   /** Recalculates only these FIN cells (a refresh of the selection or the sheet), waiting for a company's. */
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
   onDataChange(listener: () => void): () => void;

@@ -80,6 +80,18 @@ describe('copySheetAsValues on the Office path', () => {
     });
   }
 
+  for (const host of [MAC, WEB]) {
+    test(`on ${host.name}: the note is written through the one text writer, so a line that starts like a formula stays text where '@' would not hold`, async () => {
+      const h = officeHarness({ textFormatHolds: false }, { host });
+      await model(h);
+      const note = ['=HYPERLINK("https://example.invalid","Values as of")', '+Westbrook Software'];
+      const copy = await h.office.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note });
+      expect([h.inspect.cell(copy.sheet, 'A1'), h.inspect.cell(copy.sheet, 'A2')]).toEqual(note.map((value) => expect.objectContaining({ value, formula: undefined })));
+      expect((await h.office.readSheet(copy.sheet)).formulas.flat().filter((f) => f !== null)).toEqual([]);
+      expect(membersCalledOn(host).has('Range.valuesAsJson')).toBe(true);
+    });
+  }
+
   test('isCalculating reads Application.calculationState; a host without ExcelApi 1.9 cannot tell', async () => {
     const h = officeHarness();
     expect(await h.office.isCalculating()).toBe(false);

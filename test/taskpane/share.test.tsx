@@ -2,8 +2,11 @@
 // The Share tab against the sandbox: a statement block inserted by the pane and FIN cells beside it (their
 // results shown as Excel would have calculated them) become a values copy next to the sheet, with the note
 // on top, the block's values and number formats, no formula and no call spent; the user's sheet is unchanged.
+// With two companies connected, each copy's note names the companies of its own sheet (issue 25, item 6).
+import * as fin from '../../src/functions/functions';
+import '../support/customFunctions';
 import { parseQualified, qualify } from '../../src/engine/ports/address';
-import { connected, openTab, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
+import { connectBehind, connected, openTab, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -14,6 +17,9 @@ afterAll(async () => {
 });
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A FIN cell's invocation as Excel makes it: its address given (the functions ask for it). */
+const at = (address: string) => ({ isInValuePreview: false, address }) as unknown as CustomFunctions.Invocation;
 
 async function insertBlock(h: PaneHarness): Promise<{ sheet: string; box: ReturnType<typeof parseQualified>['box'] }> {
   await h.user.click(screen.getByRole('button', { name: 'Insert' }));
@@ -33,8 +39,11 @@ test('Share makes a values copy of the block and the FIN cells: values and forma
     await connected(h, sb);
     const { sheet, box } = await insertBlock(h);
     await h.gateway.writeFormula(`'${sheet}'!H2`, '=FIN.TOTAL("Revenue","2026-10")');
+    await h.gateway.writeFormula(`'${sheet}'!H4`, '=FIN.CATEGORIES()');
+    // Calculated as Excel calculates them (each with its cell's address): the note knows whose figures they show.
+    await fin.total('Revenue', '2026-10', undefined, undefined, undefined, at(`'${sheet}'!H2`));
+    await fin.categories(undefined, at(`'${sheet}'!H4`));
     h.gateway.showResult(sheet, 'H2', 4321.5);
-    await h.gateway.writeFormula(`'${sheet}'!H4`, '=FIN.LINES("income_statement","2026-10")');
     h.gateway.showResult(sheet, 'H4', [['Revenue', 4321.5], ['Rent', -1200]]);
     const before = await callsSpent(h);
 
@@ -89,6 +98,39 @@ test('Share warns about cells still computing and errors before the copy, and co
     await h.user.click(screen.getByRole('checkbox', { name: new RegExp(`^${escape(sheet)} `) }));
     await waitFor(() => expect((screen.getByRole('button', { name: 'Make a values copy' }) as HTMLButtonElement).disabled).toBe(true));
     expect(screen.queryByText('Check before sharing')).toBeNull();
+  } finally {
+    h.unmount();
+  }
+});
+
+test('with two companies, each copy\'s note names the companies of its sheet: a FIN sheet of the second company, a consolidated sheet of both', async () => {
+  const h = renderPane(sb, { timeZone: 'UTC' });
+  try {
+    await connected(h, sb);
+    await h.paneStorage.set(`company:${sb.companies['growth2-admin']}`, JSON.stringify({ name: 'Westbrook Software', plan: 'growth' }));
+    await connectBehind(sb, 'growth2-admin', 'Westbrook');
+    const own = h.services.session.connected()!.companyName;
+    await h.user.click(screen.getByRole('button', { name: 'Insert consolidated' }));
+    await screen.findByText(/^Inserted the consolidated statement at /, {}, { timeout: 30000 });
+    const [group] = (await h.gateway.listBindings()).filter((b) => b.kind === 'consolidated');
+    const groupSheet = parseQualified(group.address).sheet;
+
+    // A sheet of Westbrook's figures: a FIN cell naming it, calculated as Excel calculates it (its address given).
+    await h.gateway.writeGrid({ kind: 'newSheet', name: 'West' }, { values: [['Revenue']] });
+    await h.gateway.writeFormula('West!B1', '=FIN.PNL("Revenue","2026-Q3",,"Westbrook")');
+    const revenue = await fin.pnl('Revenue', '2026-Q3', undefined, 'Westbrook', at('West!B1'));
+    h.gateway.showResult('West', 'B1', revenue);
+
+    await openTab(h, 'Share');
+    await screen.findByRole('checkbox', { name: /^West \(1 FIN formula\)$/ }, { timeout: 15000 });
+    await screen.findByRole('button', { name: 'Make 2 values copies' });
+    await h.user.click(screen.getByRole('button', { name: 'Make 2 values copies' }));
+    await screen.findByText('Values copies made', {}, { timeout: 15000 });
+    const note = (sheet: string) => h.gateway.cell(h.gateway.sheetNames()[h.gateway.sheetNames().indexOf(sheet) + 1], 'A1').value;
+    expect(note(groupSheet)).toMatch(new RegExp(` UTC from ${escape(own)} and Westbrook Software$`));
+    expect(note('West')).toMatch(/ UTC from Westbrook Software$/);
+    // Excel on the web's way out is the whole file: what it carries is said.
+    expect(screen.getByText(/unhide and delete the hidden sheet FinLists .* it still carries this add-in's settings \(its blocks' records, with company and department ids/)).toBeTruthy();
   } finally {
     h.unmount();
   }

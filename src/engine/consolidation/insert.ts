@@ -33,7 +33,10 @@ export interface ConsolidatedBlock {
   binding: BindingRecord;
   spec: ConsolidatedSpec;
   title: string;
-  /** The connections' names and company ids, in the block's column order. */
+  /**
+   * The companies' ids, in the block's column order, each once, with the names their connections had when
+   * recorded (for saying which to connect: the columns are headed by the connections' names now).
+   */
   members: { name: string; companyId: string }[];
 }
 
@@ -74,6 +77,7 @@ async function consolidatedGrid(deps: ConsolidatedDeps, members: readonly Member
     periodLabels: consolidated.labels,
     description: consolidated.description,
     total: true,
+    totalOf: 'companies',
     companyName: deps.title,
     refreshedAt: new Date(refreshedAt),
     timeZone: deps.timeZone,
@@ -118,9 +122,11 @@ export async function consolidatedBlocks(gateway: WorkbookGateway): Promise<Cons
   for (const binding of await gateway.listBindings()) {
     if (binding.kind !== CONSOLIDATED_BINDING_KIND) continue;
     const p = binding.parameters as Record<string, unknown>;
-    const members = Array.isArray(p.members)
+    const listed = Array.isArray(p.members)
       ? p.members.filter((m): m is { name: string; companyId: string } => !!m && typeof m === 'object' && typeof (m as { name?: unknown }).name === 'string' && typeof (m as { companyId?: unknown }).companyId === 'string')
       : [];
+    // Members are companies: one recorded twice (an edited record) is one column, counted once.
+    const members = listed.filter((m, i) => listed.findIndex((o) => o.companyId === m.companyId) === i);
     const statement = p.statement;
     if (members.length < 2 || typeof p.start !== 'string' || typeof p.end !== 'string' || (statement !== 'income_statement' && statement !== 'balance_sheet' && statement !== 'cash_flow')) continue;
     const spec: ConsolidatedSpec = {

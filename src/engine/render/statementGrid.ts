@@ -16,7 +16,7 @@ import {
   unitsNote,
 } from './money';
 import { AlignedLine, LineValueField, alignSectionLines } from './statementLines';
-import { totalReport } from './totalColumn';
+import { totalReport, type TotalOf } from './totalColumn';
 import { PERCENT_FORMAT, VARIANCE_LABEL, VARIANCE_PERCENT_LABEL, orientationOf, varianceCells } from './varianceColumns';
 import type {
   BalanceSheetReport,
@@ -114,6 +114,8 @@ export interface RenderStatementInput {
   readonly scale: Scale;
   /** One more column after the periods, "Total", summed from their cents (periodic statements only). */
   readonly total?: boolean;
+  /** What the columns are, so what their total is (totalColumn.ts): periods by default; companies in a consolidation. */
+  readonly totalOf?: TotalOf;
   /**
    * Two reports, the actual then the comparison, followed by Variance and Variance % columns computed from
    * their cents (varianceColumns.ts).
@@ -396,7 +398,7 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
         }
       });
   // From here on the total, when asked for, is one more column like the others.
-  const reports = input.total ? [...periods, totalReport(periods)] : periods;
+  const reports = input.total ? [...periods, totalReport(periods, input.totalOf)] : periods;
   const labels = input.total ? [...periodLabels, TOTAL_LABEL] : periodLabels;
   const n = reports.length;
   const varianceColumns = input.variance ? 2 : 0;

@@ -38,6 +38,11 @@ export function callsFin(formula: string): boolean {
   return FIN_CALL.test(formula.replace(STRING_LITERAL, '""'));
 }
 
+/** How many FIN calls a formula makes (what a FinCell counts). */
+export function finCallCount(formula: string): number {
+  return formula.replace(STRING_LITERAL, '""').match(new RegExp(FIN_CALL.source, 'gi'))?.length ?? 0;
+}
+
 export function isBusy(value: ReadValue): boolean {
   return value === BUSY_TEXT;
 }

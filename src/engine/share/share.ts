@@ -2,8 +2,9 @@
 // Never the user's working model: each chosen sheet gets a copy next to it, "<name> (values)", holding the
 // values its cells show (FIN formulas, spilled arrays, statement blocks and transactions tables alike, and
 // every other formula too, so the copy does not depend on sheets left behind), with the number formats
-// kept, no drop-down list, no name and no binding, and a note of when and whose the figures are. It spends
-// no call: the figures are the ones on the sheets, and what is stale or still computing is said before.
+// kept, no drop-down list, no name and no binding, and a note of when and whose the figures are: every
+// company the sheet's blocks and FIN cells read, by name. It spends no call: the figures are the ones on the
+// sheets, and what is stale, still computing or of a company not known is said before.
 
 import { formatRefreshedAt } from '../render';
 import { formatAge, OLD_AFTER_MS } from '../statements';
@@ -16,7 +17,8 @@ const SHEET_NAME_MAX = 31;
 const COPY_SUFFIX = ' (values)';
 
 export interface ShareFacts {
-  companyName: string;
+  /** The companies' names as the note gives them, by company id (an id not here is given as it is). */
+  companyNames: Readonly<Record<string, string>>;
   /** When the FIN cells' figures were fetched (the oldest in use), if known. */
   formulasAsOf?: number;
   /** FIN answers known to have changed in the books since they were fetched (the refresh plan's). */
@@ -39,17 +41,25 @@ export function suggestedSheets(surveys: SheetSurvey[]): string[] {
 }
 
 /** When the chosen sheets' figures were fetched: the oldest block refresh and FIN answer among them. */
-export function figuresAsOf(chosen: SheetSurvey[], facts: ShareFacts): number | undefined {
+export function figuresAsOf(chosen: readonly SheetSurvey[], facts: ShareFacts): number | undefined {
   const times = chosen.flatMap((s) => s.blocks.map((b) => Date.parse(b.binding.refreshedAt))).filter(Number.isFinite);
   if (facts.formulasAsOf !== undefined && chosen.some((s) => s.finCells > 0)) times.push(facts.formulasAsOf);
   return times.length > 0 ? Math.min(...times) : undefined;
 }
 
-/** The note above each copy: when the figures are from, and whose. */
-export function valuesNote(chosen: SheetSurvey[], facts: ShareFacts): string[] {
+const listed = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
+
+/**
+ * The note above a sheet's copy: when the chosen sheets' figures are from (the oldest), and whose this
+ * sheet's are: every company it reads, by name; FIN cells whose company is not known are said to be.
+ */
+export function valuesNote(sheet: SheetSurvey, chosen: readonly SheetSurvey[], facts: ShareFacts): string[] {
   const asOf = figuresAsOf(chosen, facts);
   const when = asOf === undefined ? `${formatRefreshedAt(new Date(facts.now), facts.timeZone)} (copied; refresh time unknown)` : formatRefreshedAt(new Date(asOf), facts.timeZone);
-  return [`Values as of ${when} from ${facts.companyName}`];
+  const names = [...new Set(sheet.companies.map((id) => facts.companyNames[id] ?? id))];
+  const unknown = sheet.unknownCompanyCells > 0 ? `${plural(sheet.unknownCompanyCells, 'FIN formula')} of a company not recorded` : '';
+  const whose = listed.format(unknown ? [...names, unknown] : names);
+  return [whose ? `Values as of ${when} from ${whose}` : `Values as of ${when}`];
 }
 
 /** What the user should know before the copy is made; empty when the figures are settled and current. */
@@ -65,6 +75,11 @@ export function shareWarnings(chosen: SheetSurvey[], facts: ShareFacts): string[
     if (s.errors.length > 0) {
       out.push(`${s.sheet}: ${plural(s.errors.length, 'formula')} showing an error (${someCells(s.errors)}). The copy keeps the error as it is.`);
     }
+    if (s.unknownCompanyCells > 0) {
+      out.push(
+        `${s.sheet}: ${plural(s.unknownCompanyCells, 'FIN formula')} not calculated since the add-in started, so the note cannot name ${s.unknownCompanyCells === 1 ? 'its company' : 'their companies'}: refresh this sheet first (Refresh tab) for a note that names every company.`,
+      );
+    }
     for (const b of s.blocks) {
       if (b.stale) out.push(`${s.sheet}: a ${b.binding.kind === 'transactions' ? 'transactions table' : 'statement block'} may not be current: ${b.stale}.`);
     }
@@ -79,18 +94,24 @@ export function shareWarnings(chosen: SheetSurvey[], facts: ShareFacts): string[
   return out;
 }
 
-/** How to take the copies out of this workbook (no API makes a new workbook from some sheets). */
+/**
+ * How to take the copies out of this workbook (no API makes a new workbook from some sheets). Move or Copy
+ * takes the sheets alone; a downloaded copy is the whole file: the hidden sheet of drop-down lists
+ * (department names) and the add-in's settings in the workbook (its blocks' records with company and
+ * department ids, the groups of companies), which no Excel menu shows or removes.
+ */
 export const MOVE_OUT_TEXT =
-  'To send them on their own: right-click a copy\'s tab (Ctrl+click to pick several), choose Move or Copy, pick "(new book)" and save that workbook. In Excel on the web, download a copy of the workbook and delete the other sheets from it.';
+  'To send them on their own: right-click a copy\'s tab (Ctrl+click to pick several), choose Move or Copy, pick "(new book)" and save that workbook: it holds those sheets and nothing else. Excel on the web has no "(new book)": a downloaded copy of the workbook is the whole file. Delete the other sheets from it, and unhide and delete the hidden sheet FinLists (the department lists); it still carries this add-in\'s settings (its blocks\' records, with company and department ids, and the groups of companies), which Excel cannot remove. Where those must not travel, make the copy in Excel for Windows or Mac.';
 
 export interface SharedCopy extends ValuesCopy {
   /** The sheet it copies. */
   source: string;
+  /** The note on top of it. */
+  note: string[];
 }
 
 export interface ShareResult {
   copies: SharedCopy[];
-  note: string[];
   message: string;
 }
 
@@ -110,12 +131,12 @@ export async function shareAsValues(
   onProgress?: (done: number, total: number) => void,
 ): Promise<ShareResult> {
   if (chosen.length === 0) throw new RangeError('Choose at least one sheet to copy as values.');
-  const note = valuesNote(chosen, facts);
   const copies: SharedCopy[] = [];
   onProgress?.(0, chosen.length);
   for (const s of chosen) {
+    const note = valuesNote(s, chosen, facts);
     const copy = await gateway.copySheetAsValues(s.sheet, { name: copyNameFor(s.sheet), note });
-    copies.push({ ...copy, source: s.sheet });
+    copies.push({ ...copy, source: s.sheet, note });
     const check = await gateway.readSheet(copy.sheet);
     const left = check.formulas.flat().filter((f) => f !== null).length;
     if (left > 0) throw new CopyNotClean(`${copy.sheet} still holds ${plural(left, 'formula')}: delete that sheet and try again.`);
@@ -123,5 +144,5 @@ export async function shareAsValues(
   }
   await gateway.activateSheet(copies[0].sheet);
   const names = copies.map((c) => `"${c.sheet}"`).join(', ');
-  return { copies, note, message: `Made ${plural(copies.length, 'values copy', 'values copies')}: ${names}. Your sheets are unchanged. ${MOVE_OUT_TEXT}` };
+  return { copies, message: `Made ${plural(copies.length, 'values copy', 'values copies')}: ${names}. Your sheets are unchanged. ${MOVE_OUT_TEXT}` };
 }

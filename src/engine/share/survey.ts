@@ -1,11 +1,15 @@
 // What each sheet holds that a values copy changes or should warn about, read from the workbook as it is
-// (no call): formulas (FIN ones counted apart), cells still computing (#BUSY!) or showing an error, and the
-// add-in's blocks on it with their state from the refresh plan (stale, failed, damaged, old).
+// (no call): formulas (FIN ones counted apart), cells still computing (#BUSY!) or showing an error, the
+// add-in's blocks on it with their state from the refresh plan (stale, failed, damaged, old), and whose
+// figures it shows: the companies of its blocks and of its FIN cells (each cell's last evaluation says which
+// company or group it read; a cell not evaluated since the add-in started cannot say).
 
+import { CONSOLIDATED_BINDING_KIND } from '../consolidation/insert';
+import type { FinCell } from '../fin';
 import { cellA1, parseQualified, qualify } from '../ports/address';
 import type { BindingRecord, SheetContent, WorkbookGateway } from '../ports/workbook';
 import { failureOf, formatAge, isOld, type RefreshPlan } from '../statements';
-import { callsFin, isBusy, isErrorValue } from './cells';
+import { callsFin, finCallCount, isBusy, isErrorValue } from './cells';
 
 export interface BlockOnSheet {
   binding: BindingRecord;
@@ -27,12 +31,28 @@ export interface SheetSurvey {
   errors: string[];
   /** The add-in's blocks (statements, transactions tables) on it. */
   blocks: BlockOnSheet[];
+  /** Company ids whose figures it shows (its blocks', then its FIN cells'), each once. */
+  companies: string[];
+  /** FIN cells whose company is not known (not evaluated since the add-in started). */
+  unknownCompanyCells: number;
 }
+
+/** The companies FIN cells read when last evaluated (the runtime's record), and how many cells it has none of. */
+export type FinCompanies = (cells: readonly FinCell[]) => { companyIds: string[]; unknown: number };
 
 export interface SurveyFacts {
   /** The statement blocks' refresh plan (statements.plan(): no call); without it blocks are judged by age. */
   plan?: RefreshPlan;
   now: number;
+  /** Whose figures the FIN cells show; without it, none is known. */
+  finCompanies?: FinCompanies;
+}
+
+/** The companies a block shows: its company, or a consolidated block's members. */
+function blockCompanies(binding: BindingRecord): string[] {
+  if (binding.kind !== CONSOLIDATED_BINDING_KIND) return [binding.company];
+  const members = (binding.parameters as { members?: unknown }).members;
+  return Array.isArray(members) ? members.flatMap((m: unknown) => (typeof (m as { companyId?: unknown })?.companyId === 'string' ? [(m as { companyId: string }).companyId] : [])) : [];
 }
 
 /** Which sheet a block is on now: a named block wherever Excel moved it, else where it was written. */
@@ -58,10 +78,12 @@ function staleness(binding: BindingRecord, facts: SurveyFacts): string | null {
   return null;
 }
 
-export function surveyContent(content: SheetContent, blocks: BlockOnSheet[]): SheetSurvey {
-  const survey: SheetSurvey = { sheet: content.sheet, hasContent: content.address !== null, finCells: 0, formulaCells: 0, busy: [], errors: [], blocks };
+export function surveyContent(content: SheetContent, blocks: BlockOnSheet[], finCompanies?: FinCompanies): SheetSurvey {
+  const companies = [...new Set(blocks.flatMap((b) => blockCompanies(b.binding)))];
+  const survey: SheetSurvey = { sheet: content.sheet, hasContent: content.address !== null, finCells: 0, formulaCells: 0, busy: [], errors: [], blocks, companies, unknownCompanyCells: 0 };
   if (!content.address) return survey;
   const { box } = parseQualified(content.address);
+  const fin: FinCell[] = [];
   content.formulas.forEach((row, r) =>
     row.forEach((formula, c) => {
       const value = content.values[r]?.[c] ?? '';
@@ -72,11 +94,19 @@ export function surveyContent(content: SheetContent, blocks: BlockOnSheet[]): Sh
         return;
       }
       survey.formulaCells++;
-      if (callsFin(formula)) survey.finCells++;
+      if (callsFin(formula)) {
+        survey.finCells++;
+        fin.push({ sheet: content.sheet, row: box.row + r, col: box.col + c, calls: finCallCount(formula) });
+      }
       if (isBusy(value)) survey.busy.push(at());
       else if (isErrorValue(value)) survey.errors.push(at());
     }),
   );
+  if (fin.length > 0) {
+    const read = finCompanies?.(fin) ?? { companyIds: [], unknown: fin.length };
+    survey.companies = [...new Set([...companies, ...read.companyIds])];
+    survey.unknownCompanyCells = read.unknown;
+  }
   return survey;
 }
 
@@ -90,7 +120,7 @@ export async function surveyWorkbook(gateway: WorkbookGateway, facts: SurveyFact
     const blocks = located
       .filter((l) => l.sheet !== null && l.sheet.toLowerCase() === info.name.toLowerCase())
       .map((l) => ({ binding: l.binding, stale: staleness(l.binding, facts) }));
-    out.push(surveyContent(await gateway.readSheet(info.name), blocks));
+    out.push(surveyContent(await gateway.readSheet(info.name), blocks, facts.finCompanies));
   }
   return out;
 }

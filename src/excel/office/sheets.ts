@@ -17,6 +17,7 @@ import { parseQualified, qualify } from '../../engine/ports/address';
 import { GatewayError, type ReadValue, type SheetContent, type SheetInfo, type ValuesCopy, type ValuesCopyOptions } from '../../engine/ports/workbook';
 import { uniqueSheetName } from '../hostRules';
 import { fitText, TEXT_FORMAT } from '../gridPlan';
+import { putValues } from './ranges';
 import { readChunked, type Session } from './session';
 
 /** Application.calculationState (ExcelApi 1.9): anything but Done is still calculating. */
@@ -87,9 +88,9 @@ export async function copySheetAsValues(session: Session, name: string, options:
   for (const item of names.items) item.delete();
   if (options.note.length > 0) {
     copy.getRangeByIndexes(0, 0, options.note.length + 1, 1).getEntireRow().insert(Excel.InsertShiftDirection.down);
-    const note = copy.getRangeByIndexes(0, 0, options.note.length, 1);
-    note.numberFormat = options.note.map(() => [TEXT_FORMAT]);
-    note.values = options.note.map((line) => [fitText(line)]);
+    copy.getRangeByIndexes(0, 0, options.note.length, 1).numberFormat = options.note.map(() => [TEXT_FORMAT]);
+    // Through the one text writer, as every text cell: it names companies, and a name is never a formula.
+    putValues(session, copy, 0, 0, options.note.map((line) => [fitText(line)]));
   }
   const after = copy.getUsedRangeOrNullObject(true).load('address');
   await session.sync();

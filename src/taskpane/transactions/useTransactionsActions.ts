@@ -13,7 +13,7 @@ import {
 } from '../../engine/transactions';
 import { useCompanyCallsLeft, useToday, useTransactionsEngine } from '../hooks';
 import { exceedsLeft, notStartedText } from '../../engine/budget/callsLeft';
-import { nameKey } from '../../runtime';
+import { findConnection } from '../../runtime';
 import { PaneError } from '../errors';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
@@ -54,12 +54,9 @@ export interface TransactionsActions {
   idsOfSelectedRows(): Promise<string[] | null>;
 }
 
-/** The company id a formula's company argument names among the connections (their names, or company ids). */
+/** The company id a formula's company argument names among the connections, as the runtime resolves it. */
 function companyNamed(connection: ConnectedState): (argument: string) => string | null {
-  return (argument) => {
-    const wanted = nameKey(argument);
-    return (connection.connections.find((c) => nameKey(c.name) === wanted) ?? connection.connections.find((c) => c.companyId === argument))?.companyId ?? null;
-  };
+  return (argument) => findConnection(connection.connections, argument)?.companyId ?? null;
 }
 
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {

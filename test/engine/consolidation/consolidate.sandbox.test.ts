@@ -3,6 +3,8 @@
 // and marked, different currencies refused. Each company's report comes from the API with that company's own
 // key (one call per company per period); the consolidated grid is checked line by line against them.
 import { consolidate, nameKey } from '../../../src/engine/consolidation/consolidate';
+import { insertConsolidated } from '../../../src/engine/consolidation/insert';
+import { MemoryGateway } from '../../../src/excel/memoryGateway';
 import { renderStatement, TOTAL_LABEL } from '../../../src/engine/render/statementGrid';
 import type { IncomeStatement } from '../../../src/api';
 import { isRefusal } from '../../../src/engine/refusal';
@@ -108,4 +110,50 @@ test('companies that report in different currencies are refused, with what to do
   );
   expect(() => consolidate([{ company: 'Northwind', report: a }])).toThrow('Choose at least two connections to consolidate.');
   expect(() => consolidate([{ company: 'Northwind', report: a }, { company: 'Later', report: { ...a, end_date: `${year}-12-31` } }])).toThrow(/not the same statement for the same period/);
+});
+
+describe('the Total column of companies is their sum, every figure', () => {
+  async function inserted(statement: 'cash_flow' | 'balance_sheet') {
+    const [north, west] = await Promise.all([testRuntime(sb, { label: 'growth-admin' }), testRuntime(sb, { label: 'growth2-admin' })]);
+    const members = [
+      { name: 'Northwind', reader: north.reader, client: north.client },
+      { name: 'Westbrook', reader: west.reader, client: west.client },
+    ];
+    const gateway = new MemoryGateway();
+    const spec = { statement, period: 'custom' as const, start: period.start_date, end: period.end_date, scale: 'units' as const, fiscalYearStartMonth: 1 };
+    const { written } = await insertConsolidated({ gateway, title: 'Group', timeZone: 'UTC' }, members, spec);
+    const { values } = await gateway.readRange(written.address);
+    const header = values.findIndex((row) => row[1] === 'Northwind');
+    expect(values[header].slice(1, 4)).toEqual(['Northwind', 'Westbrook', TOTAL_LABEL]);
+    const row = (label: string) => {
+      const found = values.find((r) => r[0] === label);
+      if (!found) throw new Error(`no row ${label}`);
+      return found.slice(1, 4).map((v) => Math.round(Number(v) * 100));
+    };
+    return { north, west, row };
+  }
+
+  test('a consolidated cash flow: beginning and ending cash of the group are the companies\' added up, as the API gives them', async () => {
+    const { north, west, row } = await inserted('cash_flow');
+    const query = { start_date: period.start_date, end_date: period.end_date };
+    const [a, b] = await Promise.all([north.client.reports.cashFlow(query), west.client.reports.cashFlow(query)]);
+    const cents = (r: typeof a, key: string) => (r as unknown as Record<string, number>)[key];
+    for (const [label, key] of [
+      ['Beginning cash', 'beginning_cash_cents'],
+      ['Ending cash', 'ending_cash_cents'],
+      ['Net change in cash', 'change_in_cash_cents'],
+    ]) {
+      expect(row(label)).toEqual([cents(a, key), cents(b, key), cents(a, key) + cents(b, key)]);
+    }
+    // The group's cash moves by its change: the check holds in the Total column too.
+    expect(row('Check: ending cash = beginning cash + change')).toEqual([0, 0, 0]);
+  });
+
+  test('a consolidated balance sheet has a Total column too: the companies\' balances added up', async () => {
+    const { north, west, row } = await inserted('balance_sheet');
+    const [a, b] = await Promise.all([north.client.reports.balanceSheet({ date: period.end_date }), west.client.reports.balanceSheet({ date: period.end_date })]);
+    expect(row('Total assets')).toEqual([a.assets.total_cents, b.assets.total_cents, a.assets.total_cents + b.assets.total_cents]);
+    expect(row('Total liabilities and equity')).toEqual([a.liabilities_and_equity_cents, b.liabilities_and_equity_cents, a.liabilities_and_equity_cents + b.liabilities_and_equity_cents]);
+    expect(row('Check: liabilities and equity = assets')).toEqual([0, 0, 0]);
+  });
 });

@@ -44,7 +44,10 @@ async function model(): Promise<MemoryGateway> {
   return g;
 }
 
-const facts: ShareFacts = { companyName: 'Acme Growth Co', formulasAsOf: Date.parse('2026-11-20T14:00:00Z'), now: NOW, timeZone: 'UTC' };
+const facts: ShareFacts = { companyNames: { c1: 'Acme Growth Co', c2: 'Beta Labs' }, formulasAsOf: Date.parse('2026-11-20T14:00:00Z'), now: NOW, timeZone: 'UTC' };
+
+/** What the runtime records of the FIN cells here: the default company's. */
+const finOfAcme = (cells: readonly unknown[]) => ({ companyIds: cells.length ? ['c1'] : [], unknown: 0 });
 
 test('callsFin finds FIN calls anywhere in a formula, never inside text', () => {
   expect(callsFin('=FIN.TOTAL("Revenue","2026-10")')).toBe(true);
@@ -56,7 +59,7 @@ test('callsFin finds FIN calls anywhere in a formula, never inside text', () => 
 
 test('the survey counts FIN formulas and blocks per sheet and suggests the sheets the add-in feeds', async () => {
   const g = await model();
-  const surveys = await surveyWorkbook(g, { now: NOW });
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
   // The hidden sheet of drop-down lists is not offered.
   expect(surveys.map((s) => s.sheet)).toEqual(['P&L', 'Txns', 'Notes']);
   const pl = surveys[0];
@@ -65,12 +68,12 @@ test('the survey counts FIN formulas and blocks per sheet and suggests the sheet
   expect(surveys[1].blocks.map((b) => b.binding.id)).toEqual(['tx']);
   expect(suggestedSheets(surveys)).toEqual(['P&L', 'Txns']);
   expect(shareWarnings(surveys, facts)).toEqual([]);
-  expect(valuesNote(surveys.slice(0, 1), facts)).toEqual(['Values as of 2026-11-20 14:00 UTC from Acme Growth Co']);
+  expect(valuesNote(surveys[0], surveys.slice(0, 1), facts)).toEqual(['Values as of 2026-11-20 14:00 UTC from Acme Growth Co']);
 });
 
 test('the values copy: values and number formats, no formula, no drop-down list, no name, no binding; the original untouched', async () => {
   const g = await model();
-  const surveys = await surveyWorkbook(g, { now: NOW });
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
   const chosen = surveys.filter((s) => suggestedSheets(surveys).includes(s.sheet));
   const bindingsBefore = await g.listBindings();
   const namesBefore = g.definedNames();
@@ -126,7 +129,7 @@ test('warnings: cells still computing, errors, stale and failed blocks, FIN answ
   g.showResult('P&L', 'F3', '#N/A');
   const old = '2026-11-17T15:00:00.000Z';
   await g.saveBinding({ ...(await g.listBindings()).find((b) => b.id === 'tx')!, refreshedAt: old });
-  const surveys = await surveyWorkbook(g, { now: NOW });
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
   const chosen = surveys.slice(0, 2);
   expect(shareWarnings(chosen, { ...facts, formulasChanged: 2 })).toEqual([
     'P&L: 1 cell still computing (#BUSY! in F2). The copy would keep #BUSY!: wait until every cell shows a figure.',
@@ -140,15 +143,41 @@ test('warnings: cells still computing, errors, stale and failed blocks, FIN answ
   );
   expect(shareWarnings(surveys.slice(2), { ...facts, calculating: true })).toEqual([]);
   // The note gives the oldest figures among the chosen sheets.
-  expect(valuesNote(chosen, facts)).toEqual(['Values as of 2026-11-17 15:00 UTC from Acme Growth Co']);
+  expect(valuesNote(chosen[0], chosen, facts)).toEqual(['Values as of 2026-11-17 15:00 UTC from Acme Growth Co']);
 });
 
 test('copy names fit Excel\'s 31 characters, and a second copy gets its own name', async () => {
   expect(copyNameFor('Balance sheet by quarter 2026')).toBe('Balance sheet by quart (values)');
   expect(copyNameFor('Balance sheet by quarter 2026').length).toBe(31);
   const g = await model();
-  const surveys = await surveyWorkbook(g, { now: NOW });
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
   await shareAsValues(g, surveys.slice(0, 1), facts);
   const again = await shareAsValues(g, surveys.slice(0, 1), facts);
   expect(again.copies[0].sheet).toBe('P&L (values) (2)');
+});
+
+test('the note names every company of its sheet: its blocks\', a consolidated block\'s members, its FIN cells\'; a FIN cell not calculated here is said', async () => {
+  const g = await model();
+  const block = (await g.listBindings()).find((b) => b.id === 'pl')!;
+  // Another company's statement block on the sheet, and a consolidated block of both on a sheet of its own.
+  await g.saveBinding({ ...block, id: 'pl2', company: 'c2', name: undefined, address: "'P&L'!J1:K3" });
+  await g.writeGrid({ kind: 'anchor', sheet: 'Notes', cell: 'D1' }, { values: [['Group', 1]] });
+  await g.saveBinding({ id: 'grp', kind: 'consolidated', parameters: { members: [{ name: 'Acme', companyId: 'c1' }, { name: 'Beta', companyId: 'c2' }] }, company: 'c1', refreshedAt: REFRESHED, address: 'Notes!D1:E1' });
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: () => ({ companyIds: ['c2', 'c3'], unknown: 0 }) });
+  const [pl, , notes] = surveys;
+  expect(valuesNote(pl, [pl], facts)).toEqual(['Values as of 2026-11-20 14:00 UTC from Acme Growth Co, Beta Labs and c3']);
+  expect(valuesNote(notes, [notes], facts)).toEqual(['Values as of 2026-11-20 14:30 UTC from Acme Growth Co and Beta Labs']);
+
+  // FIN cells the runtime has no record of (not calculated since the add-in started): said, in the note and before.
+  const [unknown] = await surveyWorkbook(g, { now: NOW, finCompanies: (cells) => ({ companyIds: [], unknown: cells.length }) });
+  expect(valuesNote(unknown, [unknown], facts)).toEqual(['Values as of 2026-11-20 14:00 UTC from Acme Growth Co, Beta Labs and 2 FIN formulas of a company not recorded']);
+  expect(shareWarnings([unknown], facts)).toContain(
+    'P&L: 2 FIN formulas not calculated since the add-in started, so the note cannot name their companies: refresh this sheet first (Refresh tab) for a note that names every company.',
+  );
+  // Each copy gets its own sheet's note.
+  const result = await shareAsValues(g, [surveys[0], surveys[2]], facts);
+  expect(result.copies.map((c) => [c.sheet, g.cell(c.sheet, 'A1').value])).toEqual([
+    ['P&L (values)', 'Values as of 2026-11-20 14:00 UTC from Acme Growth Co, Beta Labs and c3'],
+    ['Notes (values)', 'Values as of 2026-11-20 14:00 UTC from Acme Growth Co and Beta Labs'],
+  ]);
 });
