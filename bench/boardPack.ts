@@ -1,28 +1,24 @@
-// The reference board pack (docs: /work/shared/design.md "The reference board pack") built through the
-// production code over a fresh sandbox (test/support/sandbox.ts) with 50 ms of added latency per request:
+// The reference board pack (bench/pack.ts) built through the production code over a fresh sandbox
+// (test/support/sandbox.ts) with 50 ms of added latency per request:
 //   - the add-in's runtime, made by the factory that ships (createRuntime, via test/support/runtime.ts):
 //     one meter, one client, one RequestCache over persistent stores, one CachedReader, one FinService; the
-//     pane's statement blocks and the transactions engine use the same client and reader; Refresh all is
-//     the runtime's own;
+//     statement blocks and the transactions tables are the workspace's the pane opens (src/runtime/workspace.ts);
+//     Refresh all is the runtime's own;
 //   - the workbook is the gateway's in-memory implementation (MemoryGateway).
 // Counts are exact: the sandbox's own monthly counter (GET /__sandbox/usage) read before and after each
 // step, cross-checked with the HTTP requests the runtime's fetch sent. Timed figures are medians.
-import type { Category } from '../src/api';
-import { calendarDateAt, isoToSerial } from '../src/engine/dates';
-import { COL, createTransactionsEngine, type TransactionsEngine } from '../src/engine/transactions';
+import { isoToSerial } from '../src/engine/dates';
+import { COL, type TransactionsEngine } from '../src/engine/transactions';
 import type { WriteValue } from '../src/engine/ports/workbook';
 import { MemoryGateway } from '../src/excel/memoryGateway';
-import { testRuntime, type RuntimeStores, type SandboxAddress, type TestRuntime } from '../test/support/runtime';
+import type { SandboxAddress } from '../test/support/runtime';
 import { startSandbox, type TestSandbox } from '../test/support/sandbox';
-import { columnsFor, createStatementsEngine, type StatementsEngine, type StatementSpec } from '../src/engine/statements';
-import type { BindingRecord } from '../src/engine/ports/workbook';
+import { columnsFor } from '../src/engine/statements';
 import { median } from './stats';
 import { changedOnlyBench, type ChangedOnlyFigures } from './changedOnly';
+import { buildPack, definePack, evaluateFormulas, LATENCY_MS, measure, runtime, sleep, workspaceOf, type PackDefinition } from './pack';
 import { startSandboxThread } from './sandboxThread';
 
-export const LATENCY_MS = 50;
-/** The key the pack is built with (Growth plan, every permission). */
-const LABEL = 'growth-admin';
 /** Cold refreshes timed (each from an empty cache and a new workbook); the median is reported. */
 const WALL_REPEATS = 5;
 const TXN_PAGE = 500;
@@ -89,123 +85,6 @@ export interface WriteBackFigures {
   pushMs: number;
 }
 
-/** The add-in's runtime (createRuntime through test/support/runtime.ts) on the Growth key. */
-export function runtime(sb: SandboxAddress, stores?: RuntimeStores, recalculate?: () => Promise<void>): Promise<TestRuntime> {
-  return testRuntime(sb, { label: LABEL, stores, recalculate });
-}
-
-export interface Formula {
-  category: string;
-  start: string;
-  merchant?: string;
-}
-
-export interface PackDefinition {
-  year: number;
-  specs: StatementSpec[];
-  formulas: Formula[];
-  companyName: string;
-  categories: string[];
-  merchants: string[];
-  departments: string[];
-}
-
-/**
- * Setup, not counted in the pack: the 10 categories (expense/revenue leaves with merchants), a real merchant
- * for 4 of them (via the merchants list), two assignable departments for the edits, the company name.
- */
-export async function definePack(sb: SandboxAddress): Promise<PackDefinition> {
-  const { client: setup } = await runtime(sb);
-  const year = Number(calendarDateAt(Date.now()).slice(0, 4)) - 1;
-  const [{ data: cats }, company, { data: depts }] = await Promise.all([setup.categories.list(), setup.company.retrieve(), setup.departments.list()]);
-  const parents = new Set(cats.map((c) => c.parent_id));
-  const leaves = cats.filter((c: Category) => !c.point_in_time && !parents.has(c.id) && ['expense', 'revenue'].includes(String(c.account_type)));
-  const chosen: { name: string; merchant?: string }[] = [];
-  for (const c of leaves) {
-    if (chosen.length >= 10) break;
-    const page = await setup.merchants.list({ category_id: c.id, limit: 5 });
-    if (page.data.length === 0) continue;
-    chosen.push({ name: c.name, merchant: String(page.data[0].name) });
-  }
-  if (chosen.length < 10) throw new Error(`only ${chosen.length} categories with merchants`);
-  const formulas: Formula[] = [];
-  chosen.forEach((c, i) => {
-    for (let q = 1; q <= 4; q++) {
-      // 4 of the 40 carry a merchant: categories 0..3, each in a different quarter.
-      formulas.push({ category: c.name, start: `${year}-Q${q}`, merchant: i < 4 && q === i + 1 ? c.merchant : undefined });
-    }
-  });
-  const byId = new Map(depts.map((d) => [d.id, d]));
-  const pathOf = (id: string): string => (byId.get(id)!.parent_id ? `${pathOf(byId.get(id)!.parent_id!)} > ${byId.get(id)!.name}` : byId.get(id)!.name);
-  const deptParents = new Set(depts.map((d) => d.parent_id));
-  const departments = depts.filter((d) => d.assignable && !deptParents.has(d.id)).map((d) => pathOf(d.id));
-  const base = { period: 'custom' as const, start: `${year}-01-01`, end: `${year}-12-31`, scale: 'units' as const, fiscalYearStartMonth: 1 };
-  return {
-    year,
-    companyName: company.name,
-    specs: [
-      { ...base, statement: 'income_statement', layout: 'months' },
-      { ...base, statement: 'balance_sheet', layout: 'quarters' },
-      { ...base, statement: 'cash_flow', layout: 'single' },
-    ],
-    formulas,
-    categories: chosen.map((c) => c.name),
-    merchants: formulas.filter((f) => f.merchant).map((f) => f.merchant!),
-    departments,
-  };
-}
-
-/** Excel's recalculation: every FIN.TOTAL cell evaluated at once, none waiting for another. */
-export function evaluateFormulas(rt: TestRuntime, def: PackDefinition): Promise<number[]> {
-  return Promise.all(def.formulas.map((f) => rt.service.total({ category: f.category, start: f.start, merchant: f.merchant })));
-}
-
-export interface BuiltPack {
-  rt: TestRuntime;
-  gateway: MemoryGateway;
-  engine: TransactionsEngine;
-  blocks: BindingRecord[];
-  bindingId: string;
-  table: string;
-  rows: number;
-  pages: number;
-  values: number[];
-}
-
-/** Where the engine keeps its push journal and who it pushes as: the runtime's add-in storage and key, as in the pane. */
-export async function pushIdentity(rt: TestRuntime) {
-  return { journal: rt.stores.secrets, owner: { keyFingerprint: (await rt.runtime.getConnection())!.keyFingerprint!, label: 'Bench' } };
-}
-
-export function statementsOf(rt: TestRuntime, gateway: MemoryGateway, def: PackDefinition): StatementsEngine {
-  return createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: def.companyName });
-}
-
-/** Cold refresh: statements, formulas and the transactions table, all started at once from an empty cache. */
-export async function buildPack(sb: SandboxAddress, def: PackDefinition, recalculate?: (rt: TestRuntime) => Promise<void>): Promise<BuiltPack> {
-  // Excel's recalculation on a refresh of the FIN cells: every formula again, none waiting for another.
-  const rt: TestRuntime = await runtime(sb, undefined, recalculate && (() => recalculate(rt)));
-  const gateway = new MemoryGateway();
-  const engine = createTransactionsEngine({ client: rt.client, reader: rt.reader, ...(await pushIdentity(rt)), gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
-  const statements = statementsOf(rt, gateway, def);
-  // The longest chain first (issue 14, item 5): the table's pages, then the statements and formulas beside it.
-  const [pulled, blocks, values] = await Promise.all([
-    engine.pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` }),
-    Promise.all(def.specs.map((spec) => statements.insert(spec, 'newSheet').then((r) => r.binding))),
-    evaluateFormulas(rt, def),
-  ]);
-  return { rt, gateway, engine, blocks, bindingId: pulled.bindingId, table: pulled.table, rows: pulled.rows, pages: pulled.pages, values };
-}
-
-export async function measure<T>(sb: TestSandbox, rt: { sent(): number }, fn: () => Promise<T>): Promise<{ value: T; calls: number; sent: number }> {
-  const before = await sb.usage(sb.companies[LABEL]);
-  const sentBefore = rt.sent();
-  const value = await fn();
-  return { value, calls: (await sb.usage(sb.companies[LABEL])) - before, sent: rt.sent() - sentBefore };
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function serialOf(iso: string): number {
   const r = isoToSerial(iso, 1900);
   if (!r.ok) throw new Error(r.error);
@@ -248,8 +127,9 @@ async function typeEdits(gateway: MemoryGateway, table: string, def: PackDefinit
 /** The table pull alone into a new workbook, nothing else running: the part of a cold refresh no concurrency shortens. */
 async function pullAlone(sb: SandboxAddress, def: PackDefinition): Promise<number> {
   const solo = await runtime(sb);
+  const { transactions } = await workspaceOf(solo, new MemoryGateway(), def);
   const t = performance.now();
-  await createTransactionsEngine({ client: solo.client, reader: solo.reader, ...(await pushIdentity(solo)), gateway: new MemoryGateway() }).pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
+  await transactions.pull({ start_date: `${def.year}-01-01`, end_date: `${def.year}-12-31` });
   return performance.now() - t;
 }
 
@@ -314,27 +194,26 @@ export async function boardPackBench(
     const recalc = await measure(sb, rt, async () => {
       const again = await evaluateFormulas(rt, def);
       if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('recalculation changed values');
-      const statements = statementsOf(rt, pack.gateway, def);
-      for (const spec of def.specs) if ((await statements.cost(spec)).calls !== 0) throw new Error('statement not cached');
+      for (const spec of def.specs) if ((await pack.workspace.statements.cost(spec)).calls !== 0) throw new Error('statement not cached');
     });
 
     // Reopen: a new runtime over the same add-in storage; the workbook is unchanged. Its recalculation is
     // Excel's on Refresh all: every formula again and every statement block rebuilt through the cache.
     let rebuilt: Promise<unknown> | undefined;
     const reopened = await runtime(sb, rt.stores, async () => {
-      rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => statements2.rebuild(b))]);
+      rebuilt = Promise.all([evaluateFormulas(reopened, def), ...pack.blocks.map((b) => workspace2.statements.rebuild(b))]);
     });
+    // The pane opened again on the reopened runtime and the same workbook.
+    const workspace2 = await workspaceOf(reopened, pack.gateway, def);
     const reopen = await measure(sb, reopened, async () => {
       const again = await evaluateFormulas(reopened, def);
       if (JSON.stringify(again) !== JSON.stringify(pack.values)) throw new Error('reopen changed values');
-      const statements = statementsOf(reopened, pack.gateway, def);
-      for (const spec of def.specs) if ((await statements.cost(spec)).calls !== 0) throw new Error('statement not cached after reopen');
+      for (const spec of def.specs) if ((await workspace2.statements.cost(spec)).calls !== 0) throw new Error('statement not cached after reopen');
     });
 
     // Second refresh with no change: Refresh all (cache cleared, formulas recalculated, statement blocks
     // rebuilt through the cache) and the table refreshed incrementally.
-    const engine2 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, ...(await pushIdentity(reopened)), gateway: pack.gateway });
-    const statements2 = statementsOf(reopened, pack.gateway, def);
+    const engine2 = workspace2.transactions;
     const second = await measure(sb, reopened, async () => {
       const report = await reopened.runtime.refreshAll({ quietMs: 100 });
       await rebuilt;
@@ -344,7 +223,7 @@ export async function boardPackBench(
     });
 
     // 25 edits: pushed by the engine, then the table refreshed incrementally (reported separately).
-    const engine3 = createTransactionsEngine({ client: reopened.client, reader: reopened.reader, ...(await pushIdentity(reopened)), gateway: pack.gateway, poll: { initialDelayMs: 200, maxDelayMs: 1000, maxPolls: 200 } });
+    const engine3 = workspace2.transactions;
     const edited25 = await typeEdits(pack.gateway, pack.table, def, [10, 10, 5], new Set());
     const push25 = await measure(sb, reopened, () => engine3.push(pack.bindingId));
     if (push25.value.updated !== 25) throw new Error(`25 edits: ${push25.value.updated} updated`);

@@ -1,12 +1,12 @@
-// Issue 14's figures: the workbook's one refresh (src/engine/refresh/workbookRefresh.ts) on the reference
-// board pack, Refresh changes against Full refresh. Counts are exact (the sandbox's own counter). Changes
+// Issue 14's figures: the workbook's one refresh, as the pane runs it (src/runtime/workspace.ts), on the
+// reference board pack, Refresh changes against Full refresh. Counts are exact (the sandbox's own counter). Changes
 // are made upstream, as a teammate or the bank feed would (POST /__sandbox/transactions/:id, uncounted),
 // on transactions picked straight from the sandbox's database (setup, not the add-in's calls).
-import { refreshWorkbook, type RefreshKind, type WorkbookRefreshDeps } from '../src/engine/refresh/workbookRefresh';
+import type { RefreshKind } from '../src/engine/refresh/workbookRefresh';
 import { requestOfKey } from '../src/engine/reader/requestCache';
 import { addDays, calendarDateAt } from '../src/engine/dates';
 import type { TestSandbox } from '../test/support/sandbox';
-import { buildPack, evaluateFormulas, measure, sleep, statementsOf, type PackDefinition } from './boardPack';
+import { buildPack, evaluateFormulas, measure, sleep, type PackDefinition } from './pack';
 
 /** A Startup company's month: working days, each with its refresh of changes. */
 const STARTUP_DAYS = 22;
@@ -38,20 +38,13 @@ export async function changedOnlyBench(sb: TestSandbox, def: PackDefinition): Pr
   const pack = await buildPack(sb, def, async (rt) => {
     void evaluateFormulas(rt, def);
   });
-  const { rt } = pack;
+  const { rt, workspace } = pack;
   const company = sb.companies['growth-admin'];
-  const deps: WorkbookRefreshDeps = {
-    statements: statementsOf(rt, pack.gateway, def),
-    tables: pack.engine,
-    reader: rt.reader,
-    feed: { client: rt.client, reader: rt.reader, store: rt.reader.stateStore! },
-    refreshFormulas: (scope) => rt.runtime.refreshAll({ scope, quietMs: 100 }),
-    meter: rt.client.meter,
-  };
+  /** The pane's refresh: its cost asked (the plan read once), then the refresh of that plan. */
   const refresh = async (kind: RefreshKind) => {
     // Past the watermark's second, as a user's later refresh would be.
     await sleep(1100);
-    const run = await measure(sb, rt, () => refreshWorkbook(deps, { kind }));
+    const run = await measure(sb, rt, async () => (await workspace.refresh(await workspace.askRefresh(kind))).result);
     if (run.value.blocks.failed.length) throw new Error(`${kind} refresh: a block failed`);
     return run;
   };
@@ -99,12 +92,12 @@ export async function changedOnlyBench(sb: TestSandbox, def: PackDefinition): Pr
 
   // Last: reopening the books leaves due what the close kept (a later refresh fetches it).
   const closedThrough = `${def.year}-09-30`;
-  rt.reader.setBooksClosedThrough(closedThrough);
+  await workspace.closeBooks(closedThrough);
   await touch(pick(`${month}-01`, `${month}-31`, MONTH_EDITS, MONTH_EDITS), 'edited upstream again');
   t0 = Date.now();
   const closed = await refresh('changed');
   const closedRequests = await markedSince(t0);
-  rt.reader.setBooksClosedThrough(null);
+  await workspace.closeBooks(null);
 
   return {
     fullRefresh: { calls: full.calls },

@@ -20,7 +20,7 @@ import { calendarDateAt } from '../src/engine/dates';
 import { cellInvocation } from '../test/support/customFunctions';
 import { defineFinModel, type FinModel, type ModelCell } from '../test/support/finModel';
 import { pageRuntime, testRuntime } from '../test/support/runtime';
-import { LATENCY_MS } from './boardPack';
+import { LATENCY_MS } from './pack';
 import { startSandboxThread, type ThreadSandbox } from './sandboxThread';
 import { median } from './stats';
 

@@ -139,6 +139,8 @@ export interface RefreshAllOptions {
 
 export interface Runtime {
   readonly host: RuntimeHost;
+  /** The host (as the page's shared runtime answers it: the workspace asks either the same way). */
+  getRuntimeHost(): RuntimeHost;
   /** The one call meter (the pane shows it; every client of the runtime counts into it, per company). */
   readonly meter: CallMeter;
   /** The one request cache (its answers kept per company). */
@@ -497,6 +499,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
 
   const runtime: Runtime = {
     host,
+    getRuntimeHost: () => host,
     meter,
     cache,
     getFinService: async (company) => (await loadConnected(company))?.service ?? null,

@@ -9,7 +9,8 @@ import { RefreshPanel, type RibbonAsk } from './RefreshPanel';
 import { ReportsScreen } from './ReportsScreen';
 import type { PaneServices } from './services';
 import { SharePanel } from './SharePanel';
-import { planLabel, type ConnectedState } from './session';
+import { planLabel } from '../runtime';
+import type { ConnectedState } from './session';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { UsagePanel } from './UsagePanel';
 

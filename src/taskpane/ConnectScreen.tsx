@@ -13,7 +13,8 @@ import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../api';
 import { ErrorMessage } from './ErrorMessage';
 import { useSession } from './hooks';
 import type { PaneServices } from './services';
-import { PLANS, planLabel, type ConnectedState, type ConnectionSummary } from './session';
+import { PLANS, planLabel } from '../runtime';
+import type { ConnectedState, ConnectionSummary } from './session';
 import { useScreenStyles } from './styles';
 
 // Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo

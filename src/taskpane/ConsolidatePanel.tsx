@@ -7,7 +7,6 @@ import { forgetBlock } from '../engine/statements/blocks';
 import { plural } from '../engine/text/plural';
 import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../runtime';
 import { ChoiceField } from './ChoiceField';
-import { connectedMembers } from './connectedMembers';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
@@ -145,7 +144,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     setError(null);
     setResult('');
     try {
-      const found = await connectedMembers(services.runtime, block);
+      const found = await connection.workspace.membersOf(block);
       if ('missing' in found) {
         const [one, ...more] = found.missing;
         throw new Error(`${more.length ? `${found.missing.join(' and ')} are` : `${one} is`} not connected here: connect ${more.length ? 'them' : 'it'} (Connection tab) to refresh this block.`);

@@ -3,18 +3,13 @@ import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } fro
 import { plural } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { addMonths, endOfMonth } from '../engine/dates';
-import { closedSettingKey } from '../engine/reader/closedBooks';
-import { CHANGED_ONLY_BLIND_SPOT, changedRefreshText, fullRefreshText, planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
-import { consolidatedWith } from '../engine/consolidation/insert';
+import { CHANGED_ONLY_BLIND_SPOT, type WorkbookPlan } from '../engine/refresh/plan';
 import type { RefreshKind } from '../engine/refresh/workbookRefresh';
-import { companiesCostText } from '../engine/refresh/byCompany';
-import { PaneError } from './errors';
 import { ErrorMessage } from './ErrorMessage';
-import { blockCostText, describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
-import { useCallsLeft, useOtherCompanyPlans, useScopeRefreshDeps, useStatements, useToday, useTransactionsEngine, useWorkbookRefresh } from './hooks';
-import { planScopeRefresh, refreshScope, scopeArea, scopeCostText, type ScopeKind, type ScopePlan } from '../engine/refresh/scopeRefresh';
-import type { PaneRequest } from '../runtime';
-import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
+import { describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
+import { useToday } from './hooks';
+import type { ScopeKind, ScopePlan } from '../engine/refresh/scopeRefresh';
+import type { PaneRequest, RefreshAsk } from '../runtime';
 import { InView } from './InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
@@ -25,7 +20,7 @@ import { useScreenStyles } from './styles';
 // every block the pane wrote, where it is now, when it was refreshed and whether anything is known to have
 // changed since (the add-in's own pushes and shifts are), is closed, or is damaged (then only Forget).
 
-type Pending = { kind: RefreshKind; text: string } | { kind: 'block'; block: RefreshBlock; text: string } | { kind: 'scope'; plan: ScopePlan; text: string };
+type Pending = { kind: RefreshKind; ask: RefreshAsk; text: string } | { kind: 'block'; block: RefreshBlock; text: string } | { kind: 'scope'; plan: ScopePlan; text: string };
 
 /** What a ribbon Refresh button asked (numbered, so the same ask twice is two asks). */
 export interface RibbonAsk {
@@ -60,14 +55,9 @@ function closeChoices(today: string): string[] {
 
 export function RefreshPanel({ services, connection, ribbonAsk = null }: RefreshPanelProps) {
   const styles = useScreenStyles();
-  const statements = useStatements(services, connection);
-  const tablesEngine = useTransactionsEngine(services, connection);
-  const refreshWorkbook = useWorkbookRefresh(services, connection, statements, tablesEngine);
-  const scopeDeps = useScopeRefreshDeps(services, connection, statements, tablesEngine);
-  const otherPlans = useOtherCompanyPlans(services, connection, tablesEngine);
+  const { workspace } = connection;
   const refreshStyles = useRefreshStyles();
   const today = useToday(services);
-  const callsLeft = useCallsLeft(connection);
   const [plan, setPlan] = useState<WorkbookPlan | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [progress, setProgress] = useState<RefreshProgress | null>(null);
@@ -82,24 +72,19 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
   const blocksHeadingRef = useRef<HTMLHeadingElement>(null);
   /** The button that asked for the pending refresh: focus goes back there on Cancel. */
   const openerRef = useRef<HTMLElement | null>(null);
+  /** A refresh is running: it says what it left when done, so the data it changes on the way reads nothing again. */
+  const running = useRef(false);
   const now = services.now();
   const choices = useMemo(() => closeChoices(today), [today]);
 
-  const planNow = useCallback(async (): Promise<WorkbookPlan> => {
-    const blocks = await statements.plan();
-    const tables = (await tablesEngine.tables()).filter((t) => t.company === connection.companyId).length;
-    const store = connection.reader.stateStore;
-    if (!store) throw new Error('The connection has no storage for its refresh record');
-    return planWorkbookRefresh(blocks, tables, store, connection.companyId, await consolidatedWith(services.gateway, connection.companyId));
-  }, [statements, tablesEngine, services.gateway, connection.reader, connection.companyId]);
-
   const reload = useCallback(async () => {
+    if (running.current) return;
     try {
-      setPlan(await planNow());
+      setPlan(await workspace.plan());
     } catch (e) {
       setError(e);
     }
-  }, [planNow]);
+  }, [workspace]);
 
   useEffect(() => {
     void reload();
@@ -122,99 +107,45 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
     if (ribbonAsk) askFromRibbon(ribbonAsk.request);
   }, [ribbonAsk]);
 
-  /** The cap already refused a call this month: refreshing would only empty the cache. */
-  const refuseAtCap = async (): Promise<boolean> => {
-    const limit = await statements.capBlock();
-    if (!limit) return false;
-    setError(
-      new PaneError(
-        'Monthly API limit reached',
-        `Nothing can be fetched until the limit resets on ${limit.resetDate} at 00:00 Pacific Time, so nothing was refreshed. The figures in the workbook stay as they are.`,
-        'monthly_limit_exceeded',
-      ),
-    );
-    return true;
-  };
-
-  /** A refresh that would stop part way for the month's cap is not started: say so, and what costs less. */
-  const refuseOverLeft = async (what: string, calls: number, instead: string): Promise<boolean> => {
-    const left = await callsLeft();
-    if (!exceedsLeft(calls, left)) return false;
-    setError(new PaneError('Not started: too few calls left this month', `${notStartedText(what, calls, left)} ${instead}`, 'calls_left'));
-    return true;
-  };
-
-  const ask = async (kind: RefreshKind, opener: HTMLElement) => {
+  /** Asks the workspace what something costs (it refuses what cannot be afforded), then shows it to confirm. */
+  const asking = async (opener: HTMLElement, what: () => Promise<Pending | null>) => {
     openerRef.current = opener;
     setError(null);
     setResult('');
-    if (await refuseAtCap()) return;
-    const fresh = await planNow().catch((e: unknown) => {
-      setError(e);
-      return null;
-    });
-    if (!fresh) return;
-    setPlan(fresh);
-    // What a changes refresh costs at least: 1 call to ask and what the add-in's own pushes changed.
-    const least = kind === 'full' || !fresh.watermark ? fresh.fullCalls : 1 + fresh.knownCalls;
-    const name = kind === 'full' || !fresh.watermark ? 'A full refresh' : 'Refresh changes';
-    if (await refuseOverLeft(name, least, kind === 'full' ? 'Refresh changes or Refresh this block cost less.' : 'Refresh this block costs less.')) return;
-    // The other companies the workbook reads: each one's cost on its own cap, checked and shown before spending.
-    const others = await otherPlans();
-    const textOf = (p: WorkbookPlan) => (kind === 'changed' ? changedRefreshText(p) : fullRefreshText(p));
-    for (const o of others) {
-      const theirs = kind === 'full' || !o.plan.watermark ? o.plan.fullCalls : 1 + o.plan.knownCalls;
-      if (exceedsLeft(theirs, o.left)) {
-        setError(new PaneError('Not started: too few calls left this month', `${o.name}: ${notStartedText(name, theirs, o.left)}`, 'calls_left'));
-        return;
-      }
-    }
-    const own = { name: connection.connections[0]?.name ?? connection.companyName, text: textOf(fresh) };
-    setPending({ kind, text: companiesCostText([own, ...others.map((o) => ({ name: o.name, text: textOf(o.plan), ...(o.left ? { left: o.left } : {}) }))]) });
-  };
-
-  const askBlock = async (block: RefreshBlock, opener: HTMLElement) => {
-    openerRef.current = opener;
-    setError(null);
-    setResult('');
-    if (await refuseAtCap()) return;
-    if (await refuseOverLeft('This block', block.keys.length, 'Choose a block with fewer periods, or wait for the reset.')) return;
-    const reopens = block.frozen > 0 ? ' It reopens its closed periods for this refresh.' : '';
-    setPending({ kind: 'block', block, text: `${blockCostText(block)}${reopens}` });
-  };
-
-  /** The selection or the active sheet as it is now: what is in it, and exactly what refreshing it costs. */
-  const askScope = async (kind: ScopeKind, opener: HTMLElement) => {
-    openerRef.current = opener;
-    setError(null);
-    setResult('');
-    if (await refuseAtCap()) return;
-    let scoped: ScopePlan;
     try {
-      scoped = await planScopeRefresh(scopeDeps, await scopeArea(services.gateway, kind), { includeReference });
+      const next = await what();
+      if (next) setPending(next);
     } catch (e) {
       setError(e);
-      return;
     }
-    if (scoped.calls === 0 && scoped.cells.length === 0 && scoped.blocks.length === 0) {
-      setResult(scopeCostText(scoped));
-      return;
-    }
-    const name = kind === 'sheet' ? 'Refreshing this sheet' : 'Refreshing the selection';
-    if (await refuseOverLeft(name, scoped.calls, 'Select fewer cells, or wait for the reset.')) return;
-    setPending({ kind: 'scope', plan: scoped, text: scopeCostText(scoped) });
   };
+
+  const ask = (kind: RefreshKind, opener: HTMLElement) =>
+    asking(opener, async () => {
+      const asked = await workspace.askRefresh(kind);
+      setPlan(asked.plan);
+      return { kind, ask: asked, text: asked.text };
+    });
+
+  const askBlock = (block: RefreshBlock, opener: HTMLElement) => asking(opener, async () => ({ kind: 'block', block, text: await workspace.askBlock(block) }));
+
+  /** The selection or the active sheet as it is now: what is in it, and exactly what refreshing it costs. */
+  const askScope = (kind: ScopeKind, opener: HTMLElement) =>
+    asking(opener, async () => {
+      const { plan: scoped, text } = await workspace.askScope(kind, { includeReference });
+      if (scoped.calls === 0 && scoped.cells.length === 0 && scoped.blocks.length === 0) {
+        setResult(text);
+        return null;
+      }
+      return { kind: 'scope', plan: scoped, text };
+    });
 
   const chooseClose = async (value: string) => {
     setError(null);
     const through = value === '' ? null : value;
     try {
-      const key = closedSettingKey(connection.companyId);
-      if (through === null) await services.gateway.removeSetting(key);
-      else await services.gateway.writeSetting(key, through);
-      connection.reader.setBooksClosedThrough(through);
+      setResult(await workspace.closeBooks(through));
       setClosedThrough(through);
-      setResult(through === null ? 'Books not closed: every figure is refreshed as usual.' : `Books closed through ${through}: figures up to then are kept by every refresh.`);
       await reload();
     } catch (e) {
       setError(e);
@@ -224,12 +155,19 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
   /** A refresh of the workbook or a scope spends on each company it reads: the default one first. */
   const everyCompany = connection.connections.map((c) => c.companyId);
 
+  const showFailure = (outcome: { blocks: { failed: { error: unknown }[] }; tables: { outcome: string; error?: unknown }[] }) => {
+    const firstFailure = outcome.blocks.failed[0]?.error ?? outcome.tables.find((t) => t.outcome === 'failed')?.error;
+    if (firstFailure) setError(firstFailure);
+  };
+
   const confirm = async () => {
-    if (!pending || !plan) return;
+    if (!pending) return;
     const job = pending;
     setPending(null);
     // The confirmation disappears: keep focus on a control that stays (focusable while busy).
     refreshChangedRef.current?.focus();
+    running.current = true;
+    let after: WorkbookPlan | null = null;
     try {
       if (job.kind === 'scope') {
         const { plan: scoped } = job;
@@ -237,62 +175,62 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
         const outcome = await services.actions.track(
           scoped.area.kind === 'sheet' ? `Refresh sheet ${scoped.area.sheet}` : 'Refresh selection',
           () =>
-            refreshScope(scopeDeps, scoped, {
+            workspace.refreshScope(scoped, {
               onPhase: () => setProgress({ phase: 'formulas' }),
               onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
             }),
           everyCompany,
         );
         setResult(outcome.message);
-        const firstFailure = outcome.blocks.failed[0]?.error ?? outcome.tables.find((t) => t.outcome === 'failed')?.error;
-        if (firstFailure) setError(firstFailure);
+        showFailure(outcome);
       } else if (job.kind === 'block') {
         const reports = job.block.keys.length;
         setProgress({ phase: 'blocks', done: 0, total: reports, distinct: reports });
         const company = job.block.binding.company;
         await services.actions.track(
           `Refresh ${describeSpec(job.block.spec)}`,
-          () => statements.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
+          () => workspace.refreshBlock(job.block, (done, total) => setProgress({ phase: 'blocks', done, total, distinct: total })),
           [company],
         );
         const spent = services.actions.entries(company)[0]?.calls ?? 0;
         setResult(`Refreshed the block at ${job.block.binding.address}. Spent ${plural(spent, 'call')}.`);
       } else {
-        const kind = job.kind;
+        const { kind } = job;
         setProgress({ phase: kind === 'changed' ? 'asking' : 'formulas' });
-        const outcome = await services.actions.track(
+        const { result: outcome, plan: left } = await services.actions.track(
           kind === 'changed' ? 'Refresh changes' : 'Full refresh',
           () =>
-            refreshWorkbook(kind, {
+            workspace.refresh(job.ask, {
               includeReference,
-              // The plan just shown: the refresh need not read every block's place again to bound its sync.
-              everything: plan.blocks.blockCalls + plan.blocks.formulaCalls,
               onPhase: (phase) => setProgress({ phase }),
               onProgress: (done, total, fetched) => setProgress({ phase: 'blocks', done, total, distinct: fetched }),
             }),
           everyCompany,
         );
+        after = left;
         // Each block that failed is named: which statement, where, and that its figures are the old ones.
         const named = outcome.blocks.failed.map((f) => {
           const spec = specFromBinding(f.binding);
           return `${spec ? describeSpec(spec) : 'a block'} at ${f.binding.address}`;
         });
         setResult(named.length ? `${outcome.message} Not refreshed, previous figures kept: ${named.join('; ')}.` : outcome.message);
-        const firstFailure = outcome.blocks.failed[0]?.error ?? outcome.tables.find((t) => t.outcome === 'failed')?.error;
-        if (firstFailure) setError(firstFailure);
+        showFailure(outcome);
       }
     } catch (e) {
       setError(e);
     } finally {
+      running.current = false;
       setProgress(null);
-      await reload();
+      // A workbook refresh says what it left; a block or a scope is read again.
+      if (after) setPlan(after);
+      else await reload();
     }
   };
 
   const forget = async (binding: BindingRecord) => {
     setError(null);
     try {
-      await statements.forget(binding);
+      await workspace.forget(binding);
       setResult(`Stopped tracking the block at ${binding.address}; its cells stay as they are.`);
       await reload();
       blocksHeadingRef.current?.focus();

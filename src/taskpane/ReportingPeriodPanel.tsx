@@ -7,10 +7,7 @@ import type { RollPlan } from '../engine/reporting/rollForward';
 import type { ReadRequest } from '../engine/reader/requestCache';
 import type { StatementsEngine } from '../engine/statements';
 import { plural } from '../engine/text/plural';
-import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
 import { ActionOutcome } from './ActionOutcome';
-import { PaneError } from './errors';
-import { useCallsLeft } from './hooks';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
@@ -76,7 +73,6 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
   const [text, setText] = useState('');
   const [plan, setPlan] = useState<RollPlan | null>(null);
   const [formulas, setFormulas] = useState<PeriodFormulas | null>(null);
-  const callsLeft = useCallsLeft(connection);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -121,11 +117,7 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
       // One way for a first period and a move: the roll writes the cell, then rebuilds what follows it.
       const chosen = plan ?? (await statements.planRoll(month, formulaReads ? await formulaReads(month) : []));
       // Refused on what it costs for sure: the other formulas' "about" may well be cached by then.
-      const left = await callsLeft();
-      if (exceedsLeft(chosen.cost.calls, left)) {
-        setError(new PaneError('Not started: too few calls left this month', `${notStartedText(`Moving to ${words}`, chosen.cost.calls, left)} Move the period after the reset.`, 'calls_left'));
-        return;
-      }
+      await connection.workspace.checkAffordable(`Moving to ${words}`, chosen.cost.calls, 'Move the period after the reset.');
       written = true;
       setProgress({ done: 0, total: chosen.blocks.length });
       const outcome = await services.actions.track(`Set the reporting period to ${words}`, () => statements.roll(chosen, (done, total) => setProgress({ done, total })));
@@ -140,7 +132,7 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
       setProgress(null);
       if (written) onMoved();
     }
-  }, [month, plan, statements, formulaReads, callsLeft, services, connection.companyId, onMoved]);
+  }, [month, plan, statements, formulaReads, services, connection.workspace, connection.companyId, onMoved]);
 
   const busy = progress !== null;
   const invalid = text.trim() !== '' && month === null;

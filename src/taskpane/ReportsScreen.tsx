@@ -1,6 +1,6 @@
 import { ChoiceField } from './ChoiceField';
 import { Button, Checkbox, Field, Input, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { PERIOD_CHOICES, type Period, type YearMonth } from '../engine/dates';
 import { fail, ok } from '../engine/result';
 import type { Scale } from '../engine/render';
@@ -11,7 +11,7 @@ import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel
 import { boardPackIn, kpiReads } from '../engine/reporting/boardPack';
 import { periodFormulas } from '../engine/reporting/periodFormulas';
 import type { FinCell } from '../engine/fin';
-import { useCallsLeft, useConnectionOf, useStatements, useToday } from './hooks';
+import { useCompany, useConnectionOf, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
@@ -103,15 +103,17 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
   // The reporting period and the board pack are the default connection's (its FIN formulas name no company);
   // a statement block may be any connected company's, and is refreshed on its connection.
-  const statements = useStatements(services, connection);
+  const { workspace } = connection;
+  const statements = workspace.statements;
   const [companyId, setCompanyId] = useState(connection.companyId);
   const chosenId = connection.connections.some((c) => c.companyId === companyId) ? companyId : connection.companyId;
   // Roll forward moves the default company's blocks (the pack's): another company's block takes fixed dates.
   const ofDefault = chosenId === connection.companyId;
-  const working = useConnectionOf(services, connection, chosenId);
+  const working = useConnectionOf(connection, chosenId);
+  const company = useCompany(connection, chosenId);
   const target = working ?? connection;
-  const blocks = useStatements(services, target);
-  const callsLeft = useCallsLeft(target);
+  const blocks = company?.statements ?? statements;
+  const callsLeft = useCallback(() => workspace.callsLeft(chosenId), [workspace, chosenId]);
   const [cost, setCost] = useState<(CallCost & { left: CallsLeft | null; fit: FittingBlock | null }) | null>(null);
   const [costVersion, setCostVersion] = useState(0);
   const [progress, setProgress] = useState<Progress | null>(null);

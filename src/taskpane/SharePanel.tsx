@@ -3,7 +3,6 @@ import { useCallback, useEffect, useState } from 'react';
 import { holdsFinContent, shareAsValues, shareWarnings, suggestedSheets, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
 import { plural } from '../engine/text/plural';
 import { ErrorMessage } from './ErrorMessage';
-import { useStatements } from './hooks';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
 
@@ -52,7 +51,7 @@ function sheetSummary(s: SheetSurvey): string {
 export function SharePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
   const share = useShareStyles();
-  const statements = useStatements(services, connection);
+  const { statements } = connection.workspace;
   const [survey, setSurvey] = useState<Survey | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState<'reading' | 'copying' | null>('reading');

@@ -7,7 +7,8 @@ import { useActions, useConnectionOf, useMeterCount } from './hooks';
 import { formatAge } from '../engine/statements';
 import { plural } from '../engine/text/plural';
 import type { ScreenProps } from './ReportsScreen';
-import { planLabel, type ConnectedState } from './session';
+import { planLabel } from '../runtime';
+import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
@@ -60,7 +61,7 @@ export function UsagePanel({ services, connection }: ScreenProps) {
   // With several companies, one at a time in full (its count, cap and lines): each company's cap is its own.
   const [companyId, setCompanyId] = useState(connection.companyId);
   const chosenId = connection.connections.some((c) => c.companyId === companyId) ? companyId : connection.companyId;
-  const shown = useConnectionOf(services, connection, chosenId);
+  const shown = useConnectionOf(connection, chosenId);
   return (
     <>
       {connection.connections.length > 1 && (

@@ -9,7 +9,7 @@ import type { ReadRequest } from '../engine/reader/requestCache';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import type { WorkbookGateway } from '../engine/ports/workbook';
-import type { ConnectionList, ConnectParams, DisconnectOptions, GroupReview, RefreshAllOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import { openWorkspace, type ConnectionList, type ConnectParams, type DisconnectOptions, type GroupReview, type RefreshAllOptions, type Identified, type PaneRequest, type RuntimeHost, type StoredConnection } from '../runtime';
 import { ActionLog } from './actionLog';
 import { PaneSession } from './session';
 
@@ -116,6 +116,7 @@ export function createPaneServices(options: PaneServicesOptions): PaneServices {
     defaultBaseUrl,
     onConnected: (companyId, calls) => actions.record(companyId, { action: 'Connect', calls, at: now() }),
     onForgotten: (companyId) => actions.forget(companyId),
+    workspace: (connections) => openWorkspace({ runtime: options.runtime, gateway: options.gateway, journal: storage, now, timeZone }, connections),
   });
   const actions: ActionLog = new ActionLog({
     storage,

@@ -5,27 +5,13 @@
 // company name are the pane's own settings, in add-in storage too. The key is never kept here, never in the
 // workbook, never in a message.
 
-import { ApiError, currentPageOrigin, isLoopbackHost, planCap, validateBaseUrl, type Client, type Plan } from '../api';
+import { ApiError, currentPageOrigin, isLoopbackHost, validateBaseUrl, type Client, type Plan } from '../api';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
-import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, type StoredConnection } from '../runtime';
+import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, isPlan, type StoredConnection, type Workspace, type WorkspaceConnections } from '../runtime';
 import { PaneError } from './errors';
 import { whyNoAnswer } from './reachability';
 import type { PaneRuntime } from './services';
-
-export const PLANS: readonly { key: Plan; label: string }[] = [
-  { key: 'formation', label: 'Formation' },
-  { key: 'startup', label: 'Startup' },
-  { key: 'growth', label: 'Growth' },
-];
-
-export function planLabel(plan: Plan): string {
-  return PLANS.find((p) => p.key === plan)?.label ?? plan;
-}
-
-export function isPlan(value: unknown): value is Plan {
-  return typeof value === 'string' && planCap(value) !== undefined;
-}
 
 /** The seeded sandbox key the demo uses (Growth plan, every permission). */
 export const DEMO_KEY_LABEL = 'growth-admin';
@@ -57,6 +43,8 @@ export interface ConnectedState {
   baseUrl: string;
   plan: Plan;
   fiscalYearStartMonth: number;
+  /** The workbook's workspace on these connections (src/runtime/workspace.ts): engines, refreshes, cost rules. */
+  workspace: Workspace;
 }
 
 export type SessionState = { status: 'loading' } | { status: 'disconnected' } | ConnectedState;
@@ -89,6 +77,8 @@ export interface PaneSessionOptions {
   onConnected?: (companyId: string, calls: number) => void | Promise<void>;
   /** Told when a disconnect forgot the company: the pane's own records of it go too. */
   onForgotten?: (companyId: string) => void | Promise<void>;
+  /** The workspace of a connected state (openWorkspace over the pane's workbook and storage). */
+  workspace: (connections: WorkspaceConnections) => Workspace;
 }
 
 export class PaneSession {
@@ -282,8 +272,7 @@ export class PaneSession {
     const c = this.connected();
     if (c && c.client === client && sameSummaries(c.connections, connections)) return c;
     const own = connections[0];
-    const state: ConnectedState = {
-      status: 'connected',
+    const base = {
       connections,
       client,
       reader,
@@ -294,6 +283,7 @@ export class PaneSession {
       plan: own.plan,
       fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1,
     };
+    const state: ConnectedState = { status: 'connected', ...base, workspace: this.options.workspace(base) };
     this.set(state);
     return state;
   }

@@ -11,6 +11,11 @@ import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { readConnectionsWithKeys } from '../../src/runtime/connection';
 import type { RuntimeHost } from '../../src/runtime/host';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime';
+import { openWorkspace, type Workspace, type WorkspaceRuntime } from '../../src/runtime/workspace';
+import type { WorkbookGateway } from '../../src/engine/ports/workbook';
+import type { PollOptions } from '../../src/engine/transactions';
+import type { SecretStore } from '../../src/engine/ports/storage';
+import type { Plan } from '../../src/api';
 import { configureRuntime, connect, getFinService } from '../../src/runtime/shared';
 import type { TestSandbox } from './sandbox';
 
@@ -126,4 +131,48 @@ export async function pageRuntime(sb: SandboxAddress, options: Pick<TestRuntimeO
   const service = await getFinService(companyId);
   if (!service) throw new Error('the page runtime did not connect');
   return { service, stores, sent: () => sent };
+}
+
+export interface TestWorkspaceOptions {
+  /** Add-in storage for push journals (a test "reopens" by passing the same one). */
+  journal?: SecretStore;
+  /** The plan of every connection (default growth). */
+  plan?: Plan;
+  /** Company names by connection name (default: the connection's name). */
+  companyNames?: Record<string, string>;
+  /** How long the FIN cells' recalculation is given to settle. */
+  quietMs?: number;
+  /** How a push polls its jobs. */
+  poll?: PollOptions;
+  now?: () => number;
+}
+
+/**
+ * The workbook's workspace (src/runtime/workspace.ts) over a runtime's connections, as the pane opens
+ * it: the engines, the refresh wiring and the cost rules that ship, on `gateway`.
+ */
+export async function testWorkspace(
+  runtime: WorkspaceRuntime & Pick<Runtime, 'listConnections'>,
+  gateway: WorkbookGateway,
+  options: TestWorkspaceOptions = {},
+): Promise<Workspace> {
+  const { list, defaultName } = await runtime.listConnections();
+  const first = list.find((c) => c.name === defaultName) ?? list[0];
+  const ordered = [first, ...list.filter((c) => c !== first)];
+  const plan = options.plan ?? 'growth';
+  const companyName = (name: string) => options.companyNames?.[name] ?? name;
+  const connections = ordered.map((c) => ({
+    name: c.name,
+    companyId: c.companyId,
+    companyName: companyName(c.name),
+    baseUrl: c.baseUrl,
+    plan,
+    fiscalYearStartMonth: c.fiscalYearStartMonth ?? 1,
+  }));
+  const [client, reader] = await Promise.all([runtime.getClient(first.companyId), runtime.getReader(first.companyId)]);
+  if (!client || !reader || !first.keyFingerprint) throw new Error('the runtime has no default connection');
+  return openWorkspace(
+    { runtime, gateway, journal: options.journal ?? new MemorySecretStore(), now: options.now ?? Date.now, quietMs: options.quietMs, poll: options.poll },
+    { connections, client, reader, keyFingerprint: first.keyFingerprint, companyId: first.companyId, companyName: companyName(first.name), plan },
+  );
 }

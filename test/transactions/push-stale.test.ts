@@ -109,19 +109,16 @@ test('a pushed accounting-date move marks exactly what it changed, and a refresh
   // Refresh what changed: the balance sheet's December and the formula's January; the P&L block rebuilds
   // from the answer the typed formula fetched.
   let recalculated: Promise<unknown[]> | undefined;
-  const refreshed = await usageDelta(sb, company, () =>
-    statements.refreshAll(changedOnly(afterTyping), {
+  const refreshed = await usageDelta(sb, company, async () => {
+    const formulas = await r.service.refreshAll({
       scope: 'changed',
-      refreshFormulas: () =>
-        r.service.refreshAll({
-          scope: 'changed',
-          recalculate: async () => {
-            recalculated = board();
-          },
-          quietMs: 100,
-        }),
-    }),
-  );
+      recalculate: async () => {
+        recalculated = board();
+      },
+      quietMs: 100,
+    });
+    return statements.refreshAll(changedOnly(afterTyping), { scope: 'changed', formulas });
+  });
   expect(refreshed.calls).toBe(2);
   expect(refreshed.value.failed).toEqual([]);
   expect(refreshed.value.refreshed.map((b) => b.id).sort()).toEqual([blocks.thisYear.binding.id, blocks.balances.binding.id].sort());

@@ -5,13 +5,14 @@
 // outside the scope spends nothing and is not recalculated.
 import '../../src/workbench/customFunctionsStub';
 import * as runtime from '../../src/runtime';
-import { planScopeRefresh, refreshScope, scopeArea, scopeCostText, type ScopeRefreshDeps } from '../../src/engine/refresh/scopeRefresh';
-import { createStatementsEngine, type StatementsEngine } from '../../src/engine/statements';
+import type { StatementsEngine } from '../../src/engine/statements';
+import type { Workspace } from '../../src/runtime/workspace';
 import { parseBox, parseQualified, qualify } from '../../src/engine/ports/address';
 import { STAMP_ROW } from '../../src/engine/render/statementGrid';
 import { lastFullYear } from '../engine/fin/finHarness';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { sandboxWorkbench, type CountedWorkbench } from '../support/workbench';
+import { testWorkspace } from '../support/runtime';
 import { insertConsolidated, type Member } from '../../src/engine/consolidation/insert';
 
 let sb: TestSandbox;
@@ -28,7 +29,8 @@ afterAll(async () => {
 interface Rig {
   w: CountedWorkbench;
   statements: StatementsEngine;
-  deps: ScopeRefreshDeps;
+  /** The workspace the pane opens over the workbench's workbook: the scope refresh that ships. */
+  workspace: Workspace;
   /** The block's sheet. */
   other: string;
 }
@@ -37,9 +39,8 @@ interface Rig {
 async function rig(): Promise<Rig> {
   const w = sandboxWorkbench(sb);
   await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
-  const reader = (await runtime.getReader())!;
-  const client = (await runtime.getClient())!;
-  const statements = createStatementsEngine({ gateway: w.book, reader, client, companyName: 'Northwind' });
+  const workspace = await testWorkspace(runtime, w.book);
+  const { statements } = workspace;
   const { binding } = await statements.insert(
     { statement: 'income_statement', period: 'custom', start: `${year}-07-01`, end: `${year}-07-31`, layout: 'single', scale: 'units', fiscalYearStartMonth: 1 },
     'newSheet',
@@ -49,29 +50,16 @@ async function rig(): Promise<Rig> {
   await w.book.writeFormula('Sheet1!A2', `=FIN.PNL("Travel","${year}-08")-FIN.PNL("Rent","${year}-08")`);
   await w.book.writeFormula(qualify(other, parseBox('Z1')), `=FIN.PNL("Revenue","${year}-09")`);
   await w.engine.whenIdle();
-  const host = w.host;
-  const deps: ScopeRefreshDeps = {
-    gateway: w.book,
-    statements,
-    reader,
-    cells: {
-      finCellsIn: (sheet, box) => host.finCellsIn!(sheet, box),
-      requestsOf: (cells) => runtime.cellRequests(cells),
-      refresh: (cells, label) => runtime.refreshCells(cells, { label }),
-    },
-    meter: client.meter,
-  };
-  return { w, statements, deps, other };
+  return { w, statements, workspace, other };
 }
 
 const usage = (): Promise<number> => sb.usage(sb.companies['growth-admin']);
 
 describe('Refresh of the selection or the sheet', () => {
   it('refreshes the active sheet at exactly the cost it showed, and nothing outside it', async () => {
-    const { w, deps, other } = await rig();
+    const { w, workspace, other } = await rig();
     w.book.select('Sheet1', 'B5');
-    const area = await scopeArea(w.book, 'sheet');
-    const plan = await planScopeRefresh(deps, area);
+    const { plan, text } = await workspace.askScope('sheet');
     // July's and August's income statements; the categories the names were resolved with are left out.
     expect(plan.cells.map((c) => [c.row, c.col, c.calls])).toEqual([
       [0, 0, 1],
@@ -79,13 +67,13 @@ describe('Refresh of the selection or the sheet', () => {
     ]);
     expect(plan.blocks).toHaveLength(0);
     expect(plan.calls).toBe(2);
-    expect(scopeCostText(plan)).toBe('This will spend 2 calls to refresh 2 FIN cells in the sheet Sheet1: 2 distinct requests.');
+    expect(text).toBe('This will spend 2 calls to refresh 2 FIN cells in the sheet Sheet1: 2 distinct requests.');
 
     const otherBefore = w.engine.resultAt({ sheet: other, row: 0, col: 25 });
     expect(otherBefore).toMatchObject({ state: 'value' });
     const before = await usage();
     const sentBefore = w.sent();
-    const result = await refreshScope(deps, plan);
+    const result = await workspace.refreshScope(plan);
     expect((await usage()) - before).toBe(plan.calls);
     expect(w.sent() - sentBefore).toBe(plan.calls);
     expect(result.calls).toBe(plan.calls);
@@ -95,16 +83,15 @@ describe('Refresh of the selection or the sheet', () => {
   });
 
   it('a request a block and a cell share is one call; the block is stamped with the scope', async () => {
-    const { w, deps, other, statements } = await rig();
+    const { w, workspace, other, statements } = await rig();
     // Sheet1!A1 reads July's income statement, which the block shows: refresh the block's sheet, then A1.
     w.book.select(other, 'A1:Z40');
-    const area = await scopeArea(w.book, 'selection');
-    const plan = await planScopeRefresh(deps, area);
+    const { plan } = await workspace.askScope('selection');
     expect(plan.blocks).toHaveLength(1);
     expect(plan.cells).toHaveLength(1); // Z1 (September)
     expect(plan.calls).toBe(2); // July (the block) + September (the cell)
     const before = await usage();
-    await refreshScope(deps, plan);
+    await workspace.refreshScope(plan);
     expect((await usage()) - before).toBe(2);
     const stamp = await w.book.readRange(qualify(other, { row: STAMP_ROW, col: 0, rows: 1, cols: 1 }));
     expect(String(stamp.values[0][0])).toMatch(/refresh of a selection/);
@@ -112,45 +99,47 @@ describe('Refresh of the selection or the sheet', () => {
     // Now the sheet of A1 alone: July is fetched again for A1 only (the block is on the other sheet), and
     // the block, which shows July too, is not taken for changed: nothing is known to have changed in July.
     w.book.select('Sheet1', 'A1');
-    const one = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
+    const { plan: one } = await workspace.askScope('selection');
     expect(one.calls).toBe(1);
     const beforeOne = await usage();
-    await refreshScope(deps, one);
+    await workspace.refreshScope(one);
     expect((await usage()) - beforeOne).toBe(1);
     const [block] = (await statements.plan()).blocks;
     expect(block.changed).toEqual([]);
   });
 
   it('books closed through a month keep its requests; an empty selection costs nothing and says so', async () => {
-    const { w, deps } = await rig();
-    deps.reader.setBooksClosedThrough(`${year}-07-31`);
+    const { w, workspace } = await rig();
+    await workspace.closeBooks(`${year}-07-31`);
     try {
       w.book.select('Sheet1', 'A1:A2');
-      const plan = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
+      const { plan, text } = await workspace.askScope('selection');
       expect(plan.frozen).toBe(1); // July
       expect(plan.calls).toBe(1); // August
-      expect(scopeCostText(plan)).toContain('1 request within the closed books is kept.');
+      expect(text).toContain('1 request within the closed books is kept.');
       const before = await usage();
-      await refreshScope(deps, plan);
+      await workspace.refreshScope(plan);
       expect((await usage()) - before).toBe(1);
     } finally {
-      deps.reader.setBooksClosedThrough(null);
+      await workspace.closeBooks(null);
     }
     w.book.select('Sheet1', 'F10:G12');
-    const empty = await planScopeRefresh(deps, await scopeArea(w.book, 'selection'));
+    const { plan: empty, text } = await workspace.askScope('selection');
     expect(empty.calls).toBe(0);
-    expect(scopeCostText(empty)).toBe('Nothing to refresh in the selection Sheet1!F10:G12: no block, FIN cell or transactions table.');
+    expect(text).toBe('Nothing to refresh in the selection Sheet1!F10:G12: no block, FIN cell or transactions table.');
     const before = await usage();
-    await refreshScope(deps, empty);
+    await workspace.refreshScope(empty);
     expect((await usage()) - before).toBe(0);
   });
 });
 
 describe('Refresh of a sheet with a consolidated statement on it', () => {
   it('fetches each company\'s report again on its own count, a report a FIN cell shares once, and rebuilds it', async () => {
-    const { w, deps, other } = await rig();
+    const { w, other } = await rig();
     const b = sb.companies['growth2-admin'];
     await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
+    // The workspace of the two connections, as the pane opens it once Westbrook is connected.
+    const workspace = await testWorkspace(runtime, w.book);
     const members: Member[] = [];
     for (const [name, id] of [['Northwind', sb.companies['growth-admin']], ['Westbrook', b]] as const) {
       members.push({ name, reader: (await runtime.getReader(id))!, client: (await runtime.getClient(id))! });
@@ -165,19 +154,15 @@ describe('Refresh of a sheet with a consolidated statement on it', () => {
       fiscalYearStartMonth: 1,
     });
     const groupSheet = parseQualified(binding.address).sheet;
-    const scoped: ScopeRefreshDeps = {
-      ...deps,
-      consolidated: { gateway: w.book, membersOf: async () => ({ members }) },
-    };
 
     w.book.select(groupSheet, 'A1');
-    const plan = await planScopeRefresh(scoped, await scopeArea(w.book, 'sheet'));
+    const { plan, text } = await workspace.askScope('sheet');
     expect(plan.groups.map((g) => g.block.binding.id)).toEqual([binding.id]);
     expect(plan.calls).toBe(2);
-    expect(scopeCostText(plan)).toBe(`This will spend 2 calls to refresh 1 consolidated statement in the sheet ${groupSheet}: 1 distinct request.`);
+    expect(text).toBe(`This will spend 2 calls to refresh 1 consolidated statement in the sheet ${groupSheet}: 1 distinct request.`);
     const counts = async () => [await usage(), await sb.usage(b)];
     let before = await counts();
-    const result = await refreshScope(scoped, plan);
+    const result = await workspace.refreshScope(plan);
     let after = await counts();
     expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 1]);
     expect(result.calls).toBe(2);
@@ -188,11 +173,11 @@ describe('Refresh of a sheet with a consolidated statement on it', () => {
     // A FIN cell beside it reading the default company's July: one call for the cell and the group.
     await w.book.writeFormula(qualify(groupSheet, parseBox('Z1')), `=FIN.PNL("Rent","${year}-07")`);
     await w.engine.whenIdle();
-    const both = await planScopeRefresh(scoped, await scopeArea(w.book, 'sheet'));
+    const { plan: both } = await workspace.askScope('sheet');
     expect([both.cells.length, both.groups.length, both.keys.length, both.calls]).toEqual([1, 1, 1, 2]);
     expect(other).not.toBe(groupSheet);
     before = await counts();
-    await refreshScope(scoped, both);
+    await workspace.refreshScope(both);
     after = await counts();
     expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 1]);
   });

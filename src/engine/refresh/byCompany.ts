@@ -8,36 +8,27 @@
 import type { ConsolidatedRefreshOutcome } from '../consolidation/refreshBlocks';
 import type { RefreshOutcome } from '../statements';
 import { plural } from '../text/plural';
-import { refreshWorkbook, type RefreshKind, type WorkbookRefreshDeps, type WorkbookRefreshResult } from './workbookRefresh';
+import type { RefreshKind, WorkbookRefreshResult } from './workbookRefresh';
 
-export interface CompanyRefresh {
-  /** The connection's short name, for the message. */
+/** One company's refresh as it ended, under its connection's short name. */
+export interface CompanyRefreshResult {
   name: string;
-  deps: WorkbookRefreshDeps;
+  result: WorkbookRefreshResult;
 }
 
-type RefreshOptions = Parameters<typeof refreshWorkbook>[1];
-
 /**
- * `consolidated` rebuilds the workbook's consolidated blocks once every company's refresh has marked its
- * answers due (consolidation/refreshBlocks.ts): last, so each company's answer is fetched at most once.
+ * The companies' refreshes (each on its own connection, one after the other: the runtime runs them,
+ * src/runtime/workspace.ts) and the consolidated blocks rebuilt last, told as one refresh.
  */
-export async function refreshCompanies(
-  companies: CompanyRefresh[],
-  options: RefreshOptions,
-  consolidated?: (kind: 'full' | 'changes') => Promise<ConsolidatedRefreshOutcome>,
-): Promise<WorkbookRefreshResult> {
-  const results: WorkbookRefreshResult[] = [];
-  // One after the other: each waits for the recalculation it started before the next marks its answers due.
-  for (const company of companies) results.push(await refreshWorkbook(company.deps, options));
-  const groups = await consolidated?.(options.kind === 'full' ? 'full' : 'changes');
+export function combineRefreshes(companies: readonly CompanyRefreshResult[], groups?: ConsolidatedRefreshOutcome): WorkbookRefreshResult {
+  const results = companies.map((c) => c.result);
   const ran: RefreshKind = results.some((r) => r.ran === 'full') ? 'full' : 'changed';
   const blocks: RefreshOutcome = {
     refreshed: [...results.flatMap((r) => r.blocks.refreshed), ...(groups?.refreshed ?? [])],
     failed: [...results.flatMap((r) => r.blocks.failed), ...(groups?.failed ?? [])],
     formulas: results[0].blocks.formulas,
   };
-  const told = companies.length === 1 ? results[0].message : companies.map((c, i) => `${c.name}: ${results[i].message}`).join(' ');
+  const told = companies.length === 1 ? results[0].message : companies.map((c) => `${c.name}: ${c.result.message}`).join(' ');
   return {
     ran,
     feed: results[0].feed,

@@ -30,12 +30,11 @@ export interface ScopeArea {
   label: string;
 }
 
-/** How the engine reaches the FIN cells: the host finds them, the runtime knows what each read and recalculates them. */
+/** How the engine finds the FIN cells and what they read: the host finds them, the runtime knows what each read. */
 export interface ScopeCells {
   finCellsIn(sheet: string, box: Box): Promise<FinCell[]>;
   /** What the cells read of the reader's company; `elsewhere`: calls that read another company. */
   requestsOf(cells: readonly FinCell[]): { requests: ReadRequest[]; unknown: number; elsewhere: number };
-  refresh(cells: readonly FinCell[], label: string): Promise<RefreshReport>;
 }
 
 export interface ScopeRefreshDeps {
@@ -203,11 +202,19 @@ export interface ScopeRefreshResult {
   message: string;
 }
 
-export async function refreshScope(
-  deps: ScopeRefreshDeps,
-  plan: ScopePlan,
-  options: { onProgress?: (done: number, total: number, fetched: number) => void; onPhase?: (phase: 'formulas') => void } = {},
-): Promise<ScopeRefreshResult> {
+/**
+ * A refresh of the scope under way: its requests are marked due. The caller recalculates `cells` (the FIN
+ * cells in the scope; none, nothing to recalculate) and then finishes: the blocks are rebuilt from the cache,
+ * the tables refreshed, the consolidated blocks last.
+ */
+export interface StartedScopeRefresh {
+  cells: readonly FinCell[];
+  /** What the recalculation is called ("Refresh of the selection Sheet1!B2:D9"). */
+  label: string;
+  finish(formulas: RefreshReport | undefined, onProgress?: (done: number, total: number, fetched: number) => void): Promise<ScopeRefreshResult>;
+}
+
+export async function startScopeRefresh(deps: ScopeRefreshDeps, plan: ScopePlan): Promise<StartedScopeRefresh> {
   const before = await deps.meter.count();
   // The other companies of the consolidated blocks spend on their own meters.
   const others = [...new Map(plan.groups.flatMap((g) => g.members).map((m) => [m.reader, m.client.meter])).entries()].filter(([r]) => r !== deps.reader);
@@ -217,42 +224,41 @@ export async function refreshScope(
   // Due, not changed: a block outside the scope that shows one of these is not behind because of it.
   await deps.reader.markDue(plan.keys);
   for (const g of plan.groupReads) await g.reader.markDue([g.key]);
-  // The plan the cost was shown from: reading every block's place in the workbook again would cost Office
-  // round trips and nothing else (a block damaged since is found so when it is rebuilt).
-  const cells = deps.cells;
   const label = `Refresh of ${plan.area.label}`;
-  const blocks = await deps.statements.refreshAll(plan.blockPlan, {
-    scope: 'changed',
-    stamp: plan.area.kind,
-    refreshFormulas:
-      cells && plan.cells.length
-        ? () => {
-            options.onPhase?.('formulas');
-            return cells.refresh(plan.cells, label);
-          }
-        : undefined,
-    onProgress: (done, total) => options.onProgress?.(done, total, plan.keys.length),
-  });
-  const tables: ScopeRefreshResult['tables'] = [];
-  for (const t of plan.tables) {
-    try {
-      await deps.tables!.refresh(t.bindingId);
-      tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'refreshed' });
-    } catch (error) {
-      tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'failed', error });
-    }
-  }
-  // Last, through the caches: a report of the default company a block or a cell shares is fetched once.
-  const groups = plan.groups.length && deps.consolidated ? await rebuildConsolidated(deps.consolidated, plan.groups, plan.area.kind) : null;
-  const othersAfter = await Promise.all(others.map(([, meter]) => meter.count()));
-  const calls = Math.max(0, (await deps.meter.count()) - before) + othersAfter.reduce((n, c, i) => n + Math.max(0, c - othersBefore[i]), 0);
-  const done: string[] = [];
-  if (blocks.refreshed.length || blocks.failed.length) done.push(`rebuilt ${plural(blocks.refreshed.length, 'block')}${blocks.failed.length ? ` (${blocks.failed.length} not refreshed)` : ''}`);
-  if (groups) done.push(`rebuilt ${plural(groups.refreshed.length, 'consolidated statement')}${groups.failed.length ? ` (${groups.failed.length} not refreshed)` : ''}`);
-  if (plan.cells.length) done.push(`recalculated ${plural(plan.cells.length, 'FIN cell')}`);
-  const refreshedTables = tables.filter((t) => t.outcome === 'refreshed').length;
-  if (tables.length) done.push(`refreshed ${plural(refreshedTables, 'table')}${refreshedTables < tables.length ? ` (${tables.length - refreshedTables} failed)` : ''}`);
-  const what = done.length ? `${done.join(', ')}. ` : 'Nothing to refresh. ';
-  const outcome: RefreshOutcome = groups ? { ...blocks, refreshed: [...blocks.refreshed, ...groups.refreshed], failed: [...blocks.failed, ...groups.failed] } : blocks;
-  return { blocks: outcome, tables, calls, message: `${label}: ${what}Spent ${plural(calls, 'call')}.` };
+  return {
+    cells: deps.cells ? plan.cells : [],
+    label,
+    finish: async (formulas, onProgress) => {
+      // The plan the cost was shown from: reading every block's place in the workbook again would cost Office
+      // round trips and nothing else (a block damaged since is found so when it is rebuilt).
+      const blocks = await deps.statements.refreshAll(plan.blockPlan, {
+        scope: 'changed',
+        stamp: plan.area.kind,
+        formulas,
+        onProgress: (done, total) => onProgress?.(done, total, plan.keys.length),
+      });
+      const tables: ScopeRefreshResult['tables'] = [];
+      for (const t of plan.tables) {
+        try {
+          await deps.tables!.refresh(t.bindingId);
+          tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'refreshed' });
+        } catch (error) {
+          tables.push({ bindingId: t.bindingId, table: t.table, outcome: 'failed', error });
+        }
+      }
+      // Last, through the caches: a report of the default company a block or a cell shares is fetched once.
+      const groups = plan.groups.length && deps.consolidated ? await rebuildConsolidated(deps.consolidated, plan.groups, plan.area.kind) : null;
+      const othersAfter = await Promise.all(others.map(([, meter]) => meter.count()));
+      const calls = Math.max(0, (await deps.meter.count()) - before) + othersAfter.reduce((n, c, i) => n + Math.max(0, c - othersBefore[i]), 0);
+      const done: string[] = [];
+      if (blocks.refreshed.length || blocks.failed.length) done.push(`rebuilt ${plural(blocks.refreshed.length, 'block')}${blocks.failed.length ? ` (${blocks.failed.length} not refreshed)` : ''}`);
+      if (groups) done.push(`rebuilt ${plural(groups.refreshed.length, 'consolidated statement')}${groups.failed.length ? ` (${groups.failed.length} not refreshed)` : ''}`);
+      if (plan.cells.length) done.push(`recalculated ${plural(plan.cells.length, 'FIN cell')}`);
+      const refreshedTables = tables.filter((t) => t.outcome === 'refreshed').length;
+      if (tables.length) done.push(`refreshed ${plural(refreshedTables, 'table')}${refreshedTables < tables.length ? ` (${tables.length - refreshedTables} failed)` : ''}`);
+      const what = done.length ? `${done.join(', ')}. ` : 'Nothing to refresh. ';
+      const outcome: RefreshOutcome = groups ? { ...blocks, refreshed: [...blocks.refreshed, ...groups.refreshed], failed: [...blocks.failed, ...groups.failed] } : blocks;
+      return { blocks: outcome, tables, calls, message: `${label}: ${what}Spent ${plural(calls, 'call')}.` };
+    },
+  };
 }

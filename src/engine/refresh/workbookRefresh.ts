@@ -7,12 +7,13 @@
 //  - full: a new watermark first (1 call, so nothing that changes meanwhile is lost), then every answer
 //    not within closed books is fetched again and every table refreshed.
 // A changed refresh with nothing to go on (no watermark yet, more changes than a full refresh costs) runs as
-// a full one, and says so.
+// a full one, and says so. The runtime runs it (src/runtime/workspace.ts): it starts the company's refresh
+// here, refreshes the FIN cells itself, then finishes it here; the engine never calls back up.
 
 import type { RefreshReport } from '../fin';
 import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
-import { changedOnly, type RefreshOutcome, type StatementsEngine } from '../statements';
+import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
 import { startWatermark, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
 import { plural } from '../text/plural';
 import type { TransactionsEngine } from '../transactions';
@@ -25,8 +26,6 @@ export interface WorkbookRefreshDeps {
   tables?: Pick<TransactionsEngine, 'tables' | 'catchUp' | 'refresh'>;
   reader: CachedReader;
   feed: FeedDeps;
-  /** The runtime's refresh of the FIN cells: 'all' marks every answer due first, 'changed' only recalculates. */
-  refreshFormulas: (scope: 'all' | 'changed') => Promise<RefreshReport>;
   /** The client's call meter: what the refresh spent. */
   meter: { count(): Promise<number> };
 }
@@ -48,22 +47,30 @@ export interface WorkbookRefreshResult {
   message: string;
 }
 
-export async function refreshWorkbook(
+/**
+ * A company's refresh under way: what changed is known (or a new watermark started) and its tables are
+ * refreshing. The caller refreshes the FIN cells now -- all the answers due on a full refresh, the changed ones
+ * otherwise (`formulas`) -- then finishes: the blocks are rebuilt through the cache, so a report a cell and a
+ * block share is fetched once.
+ */
+export interface StartedRefresh {
+  ran: RefreshKind;
+  /** What the FIN cells' refresh is to do: mark every answer due and recalculate, or recalculate only. */
+  formulas: 'all' | 'changed';
+  finish(formulas: RefreshReport | undefined, onProgress?: (done: number, total: number, fetched: number) => void): Promise<WorkbookRefreshResult>;
+}
+
+export async function startWorkbookRefresh(
   deps: WorkbookRefreshDeps,
   options: {
     kind: RefreshKind;
+    /** The statements' plan, read once by whoever showed the refresh's cost. */
+    plan: RefreshPlan;
     includeReference?: boolean;
-    /**
-     * What refreshing everything would fetch (the plan the pane showed): a sync longer than that is not
-     * worth finishing. Planned here when not given (a plan reads every block's place in the workbook).
-     */
-    everything?: number;
-    /** What the refresh is doing: asking what changed, recalculating the formulas (blocks report onProgress). */
-    onPhase?: (phase: 'asking' | 'formulas') => void;
-    /** Reports read so far and in all, and how many of them are fetched (the others come from the cache). */
-    onProgress?: (done: number, total: number, fetched: number) => void;
+    /** What the refresh is doing: asking what changed. */
+    onPhase?: (phase: 'asking') => void;
   },
-): Promise<WorkbookRefreshResult> {
+): Promise<StartedRefresh> {
   const before = await deps.meter.count();
   deps.reader.newRun();
   const company = await deps.reader.companyId();
@@ -71,11 +78,8 @@ export async function refreshWorkbook(
   let feed: FeedResult | null = null;
   if (options.kind === 'changed') {
     options.onPhase?.('asking');
-    let everything = options.everything;
-    if (everything === undefined) {
-      const plan = await deps.statements.plan();
-      everything = plan.blockCalls + plan.formulaCalls;
-    }
+    // A sync longer than refreshing everything is not worth finishing.
+    const everything = options.plan.blockCalls + options.plan.formulaCalls;
     feed = await syncChanges(deps.feed, { maxPages: Math.max(1, everything) });
     if (feed.kind === 'unknown') ran = 'full';
     if (options.includeReference) await deps.reader.markStale(isReferenceRead);
@@ -86,21 +90,24 @@ export async function refreshWorkbook(
   // The tables first and beside the blocks and formulas, not after them: a table's pages wait one on the
   // other, and a re-pull is the longest chain of calls in the refresh (issue 14, item 5).
   const refreshingTables = refreshTables(deps, company, ran, feed);
-  refreshingTables.catch(() => undefined); // met below, once the blocks are done
-  const whole = await deps.statements.plan();
-  const plan = ran === 'full' ? whole : changedOnly(whole);
-  const blocks = await deps.statements.refreshAll(plan, {
-    scope: ran === 'full' ? 'all' : 'changed',
-    refreshFormulas: () => {
-      options.onPhase?.('formulas');
-      return deps.refreshFormulas(ran === 'full' ? 'all' : 'changed');
+  refreshingTables.catch(() => undefined); // met in finish, once the blocks are done
+  // What the sync just marked is known now: the plan shown is priced again (the workbook is not read again).
+  const priced = await deps.statements.reprice(options.plan);
+  const plan = ran === 'full' ? priced : changedOnly(priced);
+  return {
+    ran,
+    formulas: ran === 'full' ? 'all' : 'changed',
+    finish: async (formulas, onProgress) => {
+      const blocks = await deps.statements.refreshAll(plan, {
+        scope: ran === 'full' ? 'all' : 'changed',
+        formulas,
+        onProgress: (done, total) => onProgress?.(done, total, plan.blockCalls),
+      });
+      const tables = await refreshingTables;
+      const calls = Math.max(0, (await deps.meter.count()) - before);
+      return { ran, feed, blocks, tables, calls, message: describe(options.kind, ran, feed, blocks, tables, calls) };
     },
-    onProgress: (done, total) => options.onProgress?.(done, total, plan.blockCalls),
-  });
-  const tables = await refreshingTables;
-
-  const calls = Math.max(0, (await deps.meter.count()) - before);
-  return { ran, feed, blocks, tables, calls, message: describe(options.kind, ran, feed, blocks, tables, calls) };
+  };
 }
 
 /** The company's tables one after another: caught up from the feed on a changed refresh, refreshed on a full one. */

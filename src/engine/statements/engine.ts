@@ -9,7 +9,7 @@ import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
 import { columnsFor, type ReportsClient } from './columns';
-import { planRefresh, refreshAll, refreshBlock, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
+import { planRefresh, refreshAll, refreshBlock, reprice, type CacheFacts, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
 import type { StatementSpec } from './spec';
 import type { YearMonth } from '../dates';
 import type { ReadRequest } from '../reader/requestCache';
@@ -36,14 +36,13 @@ export interface StatementsEngine {
   insert(spec: StatementSpec, where: 'newSheet' | 'selection' | WriteTarget, onProgress?: Progress): Promise<BlockResult>;
   /** The company's blocks and what refreshing them costs; never calls the API. */
   plan(): Promise<RefreshPlan>;
+  /** A plan's blocks priced again by what the cache knows now (after a sync marked what changed); reads no workbook. */
+  reprice(plan: RefreshPlan): Promise<RefreshPlan>;
   /**
-   * `refreshFormulas` is the runtime's refresh of the FIN cells (for all, it marks the cache due first).
-   * `scope: 'changed'` refreshes only what is known to have changed: pass changedOnly(plan).
+   * `formulas` is the report of the runtime's refresh of the FIN cells run just before (for all, it marked the
+   * cache due). `scope: 'changed'` refreshes only what is known to have changed: pass changedOnly(plan).
    */
-  refreshAll(
-    plan: RefreshPlan,
-    options: { refreshFormulas?: () => Promise<RefreshReport>; onProgress?: Progress; scope?: 'all' | 'changed'; stamp?: RefreshKindStamp },
-  ): Promise<RefreshOutcome>;
+  refreshAll(plan: RefreshPlan, options: { formulas?: RefreshReport; onProgress?: Progress; scope?: 'all' | 'changed'; stamp?: RefreshKindStamp }): Promise<RefreshOutcome>;
   /** Refresh this block: its reports fetched again whatever is cached, rewritten in place. */
   refreshBlock(block: RefreshBlock, onProgress?: Progress): Promise<BindingRecord>;
   /** Rebuilds a block in place through the cache (what a full refresh does for each block; the bench's reopen). */
@@ -68,6 +67,13 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     timeZone: options.timeZone,
   };
   const { reader } = options;
+  const factsOf = (company: string): CacheFacts => ({
+    cachedKeys: () => reader.cache.storedKeys(company),
+    staleKeys: () => reader.cache.staleKeys(company),
+    changes: () => reader.cache.changes(company),
+    isFrozen: (key) => reader.cache.isFrozen(key),
+    withDependents: (requests) => reader.withDependents(requests),
+  });
   return {
     cost: (spec) => reader.cost(columnsFor(spec).map((c) => c.request)),
     insert: (spec, where, onProgress) => {
@@ -76,18 +82,15 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     },
     plan: async () => {
       const company = await reader.companyId();
-      return planRefresh(options.gateway, company, {
-        cachedKeys: () => reader.cache.storedKeys(company),
-        staleKeys: () => reader.cache.staleKeys(company),
-        changes: () => reader.cache.changes(company),
-        isFrozen: (key) => reader.cache.isFrozen(key),
-        withDependents: (requests) => reader.withDependents(requests),
-      });
+      return planRefresh(options.gateway, company, factsOf(company));
     },
-    refreshAll: (plan, o) => {
-      reader.newRun();
-      return refreshAll(deps, plan, o);
+    reprice: async (plan) => {
+      const company = await reader.companyId();
+      return reprice(plan, company, factsOf(company));
     },
+    // Part of a refresh that started the run (the workbook's or a scope's), after the FIN cells: a pause the
+    // formulas' failures opened holds for the blocks too.
+    refreshAll: (plan, o) => refreshAll(deps, plan, o),
     refreshBlock: (block, onProgress) => {
       reader.newRun();
       return refreshBlock(deps, block, onProgress);

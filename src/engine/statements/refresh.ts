@@ -56,11 +56,11 @@ function writtenAt(binding: BindingRecord): number {
   return Date.parse(binding.writtenAt ?? binding.refreshedAt);
 }
 
+/** A block as the workbook has it: its binding (rolled to the reporting period), requests and place; not yet priced. */
 async function blockOf(
   gateway: WorkbookGateway,
   recorded: BindingRecord,
   companyId: string,
-  changes: ReadonlyMap<string, number>,
   month: YearMonth | null,
   facts: CacheFacts,
 ): Promise<RefreshBlock | null> {
@@ -71,10 +71,7 @@ async function blockOf(
   const requests = [...distinctRequests(columnsFor(spec)).values()];
   // A cash flow whose cash comes from the balance sheets changes when they do (reader/cashFlowCash.ts).
   const keys = [...new Set((facts.withDependents?.(requests) ?? requests).map((r) => canonicalKey(companyId, r)))];
-  const written = writtenAt(binding);
-  // An unreadable time is not evidence of a change: the age badge covers it. A rolled block is behind in all of it.
-  const changed = rolledBinding ? keys : Number.isFinite(written) ? keys.filter((k) => (changes.get(k) ?? -Infinity) > written) : [];
-  return { binding, spec, keys, changed, changedCalls: 0, frozen: 0, placement: await placeBlock(gateway, binding, spec), rolled: rolledBinding !== null };
+  return { binding, spec, keys, changed: [], changedCalls: 0, frozen: 0, placement: await placeBlock(gateway, binding, spec), rolled: rolledBinding !== null };
 }
 
 /** The month every relative block follows, when the workbook has a reporting period. */
@@ -109,23 +106,39 @@ async function orNone<T>(read: () => Promise<T>, none: T): Promise<T> {
   }
 }
 
+/**
+ * The company's blocks and what refreshing them costs. The workbook is read here (every binding, every
+ * block's place); what the cache knows (what changed, what is due, what is closed) is priced by reprice, which
+ * a refresh runs again after it learned what changed, without reading the workbook a second time.
+ */
 export async function planRefresh(gateway: WorkbookGateway, companyId: string, facts: CacheFacts): Promise<RefreshPlan> {
   const bindings = await gateway.listBindings();
-  const changes = await orNone(facts.changes, new Map<string, number>());
   // The period cell is read only when some block follows it: a workbook without one pays no round trip for it.
   const month = bindings.some((b) => specFromBinding(b)?.relation) ? await reportingMonth(gateway) : null;
   const blocks: RefreshBlock[] = [];
   const others: BindingRecord[] = [];
   for (const b of bindings) {
-    const block = await blockOf(gateway, b, companyId, changes, month, facts);
+    const block = await blockOf(gateway, b, companyId, month, facts);
     if (block) blocks.push(block);
     else others.push(b);
   }
-  for (const b of blocks) {
-    b.frozen = b.keys.filter(facts.isFrozen).length;
+  return reprice({ blocks, others, blockCalls: 0, formulaCalls: 0, changedCalls: { blocks: 0, blockCalls: 0, formulaCalls: 0 } }, companyId, facts);
+}
+
+/** The plan's blocks priced by what the cache knows now: what changed since each was written, what is due, what is closed. */
+export async function reprice(plan: RefreshPlan, companyId: string, facts: CacheFacts): Promise<RefreshPlan> {
+  const changes = await orNone(facts.changes, new Map<string, number>());
+  const blocks = plan.blocks.map((block): RefreshBlock => {
+    const written = writtenAt(block.binding);
+    // An unreadable time is not evidence of a change: the age badge covers it. A rolled block is behind in all of it.
     // A change inside closed books does not reopen them: only the user does (Refresh this block). New dates do.
-    if (!b.rolled) b.changed = b.changed.filter((k) => !facts.isFrozen(k));
-  }
+    const changed = block.rolled
+      ? block.keys
+      : Number.isFinite(written)
+        ? block.keys.filter((k) => (changes.get(k) ?? -Infinity) > written && !facts.isFrozen(k))
+        : [];
+    return { ...block, changed, changedCalls: 0, frozen: block.keys.filter(facts.isFrozen).length };
+  });
   const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys.filter((k) => !facts.isFrozen(k))));
   const prefix = canonicalKey(companyId, { path: '' });
   const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix) && !facts.isFrozen(k));
@@ -144,7 +157,7 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
     blockCalls: [...changedBlockKeys].filter((k) => stale.has(k)).length,
     formulaCalls: [...stale].filter((k) => !changedBlockKeys.has(k)).length,
   };
-  return { blocks, others, blockCalls: blockKeys.size, formulaCalls, changedCalls };
+  return { blocks, others: plan.others, blockCalls: blockKeys.size, formulaCalls, changedCalls };
 }
 
 /** The plan of a refresh of only what is known to have changed. */
@@ -156,6 +169,26 @@ export function changedOnly(plan: RefreshPlan): RefreshPlan {
 /** Whether anything is known to have changed since it was fetched or written. */
 export function hasChanges(plan: RefreshPlan): boolean {
   return plan.changedCalls.blocks > 0 || plan.changedCalls.formulaCalls > 0;
+}
+
+/**
+ * The plan as a refresh left it, from the plan it ran and what it wrote, without reading the workbook again:
+ * a rebuilt block is where its new binding says, named, and nothing is known to have changed in it; a block
+ * that failed carries its failure. The plan's costs are the refresh's last figures: for the list of blocks.
+ */
+export function planAfter(plan: RefreshPlan, outcome: RefreshOutcome): RefreshPlan {
+  const rebuilt = new Map(outcome.refreshed.map((b) => [b.id, b]));
+  const failed = new Map(outcome.failed.map((f) => [f.binding.id, f.binding]));
+  const blocks = plan.blocks.map((block): RefreshBlock => {
+    const binding = rebuilt.get(block.binding.id);
+    if (binding) {
+      const spec = specFromBinding(binding) ?? block.spec;
+      return { ...block, binding, spec, changed: [], changedCalls: 0, rolled: false, placement: { kind: 'named', address: binding.address } };
+    }
+    const marked = failed.get(block.binding.id);
+    return marked ? { ...block, binding: marked } : block;
+  });
+  return { ...plan, blocks };
 }
 
 export function blockCostText(block: RefreshBlock): string {
@@ -180,24 +213,24 @@ function isMonthlyLimit(error: unknown): boolean {
 }
 
 /**
- * Refresh all, or of only what changed (`scope: 'changed'`, with the plan's changed blocks). `refreshFormulas`
- * is the runtime's refresh of the FIN cells (for all: it marks the cache due, then recalculates); without
- * one, a full refresh marks the cache due here. A monthly-limit stop ends the run: nothing more can be fetched.
+ * Refresh all, or of only what changed (`scope: 'changed'`, with the plan's changed blocks). `formulas` is
+ * the report of the runtime's refresh of the FIN cells, run just before (for all, it marked the cache due);
+ * without one, a full refresh marks the cache due here. A monthly-limit stop ends the run: nothing more can
+ * be fetched.
  */
 export async function refreshAll(
   deps: BlockDeps,
   plan: RefreshPlan,
   options: {
-    refreshFormulas?: () => Promise<RefreshReport>;
+    formulas?: RefreshReport;
     onProgress?: (done: number, total: number) => void;
     scope?: 'all' | 'changed';
     /** What the blocks' stamps call the refresh; by default after its scope. */
     stamp?: RefreshKindStamp;
   },
 ): Promise<RefreshOutcome> {
-  let formulas: RefreshReport | undefined;
-  if (options.refreshFormulas) {
-    formulas = await options.refreshFormulas();
+  const { formulas } = options;
+  if (formulas) {
     // Under the cap nothing was marked: every block keeps its figures, and nothing is sent.
     if (formulas.limited) await deps.reader.assertCanSpend('/reports');
   } else if (options.scope !== 'changed') {

@@ -11,10 +11,8 @@ import {
   type TransactionsTableInfo,
   type UnfinishedPush,
 } from '../../engine/transactions';
-import { useCompanyCallsLeft, useToday, useTransactionsEngine } from '../hooks';
-import { exceedsLeft, notStartedText } from '../../engine/budget/callsLeft';
+import { useToday } from '../hooks';
 import { findConnection } from '../../runtime';
-import { PaneError } from '../errors';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import * as say from './messages';
@@ -61,8 +59,8 @@ function companyNamed(connection: ConnectedState): (argument: string) => string 
 
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
-  const engine = useTransactionsEngine(services, connection);
-  const callsLeft = useCompanyCallsLeft(services, connection);
+  const { workspace } = connection;
+  const engine = workspace.transactions;
   const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
   const [selected, setSelected] = useState('');
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
@@ -166,11 +164,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
       void run('table', 'Push changes', async () => {
         // A push that would stop part way for the month's cap leaves rows half sent: it is not started. The
         // cap is that of the company the table belongs to.
-        const least = plan?.cost.total ?? 0;
-        const left = await callsLeft(current?.company);
-        if (exceedsLeft(least, left)) {
-          throw new PaneError('Not started: too few calls left this month', `${notStartedText('This push', least, left)} Push fewer rows at a time, or wait for the reset.`, 'calls_left');
-        }
+        await workspace.checkAffordable('This push', plan?.cost.total ?? 0, 'Push fewer rows at a time, or wait for the reset.', current?.company);
         const res = await engine.push(selected, { onProgress });
         setPlan(null);
         return say.pushed(res);

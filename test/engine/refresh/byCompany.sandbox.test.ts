@@ -3,12 +3,12 @@
 // one-company workbook refreshes as it always did.
 import type { Transaction } from '../../../src/api';
 import { insertConsolidated, type Member } from '../../../src/engine/consolidation/insert';
-import { refreshConsolidatedBlocks } from '../../../src/engine/consolidation/refreshBlocks';
-import { refreshCompanies, type CompanyRefresh } from '../../../src/engine/refresh/byCompany';
-import { createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
+import type { RefreshKind } from '../../../src/engine/refresh/workbookRefresh';
+import type { StatementSpec } from '../../../src/engine/statements';
 import { MemoryGateway } from '../../../src/excel/memoryGateway';
+import type { Workspace } from '../../../src/runtime/workspace';
 import { lastFullYear } from '../fin/finHarness';
-import { testRuntime, type TestRuntime } from '../../support/runtime';
+import { testRuntime, testWorkspace, type TestRuntime } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 
 let sb: TestSandbox;
@@ -37,20 +37,9 @@ const spec: StatementSpec = {
   fiscalYearStartMonth: 1,
 };
 
-/** One company's part of the workbook refresh, as the pane builds it (its reader, client, meter, FIN refresh). */
-async function companyOf(gateway: MemoryGateway, companyId: string, name: string): Promise<CompanyRefresh> {
-  const [client, reader] = await Promise.all([rt.runtime.getClient(companyId), rt.runtime.getReader(companyId)]);
-  const statements = createStatementsEngine({ gateway, reader: reader!, client: client!, companyName: name });
-  return {
-    name,
-    deps: {
-      statements,
-      reader: reader!,
-      feed: { client: client!, reader: reader!, store: rt.stores.cacheStore },
-      refreshFormulas: (scope) => rt.runtime.refreshAll({ scope, company: companyId, quietMs: 50 }),
-      meter: client!.meter,
-    },
-  };
+/** A refresh of the workbook as the pane runs it: every company it reads, each on its own connection. */
+async function refresh(workspace: Workspace, kind: RefreshKind) {
+  return (await workspace.refresh(await workspace.askRefresh(kind))).result;
 }
 
 async function usage(): Promise<[number, number]> {
@@ -59,31 +48,32 @@ async function usage(): Promise<[number, number]> {
 
 test("each company's blocks are refreshed with its own key, its calls on its own counter", async () => {
   const gateway = new MemoryGateway();
-  const acme = await companyOf(gateway, a, 'Acme');
-  const westbrook = await companyOf(gateway, b, 'Westbrook');
-  await acme.deps.statements.insert(spec, 'newSheet');
-  await westbrook.deps.statements.insert(spec, 'newSheet');
+  const workspace = await testWorkspace(rt.runtime, gateway, { quietMs: 50 });
+  const [acme, westbrook] = [(await workspace.company(a))!, (await workspace.company(b))!];
+  await acme.statements.insert(spec, 'newSheet');
 
-  // Acme alone: its refresh touches Westbrook's counter not at all.
+  // A workbook of Acme alone: its refresh touches Westbrook's counter not at all.
   const start = await usage();
-  const alone = await refreshCompanies([acme], { kind: 'full' });
+  const alone = await refresh(workspace, 'full');
   const afterAlone = await usage();
   expect(afterAlone[1]).toBe(start[1]);
   expect(afterAlone[0] - start[0]).toBe(alone.calls);
   expect(alone.blocks.refreshed.map((x) => x.company)).toEqual([a]);
 
-  // Both: the same for Acme, and Westbrook's on Westbrook's counter.
-  const both = await refreshCompanies([acme, westbrook], { kind: 'full' });
+  // With a Westbrook block too: the same for Acme, and Westbrook's on Westbrook's counter.
+  await westbrook.statements.insert(spec, 'newSheet');
+  const afterInsert = await usage();
+  const both = await refresh(workspace, 'full');
   const after = await usage();
-  expect(after[0] - afterAlone[0]).toBe(alone.calls);
-  expect(after[1] - afterAlone[1]).toBeGreaterThan(0);
-  expect(both.calls).toBe(after[0] - afterAlone[0] + (after[1] - afterAlone[1]));
+  expect(after[0] - afterInsert[0]).toBe(alone.calls);
+  expect(after[1] - afterInsert[1]).toBeGreaterThan(0);
+  expect(both.calls).toBe(after[0] - afterInsert[0] + (after[1] - afterInsert[1]));
   expect(both.blocks.refreshed.map((x) => x.company)).toEqual([a, b]);
-  expect(both.message).toMatch(/^Acme: Refreshed everything\. .* Westbrook: Refreshed everything\. /);
+  expect(both.message).toMatch(new RegExp(`^${acme.name}: Refreshed everything\\. .* ${westbrook.name}: Refreshed everything\\. `));
   // The two-company pack's costs, exactly: a full refresh is each company's new watermark and its three
   // months; with nothing changed since, a refresh of changes is one sync page per company.
-  expect([after[0] - afterAlone[0], after[1] - afterAlone[1]]).toEqual([4, 4]);
-  const changes = await refreshCompanies([acme, westbrook], { kind: 'changed' });
+  expect([after[0] - afterInsert[0], after[1] - afterInsert[1]]).toEqual([4, 4]);
+  const changes = await refresh(workspace, 'changed');
   const final = await usage();
   expect([final[0] - after[0], final[1] - after[1]]).toEqual([1, 1]);
   expect(changes.calls).toBe(2);
@@ -91,8 +81,7 @@ test("each company's blocks are refreshed with its own key, its calls on its own
 
 test('a consolidated statement is rebuilt by a refresh of the workbook when a company\'s figures in it are due, and left when none is', async () => {
   const gateway = new MemoryGateway();
-  const acme = await companyOf(gateway, a, 'Acme');
-  const westbrook = await companyOf(gateway, b, 'Westbrook');
+  const workspace = await testWorkspace(rt.runtime, gateway, { quietMs: 50 });
   const members: Member[] = [];
   for (const [name, id] of [['Acme', a], ['Westbrook', b]] as const) {
     const [client, reader] = await Promise.all([rt.runtime.getClient(id), rt.runtime.getReader(id)]);
@@ -100,12 +89,11 @@ test('a consolidated statement is rebuilt by a refresh of the workbook when a co
   }
   const quarter = { statement: 'income_statement' as const, period: 'custom' as const, start: `${year}-01-01`, end: `${year}-03-31`, scale: 'units' as const, fiscalYearStartMonth: 1 };
   const { binding } = await insertConsolidated({ gateway, title: 'Group' }, members, quarter);
-  const consolidated = (kind: 'full' | 'changes') => refreshConsolidatedBlocks({ gateway }, async () => ({ members }), kind);
   const written = async () => (await gateway.listBindings()).find((x) => x.id === binding.id)!;
 
   // Full: each company's answers are due; the block is rebuilt last, one call per company (beside the watermark).
   let before = await usage();
-  const full = await refreshCompanies([acme, westbrook], { kind: 'full' }, consolidated);
+  const full = await refresh(workspace, 'full');
   let after = await usage();
   expect([after[0] - before[0], after[1] - before[1]]).toEqual([2, 2]);
   expect(full.calls).toBe(4);
@@ -118,7 +106,7 @@ test('a consolidated statement is rebuilt by a refresh of the workbook when a co
   await new Promise((r) => setTimeout(r, 1100));
   const untouched = JSON.stringify(await written());
   before = await usage();
-  const none = await refreshCompanies([acme, westbrook], { kind: 'changed' }, consolidated);
+  const none = await refresh(workspace, 'changed');
   after = await usage();
   expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 1]);
   expect(none.blocks.refreshed).toEqual([]);
@@ -135,7 +123,7 @@ test('a consolidated statement is rebuilt by a refresh of the workbook when a co
   await sb.control(`transactions/${moved!.id}`, { category_id: null });
   await new Promise((r) => setTimeout(r, 1100));
   before = await usage();
-  const changed = await refreshCompanies([acme, westbrook], { kind: 'changed' }, consolidated);
+  const changed = await refresh(workspace, 'changed');
   after = await usage();
   expect([after[0] - before[0], after[1] - before[1]]).toEqual([1, 2]);
   expect(changed.blocks.refreshed.map((x) => x.id)).toEqual([binding.id]);

@@ -4,13 +4,13 @@
 // calls are the sandbox's own count.
 import { STAMP_ROW } from '../../../src/engine/render/statementGrid';
 import type { Transaction } from '../../../src/api';
-import { refreshWorkbook, type WorkbookRefreshDeps } from '../../../src/engine/refresh/workbookRefresh';
-import { createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
-import { createTransactionsEngine } from '../../../src/engine/transactions';
+import type { RefreshKind } from '../../../src/engine/refresh/workbookRefresh';
+import type { StatementSpec } from '../../../src/engine/statements';
 import type { BindingRecord } from '../../../src/engine/ports/workbook';
-import { MemoryGateway, MemorySecretStore } from '../../../src/excel/memoryGateway';
+import { MemoryGateway } from '../../../src/excel/memoryGateway';
+import type { Workspace } from '../../../src/runtime/workspace';
 import { lastFullYear } from '../fin/finHarness';
-import { testRuntime, type TestRuntime } from '../../support/runtime';
+import { testRuntime, testWorkspace, type TestRuntime } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 
 let sb: TestSandbox;
@@ -37,50 +37,36 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Pack {
   rt: TestRuntime;
   gateway: MemoryGateway;
-  deps: WorkbookRefreshDeps;
+  /** The workspace the pane opens on the connection: the refresh wiring that ships. */
+  workspace: Workspace;
   board: () => Promise<unknown[]>;
   tableId: string;
+}
+
+/** A refresh as the pane runs it: its cost asked (the plan read once), then the refresh of that plan. */
+async function refreshWorkbook(p: Pack, kind: RefreshKind) {
+  return (await p.workspace.refresh(await p.workspace.askRefresh(kind))).result;
 }
 
 async function pack(observe?: typeof fetch): Promise<Pack> {
   const gateway = new MemoryGateway();
   let board: () => Promise<unknown[]> = async () => [];
-  let recalculated: Promise<unknown> = Promise.resolve();
   const rt = await testRuntime(sb, {
     fetch: observe,
     clientOptions: { backoffBaseMs: 5, backoffCapMs: 20 },
     recalculate: async () => {
-      recalculated = board();
+      void board();
     },
   });
   board = () =>
     Promise.all(
       ['Revenue', 'Advertising'].flatMap((category) => [1, 2, 3, 4].map((q) => rt.service.total({ category, start: `${year}-Q${q}` }))),
     );
-  const statements = createStatementsEngine({ gateway, reader: rt.reader, client: rt.client, companyName: 'Northwind' });
-  const transactions = createTransactionsEngine({
-    client: rt.client,
-    reader: rt.reader,
-    gateway,
-    journal: new MemorySecretStore(),
-    owner: { keyFingerprint: (await rt.runtime.getConnection())!.keyFingerprint!, label: 'growth-admin' },
-  });
-  for (const s of SPECS) await statements.insert(s, 'newSheet');
+  const workspace = await testWorkspace(rt.runtime, gateway, { companyNames: { 'growth-admin': 'Northwind' }, quietMs: 100 });
+  for (const s of SPECS) await workspace.statements.insert(s, 'newSheet');
   await board();
-  const { bindingId } = await transactions.pull({ start_date: `${year}-06-01`, end_date: `${year}-06-30` });
-  const deps: WorkbookRefreshDeps = {
-    statements,
-    tables: transactions,
-    reader: rt.reader,
-    feed: { client: rt.client, reader: rt.reader, store: rt.stores.cacheStore },
-    refreshFormulas: async (scope) => {
-      const report = await rt.service.refreshAll({ scope, recalculate: rt.runtime.host.recalculate, quietMs: 100 });
-      await recalculated;
-      return report;
-    },
-    meter: rt.client.meter,
-  };
-  return { rt, gateway, deps, board, tableId: bindingId };
+  const { bindingId } = await workspace.transactions.pull({ start_date: `${year}-06-01`, end_date: `${year}-06-30` });
+  return { rt, gateway, workspace, board, tableId: bindingId };
 }
 
 async function counted<T>(fn: () => Promise<T>): Promise<{ value: T; calls: number }> {
@@ -106,7 +92,7 @@ describe('changed-only refresh of a workbook', () => {
   const stampOf = async (gateway: MemoryGateway, b: BindingRecord) => String((await gateway.readRange(b.address)).values[STAMP_ROW][0]);
 
   it('the first one has nothing to go on: it refreshes everything and starts the watermark', async () => {
-    const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(value.ran).toBe('full');
     expect(value.message).toMatch(/^Refreshed everything: no record yet of what changed/);
     // 1 watermark + 12 + 4 + 1 reports + 8 totals + the categories list (cached, due like every answer)
@@ -120,7 +106,7 @@ describe('changed-only refresh of a workbook', () => {
   it('nothing changed: 1 call, nothing rewritten', async () => {
     await sleep(1100);
     const bindings = JSON.stringify(await p.gateway.listBindings());
-    const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(calls).toBe(1);
     expect(value).toMatchObject({ ran: 'changed', blocks: { refreshed: [], failed: [] }, tables: [{ outcome: 'unchanged' }] });
     expect(value.message).toBe('Nothing changed since the last refresh. 0 tables refreshed, 1 unchanged. Spent 1 call.');
@@ -137,7 +123,7 @@ describe('changed-only refresh of a workbook', () => {
     const txn = await aTransaction(p, `${year}-03`);
     await sb.control(`transactions/${txn.id}`, { category_id: null });
     await sleep(1100);
-    const { value, calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(value.ran).toBe('changed');
     // 1 sync page + the March P&L + the 4 balance sheets (March on) + the year's cash flow + the Q1 totals
     // of both categories (the Advertising or Revenue line the transaction left).
@@ -151,7 +137,7 @@ describe('changed-only refresh of a workbook', () => {
     const txn = await aTransaction(p, `${year}-06`);
     await sb.control(`transactions/${txn.id}`, { description: 'changed upstream' });
     await sleep(1100);
-    const { value } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+    const { value } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(value.tables).toMatchObject([{ outcome: 'refreshed' }]);
   });
 
@@ -161,13 +147,13 @@ describe('changed-only refresh of a workbook', () => {
       const txn = await aTransaction(p, `${year}-03`);
       await sb.control(`transactions/${txn.id}`, { description: 'changed upstream', category_id: null });
       await sleep(1100);
-      const { calls } = await counted(() => refreshWorkbook(p.deps, { kind: 'changed' }));
+      const { calls } = await counted(() => refreshWorkbook(p, 'changed'));
       // 1 sync page + the September and December balance sheets + the year's cash flow: the March P&L, the
       // March and June balance sheets and the Q1 totals are closed.
       expect(calls).toBe(1 + 2 + 1);
       // A full refresh leaves the closed answers too: the watermark + 6 open months of P&L + 2 balance
       // sheets + the cash flow + the Q3 and Q4 totals + categories + the table page.
-      const full = await counted(() => refreshWorkbook(p.deps, { kind: 'full' }));
+      const full = await counted(() => refreshWorkbook(p, 'full'));
       expect(full.calls).toBe(1 + 6 + 2 + 1 + 4 + 1 + 1);
     } finally {
       p.rt.reader.setBooksClosedThrough(null);
@@ -190,7 +176,7 @@ describe('full refresh of a workbook', () => {
     await sb.control('control', { latency_ms: 100 });
     try {
       log.length = 0;
-      const { value } = await counted(() => refreshWorkbook(p.deps, { kind: 'full' }));
+      const { value } = await counted(() => refreshWorkbook(p, 'full'));
       expect(value.tables).toMatchObject([{ outcome: 'refreshed' }]);
       const tablePage = log.find((l) => l.url.pathname.endsWith('/transactions') && l.url.searchParams.has('start_date'))!;
       const reads = log.filter((l) => /\/(reports|aggregations)\//.test(l.url.pathname));

@@ -1,0 +1,362 @@
+// The workbook's workspace: what the pane works with once connected. It owns the engines of each connected
+// company (statements, transactions tables routed to the company each was pulled from), the refresh wiring
+// (the workbook's refresh and the refresh of a scope, company by company, the consolidated blocks last),
+// which other companies the workbook reads, and the cost and cap rules every action is held to before it
+// spends. A refresh walks down: the workspace asks the engine what changed, refreshes the FIN cells itself
+// (the runtime recalculates them), then has the engine rebuild the blocks; the engine never calls back up.
+// The pane, the bench and the tests all drive this wiring, so what they measure is what ships.
+
+import type { Client, Plan } from '../api';
+import type { CallsLeft } from '../engine/budget/callsLeft';
+import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
+import { consolidatedWith, type ConsolidatedBlock, type Member } from '../engine/consolidation/insert';
+import { refreshConsolidatedBlocks } from '../engine/consolidation/refreshBlocks';
+import type { FinCell, RefreshReport } from '../engine/fin';
+import type { SecretStore } from '../engine/ports/storage';
+import type { BindingRecord, WorkbookGateway } from '../engine/ports/workbook';
+import type { CachedReader } from '../engine/reader/cachedReader';
+import { closedSettingKey } from '../engine/reader/closedBooks';
+import type { ReadRequest } from '../engine/reader/requestCache';
+import { combineRefreshes, companiesCostText, type CompanyRefreshResult } from '../engine/refresh/byCompany';
+import { changedRefreshText, fullRefreshText, planWorkbookRefresh, type WorkbookPlan } from '../engine/refresh/plan';
+import { planScopeRefresh, scopeArea, scopeCostText, startScopeRefresh, type ScopeKind, type ScopePlan, type ScopeRefreshDeps, type ScopeRefreshResult } from '../engine/refresh/scopeRefresh';
+import { startWorkbookRefresh, type RefreshKind, type WorkbookRefreshDeps, type WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
+import { Refusal } from '../engine/refusal';
+import { blockCostText, createStatementsEngine, planAfter, type RefreshBlock, type StatementsEngine } from '../engine/statements';
+import { createTransactionsEngine, tablesByCompany, type PollOptions, type TransactionsEngine } from '../engine/transactions';
+import type { RuntimeHost } from './host';
+import type { StoredConnection } from './connection';
+import { planLabel } from './plans';
+import type { RefreshAllOptions } from './runtime';
+
+/** What the workspace needs of the shared runtime (the runtime module satisfies it). */
+export interface WorkspaceRuntime {
+  getClient(company?: string): Promise<Client | null>;
+  getReader(company?: string): Promise<CachedReader | null>;
+  getConnection(company?: string): Promise<StoredConnection | null>;
+  getRuntimeHost(): RuntimeHost | null;
+  refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
+  cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number };
+  refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
+}
+
+/** Where the workspace works: the runtime, the workbook, add-in storage for push journals, the clock. */
+export interface WorkspaceEnv {
+  runtime: WorkspaceRuntime;
+  gateway: WorkbookGateway;
+  journal: SecretStore;
+  now: () => number;
+  /** The user's IANA time zone, for the times written on sheets. */
+  timeZone?: string;
+  /** How long the FIN cells' recalculation is given to settle (the runtime's default when absent). */
+  quietMs?: number;
+  /** How a push polls its jobs (the engine's default when absent). */
+  poll?: PollOptions;
+}
+
+/** A connection as the user set it up: its short name, the company, the plan the user gave for it. */
+export interface ConnectionSettings {
+  name: string;
+  companyId: string;
+  companyName: string;
+  baseUrl: string;
+  plan: Plan;
+  fiscalYearStartMonth: number;
+}
+
+/** The connections the workspace works on: every one (the default first), and the default one's client. */
+export interface WorkspaceConnections {
+  connections: readonly ConnectionSettings[];
+  client: Client;
+  reader: CachedReader;
+  /** A fingerprint of the default connection's key: binds push journal entries to it. */
+  keyFingerprint: string;
+  companyId: string;
+  companyName: string;
+  plan: Plan;
+}
+
+/** One connected company: its settings, its connection's client and reader, its statements engine. */
+export interface CompanyWorkspace extends ConnectionSettings {
+  client: Client;
+  reader: CachedReader;
+  keyFingerprint: string;
+  statements: StatementsEngine;
+}
+
+/** Another company the workbook reads, with what a refresh would cost it and what its own cap leaves. */
+export interface OtherCompanyPlan {
+  company: CompanyWorkspace;
+  plan: WorkbookPlan;
+  left: CallsLeft | null;
+}
+
+/** A refresh of the workbook as shown before it spends: its cost, company by company, from plans read once. */
+export interface RefreshAsk {
+  kind: RefreshKind;
+  text: string;
+  /** The default company's plan (the pane lists its blocks). */
+  plan: WorkbookPlan;
+  others: OtherCompanyPlan[];
+}
+
+export interface RefreshProgressCallbacks {
+  onPhase?: (phase: 'asking' | 'formulas') => void;
+  onProgress?: (done: number, total: number, fetched: number) => void;
+}
+
+export interface Workspace {
+  /** The default company's statements engine. */
+  readonly statements: StatementsEngine;
+  /** The workbook's transactions tables, each refreshed and pushed on the connection of the company it was pulled from. */
+  readonly transactions: TransactionsEngine;
+  /** The default company, or another connected one (null when it is connected no more). */
+  company(companyId?: string): Promise<CompanyWorkspace | null>;
+  /** The calls left this month of a company (the default one when omitted) on the plan the user gave for it. */
+  callsLeft(companyId?: string): Promise<CallsLeft | null>;
+  /** Refuses (a Refusal saying why and what to do instead) an action of `calls` calls that would stop part way for the company's cap this month. */
+  checkAffordable(what: string, calls: number, instead: string, companyId?: string): Promise<void>;
+  /** The default company's refresh plan (its blocks, what each kind of refresh costs); never calls the API. */
+  plan(): Promise<WorkbookPlan>;
+  /** What a refresh of the workbook costs, every company it reads; refused when it cannot be afforded. */
+  askRefresh(kind: RefreshKind): Promise<RefreshAsk>;
+  /** The refresh asked, from the plans it showed; `plan` is the default company's afterwards. */
+  refresh(ask: RefreshAsk, options?: RefreshProgressCallbacks & { includeReference?: boolean }): Promise<{ result: WorkbookRefreshResult; plan: WorkbookPlan }>;
+  /** What refreshing this block costs; refused when it cannot be afforded. */
+  askBlock(block: RefreshBlock): Promise<string>;
+  refreshBlock(block: RefreshBlock, onProgress?: (done: number, total: number) => void): Promise<BindingRecord>;
+  /** The selection or the active sheet as it is now, and exactly what refreshing it costs; refused when it cannot be afforded. */
+  askScope(kind: ScopeKind, options?: { includeReference?: boolean }): Promise<{ plan: ScopePlan; text: string }>;
+  refreshScope(plan: ScopePlan, options?: RefreshProgressCallbacks): Promise<ScopeRefreshResult>;
+  /** Books closed through a month end (null: not closed) for the default company; says what that means. */
+  closeBooks(through: string | null): Promise<string>;
+  /** Stops tracking a block: its name and binding go, its cells stay. */
+  forget(binding: BindingRecord): Promise<void>;
+  /** A consolidated block's companies as connected here, by company id, headed by their connections' names now. */
+  membersOf(block: ConsolidatedBlock): Promise<{ members: Member[] } | { missing: string[] }>;
+}
+
+export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections): Workspace {
+  const { runtime, gateway } = env;
+  const statementsOf = (c: { client: Client; reader: CachedReader; companyName: string }): StatementsEngine =>
+    createStatementsEngine({ gateway, reader: c.reader, client: c.client, companyName: c.companyName, now: env.now, timeZone: env.timeZone });
+  const transactionsOf = (c: { client: Client; reader: CachedReader; keyFingerprint: string; companyName: string }): TransactionsEngine =>
+    createTransactionsEngine({ client: c.client, reader: c.reader, gateway, journal: env.journal, owner: { keyFingerprint: c.keyFingerprint, label: c.companyName }, now: env.now, poll: env.poll });
+
+  const defaultSettings = connected.connections.find((c) => c.companyId === connected.companyId);
+  const own: CompanyWorkspace = {
+    name: defaultSettings?.name ?? connected.companyName,
+    companyId: connected.companyId,
+    companyName: connected.companyName,
+    baseUrl: defaultSettings?.baseUrl ?? connected.client.baseUrl,
+    plan: connected.plan,
+    fiscalYearStartMonth: defaultSettings?.fiscalYearStartMonth ?? 1,
+    client: connected.client,
+    reader: connected.reader,
+    keyFingerprint: connected.keyFingerprint,
+    statements: statementsOf(connected),
+  };
+
+  /** Other companies' workspaces, built once each (null: no longer connected). */
+  const others = new Map<string, Promise<CompanyWorkspace | null>>();
+  const company = (companyId?: string): Promise<CompanyWorkspace | null> => {
+    if (companyId === undefined || companyId === own.companyId) return Promise.resolve(own);
+    let found = others.get(companyId);
+    if (!found) {
+      found = (async () => {
+        const settings = connected.connections.find((c) => c.companyId === companyId);
+        if (!settings) return null;
+        const [client, reader, stored] = await Promise.all([runtime.getClient(companyId), runtime.getReader(companyId), runtime.getConnection(companyId)]);
+        if (!client || !reader || !stored?.keyFingerprint) return null;
+        return { ...settings, client, reader, keyFingerprint: stored.keyFingerprint, statements: statementsOf({ client, reader, companyName: settings.companyName }) };
+      })();
+      others.set(companyId, found);
+    }
+    return found;
+  };
+
+  const ownTables = transactionsOf(own);
+  const tableEngines = new Map<string, Promise<TransactionsEngine | null>>();
+  const transactions = tablesByCompany({
+    gateway,
+    own: ownTables,
+    engineFor: (companyId) => {
+      if (companyId === own.companyId) return Promise.resolve(ownTables);
+      let engine = tableEngines.get(companyId);
+      if (!engine) {
+        engine = company(companyId).then((c) => (c ? transactionsOf(c) : null));
+        tableEngines.set(companyId, engine);
+      }
+      return engine;
+    },
+  });
+
+  const callsLeftOf = async (c: CompanyWorkspace): Promise<CallsLeft | null> => {
+    const left = await c.client.meter.remaining(c.plan).catch(() => undefined);
+    if (left === undefined) return null;
+    return { left, plan: planLabel(c.plan), resetDate: c.client.meter.nextReset().date };
+  };
+
+  /** While the cap is known to be spent, nothing can be fetched: refreshing would only empty the cache. */
+  const refuseAtCap = async (c: CompanyWorkspace): Promise<void> => {
+    const limit = await c.reader.capBlock();
+    if (!limit) return;
+    throw new Refusal(
+      'Monthly API limit reached',
+      `Nothing can be fetched until the limit resets on ${limit.resetDate} at 00:00 Pacific Time, so nothing was refreshed. The figures in the workbook stay as they are.`,
+      'monthly_limit_exceeded',
+    );
+  };
+
+  const refuseOverLeft = (who: string | null, what: string, calls: number, left: CallsLeft | null, instead: string): void => {
+    if (!exceedsLeft(calls, left)) return;
+    throw new Refusal('Not started: too few calls left this month', `${who ? `${who}: ` : ''}${notStartedText(what, calls, left)}${instead ? ` ${instead}` : ''}`, 'calls_left');
+  };
+
+  const planOf = async (c: CompanyWorkspace, tableCount?: number): Promise<WorkbookPlan> => {
+    const store = c.reader.stateStore;
+    if (!store) throw new Error('The connection has no storage for its refresh record');
+    const tables = tableCount ?? (await transactions.tables()).filter((t) => t.company === c.companyId).length;
+    return planWorkbookRefresh(await c.statements.plan(), tables, store, c.companyId, await consolidatedWith(gateway, c.companyId));
+  };
+
+  /** The other connections' companies this workbook reads: those with blocks or tables here, or answers cached. */
+  const otherCompaniesRead = async (): Promise<CompanyWorkspace[]> => {
+    const rest = connected.connections.filter((c) => c.companyId !== own.companyId);
+    if (rest.length === 0) return [];
+    const bound = new Set((await gateway.listBindings()).map((b) => b.company));
+    const out: CompanyWorkspace[] = [];
+    for (const settings of rest) {
+      const other = await company(settings.companyId);
+      if (!other) continue;
+      const used = bound.has(other.companyId) || (await other.reader.cache.storedKeys(other.companyId).catch(() => [])).length > 0;
+      if (used) out.push(other);
+    }
+    return out;
+  };
+
+  const refreshDeps = (c: CompanyWorkspace): WorkbookRefreshDeps => {
+    const store = c.reader.stateStore;
+    if (!store) throw new Error('The connection has no storage for its refresh record');
+    return { statements: c.statements, tables: transactions, reader: c.reader, feed: { client: c.client, reader: c.reader, store }, meter: c.client.meter };
+  };
+
+  const membersOf = async (block: ConsolidatedBlock): Promise<{ members: Member[] } | { missing: string[] }> => {
+    const members: Member[] = [];
+    const missing: string[] = [];
+    for (const { name, companyId } of block.members) {
+      const [connection, reader, client] = await Promise.all([runtime.getConnection(companyId), runtime.getReader(companyId), runtime.getClient(companyId)]);
+      if (connection && reader && client) members.push({ name: connection.name, reader, client });
+      else missing.push(name);
+    }
+    return missing.length > 0 ? { missing } : { members };
+  };
+  const consolidatedDeps = { gateway, timeZone: env.timeZone, now: env.now };
+
+  const scopeDeps = (): ScopeRefreshDeps => {
+    const host = runtime.getRuntimeHost();
+    const finCellsIn = host?.finCellsIn?.bind(host);
+    return {
+      gateway,
+      statements: own.statements,
+      tables: transactions,
+      reader: own.reader,
+      // The default connection's cells: its reader marks what they read; cells of other companies are left out.
+      cells: finCellsIn ? { finCellsIn, requestsOf: (cells) => runtime.cellRequests(cells, own.companyId) } : undefined,
+      meter: own.client.meter,
+      consolidated: { ...consolidatedDeps, membersOf },
+    };
+  };
+
+  const textOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'changed' ? changedRefreshText(p) : fullRefreshText(p));
+  /** What a refresh of `kind` costs at least: a changes refresh asks (1 call) and fetches what the add-in's own pushes changed. */
+  const leastOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'full' || !p.watermark ? p.fullCalls : 1 + p.knownCalls);
+
+  return {
+    statements: own.statements,
+    transactions,
+    company,
+    callsLeft: async (companyId) => {
+      const c = await company(companyId);
+      return c ? callsLeftOf(c) : null;
+    },
+    checkAffordable: async (what, calls, instead, companyId) => {
+      const c = await company(companyId);
+      if (c) refuseOverLeft(null, what, calls, await callsLeftOf(c), instead);
+    },
+    plan: () => planOf(own),
+    askRefresh: async (kind) => {
+      await refuseAtCap(own);
+      const plan = await planOf(own);
+      const name = kind === 'full' || !plan.watermark ? 'A full refresh' : 'Refresh changes';
+      refuseOverLeft(null, name, leastOf(kind, plan), await callsLeftOf(own), kind === 'full' ? 'Refresh changes or Refresh this block cost less.' : 'Refresh this block costs less.');
+      // The other companies the workbook reads: each one's cost on its own cap, checked and shown before spending.
+      const otherPlans: OtherCompanyPlan[] = [];
+      const tables = await transactions.tables();
+      for (const other of await otherCompaniesRead()) {
+        const p = await planOf(other, tables.filter((t) => t.company === other.companyId).length);
+        const left = await callsLeftOf(other);
+        refuseOverLeft(other.name, name, leastOf(kind, p), left, '');
+        otherPlans.push({ company: other, plan: p, left });
+      }
+      const text = companiesCostText([
+        { name: own.name, text: textOf(kind, plan) },
+        ...otherPlans.map((o) => ({ name: o.company.name, text: textOf(kind, o.plan), ...(o.left ? { left: o.left } : {}) })),
+      ]);
+      return { kind, text, plan, others: otherPlans };
+    },
+    refresh: async (ask, options = {}) => {
+      const companies: { workspace: CompanyWorkspace; plan: WorkbookPlan }[] = [{ workspace: own, plan: ask.plan }, ...ask.others.map((o) => ({ workspace: o.company, plan: o.plan }))];
+      const results: CompanyRefreshResult[] = [];
+      // One company after the other: each waits for the recalculation it started before the next marks its answers due.
+      for (const { workspace: c, plan } of companies) {
+        const started = await startWorkbookRefresh(refreshDeps(c), { kind: ask.kind, plan: plan.blocks, includeReference: options.includeReference, onPhase: options.onPhase });
+        options.onPhase?.('formulas');
+        // Only this company's answers are due; the other companies' cells read their cache.
+        const formulas = await runtime.refreshAll({ scope: started.formulas, company: c.companyId, ...(env.quietMs !== undefined ? { quietMs: env.quietMs } : {}) });
+        results.push({ name: c.name, result: await started.finish(formulas, options.onProgress) });
+      }
+      // The consolidated statements last, through the caches the companies' refreshes marked.
+      const groups = await refreshConsolidatedBlocks(consolidatedDeps, membersOf, ask.kind === 'full' ? 'full' : 'changes');
+      const result = combineRefreshes(results, groups);
+      // The default company's blocks as the refresh left them: from the plan shown and what it wrote, not read again.
+      const blocks = await own.statements.reprice(planAfter(ask.plan.blocks, results[0].result.blocks));
+      const after = await planWorkbookRefresh(blocks, ask.plan.tables, refreshDeps(own).feed.store, own.companyId, ask.plan.consolidated);
+      return { result, plan: after };
+    },
+    askBlock: async (block) => {
+      await refuseAtCap(own);
+      refuseOverLeft(null, 'This block', block.keys.length, await callsLeftOf(own), 'Choose a block with fewer periods, or wait for the reset.');
+      const reopens = block.frozen > 0 ? ' It reopens its closed periods for this refresh.' : '';
+      return `${blockCostText(block)}${reopens}`;
+    },
+    refreshBlock: (block, onProgress) => own.statements.refreshBlock(block, onProgress),
+    askScope: async (kind, options = {}) => {
+      await refuseAtCap(own);
+      const plan = await planScopeRefresh(scopeDeps(), await scopeArea(gateway, kind), options);
+      const text = scopeCostText(plan);
+      if (plan.calls > 0 || plan.cells.length > 0 || plan.blocks.length > 0) {
+        refuseOverLeft(null, kind === 'sheet' ? 'Refreshing this sheet' : 'Refreshing the selection', plan.calls, await callsLeftOf(own), 'Select fewer cells, or wait for the reset.');
+      }
+      return { plan, text };
+    },
+    refreshScope: async (plan, options = {}) => {
+      const started = await startScopeRefresh(scopeDeps(), plan);
+      let formulas: RefreshReport | undefined;
+      if (started.cells.length > 0) {
+        options.onPhase?.('formulas');
+        formulas = await runtime.refreshCells(started.cells, { label: started.label, company: own.companyId });
+      }
+      return started.finish(formulas, options.onProgress);
+    },
+    closeBooks: async (through) => {
+      const key = closedSettingKey(own.companyId);
+      if (through === null) await gateway.removeSetting(key);
+      else await gateway.writeSetting(key, through);
+      own.reader.setBooksClosedThrough(through);
+      return through === null ? 'Books not closed: every figure is refreshed as usual.' : `Books closed through ${through}: figures up to then are kept by every refresh.`;
+    },
+    forget: (binding) => own.statements.forget(binding),
+    membersOf,
+  };
+}
