@@ -47,10 +47,10 @@ const recentMonth = (() => {
 })();
 
 /**
- * What the text around a formula says its cells hold, typed as a user would. The README's model has "a
+ * What the text around a formula says its cells hold, typed as a user would. The README's tour has "a
  * period in A1" (=FIN.PNL("Revenue", A1)); B2:B5 are the figures a =SUM(B2:B5) adds up (the workbench's
- * placeholder, the README's =SUM(B2:B5)-FIN.PNL("Rent", A1)). A formula reading any other cell fails until
- * its text says what the cell holds and this map says it too.
+ * placeholder, docs/user-guide.md's =SUM(B2:B5)-FIN.PNL("Rent", A1)). A formula reading any other cell
+ * fails until its text says what the cell holds and this map says it too.
  */
 const CELLS: Record<string, string> = { A1: recentMonth, B2: '1200', B3: '-300', B4: '450', B5: '75' };
 /**
