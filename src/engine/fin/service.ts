@@ -8,7 +8,7 @@
 
 import type { Department } from '../../api/types';
 import type { CachedReader } from '../reader/cachedReader';
-import type { CacheStore } from '../reader/requestCache';
+import type { CacheStore } from '../ports/storage';
 import { FinActivity, type FinBatch } from './activity';
 import type { FinClient } from './client';
 import { CALL_ATTEMPTS, type FinCall } from './calls';

@@ -9,15 +9,11 @@
 // again on its next read; if that fails for a passing reason (an outage, the monthly cap), the old answer is
 // served, marked stale, so the cells keep their figures instead of turning into errors.
 
+import type { CacheStore } from '../ports/storage';
 import { AnswerStore } from './answerStore';
 
-/** Where cached answers outlive the runtime (OfficeRuntime.storage in the add-in, memory in tests). */
-export interface CacheStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  remove(keys: string[]): Promise<void>;
-  keys(): Promise<string[]>;
-}
+// The runtime names the store from here.
+export type { CacheStore };
 
 export interface ReadRequest {
   path: string;
