@@ -7,7 +7,7 @@ export * from './service';
 export type { FinClient } from './client';
 export type { CellValue, Matrix } from './matrix';
 export type { EvalContext } from './reads';
-export type { FinCall } from './calls';
+export type { FinCall } from './finCall';
 export type { DateSystemSource } from './inputs';
 export type { FinBatch, Recalculation, RecalculateOptions } from './activity';
 export type { RefreshOptions, RefreshReport } from './refresh';
