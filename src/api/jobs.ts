@@ -180,5 +180,3 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
     },
   };
 }
-
-export type JobsApi = ReturnType<typeof jobsApi>;
