@@ -22,4 +22,4 @@ export {
 export { RELATIONS, relationLabel, relativePeriod, type PeriodRelation } from './relative';
 export { columnsFor, costText, distinctRequests, type StatementColumn } from './columns';
 export { failureOf, toGridWrite, type BlockResult, type LastFailure } from './blocks';
-export { blockCostText, changedOnly, formatAge, hasChanges, isOld, OLD_AFTER_MS, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
+export { blockCostText, changedOnly, formatAge, isOld, OLD_AFTER_MS, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';

@@ -153,11 +153,6 @@ export function changedOnly(plan: RefreshPlan): RefreshPlan {
   return { ...plan, blocks, blockCalls: plan.changedCalls.blockCalls, formulaCalls: plan.changedCalls.formulaCalls };
 }
 
-/** Whether anything is known to have changed since it was fetched or written. */
-export function hasChanges(plan: RefreshPlan): boolean {
-  return plan.changedCalls.blocks > 0 || plan.changedCalls.formulaCalls > 0;
-}
-
 export function blockCostText(block: RefreshBlock): string {
   const n = block.keys.length;
   return `This will spend ${plural(n, 'call')} to rebuild this block.`;
