@@ -448,19 +448,6 @@ function loadTransaction(db: Db, txnId: string): PostableTransaction | undefined
 // ---------------------------------------------------------------------------------------------------
 // Public operations
 
-/**
- * Creates the journal entries of one transaction (nothing when it is pending, hidden or deleted). Does
- * not remove existing entries: use rebuildTransactionEntries after an edit. Entries are stamped `now`.
- */
-export function postTransaction(db: Db, txnId: string, now: number, opts: PostingOptions = {}): void {
-  const txn = loadTransaction(db, txnId);
-  if (!txn) throw new Error(`Unknown transaction ${txnId}`);
-  const lookup = singleLookup(db, txn.company_id);
-  db.transaction(() => {
-    for (const e of buildTransactionEntries(txn, lookup, now)) insertJournalEntry(db, e, opts.random);
-  })();
-}
-
 function deleteEntriesOf(db: Db, txnId: string): void {
   const s = statements(db);
   for (const { id } of s.entryIdsOfTxn.all(txnId) as { id: string }[]) {
