@@ -100,22 +100,6 @@ function isDue(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown
   return answer.fetchedAt <= state.before || answer.fetchedAt <= Math.max(state.changed.get(key) ?? -Infinity, state.due.get(key) ?? -Infinity);
 }
 
-export class MemoryCacheStore implements CacheStore {
-  readonly data = new Map<string, string>();
-  async get(key: string) {
-    return this.data.get(key);
-  }
-  async set(key: string, value: string) {
-    this.data.set(key, value);
-  }
-  async remove(keys: string[]) {
-    for (const k of keys) this.data.delete(k);
-  }
-  async keys() {
-    return [...this.data.keys()];
-  }
-}
-
 export class RequestCache {
   private readonly memory = new Map<string, CachedAnswer<unknown>>();
   private readonly inFlight = new Map<string, Promise<CachedAnswer<unknown>>>();
