@@ -5,7 +5,7 @@
 // shared, so what is kept there has a budget (answerStore.ts): the answers used least recently make room.
 //
 // Stale is what a refresh asks for: every answer of a company (a full Refresh all), or the answers a known
-// change touches (a push, a sync that saw changed transactions: see affected.ts). A stale answer is fetched
+// change touches (a push, a sync that saw changed transactions: see touched.ts). A stale answer is fetched
 // again on its next read; if that fails for a passing reason (an outage, the monthly cap), the old answer is
 // served, marked stale, so the cells keep their figures instead of turning into errors.
 

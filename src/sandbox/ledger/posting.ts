@@ -1,6 +1,7 @@
 // Double-entry posting of transactions into journal_entries / journal_lines.
 //
-// One model, applied everywhere (docs/api-decisions.md, design.md "Ledger sketch"):
+// One model, applied everywhere: every report and total is read from these lines (what the spec leaves open
+// is in docs/api-decisions.md, "Reports and totals"):
 // - Only approved transactions that are neither hidden nor deleted post. Pending, hidden and deleted
 //   transactions post nothing; a zero amount posts nothing either.
 // - Effective accounting date = accounting_date_override ?? date.
