@@ -5,7 +5,7 @@ const officeAddins = require('eslint-plugin-office-addins');
 const reactHooks = require('eslint-plugin-react-hooks');
 const tseslint = require('typescript-eslint');
 
-// The arrows of design.md. Relative imports are resolved from the importing file, so a forbidden
+// The arrows of docs/architecture.md. Relative imports are resolved from the importing file, so a forbidden
 // folder is caught at any depth ('../excel/x', '../../../excel/office/grid'); a package is caught with any
 // subpath ('react-dom/client'); 'scope/*' forbids a whole npm scope.
 const UI_AND_OFFICE = ['react', 'react-dom', '@fluentui/*', '@microsoft/office-js'];
@@ -41,7 +41,7 @@ const layers = {
           if (!node || typeof node.value !== 'string') return;
           const source = node.value;
           const hit = source.startsWith('.') ? forbiddenFolder(source) : forbiddenPackage(source);
-          if (hit) context.report({ node, message: `${layer} may not import ${hit} ('${source}'): see the layers in design.md.` });
+          if (hit) context.report({ node, message: `${layer} may not import ${hit} ('${source}'): see "The arrows" in docs/architecture.md.` });
         };
         return {
           ImportDeclaration: (node) => check(node.source),
@@ -86,7 +86,7 @@ module.exports = tseslint.config(
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  // The layers of design.md: engine and api never reach for Office.js, React or the layers above them; the
+  // The arrows of docs/architecture.md: engine and api never reach for Office.js, React or the layers above them; the
   // api knows nothing of the engine; the sandbox shares no code with the client it is the server of.
   forbid('src/engine', ABOVE_THE_ENGINE, UI_AND_OFFICE),
   forbid('src/api', [...ABOVE_THE_ENGINE, 'src/engine'], UI_AND_OFFICE),

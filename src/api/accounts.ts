@@ -20,5 +20,3 @@ export function accountsApi(transport: Transport) {
       (await transport.request<Account>({ method: 'POST', path: '/accounts', body: params, idempotent: true, ...callOptions(opts) })).body,
   };
 }
-
-export type AccountsApi = ReturnType<typeof accountsApi>;

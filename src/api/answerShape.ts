@@ -44,10 +44,6 @@ export class UnreadableAnswer extends ApiError {
   }
 }
 
-export function isUnreadableAnswer(error: unknown): error is UnreadableAnswer {
-  return error instanceof UnreadableAnswer;
-}
-
 export function isRecord(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

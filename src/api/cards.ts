@@ -16,5 +16,3 @@ export function cardsApi(transport: Transport) {
       iterateItems(list, params, '/cards', opts),
   };
 }
-
-export type CardsApi = ReturnType<typeof cardsApi>;

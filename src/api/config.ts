@@ -1,6 +1,6 @@
 import type { LearnedNamesStore } from './parameterNames';
 import type { MeterStore, CallMeter } from './meter';
-import type { RequestLimiter } from './limiter';
+import type { RequestLimiter, Sleep } from './limiter';
 
 // Validation of what the add-in hands the client. The key must only ever travel as a Bearer header to
 // the configured base URL, so the base URL is checked (https, or http on loopback for the sandbox) and
@@ -9,8 +9,6 @@ import type { RequestLimiter } from './limiter';
 // A base URL may also be a path on the page's own address (`/api/v1`): an API that sends no CORS headers
 // for the add-in's origin is reached through a relay on that origin (docs/deploy-behind-nginx.md). The
 // path is resolved against the page's origin once, here, and the same checks apply to the result.
-
-export type Sleep = (ms: number) => Promise<void>;
 
 export interface ClientConfig {
   /**

@@ -71,17 +71,15 @@ export function createClient(config: ClientConfig) {
 
 export type Client = ReturnType<typeof createClient>;
 
-export { ApiError, MonthlyLimitError, type ErrorType, type FailedRequest } from './errors';
-export { UnreadableAnswer, UNREADABLE_ANSWER, isUnreadableAnswer } from './answerShape';
+export { ApiError, MonthlyLimitError } from './errors';
+export { UnreadableAnswer, UNREADABLE_ANSWER } from './answerShape';
 export type { LearnedNamesStore } from './parameterNames';
 export { ConfigError, currentPageOrigin, isLoopbackHost, validateApiKey, validateBaseUrl, type ClientConfig } from './config';
-export { CallMeter, ClientMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type MeterListener, type Plan } from './meter';
-export { RequestChain, RequestLimiter, type LimiterOptions } from './limiter';
-export { capMonthOf, nextMonthlyReset, resetDateFromMessage, CAP_ZONE, type MonthlyReset } from './calendar';
-export { collect, ITERATE_PAGE_LIMIT, MAX_LIST_PAGES, type PagingOptions } from './paging';
-export { generateIdempotencyKey, isTerminalJob, JOB_ERRORS_PAGE_LIMIT, MAX_JOB_ERROR_PAGES, type JobOutcome, type RunOptions, type SubmitOptions, type WaitOptions } from './jobs';
-export { MAX_UPDATED_AFTER, type SyncOptions, type SyncPage, type SyncResult } from './sync';
-export { decideRetry, RETRYABLE_SERVER_CODES, NEVER_RETRIED_CODES } from './retry';
+export { CallMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type Plan } from './meter';
+export { RequestChain, RequestLimiter } from './limiter';
+export { capMonthOf, nextMonthlyReset } from './calendar';
+export { MAX_LIST_PAGES } from './paging';
+export { generateIdempotencyKey, MAX_JOB_ERROR_PAGES } from './jobs';
+export type { SyncPage } from './sync';
 export { MAX_RESPONSE_BYTES } from './transport';
-export type { CallOptions, ApiResponse } from './transport';
 export type * from './types';

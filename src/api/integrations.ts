@@ -24,5 +24,3 @@ export function integrationsApi(transport: Transport) {
       (await transport.request<IntegrationConnection>({ method: 'GET', path: connectPath(key, 'GET'), ...callOptions(opts) })).body,
   };
 }
-
-export type IntegrationsApi = ReturnType<typeof integrationsApi>;

@@ -1,9 +1,8 @@
 import { backoffDelay } from './backoff';
 import { ApiError, localError } from './errors';
+import { checkJob } from './jobAnswer';
 import type { RequestChain } from './limiter';
-import { invalidResponse, PageBudget, walkCursors } from './paging';
-import { fieldsOf, idByPrefix, isRecord, UnreadableAnswer } from './answerShape';
-import { checkText, JOB_ERROR_TEXT } from './textFields';
+import { PageBudget, walkCursors } from './paging';
 import type { TransactionsApi } from './transactions';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { BulkUpdateJob, BulkUpdateParams, JobError, JobRetrieveParams, ListPage } from './types';
@@ -24,27 +23,6 @@ export const JOB_ERRORS_PAGE_LIMIT = 500;
 export const MAX_JOB_ERROR_PAGES = 20;
 
 const TERMINAL = new Set(['success', 'failed']);
-
-/**
- * An error entry as the add-in reads it. "Each entry in errors.data has four fields, and their names: not
- * shown", beyond `code` and `message` (text: they reach cells) and `type`. The transaction it is about is the
- * field holding a txn_ id, whatever its name (the id-prefix rule); an entry with none, or with two different
- * ones, is about the whole job.
- */
-export function readJobError(raw: unknown, method: string, path: string): JobError {
-  if (!isRecord(raw) || typeof raw.code !== 'string') {
-    throw new UnreadableAnswer({ method, endpoint: path, what: 'job error entry', expected: 'code (text)', found: fieldsOf(raw) });
-  }
-  const entry = { type: raw.type, code: raw.code, message: raw.message === undefined || raw.message === null ? raw.code : raw.message, transaction_id: idByPrefix(raw, 'transaction_id', 'txn_') ?? null };
-  return checkText(entry, JOB_ERROR_TEXT, method, path) as JobError;
-}
-
-/** A job as the API returns it: a status, and its error entries read by readJobError. */
-export function checkJob(job: BulkUpdateJob, method: string, path: string): BulkUpdateJob {
-  if (!job || typeof job !== 'object' || typeof job.status !== 'string') throw invalidResponse(`${method} ${path} did not return a job.`, method, path);
-  if (job.errors && Array.isArray(job.errors.data)) return { ...job, errors: { ...job.errors, data: job.errors.data.map((e) => readJobError(e, method, path)) } };
-  return job;
-}
 
 export function isTerminalJob(job: Pick<BulkUpdateJob, 'status'>): boolean {
   return TERMINAL.has(job.status);
@@ -202,5 +180,3 @@ export function jobsApi(transport: Transport, transactions: TransactionsApi) {
     },
   };
 }
-
-export type JobsApi = ReturnType<typeof jobsApi>;

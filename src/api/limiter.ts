@@ -1,9 +1,10 @@
-import type { Sleep } from './config';
-
 // Keeps one key inside the API's burst limit (6,000 per fixed 60 s window, i.e. 100/s) and bounds the
 // requests in flight. A rolling window of starts is stricter than the server's fixed window: at most
 // N starts in any window means at most 60*N in any minute, whatever the server's boundaries. Every
 // burst 429 still counts against the monthly cap, which is why this is worth doing client-side.
+
+/** Waits `ms`; injected so tests with an instant sleep stay instant. */
+export type Sleep = (ms: number) => Promise<void>;
 
 export interface LimiterOptions {
   /** Requests in flight at once (default 8). */

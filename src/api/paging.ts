@@ -128,17 +128,6 @@ export async function* iterateItems<T, P extends PageParams>(
   for await (const page of iteratePages(fetchPage, params, path, opts)) yield* page.data;
 }
 
-/** Gathers an async iterable into an array, stopping after `max` items. */
-export async function collect<T>(iterable: AsyncIterable<T>, max = Number.POSITIVE_INFINITY): Promise<T[]> {
-  const out: T[] = [];
-  if (max <= 0) return out;
-  for await (const item of iterable) {
-    out.push(item);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
 /**
  * An unpaginated list: always the full set. An absent has_more means the only page; these endpoints
  * take no cursor, so even a has_more: true could not be followed and is ignored.

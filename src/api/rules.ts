@@ -33,5 +33,3 @@ export function rulesApi(transport: Transport) {
     },
   };
 }
-
-export type RulesApi = ReturnType<typeof rulesApi>;

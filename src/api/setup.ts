@@ -38,7 +38,3 @@ export function companyApi(transport: Transport) {
     },
   };
 }
-
-export type CategoriesApi = ReturnType<typeof categoriesApi>;
-export type DepartmentsApi = ReturnType<typeof departmentsApi>;
-export type CompanyApi = ReturnType<typeof companyApi>;

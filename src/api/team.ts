@@ -42,5 +42,3 @@ export function teamApi(transport: Transport) {
     },
   };
 }
-
-export type TeamApi = ReturnType<typeof teamApi>;

@@ -1,3 +1,4 @@
+import { checkJob } from './jobAnswer';
 import { iterateItems, iteratePages, checkListPage, type PagingOptions } from './paging';
 import { syncPages, syncTransactions, type SyncOptions, type SyncPage, type SyncResult } from './sync';
 import { callOptions, type CallOptions, type Transport } from './transport';
@@ -10,7 +11,6 @@ import type {
   TransactionListParams,
   TransactionUpdateParams,
 } from './types';
-import { checkJob } from './jobs';
 import { checkText, checkTextOfEach, TRANSACTION_TEXT } from './textFields';
 import { pathSegment } from './url';
 

@@ -11,7 +11,7 @@ import type { MeterStore } from '../api/meter';
 import type { DateSystem } from '../engine/dates';
 import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
 import type { Box } from '../engine/ports/address';
-import type { CacheStore } from '../engine/reader/requestCache';
+import type { CacheStore } from '../engine/ports/storage';
 import type { SecretStore } from '../engine/ports/storage';
 import { OfficeGateway } from './officeGateway';
 import { finCellsIn, recalculateFinCells } from './recalculation';

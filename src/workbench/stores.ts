@@ -5,8 +5,7 @@
 // connection, the cache and the call counts stay.
 
 import type { MeterStore } from '../api/meter';
-import type { CacheStore } from '../engine/reader/requestCache';
-import type { SecretStore } from '../engine/ports/storage';
+import type { CacheStore, SecretStore } from '../engine/ports/storage';
 
 /** The slice of the Web Storage API used here. */
 export interface KeyValue {

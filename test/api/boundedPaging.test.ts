@@ -1,4 +1,5 @@
-import { collect, MAX_JOB_ERROR_PAGES, MAX_LIST_PAGES, type BulkUpdateParams, type ListPage } from '../../src/api';
+import { MAX_JOB_ERROR_PAGES, MAX_LIST_PAGES, type BulkUpdateParams, type ListPage } from '../../src/api';
+import { collect } from '../support/collect';
 import { iteratePages } from '../../src/api/paging';
 import { syncTransactions } from '../../src/api/sync';
 import { errorBody, page, startFakeApi, testClient, type FakeApi, type Recorded } from './helpers/fakeApi';

@@ -1,4 +1,5 @@
-import { collect, type BulkUpdateParams } from '../../src/api';
+import type { BulkUpdateParams } from '../../src/api';
+import { collect } from '../support/collect';
 import { errorBody, rel, startFakeApi, testClient, type FakeApi, type Recorded } from './helpers/fakeApi';
 
 let api: FakeApi;

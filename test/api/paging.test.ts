@@ -1,4 +1,5 @@
-import { ApiError, collect, type RequestChain } from '../../src/api';
+import { ApiError, type RequestChain } from '../../src/api';
+import { collect } from '../support/collect';
 import { PageBudget, walkCursors } from '../../src/api/paging';
 import { page, rel, startFakeApi, testClient, type FakeApi, type Recorded } from './helpers/fakeApi';
 

@@ -4,7 +4,7 @@
 // function that reads the API must ask; the address forms Excel uses ("Sheet1!B2", "'P&L ''26'!B2") are read.
 import '../../src/workbench/customFunctionsStub';
 import { cellOfAddress, CellReads } from '../../src/engine/fin/cellReads';
-import type { FinCall } from '../../src/engine/fin/calls';
+import type { FinCall } from '../../src/engine/fin/finCall';
 import { Evaluation } from '../../src/engine/fin/reads';
 import type { ReadRequest } from '../../src/engine/reader/requestCache';
 

@@ -3,7 +3,7 @@
 // arguments, an invocation object, and the shared runtime (src/runtime) configured with
 // memory stores and a real sandbox.
 import { MemoryMeterStore } from '../../src/api';
-import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import type { SecretStore } from '../../src/engine/ports/storage';
 import * as fin from '../../src/functions/functions';
 import { CONNECTIONS_SECRET, configureRuntime, connect, disconnect, getFinService, refreshAll, type RuntimeHost } from '../../src/runtime';

@@ -5,7 +5,7 @@
 import { MemoryMeterStore } from '../../src/api';
 import { capMonthOf } from '../../src/api/calendar';
 import type { FinCall } from '../../src/engine/fin';
-import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { CONNECTIONS_SECRET, apiKeySecret, cacheOwnerSecret, keyFingerprint } from '../../src/runtime/connection';
 import { ConnectionNameTaken, createRuntime, type Runtime } from '../../src/runtime/runtime';

@@ -6,7 +6,7 @@
 // an exact company id wins over a connection's name.
 import { MemoryMeterStore } from '../../src/api';
 import type { FinCall } from '../../src/engine/fin';
-import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { CONNECTIONS_SECRET, apiKeySecret } from '../../src/runtime/connection';
 import { GROUPS_SETTING } from '../../src/runtime/groups';

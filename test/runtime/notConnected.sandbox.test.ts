@@ -5,7 +5,7 @@
 // picks, after calculate() has returned, as Excel does.
 import { MemoryMeterStore } from '../../src/api';
 import { AUTOMATIC_RECALCULATION_CALLS, type FinCall, type RecalculateOptions } from '../../src/engine/fin';
-import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime';
 import { lastFullYear, monthsOf } from '../engine/fin/finHarness';

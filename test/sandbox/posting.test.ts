@@ -1,7 +1,6 @@
 import { openDatabase, type Db } from '../../src/sandbox/db/open';
 import {
   insertJournalEntry,
-  postTransaction,
   rebuildCompanyLedger,
   rebuildTransactionEntries,
   spreadMonthEnds,
@@ -176,11 +175,11 @@ describe('insertJournalEntry', () => {
   });
 });
 
-describe('postTransaction: standard transactions', () => {
+describe('posting: standard transactions', () => {
   it('posts an expense: debit the category (with department and merchant), credit the source', () => {
     const f = fixture();
     const id = addTxn(f, { amount: -12_345, account: f.acct.card, category: f.cat.software, department: 'dept_eng', merchant: 'GitHub' });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     const entries = entriesOf(f.db, id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ kind: 'transaction', date: '2025-03-10', created: NOW });
@@ -193,7 +192,7 @@ describe('postTransaction: standard transactions', () => {
   it('posts income: debit the source, credit the category', () => {
     const f = fixture();
     const id = addTxn(f, { amount: 50_000, account: f.acct.checking, category: f.cat.revenue });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(balance(f.db, f.cat.cash)).toBe(50_000);
     expect(balance(f.db, f.cat.revenue)).toBe(-50_000);
   });
@@ -202,8 +201,8 @@ describe('postTransaction: standard transactions', () => {
     const f = fixture();
     const inc = addTxn(f, { amount: 700, account: f.acct.checking, category: null });
     const exp = addTxn(f, { amount: -300, account: f.acct.checking, category: null });
-    postTransaction(f.db, inc, NOW);
-    postTransaction(f.db, exp, NOW);
+    rebuildTransactionEntries(f.db, inc, NOW);
+    rebuildTransactionEntries(f.db, exp, NOW);
     expect(balance(f.db, f.cat.uncategorized_income)).toBe(-700);
     expect(balance(f.db, f.cat.uncategorized_expense)).toBe(300);
     expect(balance(f.db, f.cat.cash)).toBe(400);
@@ -212,7 +211,7 @@ describe('postTransaction: standard transactions', () => {
   it('uses the accounting date override as the entry date', () => {
     const f = fixture();
     const id = addTxn(f, { date: '2025-03-02', override: '2025-02-28', amount: -100, account: f.acct.checking, category: f.cat.meals });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(entriesOf(f.db, id).map((e) => e.date)).toEqual(['2025-02-28']);
     expect(linesOf(f.db, id).every((l) => l.date === '2025-02-28')).toBe(true);
   });
@@ -220,7 +219,7 @@ describe('postTransaction: standard transactions', () => {
   it('posts an account without category_id by its type (bank -> Cash)', () => {
     const f = fixture();
     const id = addTxn(f, { amount: 900, account: f.acct.savings, category: f.cat.revenue });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(balance(f.db, f.cat.cash)).toBe(900);
   });
 
@@ -231,7 +230,7 @@ describe('postTransaction: standard transactions', () => {
       addTxn(f, { amount: -100, account: f.acct.card, category: f.cat.meals, hidden: 1 }),
       addTxn(f, { amount: -100, account: f.acct.card, category: f.cat.meals, deleted: 1 }),
     ];
-    for (const id of ids) postTransaction(f.db, id, NOW);
+    for (const id of ids) rebuildTransactionEntries(f.db, id, NOW);
     expect((f.db.prepare('SELECT COUNT(*) AS n FROM journal_entries').get() as { n: number }).n).toBe(0);
   });
 });
@@ -241,8 +240,8 @@ describe('transfers', () => {
     const f = fixture();
     const out = addTxn(f, { amount: -80_000, account: f.acct.checking, type: 'transfer', transferId: 'trf_1', merchant: 'Amex payment' });
     const inn = addTxn(f, { amount: 80_000, account: f.acct.card, type: 'transfer', transferId: 'trf_1', merchant: 'Amex payment' });
-    postTransaction(f.db, out, NOW);
-    postTransaction(f.db, inn, NOW);
+    rebuildTransactionEntries(f.db, out, NOW);
+    rebuildTransactionEntries(f.db, inn, NOW);
     expect(entriesOf(f.db, inn)).toHaveLength(0);
     const lines = linesOf(f.db, out);
     expect(lines.map((l) => [l.category_id, l.debit_cents, l.credit_cents])).toEqual([
@@ -268,7 +267,7 @@ describe('transfers', () => {
   it('an outgoing leg without its counterpart posts like a standard row', () => {
     const f = fixture();
     const out = addTxn(f, { amount: -500, account: f.acct.checking, type: 'transfer', transferId: 'trf_lonely' });
-    postTransaction(f.db, out, NOW);
+    rebuildTransactionEntries(f.db, out, NOW);
     expect(balance(f.db, f.cat.uncategorized_expense)).toBe(500);
     expect(balance(f.db, f.cat.cash)).toBe(-500);
   });
@@ -289,7 +288,7 @@ describe('splits', () => {
       [f.cat.meals, null, -3_000],
       [null, null, -1_000],
     ]);
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(entriesOf(f.db, id)).toHaveLength(1);
     const lines = linesOf(f.db, id);
     expect(lines.map((l) => [l.category_id, l.department_id, l.debit_cents, l.credit_cents])).toEqual([
@@ -307,11 +306,11 @@ describe('splits', () => {
       [f.cat.software, null, -1_500],
       [f.cat.revenue, null, 500],
     ]);
-    postTransaction(f.db, mixed, NOW);
+    rebuildTransactionEntries(f.db, mixed, NOW);
     expectBalancedEntries(f.db);
     expect(balance(f.db, f.cat.card_liability)).toBe(-1_000);
     const broken = addSplit(f, -1_000, [[f.cat.software, null, -900]]);
-    expect(() => postTransaction(f.db, broken, NOW)).toThrow(/sum/);
+    expect(() => rebuildTransactionEntries(f.db, broken, NOW)).toThrow(/sum/);
   });
 });
 
@@ -331,7 +330,7 @@ describe('spreads', () => {
       department: 'dept_eng',
       spread: { start_date: '2025-01-01', end_date: '2025-03-31' },
     });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     const entries = entriesOf(f.db, id);
     expect(entries.map((e) => [e.kind, e.date])).toEqual([
       ['transaction', '2025-01-10'],
@@ -355,7 +354,7 @@ describe('spreads', () => {
   it('defers income in accrued liabilities and nets it to zero', () => {
     const f = fixture();
     const id = addTxn(f, { date: '2025-01-05', amount: 1_200, account: f.acct.checking, category: f.cat.revenue, spread: { start_date: '2025-01-01', end_date: '2025-12-31' } });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(entriesOf(f.db, id)).toHaveLength(13);
     expect(balance(f.db, f.cat.accrued_liabilities, '2025-01-05')).toBe(-1_200);
     expect(balance(f.db, f.cat.revenue, '2025-06-30')).toBe(-600);
@@ -367,7 +366,7 @@ describe('spreads', () => {
   it('ignores a spread on a pending row (nothing posts) and posts it once approved', () => {
     const f = fixture();
     const id = addTxn(f, { amount: -300, account: f.acct.card, category: f.cat.software, status: 'pending', spread: { start_date: '2025-03-01', end_date: '2025-05-31' } });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(entriesOf(f.db, id)).toHaveLength(0);
     f.db.prepare("UPDATE transactions SET status = 'approved' WHERE id = ?").run(id);
     rebuildTransactionEntries(f.db, id, NOW);
@@ -380,7 +379,7 @@ describe('rebuilds', () => {
   it('rebuildTransactionEntries replaces the entries with new ids and the current state', () => {
     const f = fixture();
     const id = addTxn(f, { amount: -2_000, account: f.acct.card, category: f.cat.software, spread: { start_date: '2025-03-01', end_date: '2025-04-30' } });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     const before = entriesOf(f.db, id).map((e) => e.id);
     expect(before).toHaveLength(3);
     f.db.prepare('UPDATE transactions SET category_id = ?, spread = NULL WHERE id = ?').run(f.cat.meals, id);
@@ -401,7 +400,7 @@ describe('rebuilds', () => {
   it('rebuilding after the row becomes pending or deleted removes its entries', () => {
     const f = fixture();
     const id = addTxn(f, { amount: -2_000, account: f.acct.card, category: f.cat.software });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     f.db.prepare('UPDATE transactions SET deleted = 1 WHERE id = ?').run(id);
     rebuildTransactionEntries(f.db, id, NOW);
     expect(entriesOf(f.db, id)).toHaveLength(0);
@@ -446,7 +445,7 @@ describe('rebuilds', () => {
   it('keeps formula-like merchants exactly as recorded, on every line', () => {
     const f = fixture();
     const id = addTxn(f, { amount: -4_321, account: f.acct.card, category: f.cat.meals, merchant: '=HYPERLINK("http://x")' });
-    postTransaction(f.db, id, NOW);
+    rebuildTransactionEntries(f.db, id, NOW);
     expect(f.db.prepare('SELECT merchant FROM transactions WHERE id = ?').get(id)).toEqual({ merchant: '=HYPERLINK("http://x")' });
     expect(linesOf(f.db, id).map((l) => l.merchant)).toEqual(['=HYPERLINK("http://x")', '=HYPERLINK("http://x")']);
   });

@@ -1,4 +1,4 @@
-// The layers of design.md as the lint configuration enforces them: snippets linted as if they lived at a
+// The arrows of docs/architecture.md as the lint configuration enforces them: snippets linted as if they lived at a
 // path of src/, each otherwise clean, so an error can only come from the import under test.
 import path from 'node:path';
 import { ESLint, type Linter } from 'eslint';

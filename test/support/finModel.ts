@@ -3,7 +3,7 @@
 // path, months as text, as date serials and as ISO days), 2,000 FIN.TOTAL cells (20 categories x 4 quarters,
 // 5 of them also with a merchant) and 500 FIN.BALANCE cells (balance-sheet categories at 12 month ends).
 // Shared by the bench (bench/finCells.ts) and the test that holds its counts and values
-// (test/engine/fin/modelScale.test.ts). The expected value of every cell is worked out here from the API's
+// (test/engine/fin/modelScale.sandbox.test.ts). The expected value of every cell is worked out here from the API's
 // own figures, read with a plain client, without the engine's FIN code.
 
 import type { AggregationTotal, BalanceSheet, Category, Client, IncomeStatement } from '../../src/api';

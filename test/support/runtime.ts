@@ -6,7 +6,8 @@
 import { MemoryMeterStore, type Client, type MeterStore } from '../../src/api';
 import type { FinService } from '../../src/engine/fin';
 import type { CachedReader } from '../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, type RequestCache } from '../../src/engine/reader/requestCache';
+import type { RequestCache } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from './memoryCacheStore';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { readConnectionsWithKeys } from '../../src/runtime/connection';
 import type { RuntimeHost } from '../../src/runtime/host';

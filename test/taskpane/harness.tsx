@@ -34,7 +34,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createDOMRenderer, RendererProvider, webLightTheme } from '@fluentui/react-components';
 import { MemoryMeterStore } from '../../src/api';
-import { MemoryCacheStore } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { MemoryGateway, MemorySecretStore } from '../../src/excel/memoryGateway';
 import * as runtime from '../../src/runtime';
 import type { RuntimeHost } from '../../src/runtime';

@@ -4,7 +4,8 @@ import { changedRefreshText, fullRefreshText, type WorkbookPlan } from '../../sr
 import { ApiError, ConfigError, MonthlyLimitError, UnreadableAnswer } from '../../src/api';
 import type { Category } from '../../src/api/types';
 import { buildTree } from '../../src/engine/tree';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
+import { RequestCache } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { GatewayError } from '../../src/engine/ports/workbook';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';

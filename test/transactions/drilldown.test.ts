@@ -1,7 +1,7 @@
 // Drill-down into a statement number: the journal lines behind it, on a new sheet, adding up to the
 // same number /aggregations/total (and the statement line) gives.
 
-import { collect } from '../../src/api';
+import { collect } from '../support/collect';
 import { addMonths, endOfMonth, startOfMonth } from '../../src/engine/dates';
 import { DRILLDOWN_COLUMNS, parseFinFormula, SELECT_A_NUMBER, statementCellTarget } from '../../src/engine/transactions';
 import { buildTree } from '../../src/engine/tree';

@@ -6,7 +6,8 @@
 
 import { createClient, type Department, type Transaction } from '../../src/api';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../src/engine/reader/requestCache';
+import { RequestCache } from '../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { COL, createTransactionsEngine, MSG } from '../../src/engine/transactions';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';

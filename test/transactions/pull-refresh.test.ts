@@ -3,7 +3,8 @@
 // incremental refresh (update in place, add, tombstones, local edits kept and flagged) for immutable
 // filters and a re-pull for mutable ones.
 
-import { collect, type Transaction } from '../../src/api';
+import type { Transaction } from '../../src/api';
+import { collect } from '../support/collect';
 import { COL, MSG, TABLE_COLUMNS, type Progress } from '../../src/engine/transactions';
 import { MEMORY_LISTS_SHEET, type MemoryGateway } from '../../src/excel/memoryGateway';
 import { isoToSerial } from '../../src/engine/dates';

@@ -22,19 +22,6 @@ export type DateArgument =
   | { readonly kind: 'date'; readonly date: string }
   | { readonly kind: 'period'; readonly period: Period };
 
-/** Thrown by `unwrap`, for callers that prefer exceptions; the message is the user-facing one. */
-export class DateArgumentError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DateArgumentError';
-  }
-}
-
-export function unwrap<T>(result: Result<T>): T {
-  if (!result.ok) throw new DateArgumentError(result.error);
-  return result.value;
-}
-
 export const ACCEPTED_DATE_FORMS = 'use a date (a date cell or 2026-07-31), 2026-07, 2026-Q3, FY2026, FY2026-Q1, YTD, TTM, 2026-07-1M or 2026-07 YTD';
 
 function badText(text: string, reason: string | null): Result<never> {

@@ -1,5 +1,5 @@
 // Ranges a statement puts side by side: a checked custom range, a range cut into months or quarters,
-// the comparison periods (prior period, same period last year) and the month and quarter ends of a year.
+// the comparison periods (prior period, same period last year).
 
 import { fail, ok, type Result } from '../result';
 import {
@@ -17,7 +17,7 @@ import {
   parseIsoDate,
   requireIsoDate,
 } from './calendar';
-import { fiscalQuarterPeriod, fiscalStartMonthOf, type PeriodOptions } from './fiscal';
+import { fiscalStartMonthOf, type PeriodOptions } from './fiscal';
 import { periodLabel } from './labels';
 import { isWholeMonths, monthCount, type Period } from './period';
 
@@ -84,15 +84,4 @@ export function samePeriodLastYear(period: Pick<Period, 'start' | 'end'>, option
   const start = addMonths(period.start, -12);
   const end = isEndOfMonth(period.end) ? endOfMonth(addMonths(period.end, -12)) : addMonths(period.end, -12);
   return { start, end, label: periodLabel(start, end, options) };
-}
-
-/** The twelve month-end dates of a calendar year. */
-export function monthEnds(year: number): string[] {
-  return Array.from({ length: 12 }, (_, i) => lastDayOf(year, i + 1));
-}
-
-/** The four quarter-end dates of a fiscal year (the calendar year with the default January start). */
-export function quarterEnds(fiscalYear: number, options?: PeriodOptions): string[] {
-  const fyStart = fiscalStartMonthOf(options);
-  return [1, 2, 3, 4].map((q) => fiscalQuarterPeriod(fiscalYear, q, fyStart).end);
 }

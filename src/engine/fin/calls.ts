@@ -1,26 +1,11 @@
-// A FIN cell's call, as Excel makes it: the function's name and its arguments in the function's order. The
-// call alone says what to evaluate, so the custom functions hand over nothing else (no closure of their own):
-// Excel calls a recalculation's thousands of cells in one synchronous loop that the add-in cannot slice, and
-// what each cell costs there is what the task pane waits for (issue 17). The arguments are read out of the
-// call when the evaluation's turn comes (turns.ts), not in that loop.
+// What each FIN function evaluates, by its name: the service looks a cell's call (finCall.ts) up here, and
+// formulaCalls.ts takes the names of the functions that read.
 
 import type { Evaluation } from './reads';
 import * as lists from './lists';
 import type { Matrix } from './matrix';
 import * as statements from './statements';
 import * as values from './values';
-
-/** One FIN function call as a cell made it. */
-export interface FinCall {
-  /** The function (FIN.<name>), upper case as functions.ts names it. */
-  readonly name: string;
-  /** Its arguments as Excel gave them, the company (when the function takes one) last. */
-  readonly args: readonly unknown[];
-  /** The cell's address as Excel gives it ("Sheet1!B2"), where the function asks for it. */
-  readonly address?: string;
-  /** The company argument as the runtime picks a connection by it (trimmed; none: the default connection). */
-  readonly company?: string;
-}
 
 /** One attempt of an evaluation of a call (turns.ts): the call's arguments read by position. */
 export type CallAttempt = (parts: values.ValueParts, args: readonly unknown[], ev: Evaluation) => unknown;

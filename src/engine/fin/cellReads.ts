@@ -11,8 +11,7 @@
 import { GatewayError } from '../ports/workbook';
 import { parseQualified } from '../ports/address';
 import { requestKey, type ReadRequest } from '../reader/requestCache';
-import type { FinCall } from './calls';
-import type { Evaluation } from './reads';
+import type { FinCall } from './finCall';
 
 /** A FIN cell as the host finds it in a scope: where, and how many FIN calls its formula makes. */
 export interface FinCell {
@@ -36,6 +35,13 @@ export interface CallReads {
   invocation: FinCall;
   /** What its last evaluation read, as read (a repeat is dropped only when priced). */
   requests: ReadRequest[];
+}
+
+/** An evaluation as this keeps its reads (reads.ts's Evaluation): its call, and the record it reads into. */
+interface Reading {
+  readonly call?: FinCall;
+  readonly preview: boolean;
+  cellRecord?: CallReads;
 }
 
 /** Calls kept per cell: a formula that stops making one leaves it behind until this many newer ones come. */
@@ -89,7 +95,7 @@ export class CellReads {
    * A request the evaluation `ev` read, kept for its call's cell. Excel hands a recalculation's cells over in
    * one synchronous loop: this runs at the evaluation's reads, in the service's slices, never in that loop.
    */
-  note(ev: Evaluation, req: ReadRequest): void {
+  note(ev: Reading, req: ReadRequest): void {
     const call = ev.call;
     if (!call?.address || ev.preview) return;
     (ev.cellRecord ??= this.recordFor(call.address, call)).requests.push(req);

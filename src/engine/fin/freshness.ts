@@ -1,7 +1,7 @@
 // "Data as of": when the figures the FIN cells show were fetched (the oldest answer in use), what
 // FIN.REFRESHED streams. Kept next to the cache, so a reopened workbook shows it without a call.
 
-import type { CacheStore } from '../reader/requestCache';
+import type { CacheStore } from '../ports/storage';
 
 export const NOT_FETCHED_TEXT = 'Not fetched yet';
 

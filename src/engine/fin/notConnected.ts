@@ -9,7 +9,7 @@ import { plural } from '../text/plural';
 import type { CachedReader } from '../reader/cachedReader';
 import type { Recalculation } from './activity';
 import { isFinError, type FinError } from './errors';
-import type { FinCall } from './calls';
+import type { FinCall } from './finCall';
 import { callKey, callsAtMost, recalculationCost } from './notConnectedCost';
 import type { RefreshReport } from './refresh';
 import type { FinService } from './service';

@@ -9,7 +9,7 @@ import { isMissing, parseMaxRows } from './args';
 import { isFinError } from './errors';
 import { CASH_FLOW_FIGURES, INCOME_FIGURES, figureKey } from './lines';
 import { MAX_MERCHANTS, MERCHANTS_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from './lists';
-import type { FinCall } from './calls';
+import type { FinCall } from './finCall';
 import type { FinService } from './service';
 import type { CachedReader } from '../reader/cachedReader';
 import type { ReadRequest } from '../reader/requestCache';

@@ -23,7 +23,7 @@ import type { Period } from '../dates';
 import type { CachedReader } from '../reader/cachedReader';
 import { cashRequests, lacksCash, withCashFrom } from '../reader/cashFlowCash';
 import type { CallReads, CellReads } from './cellReads';
-import type { FinCall } from './calls';
+import type { FinCall } from './finCall';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import type { FinClient } from './client';
 import { finErrors, type FinError } from './errors';

@@ -45,11 +45,6 @@ export function rowBytes(row: readonly CellValue[]): number {
   return bytes;
 }
 
-/** UTF-8 bytes of a whole result as JSON (what MAX_RESULT_BYTES bounds). */
-export function resultBytes(matrix: Matrix): number {
-  return 2 + Math.max(0, matrix.length - 1) + matrix.reduce((sum, row) => sum + rowBytes(row), 0);
-}
-
 /**
  * The rows of a list result: a header, then rows while they fit both the row limit and the size limit,
  * with room kept for the note row that says what was cut.

@@ -8,10 +8,11 @@
 
 import type { Department } from '../../api/types';
 import type { CachedReader } from '../reader/cachedReader';
-import type { CacheStore } from '../reader/requestCache';
+import type { CacheStore } from '../ports/storage';
 import { FinActivity, type FinBatch } from './activity';
 import type { FinClient } from './client';
-import { CALL_ATTEMPTS, type FinCall } from './calls';
+import { CALL_ATTEMPTS } from './calls';
+import type { FinCall } from './finCall';
 import { FinError, monthlyLimitError, toFinError } from './errors';
 import { Freshness, formatDataAsOf, NOT_FETCHED_TEXT } from './freshness';
 import { FinInputs, type DateSystemSource } from './inputs';

@@ -13,7 +13,7 @@
 // (they all last the same time, so they expire in the order they started).
 
 import type { FinActivity } from './activity';
-import type { FinCall } from './calls';
+import type { FinCall } from './finCall';
 import { finErrors, toFinError } from './errors';
 import { Pending } from './pending';
 import { Evaluation, type EvalContext } from './reads';

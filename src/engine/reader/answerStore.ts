@@ -5,7 +5,7 @@
 // used least recently go first: a cell, a statement block or a preview reading an answer makes it recent,
 // and an answer just fetched is never evicted to make room for itself.
 
-import type { CacheStore } from './requestCache';
+import type { CacheStore } from '../ports/storage';
 
 /** What the persisted answers may take, in characters of key and value (what localStorage counts). */
 export const CACHE_BUDGET_CHARS = 1_500_000;

@@ -23,7 +23,8 @@ import { OutageBreakers } from './breaker';
 import { cashRequestsOf } from './cashFlowCash';
 import { outageError } from './outage';
 import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './capBlock';
-import { canonicalKey, type CacheStore, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
+import type { CacheStore } from '../ports/storage';
+import { canonicalKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 
 /** What the reader needs of the API client (createClient's result satisfies it). */
 export interface ReaderClient {

@@ -6,7 +6,7 @@
 import { DateTime } from 'luxon';
 import { CAP_ZONE } from '../../api/calendar';
 import { MonthlyLimitError } from '../../api/errors';
-import type { CacheStore } from './requestCache';
+import type { CacheStore } from '../ports/storage';
 
 export interface CapBlock {
   /** The cap the server quoted, when its message had one. */

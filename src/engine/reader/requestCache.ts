@@ -5,19 +5,15 @@
 // shared, so what is kept there has a budget (answerStore.ts): the answers used least recently make room.
 //
 // Stale is what a refresh asks for: every answer of a company (a full Refresh all), or the answers a known
-// change touches (a push, a sync that saw changed transactions: see affected.ts). A stale answer is fetched
+// change touches (a push, a sync that saw changed transactions: see touched.ts). A stale answer is fetched
 // again on its next read; if that fails for a passing reason (an outage, the monthly cap), the old answer is
 // served, marked stale, so the cells keep their figures instead of turning into errors.
 
+import type { CacheStore } from '../ports/storage';
 import { AnswerStore } from './answerStore';
 
-/** Where cached answers outlive the runtime (OfficeRuntime.storage in the add-in, memory in tests). */
-export interface CacheStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  remove(keys: string[]): Promise<void>;
-  keys(): Promise<string[]>;
-}
+// The runtime names the store from here.
+export type { CacheStore };
 
 export interface ReadRequest {
   path: string;
@@ -102,22 +98,6 @@ function staleKey(companyId: string): string {
 
 function isDue(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
   return answer.fetchedAt <= state.before || answer.fetchedAt <= Math.max(state.changed.get(key) ?? -Infinity, state.due.get(key) ?? -Infinity);
-}
-
-export class MemoryCacheStore implements CacheStore {
-  readonly data = new Map<string, string>();
-  async get(key: string) {
-    return this.data.get(key);
-  }
-  async set(key: string, value: string) {
-    this.data.set(key, value);
-  }
-  async remove(keys: string[]) {
-    for (const k of keys) this.data.delete(k);
-  }
-  async keys() {
-    return [...this.data.keys()];
-  }
 }
 
 export class RequestCache {

@@ -5,7 +5,7 @@
 // ask, then what the changes touch -- known only after asking -- and never more than the full refresh.
 
 import { storedWatermark } from '../sync/changeFeed';
-import type { CacheStore } from '../reader/requestCache';
+import type { CacheStore } from '../ports/storage';
 import type { RefreshPlan } from '../statements';
 import { plural } from '../text/plural';
 

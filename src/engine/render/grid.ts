@@ -50,7 +50,3 @@ export interface GridArea {
 export function cellValues(rows: readonly (readonly Cell[])[]): (string | number)[][] {
   return rows.map((row) => row.map((cell) => (cell.kind === 'empty' ? '' : cell.value)));
 }
-
-export function isRectangular(rows: readonly (readonly unknown[])[]): boolean {
-  return rows.length > 0 && rows.every((row) => row.length === rows[0].length && row.length > 0);
-}

@@ -106,6 +106,29 @@ export async function markFailed(deps: BlockDeps, binding: BindingRecord, messag
   return next;
 }
 
+/**
+ * Saves the binding of a block just written, new or rebuilt: `base` says what it is (id, kind, company, the
+ * spec's parameters), the write says what it shows and where (the figures' drill-down parameters, the
+ * data's time, its address, name and outline depth).
+ */
+async function recordWritten(
+  deps: BlockDeps,
+  base: Pick<BindingRecord, 'id' | 'kind' | 'company' | 'parameters'> & Partial<BindingRecord>,
+  block: { grid: StatementGrid; fetched: Fetched; written: WrittenRange; name: string },
+): Promise<BlockResult> {
+  const binding: BindingRecord = {
+    ...base,
+    parameters: { ...base.parameters, ...drillParameters(block.grid) },
+    refreshedAt: new Date(block.fetched.fetchedAt).toISOString(),
+    writtenAt: new Date(deps.now()).toISOString(),
+    address: block.written.address,
+    name: block.name,
+    outlineDepth: outlineDepth(block.grid),
+  };
+  await deps.gateway.saveBinding(binding);
+  return { written: block.written, binding };
+}
+
 /** Fetches, renders and writes a new block (on a new sheet, at the selected cell or at a given target) and records it. */
 export async function insertStatement(
   deps: BlockDeps,
@@ -127,19 +150,8 @@ export async function insertStatement(
   const id = newBindingId(deps.now());
   const name = blockName(id);
   const written = await deps.gateway.writeGrid(target, toGridWrite(grid), { name });
-  const binding: BindingRecord = {
-    id,
-    kind: STATEMENT_BINDING_KIND,
-    parameters: { ...specToParameters(spec), ...drillParameters(grid) },
-    company: await deps.reader.companyId(),
-    refreshedAt: new Date(fetched.fetchedAt).toISOString(),
-    writtenAt: new Date(deps.now()).toISOString(),
-    address: written.address,
-    name,
-    outlineDepth: outlineDepth(grid),
-  };
-  await deps.gateway.saveBinding(binding);
-  return { written, binding };
+  const company = await deps.reader.companyId();
+  return recordWritten(deps, { id, kind: STATEMENT_BINDING_KIND, company, parameters: specToParameters(spec) }, { grid, fetched, written, name });
 }
 
 /**
@@ -170,17 +182,7 @@ export async function refreshStatement(
     name,
   });
   const { lastFailure: _cleared, ...parameters } = binding.parameters as { lastFailure?: unknown } & BindingRecord['parameters'];
-  const next: BindingRecord = {
-    ...binding,
-    parameters: { ...parameters, ...drillParameters(grid) },
-    refreshedAt: new Date(fetched.fetchedAt).toISOString(),
-    writtenAt: new Date(deps.now()).toISOString(),
-    address: written.address,
-    name,
-    outlineDepth: outlineDepth(grid),
-  };
-  await deps.gateway.saveBinding(next);
-  return { written, binding: next };
+  return recordWritten(deps, { ...binding, parameters }, { grid, fetched, written, name });
 }
 
 /** The name first: were the binding to go first and the name not, nothing would remember the name. */

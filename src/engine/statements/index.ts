@@ -1,17 +1,14 @@
-export { createStatementsEngine, type StatementsEngine, type StatementsEngineOptions } from './engine';
+export { createStatementsEngine, type StatementsEngine } from './engine';
 export {
   STATEMENTS,
   LAYOUTS,
   SCALES,
-  STATEMENT_BINDING_KIND,
   describeSpec,
-  layoutLabel,
   offersTotal,
   offersVariance,
   resolvePeriod,
   sheetNameFor,
   specFromBinding,
-  specPeriodLabel,
   specToParameters,
   statementLabel,
   type LayoutKey,
@@ -19,7 +16,7 @@ export {
   type StatementKind,
   type StatementSpec,
 } from './spec';
-export { RELATIONS, relationLabel, relativePeriod, type PeriodRelation } from './relative';
-export { columnsFor, costText, distinctRequests, type StatementColumn } from './columns';
-export { failureOf, toGridWrite, type BlockResult, type LastFailure } from './blocks';
-export { blockCostText, changedOnly, formatAge, hasChanges, isOld, OLD_AFTER_MS, planAfter, type BlockFailure, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
+export { RELATIONS, relativePeriod, type PeriodRelation } from './relative';
+export { columnsFor, costText } from './columns';
+export { failureOf, toGridWrite } from './blocks';
+export { blockCostText, changedOnly, formatAge, isOld, OLD_AFTER_MS, planAfter, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';

@@ -166,11 +166,6 @@ export function changedOnly(plan: RefreshPlan): RefreshPlan {
   return { ...plan, blocks, blockCalls: plan.changedCalls.blockCalls, formulaCalls: plan.changedCalls.formulaCalls };
 }
 
-/** Whether anything is known to have changed since it was fetched or written. */
-export function hasChanges(plan: RefreshPlan): boolean {
-  return plan.changedCalls.blocks > 0 || plan.changedCalls.formulaCalls > 0;
-}
-
 /**
  * The plan as a refresh left it, from the plan it ran and what it wrote, without reading the workbook again:
  * a rebuilt block is where its new binding says, named, and nothing is known to have changed in it; a block

@@ -15,7 +15,7 @@ import type { CallOptions } from '../../api/transport';
 import type { SyncOptions, SyncResult } from '../../api/sync';
 import type { Transaction, TransactionTombstone } from '../../api/types';
 import type { CachedReader } from '../reader/cachedReader';
-import type { CacheStore } from '../reader/requestCache';
+import type { CacheStore } from '../ports/storage';
 import type { TransactionChange } from '../reader/touched';
 import { touchedBy } from '../reader/touched';
 

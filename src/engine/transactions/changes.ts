@@ -7,7 +7,6 @@ import type { ReadValue } from '../ports/workbook';
 import { addMonths, type DateSystem } from '../dates';
 import type { TransactionChange } from '../reader/touched';
 import { COL, cellToIso, readDateCell, type TableView } from './columns';
-import type { RowOutcome } from './outcomes';
 
 /** One update as sent, for the rows it was sent for (a PATCH is a group of one). */
 export interface SentGroup {
@@ -20,7 +19,14 @@ function isoOf(cell: ReadValue | undefined, system: DateSystem): string | undefi
   return d.kind === 'date' ? cellToIso(d.serial, system) : undefined;
 }
 
-export function changesOf(view: TableView, system: DateSystem, sent: readonly SentGroup[], outcomes: readonly RowOutcome[]): TransactionChange[] {
+/** What a row's outcome (outcomes.ts, which calls this) says here: its update went through, or may have. */
+interface Outcome {
+  id: string;
+  ok: boolean;
+  unknown?: boolean;
+}
+
+export function changesOf(view: TableView, system: DateSystem, sent: readonly SentGroup[], outcomes: readonly Outcome[]): TransactionChange[] {
   const outcome = new Map(outcomes.map((o) => [o.id, o]));
   const changes: TransactionChange[] = [];
   for (const group of sent) {

@@ -24,7 +24,7 @@ export interface RowOutcome {
 
 /**
  * Turns a terminal job into one outcome per id. A failed job changed nothing: every row stays pending. Its
- * errors are matched to rows by the transaction id they carry (src/api/jobs.ts reads it by its txn_ prefix,
+ * errors are matched to rows by the transaction id they carry (src/api/jobAnswer.ts reads it by its txn_ prefix,
  * whatever the field's name); a row no error names is told why the others failed, or that the job failed
  * as a whole -- never another row's reason as its own.
  */

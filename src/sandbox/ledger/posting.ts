@@ -1,6 +1,7 @@
 // Double-entry posting of transactions into journal_entries / journal_lines.
 //
-// One model, applied everywhere (docs/api-decisions.md, design.md "Ledger sketch"):
+// One model, applied everywhere: every report and total is read from these lines (what the spec leaves open
+// is in docs/api-decisions.md, "Reports and totals"):
 // - Only approved transactions that are neither hidden nor deleted post. Pending, hidden and deleted
 //   transactions post nothing; a zero amount posts nothing either.
 // - Effective accounting date = accounting_date_override ?? date.
@@ -447,19 +448,6 @@ function loadTransaction(db: Db, txnId: string): PostableTransaction | undefined
 
 // ---------------------------------------------------------------------------------------------------
 // Public operations
-
-/**
- * Creates the journal entries of one transaction (nothing when it is pending, hidden or deleted). Does
- * not remove existing entries: use rebuildTransactionEntries after an edit. Entries are stamped `now`.
- */
-export function postTransaction(db: Db, txnId: string, now: number, opts: PostingOptions = {}): void {
-  const txn = loadTransaction(db, txnId);
-  if (!txn) throw new Error(`Unknown transaction ${txnId}`);
-  const lookup = singleLookup(db, txn.company_id);
-  db.transaction(() => {
-    for (const e of buildTransactionEntries(txn, lookup, now)) insertJournalEntry(db, e, opts.random);
-  })();
-}
 
 function deleteEntriesOf(db: Db, txnId: string): void {
   const s = statements(db);

@@ -1,4 +1,5 @@
-// Deterministic demo data for the sandbox (design.md "The sandbox contract").
+// Deterministic demo data for the sandbox: the companies, keys and books that `--list-keys` and the README
+// describe.
 //
 // seedDatabase(db, {transactions?, today, now}) writes every company of the roster: company record,
 // people and keys, chart of accounts, departments, accounts and cards, the transaction feed, the posted

@@ -1,5 +1,5 @@
-// The demo companies, their people and the labelled API keys of the roster (design.md "The sandbox
-// contract"). Identities (company, user ids, keys) come from their own PRNG streams that depend on
+// The demo companies, their people and the labelled API keys of the roster (what `--list-keys` prints, one
+// key per access case the tests need). Identities (company, user ids, keys) come from their own PRNG streams that depend on
 // nothing but their labels, so keys stay the same whatever the transaction count or date of a seed.
 
 import type { Db } from '../db/open';

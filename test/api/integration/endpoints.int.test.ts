@@ -1,4 +1,5 @@
-import { ApiError, collect } from '../../../src/api';
+import { ApiError } from '../../../src/api';
+import { collect } from '../../support/collect';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 import { assignableLeaves, caught, clientFor, daysAgo, editableTransactions, outcomes, parseLines, type Harness } from './support';
 

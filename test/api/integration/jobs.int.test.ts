@@ -1,4 +1,5 @@
-import { ApiError, collect, type BulkUpdateJob, type BulkUpdateParams, type JobError } from '../../../src/api';
+import { ApiError, type BulkUpdateJob, type BulkUpdateParams, type JobError } from '../../../src/api';
+import { collect } from '../../support/collect';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 import { assignableLeaves, caught, clearFaults, clientFor, editableTransactions, injectFaults, outcomes, shiftMonths, sleep, type Harness } from './support';
 

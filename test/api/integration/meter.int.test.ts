@@ -1,5 +1,6 @@
 import net from 'node:net';
-import { ApiError, CallMeter, capMonthOf, collect, createClient } from '../../../src/api';
+import { ApiError, CallMeter, capMonthOf, createClient } from '../../../src/api';
+import { collect } from '../../support/collect';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 import {
   assignableLeaves,

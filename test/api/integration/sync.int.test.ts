@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { ApiError, collect, type SyncPage, type Transaction } from '../../../src/api';
+import { ApiError, type SyncPage, type Transaction } from '../../../src/api';
+import { collect } from '../../support/collect';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
 import { assignableLeaves, caught, clearFaults, clientFor, daysAgo, editableTransactions, injectFaults, outcomes, sleep, type Harness } from './support';
 

@@ -1,11 +1,9 @@
 import {
   DateArgument,
-  DateArgumentError,
   argumentEndDate,
   argumentsToPeriod,
   parseDateArgument,
   trailingTwelveMonths,
-  unwrap,
   yearToDate,
 } from '../../../src/engine/dates';
 import { error, value } from './results';
@@ -125,11 +123,6 @@ describe('parseDateArgument', () => {
     expect(() => parseDateArgument('FY2026', { today: TODAY, fiscalYearStartMonth: 13 })).toThrow(RangeError);
   });
 
-  test('unwrap throws the user-facing message', () => {
-    expect(() => unwrap(parseDateArgument('2026-13', { today: TODAY }))).toThrow(DateArgumentError);
-    expect(() => unwrap(parseDateArgument('2026-13', { today: TODAY }))).toThrow(/^Bad date "2026-13"/);
-    expect(unwrap(parseDateArgument('2026-07-01', { today: TODAY }))).toEqual({ kind: 'date', date: '2026-07-01' });
-  });
 });
 
 describe('combining date arguments', () => {

@@ -2,9 +2,7 @@ import {
   addDays,
   customPeriod,
   daysBetween,
-  monthEnds,
   priorPeriod,
-  quarterEnds,
   samePeriodLastYear,
   splitPeriod,
 } from '../../../src/engine/dates';
@@ -92,21 +90,5 @@ describe('comparison periods', () => {
     expect(samePeriodLastYear(range('2026-07-01', '2026-09-30'))).toMatchObject({ start: '2025-07-01', end: '2025-09-30', label: 'Q3 2025' });
     expect(samePeriodLastYear(range('2026-01-01', '2026-07-15'))).toMatchObject({ start: '2025-01-01', end: '2025-07-15' });
     expect(samePeriodLastYear(range('2024-02-29', '2024-02-29'))).toMatchObject({ start: '2023-02-28', end: '2023-02-28' });
-  });
-});
-
-describe('reporting dates', () => {
-  test('month ends of a leap and a common year', () => {
-    expect(monthEnds(2024)).toEqual([
-      '2024-01-31', '2024-02-29', '2024-03-31', '2024-04-30', '2024-05-31', '2024-06-30',
-      '2024-07-31', '2024-08-31', '2024-09-30', '2024-10-31', '2024-11-30', '2024-12-31',
-    ]);
-    expect(monthEnds(2026)[1]).toBe('2026-02-28');
-  });
-
-  test('quarter ends, calendar and fiscal', () => {
-    expect(quarterEnds(2026)).toEqual(['2026-03-31', '2026-06-30', '2026-09-30', '2026-12-31']);
-    expect(quarterEnds(2026, { fiscalYearStartMonth: 7 })).toEqual(['2025-09-30', '2025-12-31', '2026-03-31', '2026-06-30']);
-    expect(quarterEnds(2024, { fiscalYearStartMonth: 3 })).toEqual(['2023-05-31', '2023-08-31', '2023-11-30', '2024-02-29']);
   });
 });

@@ -4,7 +4,8 @@
 import { createClient } from '../../../src/api';
 import { FinError, FinService } from '../../../src/engine/fin';
 import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+import { RequestCache } from '../../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../../support/memoryCacheStore';
 import { page, rel, startFakeApi, TEST_KEY, type FakeApi, type Reply } from '../../api/helpers/fakeApi';
 
 let api: FakeApi;

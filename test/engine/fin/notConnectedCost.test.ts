@@ -1,7 +1,7 @@
 // What a formula that showed "Not connected" may read once connected, at most, on an empty cache: the
 // estimate's part for what value preview cannot see (test/runtime/notConnected.sandbox.test.ts prices the
 // rest against a sandbox). Requests several formulas share are counted once.
-import type { FinCall } from '../../../src/engine/fin/calls';
+import type { FinCall } from '../../../src/engine/fin/finCall';
 import { callKey, callsAtMost, plannedRequests } from '../../../src/engine/fin/notConnectedCost';
 
 describe('the requests a FIN call reads at most', () => {

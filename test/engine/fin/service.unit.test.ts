@@ -6,7 +6,8 @@ import type { CallOptions } from '../../../src/api/transport';
 import type { Category, IncomeStatement } from '../../../src/api/types';
 import { FinError, FinService, type FinClient } from '../../../src/engine/fin';
 import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+import { RequestCache } from '../../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../../support/memoryCacheStore';
 
 const CATEGORIES: Category[] = [
   { id: 'cat_rev', object: 'category', name: 'Revenue', account_type: 'revenue', point_in_time: false, tier: 1, position: 1, parent_id: null, created: 0 },

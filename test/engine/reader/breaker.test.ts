@@ -6,7 +6,8 @@ import { ApiError } from '../../../src/api';
 import type { CallOptions } from '../../../src/api/transport';
 import { CachedReader } from '../../../src/engine/reader/cachedReader';
 import { OutageError } from '../../../src/engine/reader/outage';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+import { RequestCache } from '../../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../../support/memoryCacheStore';
 
 const INCOME = '/reports/income_statement';
 const BALANCE = '/reports/balance_sheet';

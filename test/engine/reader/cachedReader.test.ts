@@ -4,7 +4,8 @@
 import { ApiError, MonthlyLimitError } from '../../../src/api';
 import type { CallOptions } from '../../../src/api/transport';
 import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { MemoryCacheStore, RequestCache } from '../../../src/engine/reader/requestCache';
+import { RequestCache } from '../../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../../support/memoryCacheStore';
 
 const req = (path: string) => ({ path, query: { a: 1 } });
 const request = { method: 'GET', path: '/x', query: '' };

@@ -1,4 +1,5 @@
-import { MemoryCacheStore, RequestCache, canonicalKey, requestKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
+import { RequestCache, canonicalKey, requestKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
+import { MemoryCacheStore } from '../../support/memoryCacheStore';
 
 const req = { path: '/reports/income_statement', query: { start_date: '2025-01-01', end_date: '2025-01-31' } };
 

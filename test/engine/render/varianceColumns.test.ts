@@ -1,7 +1,7 @@
 // Issue 15, item 3: a comparison's Variance and Variance % columns, computed at render from the two
 // columns' cents. Favourable is positive on every statement (varianceColumns.ts says why per statement).
 
-import { TEXT_FORMAT, cellValues, isRectangular } from '../../../src/engine/render/grid';
+import { TEXT_FORMAT, cellValues } from '../../../src/engine/render/grid';
 import { RenderError, accountingFormat } from '../../../src/engine/render/money';
 import type { BalanceSheetReport, CashFlowReport, StatementReport } from '../../../src/engine/render/reportShapes';
 import { renderStatement, type RenderStatementInput, type StatementGrid } from '../../../src/engine/render/statementGrid';
@@ -35,7 +35,7 @@ function figures(g: StatementGrid, row: number, divisor = 100): (number | undefi
 }
 
 function expectWellFormed(g: StatementGrid): void {
-  expect(isRectangular(g.rows)).toBe(true);
+  expect(g.rows.map((row) => row.length)).toEqual(g.rows.map(() => g.columnCount));
   expect(g.columnCount).toBe(5);
   expect(g.columnWidths).toHaveLength(5);
   expect(g.columns).toHaveLength(4);
