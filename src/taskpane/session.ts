@@ -11,7 +11,7 @@ import type { SecretStore } from '../engine/ports/storage';
 import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, isPlan, type StoredConnection, type Workspace, type WorkspaceConnections } from '../runtime';
 import { PaneError } from './errors';
 import { whyNoAnswer } from './reachability';
-import type { PaneRuntime } from './services';
+import type { PaneRuntime } from './paneRuntime';
 
 /** The seeded sandbox key the demo uses (Growth plan, every permission). */
 export const DEMO_KEY_LABEL = 'growth-admin';

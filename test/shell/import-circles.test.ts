@@ -9,15 +9,6 @@ import ts from 'typescript';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/**
- * Circles the lead removes when the pane's wiring moves into the per-company workspace (issue 29, item 3).
- * Each entry is a circle's files; the test fails when one is no longer a circle, so empty the list as they go.
- */
-const KNOWN_UNTIL_WORKSPACE_MOVE: string[][] = [
-  ['src/taskpane/services.ts', 'src/taskpane/session.ts'],
-  ['bench/boardPack.ts', 'bench/changedOnly.ts'],
-];
-
 type Graph = Map<string, string[]>;
 
 const SOURCE = /\.tsx?$/;
@@ -121,20 +112,13 @@ function describeKnot(graph: Graph, knot: string[]): string[] {
   return [...chains];
 }
 
-const sameFiles = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((f, i) => f === [...b].sort()[i]);
 
 describe('the import graph of src/ and bench/', () => {
   const graph = importGraph(root, ['src', 'bench']);
   const found = knots(graph);
 
-  test('has no circle but those the workspace move removes', () => {
-    const unexpected = found.filter((knot) => !KNOWN_UNTIL_WORKSPACE_MOVE.some((known) => sameFiles(known, knot)));
-    expect(unexpected.flatMap((knot) => describeKnot(graph, knot))).toEqual([]);
-  });
-
-  test('each circle allowed for now is still one (empty KNOWN_UNTIL_WORKSPACE_MOVE as they go)', () => {
-    const gone = KNOWN_UNTIL_WORKSPACE_MOVE.filter((known) => !found.some((knot) => sameFiles(known, knot)));
-    expect(gone).toEqual([]);
+  test('has no circle', () => {
+    expect(found.flatMap((knot) => describeKnot(graph, knot))).toEqual([]);
   });
 
   test('sees the files it checks', () => {
