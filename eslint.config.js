@@ -24,16 +24,28 @@ const layers = {
               layer: { type: 'string' },
               folders: { type: 'array', items: { type: 'string' } },
               packages: { type: 'array', items: { type: 'string' } },
+              typesOnly: { type: 'array', items: { type: 'string' } },
             },
             additionalProperties: false,
           },
         ],
       },
       create(context) {
-        const { layer, folders = [], packages = [] } = context.options[0];
-        const forbiddenFolder = (source) => {
+        const { layer, folders = [], packages = [], typesOnly = [] } = context.options[0];
+        const within = (source, list) => {
           const target = path.relative(__dirname, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
-          return folders.find((folder) => target === folder || target.startsWith(`${folder}/`));
+          return list.find((folder) => target === folder || target.startsWith(`${folder}/`));
+        };
+        const forbiddenFolder = (source) => within(source, folders);
+        // Types only: `import type`, or every name imported marked `type`.
+        const onlyTypes = (node) =>
+          node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+        const valuesFrom = (node) => {
+          if (!node?.source || typeof node.source.value !== 'string' || !node.source.value.startsWith('.')) return;
+          const hit = within(node.source.value, typesOnly);
+          if (hit && !onlyTypes(node)) {
+            context.report({ node: node.source, message: `${layer} may import only types from ${hit} ('${node.source.value}'): it reaches the engine through src/runtime (see "The arrows" in docs/architecture.md).` });
+          }
         };
         const forbiddenPackage = (source) =>
           packages.find((p) => (p.endsWith('/*') ? source.startsWith(p.slice(0, -1)) : source === p || source.startsWith(`${p}/`)));
@@ -44,10 +56,24 @@ const layers = {
           if (hit) context.report({ node, message: `${layer} may not import ${hit} ('${source}'): see "The arrows" in docs/architecture.md.` });
         };
         return {
-          ImportDeclaration: (node) => check(node.source),
-          ExportNamedDeclaration: (node) => check(node.source),
-          ExportAllDeclaration: (node) => check(node.source),
-          ImportExpression: (node) => check(node.source),
+          ImportDeclaration: (node) => {
+            check(node.source);
+            valuesFrom(node);
+          },
+          ExportNamedDeclaration: (node) => {
+            check(node.source);
+            valuesFrom(node);
+          },
+          ExportAllDeclaration: (node) => {
+            check(node.source);
+            valuesFrom(node);
+          },
+          ImportExpression: (node) => {
+            check(node.source);
+            if (node.source?.type === 'Literal' && typeof node.source.value === 'string' && node.source.value.startsWith('.') && within(node.source.value, typesOnly)) {
+              context.report({ node: node.source, message: `${layer} may import only types from the engine: it reaches it through src/runtime.` });
+            }
+          },
           // `type T = import('../../excel/x').T`
           TSImportType: (node) => check(node.argument?.literal),
         };
@@ -56,9 +82,9 @@ const layers = {
   },
 };
 
-const forbid = (layer, folders, packages = []) => ({
+const forbid = (layer, folders, packages = [], typesOnly = []) => ({
   files: [`${layer}/**`],
-  rules: { 'layers/forbidden-imports': ['error', { layer, folders, packages }] },
+  rules: { 'layers/forbidden-imports': ['error', { layer, folders, packages, typesOnly }] },
 });
 
 module.exports = tseslint.config(
@@ -91,6 +117,8 @@ module.exports = tseslint.config(
   forbid('src/engine', ABOVE_THE_ENGINE, UI_AND_OFFICE),
   forbid('src/api', [...ABOVE_THE_ENGINE, 'src/engine'], UI_AND_OFFICE),
   forbid('src/sandbox', CLIENT_SIDE),
+  // The pane is screens: engines, refreshes and cost rules are the runtime's, and so is the door to the engine's helpers.
+  forbid('src/taskpane', [], [], ['src/engine']),
   {
     files: ['src/engine/**', 'src/api/**'],
     rules: { 'no-restricted-globals': ['error', 'Office', 'Excel', 'OfficeRuntime', 'CustomFunctions'] },

@@ -9,9 +9,27 @@
 import type { Client, Plan } from '../api';
 import type { CallsLeft } from '../engine/budget/callsLeft';
 import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
-import { consolidatedWith, type ConsolidatedBlock, type Member } from '../engine/consolidation/insert';
+import {
+  consolidatedBlocks,
+  consolidatedCost,
+  consolidatedWith,
+  insertConsolidated,
+  refreshConsolidated,
+  type ConsolidatedBlock,
+  type ConsolidatedSpec,
+  type Member,
+} from '../engine/consolidation/insert';
+import type { YearMonth } from '../engine/dates';
+import type { CallCost } from '../engine/reader/cachedReader';
+import { boardPackIn, insertBoardPack, packCost, type PackOutcome } from '../engine/reporting/boardPack';
+import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
+import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
+import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
+import { forgetBlock } from '../engine/statements/blocks';
+import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
+import type { WrittenRange } from '../engine/ports/workbook';
 import { refreshConsolidatedBlocks } from '../engine/consolidation/refreshBlocks';
-import type { FinCell, RefreshReport } from '../engine/fin';
+import type { FinCell, FinService, RefreshReport } from '../engine/fin';
 import type { SecretStore } from '../engine/ports/storage';
 import type { BindingRecord, WorkbookGateway } from '../engine/ports/workbook';
 import type { CachedReader } from '../engine/reader/cachedReader';
@@ -22,7 +40,7 @@ import { changedRefreshText, fullRefreshText, planWorkbookRefresh, type Workbook
 import { planScopeRefresh, scopeArea, scopeCostText, startScopeRefresh, type ScopeKind, type ScopePlan, type ScopeRefreshDeps, type ScopeRefreshResult } from '../engine/refresh/scopeRefresh';
 import { startWorkbookRefresh, type RefreshKind, type WorkbookRefreshDeps, type WorkbookRefreshResult } from '../engine/refresh/workbookRefresh';
 import { Refusal } from '../engine/refusal';
-import { blockCostText, createStatementsEngine, planAfter, type RefreshBlock, type StatementsEngine } from '../engine/statements';
+import { blockCostText, createStatementsEngine, planAfter, type RefreshBlock, type StatementSpec, type StatementsEngine } from '../engine/statements';
 import { createTransactionsEngine, tablesByCompany, type PollOptions, type TransactionsEngine } from '../engine/transactions';
 import type { RuntimeHost } from './host';
 import type { StoredConnection } from './connection';
@@ -38,6 +56,8 @@ export interface WorkspaceRuntime {
   refreshAll(options?: RefreshAllOptions): Promise<RefreshReport>;
   cellRequests(cells: readonly FinCell[], company?: string): { requests: ReadRequest[]; unknown: number; elsewhere: number };
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
+  cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
+  getFinService(company?: string): Promise<FinService | null>;
 }
 
 /** Where the workspace works: the runtime, the workbook, add-in storage for push journals, the clock. */
@@ -134,6 +154,33 @@ export interface Workspace {
   forget(binding: BindingRecord): Promise<void>;
   /** A consolidated block's companies as connected here, by company id, headed by their connections' names now. */
   membersOf(block: ConsolidatedBlock): Promise<{ members: Member[] } | { missing: string[] }>;
+  /** The leading periods of a block that fit within `left` calls, priced on the company's cache (the default one's when omitted). */
+  fit(spec: StatementSpec, left: number, companyId?: string): Promise<FittingBlock | null>;
+  /** The workbook's reporting period and board pack: the default company's. */
+  readonly reporting: {
+    period(): Promise<ReportingPeriod>;
+    /** The board pack the workbook holds, by its KPI sheet. */
+    boardPack(): Promise<{ kpiSheet: string } | null>;
+    packCost(month: YearMonth): Promise<CallCost>;
+    insertPack(month: YearMonth, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
+    /** The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves; null where the host cannot pick out formulas. */
+    readonly periodFormulas: ((skipSheets: readonly string[]) => Promise<PeriodFormulas>) | null;
+  };
+  /** Companies side by side (connections by name): what a consolidated statement costs, inserting one, its blocks. */
+  readonly consolidation: {
+    blocks(): Promise<ConsolidatedBlock[]>;
+    cost(names: readonly string[], spec: ConsolidatedSpec): Promise<{ calls: number; perCompany: { name: string; cost: CallCost }[] }>;
+    /** Inserts it; `companyIds` says whose calls it spent (each company pays its own part). */
+    insert(names: readonly string[], spec: ConsolidatedSpec, spent: (companyIds: string[], run: () => Promise<{ written: WrittenRange }>) => Promise<{ written: WrittenRange }>): Promise<{ written: WrittenRange; companies: number }>;
+    /** Refresh this block: each company's report again, on its own connection; refused naming a company not connected here. */
+    refresh(block: ConsolidatedBlock): Promise<{ written: WrittenRange }>;
+    forget(binding: BindingRecord): Promise<void>;
+  };
+  /** Share as values: what each sheet holds and what to warn about, then the values copies. */
+  readonly share: {
+    survey(finQuietMs: number): Promise<{ sheets: SheetSurvey[]; facts: ShareFacts }>;
+    copy(sheets: readonly string[], facts: ShareFacts, onProgress?: (done: number, total: number) => void): Promise<ShareResult>;
+  };
 }
 
 export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections): Workspace {
@@ -252,6 +299,15 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     return missing.length > 0 ? { missing } : { members };
   };
   const consolidatedDeps = { gateway, timeZone: env.timeZone, now: env.now };
+  /** Connections by name (each once), as companies of a consolidated statement. */
+  const membersNamed = async (names: readonly string[]): Promise<Member[]> => {
+    const out: Member[] = [];
+    for (const name of names) {
+      const [reader, client] = await Promise.all([runtime.getReader(name), runtime.getClient(name)]);
+      if (reader && client) out.push({ name, reader, client });
+    }
+    return out;
+  };
 
   const scopeDeps = (): ScopeRefreshDeps => {
     const host = runtime.getRuntimeHost();
@@ -266,6 +322,18 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
       meter: own.client.meter,
       consolidated: { ...consolidatedDeps, membersOf },
     };
+  };
+
+  const periodFormulasOf = (): Workspace['reporting']['periodFormulas'] => {
+    const host = runtime.getRuntimeHost();
+    const finCellsIn = host?.finCellsIn?.bind(host);
+    if (!finCellsIn) return null;
+    const deps = {
+      sheets: async () => (await gateway.listSheets()).map((sheet) => sheet.name),
+      finCellsIn,
+      requestsOf: (cells: readonly FinCell[]) => runtime.cellRequests(cells, own.companyId),
+    };
+    return (skipSheets) => periodFormulas(deps, skipSheets);
   };
 
   const textOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'changed' ? changedRefreshText(p) : fullRefreshText(p));
@@ -358,5 +426,60 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     },
     forget: (binding) => own.statements.forget(binding),
     membersOf,
+    fit: async (spec, left, companyId) => {
+      const c = await company(companyId);
+      return c ? leadingPeriodsWithin(spec, left, (requests) => c.reader.cost(requests)) : null;
+    },
+    reporting: {
+      period: () => readReportingPeriod(gateway),
+      boardPack: () => boardPackIn(gateway),
+      packCost: (month) => packCost(own.reader, month, own.fiscalYearStartMonth),
+      insertPack: (month, onProgress) => insertBoardPack(gateway, own.statements, month, { fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress }),
+      periodFormulas: periodFormulasOf(),
+    },
+    consolidation: {
+      blocks: () => consolidatedBlocks(gateway),
+      cost: async (names, spec) => consolidatedCost(await membersNamed(names), spec),
+      insert: async (names, spec, spent) => {
+        const members = await membersNamed(names);
+        const title = members.map((m) => m.name).join(' + ');
+        const companyIds = await Promise.all(members.map((m) => m.reader.companyId()));
+        const { written } = await spent(companyIds, () => insertConsolidated({ ...consolidatedDeps, title }, members, spec));
+        return { written, companies: members.length };
+      },
+      refresh: async (block) => {
+        const found = await membersOf(block);
+        if ('missing' in found) {
+          const [one, ...more] = found.missing;
+          throw new Refusal(
+            'A company of this statement is not connected',
+            `${more.length ? `${found.missing.join(' and ')} are` : `${one} is`} not connected here: connect ${more.length ? 'them' : 'it'} (Connection tab) to refresh this block.`,
+            'consolidation_unconnected',
+          );
+        }
+        return refreshConsolidated({ ...consolidatedDeps, title: block.title }, block, found.members);
+      },
+      forget: (binding) => forgetBlock(gateway, binding),
+    },
+    share: {
+      survey: async (finQuietMs) => {
+        const now = env.now();
+        const plan = await own.statements.plan();
+        const fin = await runtime.getFinService();
+        const formulasAsOf = await fin?.dataAsOf().catch(() => undefined);
+        const sheets = await surveyWorkbook(gateway, { plan, now, finCompanies: (cells) => runtime.cellCompanies(cells) });
+        // Excel calculating, or the FIN functions still at work (a cell calculating again shows its old figure).
+        const finBusy = fin ? !(await fin.whenIdle(finQuietMs, finQuietMs * 4)) : false;
+        const calculating = finBusy || (await gateway.isCalculating());
+        const companyNames = Object.fromEntries(connected.connections.map((c) => [c.companyId, c.companyName]));
+        return { sheets, facts: { companyNames, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, now, timeZone: env.timeZone } };
+      },
+      copy: async (names, facts, onProgress) => {
+        // The sheets are read again: cells may have finished computing (or been edited) since the survey.
+        const fresh = await surveyWorkbook(gateway, { plan: await own.statements.plan(), now: env.now(), finCompanies: (cells) => runtime.cellCompanies(cells) });
+        const chosen = new Set(names);
+        return shareAsValues(gateway, fresh.filter((sheet) => chosen.has(sheet.sheet)), { ...facts, now: env.now() }, onProgress);
+      },
+    },
   };
 }

@@ -1,14 +1,12 @@
 import { Button, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
 import type { CallCost } from '../engine/reader/cachedReader';
-import { insertBoardPack, packCost } from '../engine/reporting/boardPack';
-import { parseReportingMonth, type ReportingPeriod } from '../engine/reporting/period';
-import type { StatementsEngine } from '../engine/statements';
-import { plural } from '../engine/text/plural';
+import type { ReportingPeriod } from '../engine/reporting/period';
 import { ActionOutcome } from './ActionOutcome';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
+import { parseReportingMonth, plural } from '../runtime/screenKit';
 
 // The board-pack template: one action inserting a monthly pack keyed on the reporting period (the P&L of the
 // month and year to date against the prior year, the P&L by month, the balance sheet against the prior year
@@ -17,7 +15,6 @@ import { useScreenStyles } from './styles';
 export interface BoardPackPanelProps {
   services: PaneServices;
   connection: ConnectedState;
-  statements: StatementsEngine;
   period: ReportingPeriod | null;
   /** The pack this workbook already holds (its KPI sheet), if any: it rolls forward, a second is not inserted. */
   pack: { kpiSheet: string } | null;
@@ -26,7 +23,7 @@ export interface BoardPackPanelProps {
   onInserted: () => void;
 }
 
-export function BoardPackPanel({ services, connection, statements, period, pack, costVersion, onInserted }: BoardPackPanelProps) {
+export function BoardPackPanel({ services, connection, period, pack, costVersion, onInserted }: BoardPackPanelProps) {
   const styles = useScreenStyles();
   const [cost, setCost] = useState<CallCost | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -46,7 +43,7 @@ export function BoardPackPanel({ services, connection, statements, period, pack,
       return;
     }
     let live = true;
-    packCost(connection.reader, month, connection.fiscalYearStartMonth).then(
+    connection.workspace.reporting.packCost(month).then(
       (c) => {
         if (live) setCost(c);
       },
@@ -55,7 +52,7 @@ export function BoardPackPanel({ services, connection, statements, period, pack,
     return () => {
       live = false;
     };
-  }, [month, pack, connection.reader, connection.fiscalYearStartMonth, costVersion, batches]);
+  }, [month, pack, connection.workspace, costVersion, batches]);
 
   const insert = async () => {
     if (!month || pack) return;
@@ -64,7 +61,7 @@ export function BoardPackPanel({ services, connection, statements, period, pack,
     setProgress({ done: 0, total: 6 });
     try {
       const pack = await services.actions.track(`Insert the board pack for ${monthText}`, () =>
-        insertBoardPack(services.gateway, statements, month, { fiscalYearStartMonth: connection.fiscalYearStartMonth, onProgress: (done, total) => setProgress({ done, total }) }),
+        connection.workspace.reporting.insertPack(month, (done, total) => setProgress({ done, total })),
       );
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
       setResult(

@@ -1,10 +1,8 @@
 import { Button, Checkbox, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import { namedPeriod, PERIOD_CHOICES, type NamedPeriodKey } from '../engine/dates';
-import { consolidatedBlocks, consolidatedCost, insertConsolidated, refreshConsolidated, type ConsolidatedBlock, type ConsolidatedSpec, type Member } from '../engine/consolidation/insert';
-import { formatAge, STATEMENTS, statementLabel, type StatementSpec } from '../engine/statements';
-import { forgetBlock } from '../engine/statements/blocks';
-import { plural } from '../engine/text/plural';
+import type { NamedPeriodKey } from '../engine/dates';
+import type { ConsolidatedBlock, ConsolidatedSpec } from '../engine/consolidation/insert';
+import type { StatementSpec } from '../engine/statements';
 import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../runtime';
 import { ChoiceField } from './ChoiceField';
 import { ErrorMessage } from './ErrorMessage';
@@ -13,6 +11,7 @@ import type { ScreenProps } from './ReportsScreen';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
+import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../runtime/screenKit';
 
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own
@@ -57,7 +56,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
 
   useEffect(() => {
     let live = true;
-    void consolidatedBlocks(services.gateway).then(
+    void connection.workspace.consolidation.blocks().then(
       (found) => {
         if (live) setBlocks(found);
       },
@@ -66,7 +65,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     return () => {
       live = false;
     };
-  }, [services.gateway, blocksVersion]);
+  }, [connection.workspace, blocksVersion]);
 
   useEffect(() => {
     let live = true;
@@ -87,29 +86,22 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     return { statement, period: 'custom', start: p.start, end: p.end, scale: 'units', fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1 };
   }, [statement, periodKey, today, connection.fiscalYearStartMonth]);
 
-  const members = async (): Promise<Member[]> => {
-    const out: Member[] = [];
-    for (const name of names.filter((n) => chosen.has(n))) {
-      const [reader, client] = await Promise.all([services.runtime.getReader(name), services.runtime.getClient(name)]);
-      if (reader && client) out.push({ name, reader, client });
-    }
-    return out;
-  };
+  const { consolidation } = connection.workspace;
+  const picked = names.filter((n) => chosen.has(n));
 
   useEffect(() => {
     let live = true;
     void (async () => {
-      const m = await members();
-      if (m.length < 2) return live && setCost('');
-      const c = await consolidatedCost(m, spec);
+      if (picked.length < 2) return live && setCost('');
+      const c = await consolidation.cost(picked, spec);
       const each = c.perCompany.map((p) => `${p.name} ${plural(p.cost.calls, 'call')}`).join(', ');
       if (live) setCost(`Costs ${plural(c.calls, 'call')}: ${each} (one per company, none for what is cached).`);
     })().catch(setError);
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- members() reads these
-  }, [names, chosen, spec, services.runtime]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- picked is names and chosen
+  }, [names, chosen, spec, consolidation]);
 
   if (names.length < 2) {
     return <Text className={styles.note}>Connect a second company (Connection tab) to put companies side by side in a consolidated statement.</Text>;
@@ -120,17 +112,12 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     setError(null);
     setResult('');
     try {
-      const m = await members();
-      const title = m.map((x) => x.name).join(' + ');
       // Each company pays its own part: a line on each one's log.
-      const companyIds = await Promise.all(m.map((x) => x.reader.companyId()));
-      const { written } = await services.actions.track(
-        `Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`,
-        () => insertConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title, now: services.now }, m, spec),
-        companyIds,
+      const { written, companies } = await consolidation.insert(picked, spec, (companyIds, run) =>
+        services.actions.track(`Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`, run, companyIds),
       );
       setBlocksVersion((v) => v + 1);
-      setResult(`Inserted the consolidated statement at ${written.address}: ${m.length} companies and their total, no eliminations.`);
+      setResult(`Inserted the consolidated statement at ${written.address}: ${companies} companies and their total, no eliminations.`);
     } catch (e) {
       setError(e);
     } finally {
@@ -144,18 +131,8 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
     setError(null);
     setResult('');
     try {
-      const found = await connection.workspace.membersOf(block);
-      if ('missing' in found) {
-        const [one, ...more] = found.missing;
-        throw new Error(`${more.length ? `${found.missing.join(' and ')} are` : `${one} is`} not connected here: connect ${more.length ? 'them' : 'it'} (Connection tab) to refresh this block.`);
-      }
-      const m = found.members;
       const companyIds = block.members.map((x) => x.companyId);
-      const { written } = await services.actions.track(
-        `Refresh consolidated ${statementLabel(block.spec.statement).toLowerCase()}`,
-        () => refreshConsolidated({ gateway: services.gateway, timeZone: services.timeZone, title: block.title, now: services.now }, block, m),
-        companyIds,
-      );
+      const { written } = await services.actions.track(`Refresh consolidated ${statementLabel(block.spec.statement).toLowerCase()}`, () => consolidation.refresh(block), companyIds);
       const spent = companyIds.reduce((n, id) => n + (services.actions.entries(id)[0]?.calls ?? 0), 0);
       setResult(`Refreshed the consolidated statement at ${written.address}. Spent ${plural(spent, 'call')}.`);
     } catch (e) {
@@ -169,7 +146,7 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const forget = async (block: ConsolidatedBlock) => {
     setError(null);
     try {
-      await forgetBlock(services.gateway, block.binding);
+      await consolidation.forget(block.binding);
       setResult(`Forgot the consolidated statement at ${block.binding.address}: its cells stay as they are, and it is refreshed no more.`);
     } catch (e) {
       setError(e);

@@ -1,12 +1,10 @@
 import { Badge, Button, Checkbox, Field, ProgressBar, Select, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
-import { plural } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
-import { addMonths, endOfMonth } from '../engine/dates';
-import { CHANGED_ONLY_BLIND_SPOT, type WorkbookPlan } from '../engine/refresh/plan';
+import type { WorkbookPlan } from '../engine/refresh/plan';
 import type { RefreshKind } from '../engine/refresh/workbookRefresh';
 import { ErrorMessage } from './ErrorMessage';
-import { describeSpec, failureOf, formatAge, isOld, specFromBinding, type RefreshBlock } from '../engine/statements';
+import type { RefreshBlock } from '../engine/statements';
 import { useToday } from './hooks';
 import type { ScopeKind, ScopePlan } from '../engine/refresh/scopeRefresh';
 import type { PaneRequest, RefreshAsk } from '../runtime';
@@ -14,6 +12,7 @@ import { InView } from './InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
+import { addMonths, CHANGED_ONLY_BLIND_SPOT, describeSpec, endOfMonth, failureOf, formatAge, isOld, plural, specFromBinding } from '../runtime/screenKit';
 
 // Refresh: the workbook's one refresh -- changed only (one call to ask what changed, then only what that
 // touches) or full -- with the cost of each shown before it spends; books closed through a month end; and

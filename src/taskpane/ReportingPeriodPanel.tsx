@@ -1,16 +1,17 @@
 import { Button, Field, Input, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { monthIndex, monthIndexToYearMonth, formatYearMonth, type YearMonth } from '../engine/dates';
-import { parseReportingMonth, readReportingPeriod, REPORTING_PERIOD_NAME, type ReportingPeriod } from '../engine/reporting/period';
+import type { YearMonth } from '../engine/dates';
+import type { ReportingPeriod } from '../engine/reporting/period';
 import type { PeriodFormulas } from '../engine/reporting/periodFormulas';
 import type { RollPlan } from '../engine/reporting/rollForward';
 import type { ReadRequest } from '../engine/reader/requestCache';
 import type { StatementsEngine } from '../engine/statements';
-import { plural } from '../engine/text/plural';
 import { ActionOutcome } from './ActionOutcome';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
+import type { Workspace } from '../runtime';
 import { useScreenStyles } from './styles';
+import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../runtime/screenKit';
 
 // The reporting period (FIN_PERIOD): the month the relative blocks and the FIN cells that read it follow.
 // Moving it shows its cost first (the relative blocks' new periods not cached, the reads the caller knows its
@@ -18,11 +19,11 @@ import { useScreenStyles } from './styles';
 // rolls the blocks forward through the cache.
 
 /** The workbook's reporting period, read again whenever `version` changes (after a move, an insert). */
-export function useReportingPeriod(services: PaneServices, version: number): ReportingPeriod | null {
+export function useReportingPeriod(workspace: Workspace, version: number): ReportingPeriod | null {
   const [period, setPeriod] = useState<ReportingPeriod | null>(null);
   useEffect(() => {
     let live = true;
-    readReportingPeriod(services.gateway).then(
+    workspace.reporting.period().then(
       (p) => {
         if (live) setPeriod(p);
       },
@@ -33,7 +34,7 @@ export function useReportingPeriod(services: PaneServices, version: number): Rep
     return () => {
       live = false;
     };
-  }, [services, version]);
+  }, [workspace, version]);
   return period;
 }
 

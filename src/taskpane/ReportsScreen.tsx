@@ -1,43 +1,21 @@
 import { ChoiceField } from './ChoiceField';
 import { Button, Checkbox, Field, Input, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { PERIOD_CHOICES, type Period, type YearMonth } from '../engine/dates';
-import { fail, ok } from '../engine/result';
+import type { Period, YearMonth } from '../engine/dates';
 import type { Scale } from '../engine/render';
-import { plural } from '../engine/text/plural';
 import { ActionOutcome } from './ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
-import { boardPackIn, kpiReads } from '../engine/reporting/boardPack';
-import { periodFormulas } from '../engine/reporting/periodFormulas';
-import type { FinCell } from '../engine/fin';
 import { useCompany, useConnectionOf, useToday } from './hooks';
 import { InView } from './InView';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
 import type { CallCost } from '../engine/reader/cachedReader';
-import { exceedsLeft, notStartedText, type CallsLeft } from '../engine/budget/callsLeft';
-import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
-import {
-  LAYOUTS,
-  RELATIONS,
-  SCALES,
-  STATEMENTS,
-  columnsFor,
-  costText,
-  describeSpec,
-  offersTotal,
-  offersVariance,
-  relativePeriod,
-  resolvePeriod,
-  statementLabel,
-  type LayoutKey,
-  type PeriodChoice,
-  type PeriodRelation,
-  type StatementKind,
-  type StatementSpec,
-} from '../engine/statements';
+import type { CallsLeft } from '../engine/budget/callsLeft';
+import type { FittingBlock } from '../engine/statements/fit';
+import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../engine/statements';
 import { useScreenStyles } from './styles';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -65,12 +43,13 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   /** Set when the period follows the reporting period; periodChoice is then not used. */
   const [relation, setRelation] = useState<PeriodRelation | null>(null);
   const [periodVersion, setPeriodVersion] = useState(0);
-  const reporting = useReportingPeriod(services, periodVersion);
+  const { workspace } = connection;
+  const reporting = useReportingPeriod(workspace, periodVersion);
   // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
   const [pack, setPack] = useState<{ kpiSheet: string } | null>(null);
   useEffect(() => {
     let live = true;
-    void boardPackIn(services.gateway).then(
+    void workspace.reporting.boardPack().then(
       (found) => {
         if (live) setPack(found);
       },
@@ -79,20 +58,13 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     return () => {
       live = false;
     };
-  }, [services, periodVersion]);
+  }, [workspace, periodVersion]);
   const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => kpiReads(month) : undefined), [pack]);
   // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the KPIs are priced above).
   const periodCells = useMemo(() => {
-    const host = services.runtime.getRuntimeHost();
-    const finCellsIn = host?.finCellsIn?.bind(host);
-    if (!finCellsIn) return undefined;
-    const deps = {
-      sheets: async () => (await services.gateway.listSheets()).map((s) => s.name),
-      finCellsIn,
-      requestsOf: (cells: readonly FinCell[]) => services.runtime.cellRequests(cells, connection.companyId),
-    };
-    return () => periodFormulas(deps, pack ? [pack.kpiSheet] : []);
-  }, [services, connection.companyId, pack]);
+    const scan = workspace.reporting.periodFormulas;
+    return scan ? () => scan(pack ? [pack.kpiSheet] : []) : undefined;
+  }, [workspace, pack]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layout, setLayout] = useState<LayoutKey>('single');
@@ -103,7 +75,6 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
   // The reporting period and the board pack are the default connection's (its FIN formulas name no company);
   // a statement block may be any connected company's, and is refreshed on its connection.
-  const { workspace } = connection;
   const statements = workspace.statements;
   const [companyId, setCompanyId] = useState(connection.companyId);
   const chosenId = connection.connections.some((c) => c.companyId === companyId) ? companyId : connection.companyId;
@@ -162,13 +133,13 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     void (async () => {
       const c = await blocks.cost(spec);
       const left = await callsLeft();
-      const fit = exceedsLeft(c.calls, left) ? await leadingPeriodsWithin(spec, left.left, (requests) => working.reader.cost(requests)) : null;
+      const fit = exceedsLeft(c.calls, left) ? await workspace.fit(spec, left.left, working.companyId) : null;
       if (live) setCost({ ...c, left, fit });
     })().catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [spec, blocks, working, callsLeft, costVersion]);
+  }, [spec, blocks, working, workspace, callsLeft, costVersion]);
 
   const busy = progress !== null;
   const loading = working === null;
@@ -225,7 +196,6 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       <BoardPackPanel
         services={services}
         connection={connection}
-        statements={statements}
         period={reporting}
         pack={pack}
         costVersion={costVersion}

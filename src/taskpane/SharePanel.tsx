@@ -1,10 +1,10 @@
 import { Button, Checkbox, Field, MessageBar, MessageBarBody, MessageBarTitle, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
-import { holdsFinContent, shareAsValues, shareWarnings, suggestedSheets, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
-import { plural } from '../engine/text/plural';
+import type { ShareFacts, ShareResult, SheetSurvey } from '../engine/share';
 import { ErrorMessage } from './ErrorMessage';
 import type { ScreenProps } from './ReportsScreen';
 import { useScreenStyles } from './styles';
+import { holdsFinContent, plural, shareWarnings, suggestedSheets } from '../runtime/screenKit';
 
 // Share: values copies of the chosen sheets for people without the add-in (engine/share). Reading the
 // workbook and the refresh plan spends no call, and neither does the copy: the figures are the ones on the
@@ -50,8 +50,8 @@ function sheetSummary(s: SheetSurvey): string {
 
 export function SharePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
-  const share = useShareStyles();
-  const { statements } = connection.workspace;
+  const shareStyles = useShareStyles();
+  const { share } = connection.workspace;
   const [survey, setSurvey] = useState<Survey | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState<'reading' | 'copying' | null>('reading');
@@ -63,16 +63,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
     setBusy('reading');
     setError(null);
     try {
-      const now = services.now();
-      const plan = await statements.plan();
-      const fin = await services.runtime.getFinService();
-      const formulasAsOf = await fin?.dataAsOf().catch(() => undefined);
-      const sheets = await surveyWorkbook(services.gateway, { plan, now, finCompanies: services.runtime.cellCompanies });
-      // Excel calculating, or the FIN functions still at work (a cell calculating again shows its old figure).
-      const finBusy = fin ? !(await fin.whenIdle(FIN_QUIET_MS, FIN_QUIET_MS * 4)) : false;
-      const calculating = finBusy || (await services.gateway.isCalculating());
-      const companyNames = Object.fromEntries(connection.connections.map((c) => [c.companyId, c.companyName]));
-      const facts: ShareFacts = { companyNames, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, now, timeZone: services.timeZone };
+      const { sheets, facts } = await share.survey(FIN_QUIET_MS);
       setSurvey({ sheets, facts });
       setChosen(new Set(suggestedSheets(sheets)));
     } catch (e) {
@@ -80,7 +71,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
     } finally {
       setBusy(null);
     }
-  }, [services, statements, connection.connections]);
+  }, [share]);
 
   useEffect(() => {
     void look();
@@ -105,10 +96,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
     setError(null);
     setResult(null);
     try {
-      // The sheets are read again: cells may have finished computing (or been edited) since the survey.
-      const fresh = await surveyWorkbook(services.gateway, { plan: await statements.plan(), now: services.now(), finCompanies: services.runtime.cellCompanies });
-      const sheets = fresh.filter((s) => chosen.has(s.sheet));
-      const done = await shareAsValues(services.gateway, sheets, { ...survey.facts, now: services.now() }, (d, total) => setProgress({ done: d, total }));
+      const done = await share.copy([...chosen], survey.facts, (d, total) => setProgress({ done: d, total }));
       setResult(done);
       await services.actions.record(connection.companyId, { action: `Share as values (${plural(done.copies.length, 'sheet')})`, calls: 0, at: services.now() });
     } catch (e) {
@@ -127,8 +115,8 @@ export function SharePanel({ services, connection }: ScreenProps) {
         figures the sheets show now.
       </Text>
       {survey && survey.sheets.length > 0 && (
-        <fieldset className={share.sheets}>
-          <legend className={share.legend}>Sheets to copy</legend>
+        <fieldset className={shareStyles.sheets}>
+          <legend className={shareStyles.legend}>Sheets to copy</legend>
           {survey.sheets.map((s) => (
             <Checkbox
               key={s.sheet}
@@ -145,7 +133,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
         <MessageBar intent="warning" layout="multiline">
           <MessageBarBody>
             <MessageBarTitle>Check before sharing</MessageBarTitle>
-            <ul className={share.warnings}>
+            <ul className={shareStyles.warnings}>
               {warnings.map((w) => (
                 <li key={w}>{w}</li>
               ))}

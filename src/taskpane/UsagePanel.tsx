@@ -4,12 +4,11 @@ import { capMonthOf, planCap, type Client } from '../api';
 import { callsOf, linesOfMonth } from './actionLog';
 import { ChoiceField } from './ChoiceField';
 import { useActions, useConnectionOf, useMeterCount } from './hooks';
-import { formatAge } from '../engine/statements';
-import { plural } from '../engine/text/plural';
 import type { ScreenProps } from './ReportsScreen';
 import { planLabel } from '../runtime';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
+import { formatAge, plural } from '../runtime/screenKit';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
 // counts), the plan's cap, the next reset (midnight Pacific on the 1st) and what spent them: the pane's

@@ -9,7 +9,7 @@
 import { capMonthOf, type Client } from '../api';
 import type { FinBatch } from '../engine/fin';
 import type { SecretStore } from '../engine/ports/storage';
-import { plural } from '../engine/text/plural';
+import { plural } from '../runtime/screenKit';
 
 export interface ActionEntry {
   action: string;

@@ -4,12 +4,7 @@
 // defence anything shaped like a key is masked here.
 
 import { ApiError, ConfigError, MonthlyLimitError, planCap, UNREADABLE_ANSWER } from '../api';
-import { isFinError, permissionFor } from '../engine/fin';
-import { capFromMessage } from '../engine/reader/capBlock';
-import { OutageError } from '../engine/reader/outage';
-import { RenderError } from '../engine/render';
-import { isRefusal } from '../engine/refusal';
-import { GatewayError } from '../engine/ports/workbook';
+import { capFromMessage, GatewayError, isFinError, isRefusal, OutageError, permissionFor, RenderError } from '../runtime/screenKit';
 
 /** A failure the pane itself detects, already worded for the user. */
 export class PaneError extends Error {

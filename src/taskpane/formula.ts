@@ -3,10 +3,10 @@
 // would not name exactly that category (a name containing '>', or two identical paths).
 
 import type { Category } from '../api/types';
-import { parseDateArgument, type DateArgument } from '../engine/dates';
+import type { DateArgument } from '../engine/dates';
 import type { Result } from '../engine/result';
-import { resolveInTree } from '../engine/fin';
 import type { Tree, TreeNode } from '../engine/tree';
+import { parseDateArgument, resolveInTree } from '../runtime/screenKit';
 
 /** An Excel string literal: quotes doubled. */
 export function excelString(text: string): string {

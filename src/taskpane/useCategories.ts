@@ -5,9 +5,10 @@
 
 import { useEffect, useState } from 'react';
 import type { Category, FullList } from '../api/types';
-import { buildTree, type Tree } from '../engine/tree';
+import type { Tree } from '../engine/tree';
 import type { PaneServices } from './services';
 import type { ConnectedState } from './session';
+import { buildTree } from '../runtime/screenKit';
 
 const CATEGORIES_REQUEST = { path: '/categories' };
 

@@ -88,3 +88,24 @@ test('the layers above the engine may use it and Office.js', async () => {
   expect(await errors('src/runtime/runtime.ts', importing('../excel/runtimeStorage'))).toEqual([]);
   expect(await errors('src/taskpane/App.tsx', importing('@fluentui/react-components'))).toEqual([]);
 });
+
+describe('the pane reaches the engine through the runtime: types only from src/engine', () => {
+  test.each([
+    ['src/taskpane/RefreshPanel.tsx', "import { createStatementsEngine } from '../engine/statements';\nexport const used = createStatementsEngine;\n"],
+    ['src/taskpane/transactions/PullForm.tsx', "import { normalizeFilters } from '../../engine/transactions';\nexport const used = normalizeFilters;\n"],
+    ['src/taskpane/RefreshPanel.tsx', "import { plural, type Plural } from '../engine/text/plural';\nexport const used: Plural = plural;\n"],
+    ['src/taskpane/RefreshPanel.tsx', "export { plural } from '../engine/text/plural';\n"],
+    ['src/taskpane/RefreshPanel.tsx', "export const later = () => import('../engine/statements');\n"],
+  ])('%s: a value from the engine is refused', async (file, code) => {
+    expect(await errors(file, code)).toEqual([expect.stringMatching(/^layers\/forbidden-imports: src\/taskpane may import only types from src\/engine|may import only types from the engine/)]);
+  });
+
+  test.each([
+    ['src/taskpane/RefreshPanel.tsx', "import type { RefreshBlock } from '../engine/statements';\nexport type B = RefreshBlock;\n"],
+    ['src/taskpane/RefreshPanel.tsx', "import { type RefreshBlock } from '../engine/statements';\nexport type B = RefreshBlock;\n"],
+    ['src/taskpane/RefreshPanel.tsx', "import { plural } from '../runtime/screenKit';\nexport const used = plural;\n"],
+    ['src/taskpane/RefreshPanel.tsx', "import { openWorkspace } from '../runtime';\nexport const used = openWorkspace;\n"],
+  ])('%s: types from the engine, anything from the runtime', async (file, code) => {
+    expect(await errors(file, code)).toEqual([]);
+  });
+});

@@ -1,7 +1,5 @@
 import { Button, Field, MessageBar, MessageBarBody, MessageBarTitle, Select, Text, Title3 } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { describeFilters } from '../../engine/transactions';
-import { plural } from '../../engine/text/plural';
 import { useScreenStyles } from '../styles';
 
 /** An ISO instant in the user's local date and time, the zone named. */
@@ -11,6 +9,7 @@ function localTime(iso: string): string {
 import { ChangesToPush } from './ChangesToPush';
 import { unfinishedPush, tableNote } from './messages';
 import type { TransactionsActions } from './useTransactionsActions';
+import { describeFilters, plural } from '../../runtime/screenKit';
 
 // Edit and push: the table the buttons act on; Refresh it, Review the edits made in it (what would be sent,
 // grouped, and what it costs), Push them; and resume a push that was cut short.

@@ -1,11 +1,12 @@
 import { Button, Field, Input, Select, Text, Title3 } from '@fluentui/react-components';
 import { useMemo, useState, type ReactNode } from 'react';
-import { normalizeFilters, type TransactionFilters } from '../../engine/transactions';
+import type { TransactionFilters } from '../../engine/transactions';
 import { CategoryPicker } from '../CategoryPicker';
 import { useScreenStyles } from '../styles';
 import type { Categories } from '../useCategories';
 import { filtersNote } from './messages';
 import type { TransactionsActions } from './useTransactionsActions';
+import { normalizeFilters } from '../../runtime/screenKit';
 
 // Pull: the GET /transactions filters, checked as they are typed, with what a pull costs and how the
 // table will refresh; Pull writes the matching transactions into a new table. The category is picked by

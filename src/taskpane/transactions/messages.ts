@@ -1,24 +1,8 @@
 // What the Transactions screen says, in one place: the cost note of the filters, the line after each action,
 // the review's lines. The engine's own words (Push status, progress, refresh notes) stay in the engine.
 
-import {
-  allowsIncrementalRefresh,
-  describeFilters,
-  mutableFilterNames,
-  type CellDrillResult,
-  type DrillDownResult,
-  type GroupSummary,
-  type PullResult,
-  type PushResult,
-  type RefreshResult,
-  type ResumeResult,
-  type UnfinishedPush,
-  type ReviewPlan,
-  type ShiftResult,
-  type TransactionFilters,
-} from '../../engine/transactions';
-import { centsToDisplay } from '../../engine/render/money';
-import { plural, pluralGrouped } from '../../engine/text/plural';
+import type { CellDrillResult, DrillDownResult, GroupSummary, PullResult, PushResult, RefreshResult, ResumeResult, UnfinishedPush, ReviewPlan, ShiftResult, TransactionFilters } from '../../engine/transactions';
+import { allowsIncrementalRefresh, centsToDisplay, describeFilters, mutableFilterNames, plural, pluralGrouped } from '../../runtime/screenKit';
 
 export const NOT_CONNECTED = 'Connect to a company to pull its transactions.';
 

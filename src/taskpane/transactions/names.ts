@@ -1,8 +1,9 @@
 // What a pulled table and its sheet are called: after their dates, the filter that tells pulls apart
 // ("Transactions Q3 2025" on sheet "Transactions Q3 2025"), not "Transactions2" on "Transactions (2)".
 
-import { periodLabel, type PeriodOptions } from '../../engine/dates';
+import type { PeriodOptions } from '../../engine/dates';
 import type { TransactionFilters } from '../../engine/transactions';
+import { periodLabel } from '../../runtime/screenKit';
 
 /** Excel's limit on a sheet name. */
 const SHEET_NAME_MAX = 31;

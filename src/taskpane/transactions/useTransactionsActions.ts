@@ -3,20 +3,14 @@
 // action runs at a time; each is recorded in the action log with what it cost.
 
 import { useCallback, useEffect, useState } from 'react';
-import {
-  idsInSelection,
-  type DrillDownRequest,
-  type ReviewPlan,
-  type TransactionFilters,
-  type TransactionsTableInfo,
-  type UnfinishedPush,
-} from '../../engine/transactions';
+import type { DrillDownRequest, ReviewPlan, TransactionFilters, TransactionsTableInfo, UnfinishedPush } from '../../engine/transactions';
 import { useToday } from '../hooks';
 import { findConnection } from '../../runtime';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import * as say from './messages';
 import { pulledSheetName, pulledTableName } from './names';
+import { idsInSelection } from '../../runtime/screenKit';
 
 /** The form whose button started the running (or last) action: its progress and result show there. */
 export type ActionOrigin = 'pull' | 'table' | 'shift' | 'drill';
