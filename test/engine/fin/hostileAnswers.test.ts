@@ -1,12 +1,8 @@
 // FIN functions against a server whose answers are not what the API promises: a JSON null body, or an
 // object where the API documents text. Each settles as #N/A with code invalid_response; nothing of the
 // answer reaches a cell. The real client over real HTTP (a fake server), wired as the runtime wires it.
-import { createClient } from '../../../src/api';
-import { FinError, FinService } from '../../../src/engine/fin';
-import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { RequestCache } from '../../../src/engine/reader/requestCache';
-import { MemoryCacheStore } from '../../support/memoryCacheStore';
-import { page, rel, startFakeApi, TEST_KEY, type FakeApi, type Reply } from '../../api/helpers/fakeApi';
+import { page, rel, startFakeApi, type FakeApi, type Reply } from '../../api/helpers/fakeApi';
+import { finError, finOverFakeApi } from './finOverFakeApi';
 
 let api: FakeApi;
 beforeEach(async () => {
@@ -31,22 +27,9 @@ function serve(answers: Record<string, () => Reply>) {
   });
 }
 
-function service(): FinService {
-  const client = createClient({ baseUrl: api.baseUrl, apiKey: TEST_KEY, companyId: 'comp_1', sleep: async () => undefined });
-  const store = new MemoryCacheStore();
-  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store });
-  return new FinService({ client, reader, today: () => '2026-11-20', dateSystem: 1900, stateStore: store });
-}
 
-async function finError(work: Promise<unknown>): Promise<FinError> {
-  const outcome = await work.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a cell error, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(FinError);
-  return outcome.error as FinError;
-}
+
+const service = () => finOverFakeApi(api);
 
 describe('answers the API never gives settle as #N/A invalid_response', () => {
   it('FIN.TOTAL and FIN.PNL on a JSON null body', async () => {

@@ -3,12 +3,9 @@
 // none does, it shows #N/A naming the endpoint, the field expected and the fields found -- never
 // `undefined`, never a figure that cannot be vouched for, and never the formula's fault (#VALUE!). The real
 // client over real HTTP (a fake server), wired as the runtime wires it.
-import { createClient, type LearnedNamesStore } from '../../../src/api';
-import { FinError, FinService } from '../../../src/engine/fin';
-import { CachedReader } from '../../../src/engine/reader/cachedReader';
-import { RequestCache } from '../../../src/engine/reader/requestCache';
-import { MemoryCacheStore } from '../../support/memoryCacheStore';
-import { errorBody, page, rel, startFakeApi, TEST_KEY, type FakeApi, type Recorded, type Reply } from '../../api/helpers/fakeApi';
+import type { LearnedNamesStore } from '../../../src/api';
+import { errorBody, page, rel, startFakeApi, type FakeApi, type Recorded, type Reply } from '../../api/helpers/fakeApi';
+import { finError, finOverFakeApi } from './finOverFakeApi';
 
 let api: FakeApi;
 beforeEach(async () => {
@@ -32,22 +29,9 @@ function serve(answers: Record<string, (req: Recorded) => Reply>) {
   });
 }
 
-function service(learnedNames?: LearnedNamesStore): FinService {
-  const client = createClient({ baseUrl: api.baseUrl, apiKey: TEST_KEY, companyId: 'comp_1', sleep: async () => undefined, learnedNames });
-  const store = new MemoryCacheStore();
-  const reader = new CachedReader({ client, cache: new RequestCache(store), stateStore: store });
-  return new FinService({ client, reader, today: () => '2026-11-20', dateSystem: 1900, stateStore: store });
-}
 
-async function finError(work: Promise<unknown>): Promise<FinError> {
-  const outcome = await work.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a cell error, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(FinError);
-  return outcome.error as FinError;
-}
+
+const service = (learnedNames?: LearnedNamesStore) => finOverFakeApi(api, { learnedNames });
 
 const calls = (path: string) => api.requests.filter((r) => rel(r) === path);
 
