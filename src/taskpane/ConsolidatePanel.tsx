@@ -7,8 +7,7 @@ import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../runtime
 import { ChoiceField } from './ChoiceField';
 import { ErrorMessage } from './ErrorMessage';
 import { useToday } from './hooks';
-import type { ScreenProps } from './ReportsScreen';
-import type { PaneServices } from './services';
+import type { PaneServices, ScreenProps } from './services';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';
 import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../runtime/screenKit';

@@ -10,7 +10,7 @@ import type { ScopeKind, ScopePlan } from '../engine/refresh/scopeRefresh';
 import type { PaneRequest, RefreshAsk } from '../runtime';
 import { InView } from './InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
-import type { ScreenProps } from './ReportsScreen';
+import type { ScreenProps } from './services';
 import { useScreenStyles } from './styles';
 import { addMonths, CHANGED_ONLY_BLIND_SPOT, describeSpec, endOfMonth, failureOf, formatAge, isOld, plural, specFromBinding } from '../runtime/screenKit';
 

@@ -8,8 +8,7 @@ import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { useCompany, useConnectionOf, useToday } from './hooks';
 import { InView } from './InView';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
+import type { ScreenProps } from './services';
 import type { CallCost } from '../engine/reader/cachedReader';
 import type { CallsLeft } from '../engine/budget/callsLeft';
 import type { FittingBlock } from '../engine/statements/fit';
@@ -28,11 +27,6 @@ import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUT
 interface Progress {
   done: number;
   total: number;
-}
-
-export interface ScreenProps {
-  services: PaneServices;
-  connection: ConnectedState;
 }
 
 export function ReportsScreen({ services, connection }: ScreenProps) {

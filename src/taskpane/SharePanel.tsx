@@ -2,7 +2,7 @@ import { Button, Checkbox, Field, MessageBar, MessageBarBody, MessageBarTitle, P
 import { useCallback, useEffect, useState } from 'react';
 import type { ShareFacts, ShareResult, SheetSurvey } from '../engine/share';
 import { ErrorMessage } from './ErrorMessage';
-import type { ScreenProps } from './ReportsScreen';
+import type { ScreenProps } from './services';
 import { useScreenStyles } from './styles';
 import { holdsFinContent, plural, shareWarnings, suggestedSheets } from '../runtime/screenKit';
 

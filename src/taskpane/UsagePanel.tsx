@@ -4,7 +4,7 @@ import { capMonthOf, planCap, type Client } from '../api';
 import { callsOf, linesOfMonth } from './actionLog';
 import { ChoiceField } from './ChoiceField';
 import { useActions, useConnectionOf, useMeterCount } from './hooks';
-import type { ScreenProps } from './ReportsScreen';
+import type { ScreenProps } from './services';
 import { planLabel } from '../runtime';
 import type { ConnectedState } from './session';
 import { useScreenStyles } from './styles';

@@ -11,7 +11,8 @@ import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';
 import { refreshProgressText } from '../../src/taskpane/refreshProgress';
 import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
-import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
+import { categoryReference, excelString, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
+import { filterCategories } from '../../src/taskpane/useCategories';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
 import {
   columnsFor,
