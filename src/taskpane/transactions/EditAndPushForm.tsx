@@ -1,6 +1,6 @@
 import { Button, Field, MessageBar, MessageBarBody, MessageBarTitle, Select, Text, Title3 } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { useScreenStyles } from '../styles';
+import { useScreenStyles } from '../shared/styles';
 
 /** An ISO instant in the user's local date and time, the zone named. */
 function localTime(iso: string): string {

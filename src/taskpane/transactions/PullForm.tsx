@@ -1,9 +1,9 @@
 import { Button, Field, Input, Select, Text, Title3 } from '@fluentui/react-components';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { TransactionFilters } from '../../engine/transactions';
-import { CategoryPicker } from '../CategoryPicker';
-import { useScreenStyles } from '../styles';
-import type { Categories } from '../useCategories';
+import { CategoryPicker } from '../shared/CategoryPicker';
+import { useScreenStyles } from '../shared/styles';
+import type { Categories } from '../shared/useCategories';
 import { filtersNote } from './messages';
 import type { TransactionsActions } from './useTransactionsActions';
 import { normalizeFilters } from '../../runtime/screenKit';

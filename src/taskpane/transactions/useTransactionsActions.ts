@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import type { DrillDownRequest, ReviewPlan, TransactionFilters, TransactionsTableInfo, UnfinishedPush } from '../../engine/transactions';
-import { useToday } from '../hooks';
+import { useToday } from '../shared/hooks';
 import { findConnection } from '../../runtime';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';

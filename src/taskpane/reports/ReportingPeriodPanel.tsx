@@ -1,17 +1,17 @@
 import { Button, Field, Input, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { YearMonth } from '../engine/dates';
-import type { ReportingPeriod } from '../engine/reporting/period';
-import type { PeriodFormulas } from '../engine/reporting/periodFormulas';
-import type { RollPlan } from '../engine/reporting/rollForward';
-import type { ReadRequest } from '../engine/reader/requestCache';
-import type { StatementsEngine } from '../engine/statements';
-import { ActionOutcome } from './ActionOutcome';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import type { Workspace } from '../runtime';
-import { useScreenStyles } from './styles';
-import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../runtime/screenKit';
+import type { YearMonth } from '../../engine/dates';
+import type { ReportingPeriod } from '../../engine/reporting/period';
+import type { PeriodFormulas } from '../../engine/reporting/periodFormulas';
+import type { RollPlan } from '../../engine/reporting/rollForward';
+import type { ReadRequest } from '../../engine/reader/requestCache';
+import type { StatementsEngine } from '../../engine/statements';
+import { ActionOutcome } from '../shared/ActionOutcome';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import type { Workspace } from '../../runtime';
+import { useScreenStyles } from '../shared/styles';
+import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../../runtime/screenKit';
 
 // The reporting period (FIN_PERIOD): the month the relative blocks and the FIN cells that read it follow.
 // Moving it shows its cost first (the relative blocks' new periods not cached, the reads the caller knows its

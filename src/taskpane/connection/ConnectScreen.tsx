@@ -9,13 +9,13 @@ import {
   Text,
 } from '@fluentui/react-components';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../api';
-import { ErrorMessage } from './ErrorMessage';
-import { useSession } from './hooks';
-import type { PaneServices } from './services';
-import { PLANS, planLabel } from '../runtime';
-import type { ConnectedState, ConnectionSummary } from './session';
-import { useScreenStyles } from './styles';
+import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../../api';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import { useSession } from '../shared/hooks';
+import type { PaneServices } from '../services';
+import { PLANS, planLabel } from '../../runtime';
+import type { ConnectedState, ConnectionSummary } from '../session';
+import { useScreenStyles } from '../shared/styles';
 
 // Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo
 // company of the local sandbox. Connected: which company, the plan (the user's choice: the API does not

@@ -1,18 +1,18 @@
 import { Badge, Button, Checkbox, Field, ProgressBar, Select, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
-import type { BindingRecord } from '../engine/ports/workbook';
-import type { WorkbookPlan } from '../engine/refresh/plan';
-import type { RefreshKind } from '../engine/refresh/workbookRefresh';
-import { ErrorMessage } from './ErrorMessage';
-import type { RefreshBlock } from '../engine/statements';
-import { useToday } from './hooks';
-import type { ScopeKind, ScopePlan } from '../engine/refresh/scopeRefresh';
-import type { PaneRequest, RefreshAsk } from '../runtime';
-import { InView } from './InView';
+import type { BindingRecord } from '../../engine/ports/workbook';
+import type { WorkbookPlan } from '../../engine/refresh/plan';
+import type { RefreshKind } from '../../engine/refresh/workbookRefresh';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import type { RefreshBlock } from '../../engine/statements';
+import { useToday } from '../shared/hooks';
+import type { ScopeKind, ScopePlan } from '../../engine/refresh/scopeRefresh';
+import type { PaneRequest, RefreshAsk } from '../../runtime';
+import { InView } from '../shared/InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
-import type { ScreenProps } from './services';
-import { useScreenStyles } from './styles';
-import { addMonths, CHANGED_ONLY_BLIND_SPOT, describeSpec, endOfMonth, failureOf, formatAge, isOld, plural, specFromBinding } from '../runtime/screenKit';
+import type { ScreenProps } from '../services';
+import { useScreenStyles } from '../shared/styles';
+import { addMonths, CHANGED_ONLY_BLIND_SPOT, describeSpec, endOfMonth, failureOf, formatAge, isOld, plural, specFromBinding } from '../../runtime/screenKit';
 
 // Refresh: the workbook's one refresh -- changed only (one call to ask what changed, then only what that
 // touches) or full -- with the cost of each shown before it spends; books closed through a month end; and

@@ -1,12 +1,12 @@
 import { Button, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import type { CallCost } from '../engine/reader/cachedReader';
-import type { ReportingPeriod } from '../engine/reporting/period';
-import { ActionOutcome } from './ActionOutcome';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import { useScreenStyles } from './styles';
-import { parseReportingMonth, plural } from '../runtime/screenKit';
+import type { CallCost } from '../../engine/reader/cachedReader';
+import type { ReportingPeriod } from '../../engine/reporting/period';
+import { ActionOutcome } from '../shared/ActionOutcome';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import { useScreenStyles } from '../shared/styles';
+import { parseReportingMonth, plural } from '../../runtime/screenKit';
 
 // The board-pack template: one action inserting a monthly pack keyed on the reporting period (the P&L of the
 // month and year to date against the prior year, the P&L by month, the balance sheet against the prior year

@@ -3,13 +3,13 @@
 // the refreshes and the cost rules are the runtime's (the session's connected state carries its workspace).
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { Client } from '../api';
-import type { NotConnectedState } from '../engine/fin';
-import type { CompanyWorkspace } from '../runtime';
-import type { ActionEntry } from './actionLog';
-import type { PaneServices } from './services';
-import type { ConnectedState, SessionState } from './session';
-import { calendarDateAt } from '../runtime/screenKit';
+import type { Client } from '../../api';
+import type { NotConnectedState } from '../../engine/fin';
+import type { CompanyWorkspace } from '../../runtime';
+import type { ActionEntry } from '../actionLog';
+import type { PaneServices } from '../services';
+import type { ConnectedState, SessionState } from '../session';
+import { calendarDateAt } from '../../runtime/screenKit';
 
 export function useSession(services: PaneServices): SessionState {
   return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);

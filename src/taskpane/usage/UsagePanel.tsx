@@ -1,14 +1,14 @@
 import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
-import { capMonthOf, planCap, type Client } from '../api';
-import { callsOf, linesOfMonth } from './actionLog';
-import { ChoiceField } from './ChoiceField';
-import { useActions, useConnectionOf, useMeterCount } from './hooks';
-import type { ScreenProps } from './services';
-import { planLabel } from '../runtime';
-import type { ConnectedState } from './session';
-import { useScreenStyles } from './styles';
-import { formatAge, plural } from '../runtime/screenKit';
+import { capMonthOf, planCap, type Client } from '../../api';
+import { callsOf, linesOfMonth } from '../actionLog';
+import { ChoiceField } from '../shared/ChoiceField';
+import { useActions, useConnectionOf, useMeterCount } from '../shared/hooks';
+import type { ScreenProps } from '../services';
+import { planLabel } from '../../runtime';
+import type { ConnectedState } from '../session';
+import { useScreenStyles } from '../shared/styles';
+import { formatAge, plural } from '../../runtime/screenKit';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
 // counts), the plan's cap, the next reset (midnight Pacific on the 1st) and what spent them: the pane's

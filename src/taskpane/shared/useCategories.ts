@@ -4,11 +4,11 @@
 // it once fills them all. The filter typed into a picker (or the formula helper's list) is here too.
 
 import { useEffect, useState } from 'react';
-import type { Category, FullList } from '../api/types';
-import type { Tree, TreeNode } from '../engine/tree';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import { buildTree } from '../runtime/screenKit';
+import type { Category, FullList } from '../../api/types';
+import type { Tree, TreeNode } from '../../engine/tree';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import { buildTree } from '../../runtime/screenKit';
 
 const CATEGORIES_REQUEST = { path: '/categories' };
 

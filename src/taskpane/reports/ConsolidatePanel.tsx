@@ -1,16 +1,16 @@
 import { Button, Checkbox, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import type { NamedPeriodKey } from '../engine/dates';
-import type { ConsolidatedBlock, ConsolidatedSpec } from '../engine/consolidation/insert';
-import type { StatementSpec } from '../engine/statements';
-import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../runtime';
-import { ChoiceField } from './ChoiceField';
-import { ErrorMessage } from './ErrorMessage';
-import { useToday } from './hooks';
-import type { PaneServices, ScreenProps } from './services';
-import type { ConnectedState } from './session';
-import { useScreenStyles } from './styles';
-import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../runtime/screenKit';
+import type { NamedPeriodKey } from '../../engine/dates';
+import type { ConsolidatedBlock, ConsolidatedSpec } from '../../engine/consolidation/insert';
+import type { StatementSpec } from '../../engine/statements';
+import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../../runtime';
+import { ChoiceField } from '../shared/ChoiceField';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import { useToday } from '../shared/hooks';
+import type { PaneServices, ScreenProps } from '../services';
+import type { ConnectedState } from '../session';
+import { useScreenStyles } from '../shared/styles';
+import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own

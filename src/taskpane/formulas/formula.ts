@@ -2,11 +2,11 @@
 // its path ("Operating Expenses > Software") so the sheet stays readable, or as its id when the path
 // would not name exactly that category (a name containing '>', or two identical paths).
 
-import type { Category } from '../api/types';
-import type { DateArgument } from '../engine/dates';
-import type { Result } from '../engine/result';
-import type { Tree, TreeNode } from '../engine/tree';
-import { parseDateArgument, resolveInTree } from '../runtime/screenKit';
+import type { Category } from '../../api/types';
+import type { DateArgument } from '../../engine/dates';
+import type { Result } from '../../engine/result';
+import type { Tree, TreeNode } from '../../engine/tree';
+import { parseDateArgument, resolveInTree } from '../../runtime/screenKit';
 
 /** An Excel string literal: quotes doubled. */
 export function excelString(text: string): string {

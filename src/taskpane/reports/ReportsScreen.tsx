@@ -1,20 +1,20 @@
-import { ChoiceField } from './ChoiceField';
+import { ChoiceField } from '../shared/ChoiceField';
 import { Button, Checkbox, Field, Input, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Period, YearMonth } from '../engine/dates';
-import type { Scale } from '../engine/render';
-import { ActionOutcome } from './ActionOutcome';
+import type { Period, YearMonth } from '../../engine/dates';
+import type { Scale } from '../../engine/render';
+import { ActionOutcome } from '../shared/ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
-import { useCompany, useConnectionOf, useToday } from './hooks';
-import { InView } from './InView';
-import type { ScreenProps } from './services';
-import type { CallCost } from '../engine/reader/cachedReader';
-import type { CallsLeft } from '../engine/budget/callsLeft';
-import type { FittingBlock } from '../engine/statements/fit';
-import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../engine/statements';
-import { useScreenStyles } from './styles';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../runtime/screenKit';
+import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
+import { InView } from '../shared/InView';
+import type { ScreenProps } from '../services';
+import type { CallCost } from '../../engine/reader/cachedReader';
+import type { CallsLeft } from '../../engine/budget/callsLeft';
+import type { FittingBlock } from '../../engine/statements/fit';
+import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
+import { useScreenStyles } from '../shared/styles';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
