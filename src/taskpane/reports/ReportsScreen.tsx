@@ -1,5 +1,5 @@
 import { ChoiceField } from '../shared/ChoiceField';
-import { Button, Checkbox, Field, Input, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Radio, RadioGroup, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Period, YearMonth } from '../../engine/dates';
 import type { Scale } from '../../engine/render';
@@ -216,39 +216,22 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         />
       )}
       <ChoiceField label="Statement" value={statement} choices={STATEMENTS} onChange={setStatement} disabled={busy} />
-      <Field
+      <ChoiceField<string>
         label="Period"
         hint={period.ok ? `${period.value.start} to ${period.value.end}${relation ? ', rolling forward with the reporting period' : ''}` : undefined}
-        validationState={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? 'error' : 'none'}
-        validationMessage={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? period.error : undefined}
-      >
-        <Select
-          value={relation ? `relative:${relation}` : periodChoice}
-          onChange={(_, d) => {
-            const chosen = RELATIONS.find((r) => `relative:${r.key}` === d.value);
-            setRelation(chosen?.key ?? null);
-            if (!chosen) setPeriodChoice(d.value as PeriodChoice);
-          }}
-          disabled={busy}
-        >
-          <optgroup label="Fixed dates">
-            {PERIOD_CHOICES.map((p) => (
-              <option key={p.key} value={p.key}>
-                {p.label}
-              </option>
-            ))}
-          </optgroup>
-          {ofDefault && (
-            <optgroup label="Relative to the reporting period">
-              {RELATIONS.map((r) => (
-                <option key={r.key} value={`relative:${r.key}`}>
-                  {r.label}
-                </option>
-              ))}
-            </optgroup>
-          )}
-        </Select>
-      </Field>
+        error={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? period.error : undefined}
+        value={relation ? `relative:${relation}` : periodChoice}
+        choices={[
+          { group: 'Fixed dates', choices: PERIOD_CHOICES },
+          ...(ofDefault ? [{ group: 'Relative to the reporting period', choices: RELATIONS.map((r) => ({ key: `relative:${r.key}`, label: r.label })) }] : []),
+        ]}
+        onChange={(key) => {
+          const chosen = RELATIONS.find((r) => `relative:${r.key}` === key);
+          setRelation(chosen?.key ?? null);
+          if (!chosen) setPeriodChoice(key as PeriodChoice);
+        }}
+        disabled={busy}
+      />
       {!relation && periodChoice === 'custom' && (
         <div className={styles.twoColumns}>
           <Field label="Start date">
