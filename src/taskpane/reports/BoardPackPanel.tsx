@@ -6,6 +6,7 @@ import { ActionOutcome } from '../shared/ActionOutcome';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
 import { parseReportingMonth, plural } from '../../runtime/screenKit';
 
 // The board-pack template: one action inserting a monthly pack keyed on the reporting period (the P&L of the
@@ -37,22 +38,16 @@ export function BoardPackPanel({ services, connection, period, pack, costVersion
   const [batches, setBatches] = useState(0);
   useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
 
-  useEffect(() => {
-    if (!month || pack) {
-      setCost(null);
-      return;
-    }
-    let live = true;
-    connection.workspace.reporting.packCost(month).then(
-      (c) => {
-        if (live) setCost(c);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [month, pack, connection.workspace, costVersion, batches]);
+  useLiveEffect(
+    (ifLive) => {
+      if (!month || pack) {
+        setCost(null);
+        return;
+      }
+      connection.workspace.reporting.packCost(month).then(ifLive(setCost), () => undefined);
+    },
+    [month, pack, connection.workspace, costVersion, batches],
+  );
 
   const insert = async () => {
     if (!month || pack) return;

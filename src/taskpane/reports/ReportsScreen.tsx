@@ -1,6 +1,6 @@
 import { ChoiceField } from '../shared/ChoiceField';
 import { Button, Checkbox, Field, Input, Radio, RadioGroup, Text } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { Period, YearMonth } from '../../engine/dates';
 import type { Scale } from '../../engine/render';
 import { ActionOutcome } from '../shared/ActionOutcome';
@@ -14,6 +14,7 @@ import type { CallsLeft } from '../../engine/budget/callsLeft';
 import type { FittingBlock } from '../../engine/statements/fit';
 import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
 import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
 import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
@@ -41,18 +42,12 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const reporting = useReportingPeriod(workspace, periodVersion);
   // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
   const [pack, setPack] = useState<{ kpiSheet: string } | null>(null);
-  useEffect(() => {
-    let live = true;
-    void workspace.reporting.boardPack().then(
-      (found) => {
-        if (live) setPack(found);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [workspace, periodVersion]);
+  useLiveEffect(
+    (ifLive) => {
+      void workspace.reporting.boardPack().then(ifLive(setPack), () => undefined);
+    },
+    [workspace, periodVersion],
+  );
   const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => kpiReads(month) : undefined), [pack]);
   // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the KPIs are priced above).
   const periodCells = useMemo(() => {
@@ -118,22 +113,21 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     return `${actual.start} to ${actual.end} against ${prior.start} to ${prior.end}`;
   }, [spec]);
 
-  useEffect(() => {
-    if (!spec || !working) {
-      setCost(null);
-      return;
-    }
-    let live = true;
-    void (async () => {
-      const c = await blocks.cost(spec);
-      const left = await callsLeft();
-      const fit = exceedsLeft(c.calls, left) ? await workspace.fit(spec, left.left, working.companyId) : null;
-      if (live) setCost({ ...c, left, fit });
-    })().catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [spec, blocks, working, workspace, callsLeft, costVersion]);
+  useLiveEffect(
+    (ifLive) => {
+      if (!spec || !working) {
+        setCost(null);
+        return;
+      }
+      void (async () => {
+        const c = await blocks.cost(spec);
+        const left = await callsLeft();
+        const fit = exceedsLeft(c.calls, left) ? await workspace.fit(spec, left.left, working.companyId) : null;
+        return { ...c, left, fit };
+      })().then(ifLive(setCost), () => undefined);
+    },
+    [spec, blocks, working, workspace, callsLeft, costVersion],
+  );
 
   const busy = progress !== null;
   const loading = working === null;

@@ -3,12 +3,13 @@
 // shown first, recorded in the action log). One screen holds one of these for all its pickers, so loading
 // it once fills them all. The filter typed into a picker (or the formula helper's list) is here too.
 
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Category, FullList } from '../../api/types';
 import type { Tree, TreeNode } from '../../engine/tree';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import { buildTree } from '../../runtime/screenKit';
+import { useLiveEffect } from './useLiveEffect';
 
 const CATEGORIES_REQUEST = { path: '/categories' };
 
@@ -32,20 +33,20 @@ export function useCategories(services: PaneServices, connection: ConnectedState
   const [error, setError] = useState<unknown>(null);
 
   // Cached already? Then the tree is there at no cost; otherwise the pickers offer to load it.
-  useEffect(() => {
-    let live = true;
-    void reader
-      .peek<FullList<Category>>(CATEGORIES_REQUEST)
-      .then((hit) => {
-        if (!live) return;
-        if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
-        setChecked(true);
-      })
-      .catch(() => setChecked(true));
-    return () => {
-      live = false;
-    };
-  }, [reader]);
+  useLiveEffect(
+    (ifLive) => {
+      void reader
+        .peek<FullList<Category>>(CATEGORIES_REQUEST)
+        .then(
+          ifLive((hit) => {
+            if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
+            setChecked(true);
+          }),
+        )
+        .catch(() => setChecked(true));
+    },
+    [reader],
+  );
 
   const load = async () => {
     setLoading(true);
