@@ -1,5 +1,5 @@
 // An action the engine refuses before it does anything, worded for the user: a title and a sentence that
-// says what to do. The pane shows it as it is (src/taskpane/errors.ts), like its own refusals.
+// says what to do. The pane shows it as it is (src/taskpane/shared/errors.ts), like its own refusals.
 
 export class Refusal extends Error {
   override name = 'Refusal';

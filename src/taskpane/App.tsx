@@ -1,18 +1,18 @@
 import { AriaLiveAnnouncer, Body1, Caption1, FluentProvider, ProgressBar, Tab, TabList, Title2, makeStyles, tokens, type Theme } from '@fluentui/react-components';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { ConnectScreen } from './ConnectScreen';
-import { ConsolidatePanel, WorkbookGroupsReview } from './ConsolidatePanel';
-import { FormulaHelper } from './FormulaHelper';
-import { useSession } from './hooks';
-import { NotConnectedNotice } from './NotConnectedNotice';
-import { RefreshPanel, type RibbonAsk } from './RefreshPanel';
-import { ReportsScreen } from './ReportsScreen';
+import { ConnectScreen } from './connection/ConnectScreen';
+import { ConsolidatePanel, WorkbookGroupsReview } from './reports/ConsolidatePanel';
+import { FormulaHelper } from './formulas/FormulaHelper';
+import { useSession } from './shared/hooks';
+import { NotConnectedNotice } from './connection/NotConnectedNotice';
+import { RefreshPanel, type RibbonAsk } from './refresh/RefreshPanel';
+import { ReportsScreen } from './reports/ReportsScreen';
 import type { PaneServices } from './services';
-import { SharePanel } from './SharePanel';
+import { SharePanel } from './share/SharePanel';
 import { planLabel } from '../runtime';
 import type { ConnectedState } from './session';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
-import { UsagePanel } from './UsagePanel';
+import { UsagePanel } from './usage/UsagePanel';
 
 // The pane: Connect until there is a connection, then one tab per job. Office.js stays in index.tsx; every
 // screen gets the services (gateway, runtime, storage) as props.

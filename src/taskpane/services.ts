@@ -8,8 +8,7 @@ import type { WorkbookGateway } from '../engine/ports/workbook';
 import { openWorkspace } from '../runtime';
 import { ActionLog } from './actionLog';
 import type { PaneRuntime } from './paneRuntime';
-import { PaneSession } from './session';
-
+import { PaneSession, type ConnectedState } from './session';
 
 export interface PaneServices {
   /** The only door to the workbook (OfficeGateway in Excel, MemoryGateway in tests). */
@@ -30,6 +29,12 @@ export interface PaneServices {
   readonly fetch: typeof fetch;
   /** Base URL offered when connecting: the build's API (a full URL or a relay path), else the local sandbox. */
   readonly defaultBaseUrl: string;
+}
+
+/** What each tab's screen is given: the services, and the connection it works on. */
+export interface ScreenProps {
+  services: PaneServices;
+  connection: ConnectedState;
 }
 
 export interface PaneServicesOptions {

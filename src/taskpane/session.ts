@@ -9,7 +9,7 @@ import { ApiError, currentPageOrigin, isLoopbackHost, validateBaseUrl, type Clie
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
 import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, isPlan, type StoredConnection, type Workspace, type WorkspaceConnections } from '../runtime';
-import { PaneError } from './errors';
+import { PaneError } from './shared/errors';
 import { whyNoAnswer } from './reachability';
 import type { PaneRuntime } from './paneRuntime';
 

@@ -2,11 +2,12 @@
 // left, the add-in's real task pane on the right, side by side as in Excel.
 
 import { webLightTheme, type Theme } from '@fluentui/react-components';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { plural } from '../engine/text/plural';
 import type { BindingRecord } from '../engine/ports/workbook';
 import { App } from '../taskpane/App';
 import type { PaneServices } from '../taskpane/services';
+import { useLiveEffect } from '../taskpane/shared/useLiveEffect';
 import type { WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import { FormulaBar } from './FormulaBar';
@@ -76,15 +77,12 @@ export function Workbench({ book, engine, services, functionCount, onReset, them
 /** What the pane recorded in the workbook (Refresh all rebuilds these). */
 function Bindings({ book, version }: { book: WorkbenchBook; version: number }) {
   const [bindings, setBindings] = useState<BindingRecord[]>([]);
-  useEffect(() => {
-    let live = true;
-    void book.listBindings().then((b) => {
-      if (live) setBindings(b);
-    });
-    return () => {
-      live = false;
-    };
-  }, [book, version]);
+  useLiveEffect(
+    (ifLive) => {
+      void book.listBindings().then(ifLive(setBindings));
+    },
+    [book, version],
+  );
   if (bindings.length === 0) return null;
   return (
     <details className="wb-bindings">

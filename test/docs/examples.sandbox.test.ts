@@ -18,7 +18,7 @@ import { calendarDateAt, formatYearMonth, monthIndex, monthIndexToYearMonth } fr
 import { cellA1, parseCell } from '../../src/engine/ports/address';
 import { parseFinFormula, SELECT_A_NUMBER } from '../../src/engine/transactions';
 import * as runtime from '../../src/runtime';
-import { excelString } from '../../src/taskpane/formula';
+import { excelString } from '../../src/taskpane/formulas/formula';
 import type { CellResult } from '../../src/workbench/cellResult';
 import type { FunctionInfo } from '../../src/workbench/customFunctions';
 import { parseReference } from '../../src/workbench/formula/syntax';
@@ -224,7 +224,7 @@ function docExamples(): Example[] {
 
 /** The periods the formula helper's hint suggests, in the FIN.TOTAL the helper writes. */
 function formulaHelperExamples(): Example[] {
-  const file = 'src/taskpane/FormulaHelper.tsx';
+  const file = 'src/taskpane/formulas/FormulaHelper.tsx';
   const hint = hintExamples(read(file), 'Formula period');
   if (!hint?.examples.length) throw new Error(`${file} has no "Formula period" field whose hint gives examples: update the test`);
   return hint.examples.map((example) => argumentFormula({ fn: 'TOTAL', param: 'start', example, where: `${file}:${hint.line}` }));

@@ -68,7 +68,7 @@ describe('the sandbox shares no code with the client side', () => {
     ['src/sandbox/routes/reports.ts', '../../api/types'],
     ['src/sandbox/routes/reports.ts', '../../engine/dates'],
     ['src/sandbox/ledger/deep/x.ts', '../../../excel/address'],
-    ['src/sandbox/routes/reports.ts', '../../taskpane/errors'],
+    ['src/sandbox/routes/reports.ts', '../../taskpane/shared/errors'],
     ['src/sandbox/routes/reports.ts', '../../runtime'],
   ])('%s may not import %s', async (file, source) => {
     expect(await errors(file, importing(source))).toEqual([expect.stringContaining(source)]);
@@ -91,20 +91,20 @@ test('the layers above the engine may use it and Office.js', async () => {
 
 describe('the pane reaches the engine through the runtime: types only from src/engine', () => {
   test.each([
-    ['src/taskpane/RefreshPanel.tsx', "import { createStatementsEngine } from '../engine/statements';\nexport const used = createStatementsEngine;\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "import { createStatementsEngine } from '../../engine/statements';\nexport const used = createStatementsEngine;\n"],
     ['src/taskpane/transactions/PullForm.tsx', "import { normalizeFilters } from '../../engine/transactions';\nexport const used = normalizeFilters;\n"],
-    ['src/taskpane/RefreshPanel.tsx', "import { plural, type Plural } from '../engine/text/plural';\nexport const used: Plural = plural;\n"],
-    ['src/taskpane/RefreshPanel.tsx', "export { plural } from '../engine/text/plural';\n"],
-    ['src/taskpane/RefreshPanel.tsx', "export const later = () => import('../engine/statements');\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "import { plural, type Plural } from '../../engine/text/plural';\nexport const used: Plural = plural;\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "export { plural } from '../../engine/text/plural';\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "export const later = () => import('../../engine/statements');\n"],
   ])('%s: a value from the engine is refused', async (file, code) => {
     expect(await errors(file, code)).toEqual([expect.stringMatching(/^layers\/forbidden-imports: src\/taskpane may import only types from src\/engine|may import only types from the engine/)]);
   });
 
   test.each([
-    ['src/taskpane/RefreshPanel.tsx', "import type { RefreshBlock } from '../engine/statements';\nexport type B = RefreshBlock;\n"],
-    ['src/taskpane/RefreshPanel.tsx', "import { type RefreshBlock } from '../engine/statements';\nexport type B = RefreshBlock;\n"],
-    ['src/taskpane/RefreshPanel.tsx', "import { plural } from '../runtime/screenKit';\nexport const used = plural;\n"],
-    ['src/taskpane/RefreshPanel.tsx', "import { openWorkspace } from '../runtime';\nexport const used = openWorkspace;\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "import type { RefreshBlock } from '../../engine/statements';\nexport type B = RefreshBlock;\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "import { type RefreshBlock } from '../../engine/statements';\nexport type B = RefreshBlock;\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "import { plural } from '../../runtime/screenKit';\nexport const used = plural;\n"],
+    ['src/taskpane/refresh/RefreshPanel.tsx', "import { openWorkspace } from '../../runtime';\nexport const used = openWorkspace;\n"],
   ])('%s: types from the engine, anything from the runtime', async (file, code) => {
     expect(await errors(file, code)).toEqual([]);
   });

@@ -4,8 +4,8 @@
 
 import { AnnounceProvider, FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { render, screen } from '@testing-library/react';
-import { ErrorMessage } from '../../src/taskpane/ErrorMessage';
-import { PaneError } from '../../src/taskpane/errors';
+import { ErrorMessage } from '../../src/taskpane/shared/ErrorMessage';
+import { PaneError } from '../../src/taskpane/shared/errors';
 
 function renderWith(announce: jest.Mock, error: unknown) {
   const tree = (e: unknown) => (

@@ -9,9 +9,10 @@ import { MemoryCacheStore } from '../support/memoryCacheStore';
 import { GatewayError } from '../../src/engine/ports/workbook';
 import { MemorySecretStore } from '../../src/excel/memoryGateway';
 import { ActionLog } from '../../src/taskpane/actionLog';
-import { refreshProgressText } from '../../src/taskpane/refreshProgress';
-import { describeError, maskKeys, PaneError } from '../../src/taskpane/errors';
-import { categoryReference, excelString, filterCategories, lastQuarterText, totalFormula } from '../../src/taskpane/formula';
+import { refreshProgressText } from '../../src/taskpane/refresh/refreshProgress';
+import { describeError, maskKeys, PaneError } from '../../src/taskpane/shared/errors';
+import { categoryReference, excelString, lastQuarterText, totalFormula } from '../../src/taskpane/formulas/formula';
+import { filterCategories } from '../../src/taskpane/shared/useCategories';
 import { CachedReader } from '../../src/engine/reader/cachedReader';
 import {
   columnsFor,

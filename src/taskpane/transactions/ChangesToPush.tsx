@@ -1,6 +1,6 @@
 import { Text } from '@fluentui/react-components';
 import type { ReviewPlan } from '../../engine/transactions';
-import { useScreenStyles } from '../styles';
+import { useScreenStyles } from '../shared/styles';
 import { groupLine, groupsToSend, rowsHeld, rowsLost, rowsNotSent } from './messages';
 
 /** What Review changes found: the groups a push would send, the rows it would not, and what it costs. */

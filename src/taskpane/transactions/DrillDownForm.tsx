@@ -1,8 +1,8 @@
 import { Button, Field, Input, Text, Title3 } from '@fluentui/react-components';
 import { useState, type ReactNode } from 'react';
-import { CategoryPicker } from '../CategoryPicker';
-import { useScreenStyles } from '../styles';
-import type { Categories } from '../useCategories';
+import { CategoryPicker } from '../shared/CategoryPicker';
+import { useScreenStyles } from '../shared/styles';
+import type { Categories } from '../shared/useCategories';
 import type { TransactionsActions } from './useTransactionsActions';
 
 // Show the entries behind a number: the journal lines of a category and its subcategories in a period, on

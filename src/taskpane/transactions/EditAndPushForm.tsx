@@ -1,6 +1,7 @@
-import { Button, Field, MessageBar, MessageBarBody, MessageBarTitle, Select, Text, Title3 } from '@fluentui/react-components';
+import { Button, MessageBar, MessageBarBody, MessageBarTitle, Text, Title3 } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
-import { useScreenStyles } from '../styles';
+import { ChoiceField } from '../shared/ChoiceField';
+import { useScreenStyles } from '../shared/styles';
 
 /** An ISO instant in the user's local date and time, the zone named. */
 function localTime(iso: string): string {
@@ -22,15 +23,12 @@ export function EditAndPushForm({ actions, status }: { actions: TransactionsActi
   return (
     <>
       <Title3 as="h3">Edit and push</Title3>
-      <Field label="Table">
-        <Select value={current?.bindingId ?? ''} onChange={(_, d) => actions.select(d.value)}>
-          {actions.tables.map((t) => (
-            <option key={t.bindingId} value={t.bindingId}>
-              {t.table} — {describeFilters(t.state.filters)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField
+        label="Table"
+        value={current?.bindingId ?? ''}
+        choices={actions.tables.map((t) => ({ key: t.bindingId, label: `${t.table} — ${describeFilters(t.state.filters)}` }))}
+        onChange={actions.select}
+      />
       {current && <Text className={styles.note}>{tableNote(current.state.incremental)}</Text>}
       {actions.unfinished.map((u) => (
         <MessageBar key={u.idempotencyKey} intent="warning" layout="multiline">

@@ -1,9 +1,10 @@
-import { Button, Field, Input, Select, Text, Title3 } from '@fluentui/react-components';
+import { Button, Field, Input, Text, Title3 } from '@fluentui/react-components';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { TransactionFilters } from '../../engine/transactions';
-import { CategoryPicker } from '../CategoryPicker';
-import { useScreenStyles } from '../styles';
-import type { Categories } from '../useCategories';
+import { CategoryPicker } from '../shared/CategoryPicker';
+import { ChoiceField } from '../shared/ChoiceField';
+import { useScreenStyles } from '../shared/styles';
+import type { Categories } from '../shared/useCategories';
 import { filtersNote } from './messages';
 import type { TransactionsActions } from './useTransactionsActions';
 import { normalizeFilters } from '../../runtime/screenKit';
@@ -26,6 +27,12 @@ const EMPTY_FORM: FilterForm = {
   source_type: '',
 };
 
+const ANY = { key: '', label: 'Any' };
+const STATUSES = [ANY, { key: 'approved', label: 'Approved' }, { key: 'pending', label: 'Pending' }];
+const TYPES = [ANY, { key: 'standard', label: 'Standard' }, { key: 'transfer', label: 'Transfer' }, { key: 'split', label: 'Split' }];
+const CATEGORIZED = [ANY, { key: 'true', label: 'Categorized' }, { key: 'false', label: 'Uncategorized' }];
+const SOURCE_TYPES = [ANY, { key: 'bank', label: 'Bank' }, { key: 'credit', label: 'Credit' }, { key: 'reimbursement', label: 'Reimbursement' }];
+
 export interface PullFormProps {
   actions: TransactionsActions;
   categories: Categories;
@@ -39,7 +46,8 @@ export function PullForm({ actions, categories, today, status }: PullFormProps) 
   const [form, setForm] = useState<FilterForm>(EMPTY_FORM);
   const checked = useMemo(() => normalizeFilters(form), [form]);
   const categoryPath = form.category_id ? categories.tree?.byId.get(form.category_id)?.path : undefined;
-  const set = (key: keyof FilterForm) => (_: unknown, d: { value: string }) => setForm((f) => ({ ...f, [key]: d.value }));
+  const choose = (key: keyof FilterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const set = (key: keyof FilterForm) => (_: unknown, d: { value: string }) => choose(key)(d.value);
 
   return (
     <>
@@ -53,29 +61,10 @@ export function PullForm({ actions, categories, today, status }: PullFormProps) 
         </Field>
       </div>
       <div className={styles.twoColumns}>
-        <Field label="Status">
-          <Select value={form.status} onChange={set('status')}>
-            <option value="">Any</option>
-            <option value="approved">Approved</option>
-            <option value="pending">Pending</option>
-          </Select>
-        </Field>
-        <Field label="Type">
-          <Select value={form.transaction_type} onChange={set('transaction_type')}>
-            <option value="">Any</option>
-            <option value="standard">Standard</option>
-            <option value="transfer">Transfer</option>
-            <option value="split">Split</option>
-          </Select>
-        </Field>
+        <ChoiceField label="Status" value={form.status} choices={STATUSES} onChange={choose('status')} />
+        <ChoiceField label="Type" value={form.transaction_type} choices={TYPES} onChange={choose('transaction_type')} />
       </div>
-      <Field label="Categorized">
-        <Select value={form.categorized} onChange={set('categorized')}>
-          <option value="">Any</option>
-          <option value="true">Categorized</option>
-          <option value="false">Uncategorized</option>
-        </Select>
-      </Field>
+      <ChoiceField label="Categorized" value={form.categorized} choices={CATEGORIZED} onChange={choose('categorized')} />
       <CategoryPicker
         label="Category"
         categories={categories}
@@ -91,14 +80,7 @@ export function PullForm({ actions, categories, today, status }: PullFormProps) 
           <Input value={form.source_vendor} onChange={set('source_vendor')} />
         </Field>
       </div>
-      <Field label="Source type">
-        <Select value={form.source_type} onChange={set('source_type')}>
-          <option value="">Any</option>
-          <option value="bank">Bank</option>
-          <option value="credit">Credit</option>
-          <option value="reimbursement">Reimbursement</option>
-        </Select>
-      </Field>
+      <ChoiceField label="Source type" value={form.source_type} choices={SOURCE_TYPES} onChange={choose('source_type')} />
       <Text className={styles.note}>{checked.ok ? filtersNote(checked.value, categoryPath) : checked.error}</Text>
       <div className={styles.row}>
         <Button appearance="primary" onClick={() => checked.ok && actions.pull(checked.value)} disabled={actions.busy !== null || !checked.ok}>

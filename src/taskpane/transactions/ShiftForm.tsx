@@ -1,6 +1,6 @@
 import { Button, Field, Input, Title3 } from '@fluentui/react-components';
 import { useState, type ReactNode } from 'react';
-import { useScreenStyles } from '../styles';
+import { useScreenStyles } from '../shared/styles';
 import type { TransactionsActions } from './useTransactionsActions';
 
 // Shift accounting dates: move the accounting date of chosen rows by whole months (one bulk job per 5,000

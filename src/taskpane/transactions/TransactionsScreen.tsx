@@ -1,11 +1,11 @@
 import { Divider, MessageBar, MessageBarBody, ProgressBar, Text } from '@fluentui/react-components';
-import { ErrorMessage } from '../ErrorMessage';
-import { useSession, useToday } from '../hooks';
-import { InView } from '../InView';
-import { useCategories } from '../useCategories';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import { useSession, useToday } from '../shared/hooks';
+import { InView } from '../shared/InView';
+import { useCategories } from '../shared/useCategories';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
-import { useScreenStyles } from '../styles';
+import { useScreenStyles } from '../shared/styles';
 import { DrillDownForm } from './DrillDownForm';
 import { EditAndPushForm } from './EditAndPushForm';
 import { NOT_CONNECTED } from './messages';

@@ -2,9 +2,10 @@
 // chosen one, the review plan, the running action with its progress, and the last result or error. One
 // action runs at a time; each is recorded in the action log with what it cost.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { DrillDownRequest, ReviewPlan, TransactionFilters, TransactionsTableInfo, UnfinishedPush } from '../../engine/transactions';
-import { useToday } from '../hooks';
+import { useToday } from '../shared/hooks';
+import { useLiveEffect } from '../shared/useLiveEffect';
 import { findConnection } from '../../runtime';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
@@ -73,29 +74,23 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
     setSelected((cur) => (cur && list.some((t) => t.bindingId === cur) ? cur : (list.at(-1)?.bindingId ?? '')));
   }, []);
 
-  useEffect(() => {
-    let live = true;
-    void engine.tables().then((list) => {
-      if (live) showTables(list);
-    }, setError);
-    return () => {
-      live = false;
-    };
-  }, [engine, showTables, version]);
+  useLiveEffect(
+    (ifLive) => {
+      void engine.tables().then(ifLive(showTables), setError);
+    },
+    [engine, showTables, version],
+  );
 
-  useEffect(() => {
-    if (!selected) return;
-    let live = true;
-    void engine.unfinished(selected).then(
-      (pushes) => {
-        if (live) setUnfinishedOf({ bindingId: selected, pushes });
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [engine, selected, version]);
+  useLiveEffect(
+    (ifLive) => {
+      if (!selected) return;
+      void engine.unfinished(selected).then(
+        ifLive((pushes) => setUnfinishedOf({ bindingId: selected, pushes })),
+        () => undefined,
+      );
+    },
+    [engine, selected, version],
+  );
 
   const current = tables.find((t) => t.bindingId === selected);
   const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];

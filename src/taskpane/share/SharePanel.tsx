@@ -1,10 +1,10 @@
 import { Button, Checkbox, Field, MessageBar, MessageBarBody, MessageBarTitle, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
-import type { ShareFacts, ShareResult, SheetSurvey } from '../engine/share';
-import { ErrorMessage } from './ErrorMessage';
-import type { ScreenProps } from './ReportsScreen';
-import { useScreenStyles } from './styles';
-import { holdsFinContent, plural, shareWarnings, suggestedSheets } from '../runtime/screenKit';
+import type { ShareFacts, ShareResult, SheetSurvey } from '../../engine/share';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import type { ScreenProps } from '../services';
+import { useScreenStyles } from '../shared/styles';
+import { holdsFinContent, plural, shareWarnings, suggestedSheets } from '../../runtime/screenKit';
 
 // Share: values copies of the chosen sheets for people without the add-in (engine/share). Reading the
 // workbook and the refresh plan spends no call, and neither does the copy: the figures are the ones on the

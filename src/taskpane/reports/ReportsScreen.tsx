@@ -1,21 +1,21 @@
-import { ChoiceField } from './ChoiceField';
-import { Button, Checkbox, Field, Input, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Period, YearMonth } from '../engine/dates';
-import type { Scale } from '../engine/render';
-import { ActionOutcome } from './ActionOutcome';
+import { ChoiceField } from '../shared/ChoiceField';
+import { Button, Checkbox, Field, Input, Radio, RadioGroup, Text } from '@fluentui/react-components';
+import { useCallback, useMemo, useState } from 'react';
+import type { Period, YearMonth } from '../../engine/dates';
+import type { Scale } from '../../engine/render';
+import { ActionOutcome } from '../shared/ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
-import { useCompany, useConnectionOf, useToday } from './hooks';
-import { InView } from './InView';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import type { CallCost } from '../engine/reader/cachedReader';
-import type { CallsLeft } from '../engine/budget/callsLeft';
-import type { FittingBlock } from '../engine/statements/fit';
-import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../engine/statements';
-import { useScreenStyles } from './styles';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../runtime/screenKit';
+import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
+import { InView } from '../shared/InView';
+import type { ScreenProps } from '../services';
+import type { CallCost } from '../../engine/reader/cachedReader';
+import type { CallsLeft } from '../../engine/budget/callsLeft';
+import type { FittingBlock } from '../../engine/statements/fit';
+import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
+import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -30,11 +30,6 @@ interface Progress {
   total: number;
 }
 
-export interface ScreenProps {
-  services: PaneServices;
-  connection: ConnectedState;
-}
-
 export function ReportsScreen({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
   const today = useToday(services);
@@ -47,18 +42,12 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const reporting = useReportingPeriod(workspace, periodVersion);
   // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
   const [pack, setPack] = useState<{ kpiSheet: string } | null>(null);
-  useEffect(() => {
-    let live = true;
-    void workspace.reporting.boardPack().then(
-      (found) => {
-        if (live) setPack(found);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [workspace, periodVersion]);
+  useLiveEffect(
+    (ifLive) => {
+      void workspace.reporting.boardPack().then(ifLive(setPack), () => undefined);
+    },
+    [workspace, periodVersion],
+  );
   const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => kpiReads(month) : undefined), [pack]);
   // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the KPIs are priced above).
   const periodCells = useMemo(() => {
@@ -124,22 +113,21 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     return `${actual.start} to ${actual.end} against ${prior.start} to ${prior.end}`;
   }, [spec]);
 
-  useEffect(() => {
-    if (!spec || !working) {
-      setCost(null);
-      return;
-    }
-    let live = true;
-    void (async () => {
-      const c = await blocks.cost(spec);
-      const left = await callsLeft();
-      const fit = exceedsLeft(c.calls, left) ? await workspace.fit(spec, left.left, working.companyId) : null;
-      if (live) setCost({ ...c, left, fit });
-    })().catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [spec, blocks, working, workspace, callsLeft, costVersion]);
+  useLiveEffect(
+    (ifLive) => {
+      if (!spec || !working) {
+        setCost(null);
+        return;
+      }
+      void (async () => {
+        const c = await blocks.cost(spec);
+        const left = await callsLeft();
+        const fit = exceedsLeft(c.calls, left) ? await workspace.fit(spec, left.left, working.companyId) : null;
+        return { ...c, left, fit };
+      })().then(ifLive(setCost), () => undefined);
+    },
+    [spec, blocks, working, workspace, callsLeft, costVersion],
+  );
 
   const busy = progress !== null;
   const loading = working === null;
@@ -222,39 +210,22 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         />
       )}
       <ChoiceField label="Statement" value={statement} choices={STATEMENTS} onChange={setStatement} disabled={busy} />
-      <Field
+      <ChoiceField<string>
         label="Period"
         hint={period.ok ? `${period.value.start} to ${period.value.end}${relation ? ', rolling forward with the reporting period' : ''}` : undefined}
-        validationState={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? 'error' : 'none'}
-        validationMessage={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? period.error : undefined}
-      >
-        <Select
-          value={relation ? `relative:${relation}` : periodChoice}
-          onChange={(_, d) => {
-            const chosen = RELATIONS.find((r) => `relative:${r.key}` === d.value);
-            setRelation(chosen?.key ?? null);
-            if (!chosen) setPeriodChoice(d.value as PeriodChoice);
-          }}
-          disabled={busy}
-        >
-          <optgroup label="Fixed dates">
-            {PERIOD_CHOICES.map((p) => (
-              <option key={p.key} value={p.key}>
-                {p.label}
-              </option>
-            ))}
-          </optgroup>
-          {ofDefault && (
-            <optgroup label="Relative to the reporting period">
-              {RELATIONS.map((r) => (
-                <option key={r.key} value={`relative:${r.key}`}>
-                  {r.label}
-                </option>
-              ))}
-            </optgroup>
-          )}
-        </Select>
-      </Field>
+        error={!period.ok && (relation || (periodChoice === 'custom' && customStart && customEnd)) ? period.error : undefined}
+        value={relation ? `relative:${relation}` : periodChoice}
+        choices={[
+          { group: 'Fixed dates', choices: PERIOD_CHOICES },
+          ...(ofDefault ? [{ group: 'Relative to the reporting period', choices: RELATIONS.map((r) => ({ key: `relative:${r.key}`, label: r.label })) }] : []),
+        ]}
+        onChange={(key) => {
+          const chosen = RELATIONS.find((r) => `relative:${r.key}` === key);
+          setRelation(chosen?.key ?? null);
+          if (!chosen) setPeriodChoice(key as PeriodChoice);
+        }}
+        disabled={busy}
+      />
       {!relation && periodChoice === 'custom' && (
         <div className={styles.twoColumns}>
           <Field label="Start date">

@@ -1,14 +1,15 @@
 // The chart of accounts behind the pane's category pickers: the connection's cached answer, free when the
 // FIN functions or another screen fetched it already, else loaded on the user's word (one call, its cost
 // shown first, recorded in the action log). One screen holds one of these for all its pickers, so loading
-// it once fills them all.
+// it once fills them all. The filter typed into a picker (or the formula helper's list) is here too.
 
-import { useEffect, useState } from 'react';
-import type { Category, FullList } from '../api/types';
-import type { Tree } from '../engine/tree';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import { buildTree } from '../runtime/screenKit';
+import { useState } from 'react';
+import type { Category, FullList } from '../../api/types';
+import type { Tree, TreeNode } from '../../engine/tree';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import { buildTree } from '../../runtime/screenKit';
+import { useLiveEffect } from './useLiveEffect';
 
 const CATEGORIES_REQUEST = { path: '/categories' };
 
@@ -32,20 +33,20 @@ export function useCategories(services: PaneServices, connection: ConnectedState
   const [error, setError] = useState<unknown>(null);
 
   // Cached already? Then the tree is there at no cost; otherwise the pickers offer to load it.
-  useEffect(() => {
-    let live = true;
-    void reader
-      .peek<FullList<Category>>(CATEGORIES_REQUEST)
-      .then((hit) => {
-        if (!live) return;
-        if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
-        setChecked(true);
-      })
-      .catch(() => setChecked(true));
-    return () => {
-      live = false;
-    };
-  }, [reader]);
+  useLiveEffect(
+    (ifLive) => {
+      void reader
+        .peek<FullList<Category>>(CATEGORIES_REQUEST)
+        .then(
+          ifLive((hit) => {
+            if (hit) setTree(buildTree(hit.value.data ?? [], 'category'));
+            setChecked(true);
+          }),
+        )
+        .catch(() => setChecked(true));
+    },
+    [reader],
+  );
 
   const load = async () => {
     setLoading(true);
@@ -63,4 +64,18 @@ export function useCategories(services: PaneServices, connection: ConnectedState
   };
 
   return { tree, checked, loading, error, load };
+}
+
+/**
+ * Categories whose path has a word starting with each word typed (case-insensitive), so "rent" finds Rent
+ * and not Current Assets, and "soft sub" finds Software Subscriptions; all of them for an empty filter.
+ */
+export function filterCategories(tree: Tree<Category>, filter: string): TreeNode<Category>[] {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...tree.ordered];
+  const patterns = words.map((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u'));
+  return tree.ordered.filter((n) => {
+    const path = n.path.toLowerCase();
+    return patterns.every((p) => p.test(path));
+  });
 }

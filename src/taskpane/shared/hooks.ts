@@ -3,13 +3,14 @@
 // the refreshes and the cost rules are the runtime's (the session's connected state carries its workspace).
 
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { Client } from '../api';
-import type { NotConnectedState } from '../engine/fin';
-import type { CompanyWorkspace } from '../runtime';
-import type { ActionEntry } from './actionLog';
-import type { PaneServices } from './services';
-import type { ConnectedState, SessionState } from './session';
-import { calendarDateAt } from '../runtime/screenKit';
+import type { Client } from '../../api';
+import type { NotConnectedState } from '../../engine/fin';
+import type { CompanyWorkspace } from '../../runtime';
+import type { ActionEntry } from '../actionLog';
+import type { PaneServices } from '../services';
+import type { ConnectedState, SessionState } from '../session';
+import { calendarDateAt } from '../../runtime/screenKit';
+import { useLiveEffect } from './useLiveEffect';
 
 export function useSession(services: PaneServices): SessionState {
   return useSyncExternalStore(services.session.subscribe, services.session.getSnapshot, services.session.getSnapshot);
@@ -24,23 +25,16 @@ export function useNotConnectedFormulas(services: PaneServices): NotConnectedSta
 /** Calls counted this Pacific month for the client's company, kept current. */
 export function useMeterCount(client: Client): number | null {
   const [count, setCount] = useState<number | null>(null);
-  useEffect(() => {
-    let live = true;
-    const read = () => {
-      void client.meter.count().then(
-        (n) => {
-          if (live) setCount(n);
-        },
-        () => undefined,
-      );
-    };
-    read();
-    const stop = client.meter.subscribe(read);
-    return () => {
-      live = false;
-      stop();
-    };
-  }, [client]);
+  useLiveEffect(
+    (ifLive) => {
+      const read = () => {
+        void client.meter.count().then(ifLive(setCount), () => undefined);
+      };
+      read();
+      return client.meter.subscribe(read);
+    },
+    [client],
+  );
   return count;
 }
 
@@ -69,27 +63,21 @@ export function useCompany(connection: ConnectedState, companyId: string): Compa
   const known = connection.connections.some((c) => c.companyId === companyId);
   const own = companyId === connection.companyId;
   const [other, setOther] = useState<CompanyWorkspace | null>(null);
-  useEffect(() => {
-    setOther(null);
-    if (!known || own) return;
-    let live = true;
-    void workspace.company(companyId).then((c) => {
-      if (live) setOther(c);
-    });
-    return () => {
-      live = false;
-    };
-  }, [workspace, companyId, known, own]);
+  useLiveEffect(
+    (ifLive) => {
+      setOther(null);
+      if (!known || own) return;
+      void workspace.company(companyId).then(ifLive(setOther));
+    },
+    [workspace, companyId, known, own],
+  );
   const [ownCompany, setOwnCompany] = useState<CompanyWorkspace | null>(null);
-  useEffect(() => {
-    let live = true;
-    void workspace.company().then((c) => {
-      if (live) setOwnCompany(c);
-    });
-    return () => {
-      live = false;
-    };
-  }, [workspace]);
+  useLiveEffect(
+    (ifLive) => {
+      void workspace.company().then(ifLive(setOwnCompany));
+    },
+    [workspace],
+  );
   if (!known) return null;
   if (own) return ownCompany?.companyId === companyId ? ownCompany : null;
   return other?.companyId === companyId ? other : null;

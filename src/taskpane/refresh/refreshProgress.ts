@@ -1,4 +1,4 @@
-import { plural } from '../runtime/screenKit';
+import { plural } from '../../runtime/screenKit';
 // What the Refresh tab says while it works. A refresh first asks what changed (Refresh changes), then
 // recalculates the FIN formulas (no count to show yet: it said "0 of 0"), then rebuilds the blocks, counting
 // the reports each block reads; two blocks of the same periods read the same reports, fetched once, and a

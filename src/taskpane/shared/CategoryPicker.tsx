@@ -1,8 +1,7 @@
 import { Button, Combobox, Field, Option, Text } from '@fluentui/react-components';
 import { useId, useMemo, useState } from 'react';
-import { filterCategories } from './formula';
 import { useScreenStyles } from './styles';
-import type { Categories } from './useCategories';
+import { filterCategories, type Categories } from './useCategories';
 
 // A category chosen the way an accountant names it: type any words of its name or path ("soft sub",
 // "rent") and pick it from the chart of accounts; the id behind it is the pane's business. Until the chart

@@ -1,14 +1,15 @@
 import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
-import { capMonthOf, planCap, type Client } from '../api';
-import { callsOf, linesOfMonth } from './actionLog';
-import { ChoiceField } from './ChoiceField';
-import { useActions, useConnectionOf, useMeterCount } from './hooks';
-import type { ScreenProps } from './ReportsScreen';
-import { planLabel } from '../runtime';
-import type { ConnectedState } from './session';
-import { useScreenStyles } from './styles';
-import { formatAge, plural } from '../runtime/screenKit';
+import { useState } from 'react';
+import { capMonthOf, planCap, type Client } from '../../api';
+import { callsOf, linesOfMonth } from '../actionLog';
+import { ChoiceField } from '../shared/ChoiceField';
+import { useActions, useConnectionOf, useMeterCount } from '../shared/hooks';
+import type { ScreenProps } from '../services';
+import { planLabel } from '../../runtime';
+import type { ConnectedState } from '../session';
+import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
+import { formatAge, plural } from '../../runtime/screenKit';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
 // counts), the plan's cap, the next reset (midnight Pacific on the 1st) and what spent them: the pane's
@@ -175,17 +176,16 @@ function OtherCompaniesUsage({ services, connection, shown }: ScreenProps & { sh
   const usage = useUsageStyles();
   const others = connection.connections.filter((c) => c.companyId !== shown);
   const [clients, setClients] = useState<Map<string, Client>>(new Map());
-  useEffect(() => {
-    let live = true;
-    void Promise.all(others.map(async (c) => [c.companyId, await services.runtime.getClient(c.companyId)] as const)).then((pairs) => {
-      if (live) setClients(new Map(pairs.filter((p): p is readonly [string, Client] => p[1] !== null)));
-    });
-    return () => {
-      live = false;
-    };
+  useLiveEffect(
+    (ifLive) => {
+      void Promise.all(others.map(async (c) => [c.companyId, await services.runtime.getClient(c.companyId)] as const)).then(
+        ifLive((pairs) => setClients(new Map(pairs.filter((p): p is readonly [string, Client] => p[1] !== null)))),
+      );
+    },
     // The list of companies is what matters, not the array's identity.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [services, others.map((c) => c.companyId).join(',')]);
+    [services, others.map((c) => c.companyId).join(',')],
+  );
   return (
     <>
       <h3>Other companies</h3>

@@ -1,12 +1,13 @@
 import { Button, Text } from '@fluentui/react-components';
 import { useEffect, useMemo, useState } from 'react';
-import type { CallCost } from '../engine/reader/cachedReader';
-import type { ReportingPeriod } from '../engine/reporting/period';
-import { ActionOutcome } from './ActionOutcome';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import { useScreenStyles } from './styles';
-import { parseReportingMonth, plural } from '../runtime/screenKit';
+import type { CallCost } from '../../engine/reader/cachedReader';
+import type { ReportingPeriod } from '../../engine/reporting/period';
+import { ActionOutcome } from '../shared/ActionOutcome';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
+import { parseReportingMonth, plural } from '../../runtime/screenKit';
 
 // The board-pack template: one action inserting a monthly pack keyed on the reporting period (the P&L of the
 // month and year to date against the prior year, the P&L by month, the balance sheet against the prior year
@@ -37,22 +38,16 @@ export function BoardPackPanel({ services, connection, period, pack, costVersion
   const [batches, setBatches] = useState(0);
   useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
 
-  useEffect(() => {
-    if (!month || pack) {
-      setCost(null);
-      return;
-    }
-    let live = true;
-    connection.workspace.reporting.packCost(month).then(
-      (c) => {
-        if (live) setCost(c);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [month, pack, connection.workspace, costVersion, batches]);
+  useLiveEffect(
+    (ifLive) => {
+      if (!month || pack) {
+        setCost(null);
+        return;
+      }
+      connection.workspace.reporting.packCost(month).then(ifLive(setCost), () => undefined);
+    },
+    [month, pack, connection.workspace, costVersion, batches],
+  );
 
   const insert = async () => {
     if (!month || pack) return;

@@ -3,8 +3,8 @@
 // The API key never appears: the client already redacts it from what it keeps, and as a last line of
 // defence anything shaped like a key is masked here.
 
-import { ApiError, ConfigError, MonthlyLimitError, planCap, UNREADABLE_ANSWER } from '../api';
-import { capFromMessage, GatewayError, isFinError, isRefusal, OutageError, permissionFor, RenderError } from '../runtime/screenKit';
+import { ApiError, ConfigError, MonthlyLimitError, planCap, UNREADABLE_ANSWER } from '../../api';
+import { capFromMessage, GatewayError, isFinError, isRefusal, OutageError, permissionFor, RenderError } from '../../runtime/screenKit';
 
 /** A failure the pane itself detects, already worded for the user. */
 export class PaneError extends Error {

@@ -1,5 +1,5 @@
 import { Field, ProgressBar } from '@fluentui/react-components';
-import type { ConnectedState } from './session';
+import type { ConnectedState } from '../session';
 import { ErrorMessage } from './ErrorMessage';
 
 /**

@@ -1,11 +1,11 @@
 import { Badge, Button, Field, Input, Listbox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useId, useMemo, useState, type CSSProperties } from 'react';
-import { ErrorMessage } from './ErrorMessage';
-import { checkPeriod, filterCategories, lastQuarterText, totalFormula } from './formula';
-import { useToday } from './hooks';
-import type { ScreenProps } from './ReportsScreen';
-import { useScreenStyles } from './styles';
-import { useCategories } from './useCategories';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import { checkPeriod, lastQuarterText, totalFormula } from './formula';
+import { useToday } from '../shared/hooks';
+import type { ScreenProps } from '../services';
+import { useScreenStyles } from '../shared/styles';
+import { filterCategories, useCategories } from '../shared/useCategories';
 
 // The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
 // the matching FIN.TOTAL formula into the selected cell. The categories come through the shared cache, so

@@ -1,18 +1,19 @@
-import { Badge, Button, Checkbox, Field, ProgressBar, Select, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Button, Checkbox, Field, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
-import type { BindingRecord } from '../engine/ports/workbook';
-import type { WorkbookPlan } from '../engine/refresh/plan';
-import type { RefreshKind } from '../engine/refresh/workbookRefresh';
-import { ErrorMessage } from './ErrorMessage';
-import type { RefreshBlock } from '../engine/statements';
-import { useToday } from './hooks';
-import type { ScopeKind, ScopePlan } from '../engine/refresh/scopeRefresh';
-import type { PaneRequest, RefreshAsk } from '../runtime';
-import { InView } from './InView';
+import type { BindingRecord } from '../../engine/ports/workbook';
+import type { WorkbookPlan } from '../../engine/refresh/plan';
+import type { RefreshKind } from '../../engine/refresh/workbookRefresh';
+import { ChoiceField } from '../shared/ChoiceField';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import type { RefreshBlock } from '../../engine/statements';
+import { useToday } from '../shared/hooks';
+import type { ScopeKind, ScopePlan } from '../../engine/refresh/scopeRefresh';
+import type { PaneRequest, RefreshAsk } from '../../runtime';
+import { InView } from '../shared/InView';
 import { refreshProgressText, type RefreshProgress } from './refreshProgress';
-import type { ScreenProps } from './ReportsScreen';
-import { useScreenStyles } from './styles';
-import { addMonths, CHANGED_ONLY_BLIND_SPOT, describeSpec, endOfMonth, failureOf, formatAge, isOld, plural, specFromBinding } from '../runtime/screenKit';
+import type { ScreenProps } from '../services';
+import { useScreenStyles } from '../shared/styles';
+import { addMonths, CHANGED_ONLY_BLIND_SPOT, describeSpec, endOfMonth, failureOf, formatAge, isOld, plural, specFromBinding } from '../../runtime/screenKit';
 
 // Refresh: the workbook's one refresh -- changed only (one call to ask what changed, then only what that
 // touches) or full -- with the cost of each shown before it spends; books closed through a month end; and
@@ -269,16 +270,14 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
         label="Also fetch the categories, departments and company again (a changes refresh leaves them)"
         disabled={busy}
       />
-      <Field label="Books closed through" hint="Figures up to this month end are kept by every refresh; Refresh this block reopens them.">
-        <Select value={closedThrough ?? ''} onChange={(_, d) => void chooseClose(d.value)} disabled={busy}>
-          <option value="">Not closed</option>
-          {[...new Set([...(closedThrough ? [closedThrough] : []), ...choices])].map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField
+        label="Books closed through"
+        hint="Figures up to this month end are kept by every refresh; Refresh this block reopens them."
+        value={closedThrough ?? ''}
+        choices={[{ key: '', label: 'Not closed' }, ...[...new Set([...(closedThrough ? [closedThrough] : []), ...choices])].map((m) => ({ key: m, label: m }))]}
+        onChange={(month) => void chooseClose(month)}
+        disabled={busy}
+      />
       {pending && (
         <div role="group" aria-label="Confirm refresh" className={styles.screen}>
           <Text>{pending.text}</Text>

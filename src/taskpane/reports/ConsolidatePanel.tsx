@@ -1,17 +1,17 @@
 import { Button, Checkbox, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
-import { useEffect, useMemo, useState } from 'react';
-import type { NamedPeriodKey } from '../engine/dates';
-import type { ConsolidatedBlock, ConsolidatedSpec } from '../engine/consolidation/insert';
-import type { StatementSpec } from '../engine/statements';
-import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../runtime';
-import { ChoiceField } from './ChoiceField';
-import { ErrorMessage } from './ErrorMessage';
-import { useToday } from './hooks';
-import type { ScreenProps } from './ReportsScreen';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import { useScreenStyles } from './styles';
-import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../runtime/screenKit';
+import { useMemo, useState } from 'react';
+import type { NamedPeriodKey } from '../../engine/dates';
+import type { ConsolidatedBlock, ConsolidatedSpec } from '../../engine/consolidation/insert';
+import type { StatementSpec } from '../../engine/statements';
+import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../../runtime';
+import { ChoiceField } from '../shared/ChoiceField';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import { useToday } from '../shared/hooks';
+import type { PaneServices, ScreenProps } from '../services';
+import type { ConnectedState } from '../session';
+import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
+import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own
@@ -54,32 +54,26 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const [blocks, setBlocks] = useState<ConsolidatedBlock[]>([]);
   const [blocksVersion, setBlocksVersion] = useState(0);
 
-  useEffect(() => {
-    let live = true;
-    void connection.workspace.consolidation.blocks().then(
-      (found) => {
-        if (live) setBlocks(found);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [connection.workspace, blocksVersion]);
+  useLiveEffect(
+    (ifLive) => {
+      void connection.workspace.consolidation.blocks().then(ifLive(setBlocks), () => undefined);
+    },
+    [connection.workspace, blocksVersion],
+  );
 
-  useEffect(() => {
-    let live = true;
-    void services.runtime.listConnections().then((list) => {
-      if (!live) return;
-      const all = list.list.map((c) => c.name);
-      setNames(all);
-      setConnectedIds(new Set(list.list.map((c) => c.companyId)));
-      setChosen(new Set(all));
-    });
-    return () => {
-      live = false;
-    };
-  }, [services.runtime, connection]);
+  useLiveEffect(
+    (ifLive) => {
+      void services.runtime.listConnections().then(
+        ifLive((list) => {
+          const all = list.list.map((c) => c.name);
+          setNames(all);
+          setConnectedIds(new Set(list.list.map((c) => c.companyId)));
+          setChosen(new Set(all));
+        }),
+      );
+    },
+    [services.runtime, connection],
+  );
 
   const spec = useMemo((): ConsolidatedSpec => {
     const p = namedPeriod(periodKey, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
@@ -89,19 +83,21 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const { consolidation } = connection.workspace;
   const picked = names.filter((n) => chosen.has(n));
 
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      if (picked.length < 2) return live && setCost('');
-      const c = await consolidation.cost(picked, spec);
-      const each = c.perCompany.map((p) => `${p.name} ${plural(p.cost.calls, 'call')}`).join(', ');
-      if (live) setCost(`Costs ${plural(c.calls, 'call')}: ${each} (one per company, none for what is cached).`);
-    })().catch(setError);
-    return () => {
-      live = false;
-    };
+  useLiveEffect(
+    (ifLive) => {
+      if (picked.length < 2) {
+        setCost('');
+        return;
+      }
+      void (async () => {
+        const c = await consolidation.cost(picked, spec);
+        const each = c.perCompany.map((p) => `${p.name} ${plural(p.cost.calls, 'call')}`).join(', ');
+        return `Costs ${plural(c.calls, 'call')}: ${each} (one per company, none for what is cached).`;
+      })().then(ifLive(setCost), setError);
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- picked is names and chosen
-  }, [names, chosen, spec, consolidation]);
+    [names, chosen, spec, consolidation],
+  );
 
   if (names.length < 2) {
     return <Text className={styles.note}>Connect a second company (Connection tab) to put companies side by side in a consolidated statement.</Text>;
@@ -263,18 +259,15 @@ export function WorkbookGroupsReview({ services, connection }: { services: PaneS
   const [error, setError] = useState<unknown>(null);
 
   // Read on opening, when the connections change (a member may resolve differently) and after each decision.
-  useEffect(() => {
-    let live = true;
-    void services.runtime.workbookGroups().then(
-      (groups) => {
-        if (live) setPending(groups.filter((g) => !g.accepted));
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [services.runtime, connection.connections, version]);
+  useLiveEffect(
+    (ifLive) => {
+      void services.runtime.workbookGroups().then(
+        ifLive((groups) => setPending(groups.filter((g) => !g.accepted))),
+        () => undefined,
+      );
+    },
+    [services.runtime, connection.connections, version],
+  );
 
   if (pending.length === 0) return null;
 

@@ -1,17 +1,18 @@
 import { Button, Field, Input, Text } from '@fluentui/react-components';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { YearMonth } from '../engine/dates';
-import type { ReportingPeriod } from '../engine/reporting/period';
-import type { PeriodFormulas } from '../engine/reporting/periodFormulas';
-import type { RollPlan } from '../engine/reporting/rollForward';
-import type { ReadRequest } from '../engine/reader/requestCache';
-import type { StatementsEngine } from '../engine/statements';
-import { ActionOutcome } from './ActionOutcome';
-import type { PaneServices } from './services';
-import type { ConnectedState } from './session';
-import type { Workspace } from '../runtime';
-import { useScreenStyles } from './styles';
-import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../runtime/screenKit';
+import type { YearMonth } from '../../engine/dates';
+import type { ReportingPeriod } from '../../engine/reporting/period';
+import type { PeriodFormulas } from '../../engine/reporting/periodFormulas';
+import type { RollPlan } from '../../engine/reporting/rollForward';
+import type { ReadRequest } from '../../engine/reader/requestCache';
+import type { StatementsEngine } from '../../engine/statements';
+import { ActionOutcome } from '../shared/ActionOutcome';
+import type { PaneServices } from '../services';
+import type { ConnectedState } from '../session';
+import type { Workspace } from '../../runtime';
+import { useScreenStyles } from '../shared/styles';
+import { useLiveEffect } from '../shared/useLiveEffect';
+import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../../runtime/screenKit';
 
 // The reporting period (FIN_PERIOD): the month the relative blocks and the FIN cells that read it follow.
 // Moving it shows its cost first (the relative blocks' new periods not cached, the reads the caller knows its
@@ -21,20 +22,12 @@ import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth
 /** The workbook's reporting period, read again whenever `version` changes (after a move, an insert). */
 export function useReportingPeriod(workspace: Workspace, version: number): ReportingPeriod | null {
   const [period, setPeriod] = useState<ReportingPeriod | null>(null);
-  useEffect(() => {
-    let live = true;
-    workspace.reporting.period().then(
-      (p) => {
-        if (live) setPeriod(p);
-      },
-      () => {
-        if (live) setPeriod({ state: 'none' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [workspace, version]);
+  useLiveEffect(
+    (ifLive) => {
+      workspace.reporting.period().then(ifLive(setPeriod), ifLive(() => setPeriod({ state: 'none' })));
+    },
+    [workspace, version],
+  );
   return period;
 }
 
@@ -90,22 +83,25 @@ export function ReportingPeriodPanel({ services, connection, statements, today, 
   const moving = month !== null && formatYearMonth(month.year, month.month) !== current;
 
   const target = moving ? formatYearMonth(month.year, month.month) : null;
-  useEffect(() => {
-    setPlan(null);
-    const to = target === null ? null : parseReportingMonth(target);
-    if (!to) return;
-    let live = true;
-    void (async () => {
-      // The formulas are counted as they are now: unreadable, they are only mentioned.
-      const [next, found] = await Promise.all([statements.planRoll(to, formulaReads ? await formulaReads(to) : []), periodFormulas?.().catch(() => null) ?? null]);
-      if (!live) return;
-      setFormulas(found);
-      setPlan(next);
-    })().catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [target, statements, formulaReads, periodFormulas, period]);
+  useLiveEffect(
+    (ifLive) => {
+      setPlan(null);
+      const to = target === null ? null : parseReportingMonth(target);
+      if (!to) return;
+      void (async () => {
+        const reads = formulaReads ? await formulaReads(to) : [];
+        // The formulas are counted as they are now: unreadable, they are only mentioned.
+        return Promise.all([statements.planRoll(to, reads), periodFormulas?.().catch(() => null) ?? null]);
+      })().then(
+        ifLive(([next, found]) => {
+          setFormulas(found);
+          setPlan(next);
+        }),
+        () => undefined,
+      );
+    },
+    [target, statements, formulaReads, periodFormulas, period],
+  );
 
   const apply = useCallback(async () => {
     if (!month) return;

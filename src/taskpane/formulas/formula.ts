@@ -2,11 +2,11 @@
 // its path ("Operating Expenses > Software") so the sheet stays readable, or as its id when the path
 // would not name exactly that category (a name containing '>', or two identical paths).
 
-import type { Category } from '../api/types';
-import type { DateArgument } from '../engine/dates';
-import type { Result } from '../engine/result';
-import type { Tree, TreeNode } from '../engine/tree';
-import { parseDateArgument, resolveInTree } from '../runtime/screenKit';
+import type { Category } from '../../api/types';
+import type { DateArgument } from '../../engine/dates';
+import type { Result } from '../../engine/result';
+import type { Tree, TreeNode } from '../../engine/tree';
+import { parseDateArgument, resolveInTree } from '../../runtime/screenKit';
 
 /** An Excel string literal: quotes doubled. */
 export function excelString(text: string): string {
@@ -33,18 +33,4 @@ export function lastQuarterText(today: string): string {
   const year = Number(today.slice(0, 4));
   const quarter = Math.floor((Number(today.slice(5, 7)) - 1) / 3) + 1;
   return quarter === 1 ? `${year - 1}-Q4` : `${year}-Q${quarter - 1}`;
-}
-
-/**
- * Categories whose path has a word starting with each word typed (case-insensitive), so "rent" finds Rent
- * and not Current Assets, and "soft sub" finds Software Subscriptions; all of them for an empty filter.
- */
-export function filterCategories(tree: Tree<Category>, filter: string): TreeNode<Category>[] {
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...tree.ordered];
-  const patterns = words.map((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u'));
-  return tree.ordered.filter((n) => {
-    const path = n.path.toLowerCase();
-    return patterns.every((p) => p.test(path));
-  });
 }

@@ -1,9 +1,9 @@
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
 import { useRef } from 'react';
-import type { NotConnectedState } from '../engine/fin';
-import { useNotConnectedFormulas } from './hooks';
-import type { PaneServices } from './services';
-import { plural, pluralNoun } from '../runtime/screenKit';
+import type { NotConnectedState } from '../../engine/fin';
+import { useNotConnectedFormulas } from '../shared/hooks';
+import type { PaneServices } from '../services';
+import { plural, pluralNoun } from '../../runtime/screenKit';
 
 // Right after connecting, above the tabs: the FIN formulas that showed "Not connected" before. A few calls'
 // worth were recalculated at once and this says what that spent; more waits here for the user's go-ahead,

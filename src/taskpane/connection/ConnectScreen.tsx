@@ -5,17 +5,17 @@ import {
   Field,
   Input,
   ProgressBar,
-  Select,
   Text,
 } from '@fluentui/react-components';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../api';
-import { ErrorMessage } from './ErrorMessage';
-import { useSession } from './hooks';
-import type { PaneServices } from './services';
-import { PLANS, planLabel } from '../runtime';
-import type { ConnectedState, ConnectionSummary } from './session';
-import { useScreenStyles } from './styles';
+import { ApiError, ConfigError, PLAN_CAPS, type Plan } from '../../api';
+import { ChoiceField } from '../shared/ChoiceField';
+import { ErrorMessage } from '../shared/ErrorMessage';
+import { useSession } from '../shared/hooks';
+import type { PaneServices } from '../services';
+import { PLANS, planLabel } from '../../runtime';
+import type { ConnectedState, ConnectionSummary } from '../session';
+import { useScreenStyles } from '../shared/styles';
 
 // Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo
 // company of the local sandbox. Connected: which company, the plan (the user's choice: the API does not
@@ -25,10 +25,10 @@ import { useScreenStyles } from './styles';
 // The key stays in this form only until it is stored (or refused).
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_CHOICES = MONTHS.map((m, i) => ({ key: String(i + 1), label: m }));
 
-function planOption(plan: { key: Plan; label: string }): string {
-  return `${plan.label} (${PLAN_CAPS[plan.key].toLocaleString('en-US')} calls a month)`;
-}
+const PLAN_CHOICES = PLANS.map((p) => ({ key: p.key, label: `${p.label} (${PLAN_CAPS[p.key].toLocaleString('en-US')} calls a month)` }));
+const PLAN_HINT = 'The API does not report the plan: it sets the monthly cap shown under Usage.';
 
 function isKeyProblem(error: unknown): boolean {
   return (error instanceof ApiError && error.code === 'invalid_api_key') || (error instanceof ConfigError && error.field === 'apiKey');
@@ -138,15 +138,7 @@ function ConnectForm({ services, focusKey, adding }: ConnectFormProps) {
             placeholder="svc_..."
           />
         </Field>
-        <Field label="Plan" hint="The API does not report the plan: it sets the monthly cap shown under Usage.">
-          <Select value={plan} onChange={(_, d) => setPlan(d.value as Plan)}>
-            {PLANS.map((p) => (
-              <option key={p.key} value={p.key}>
-                {planOption(p)}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <ChoiceField label="Plan" hint={PLAN_HINT} value={plan} choices={PLAN_CHOICES} onChange={setPlan} />
         {/* A disclosure (button + region) rather than Fluent's Accordion: same behaviour for keyboard and
             screen readers, without the accordion's animation code in the bundle. */}
         <h3 className={styles.disclosureHeading}>
@@ -170,15 +162,13 @@ function ConnectForm({ services, focusKey, adding }: ConnectFormProps) {
             >
               <Input type="text" value={baseUrl} onChange={(_, d) => setBaseUrl(d.value)} spellCheck={false} />
             </Field>
-            <Field label="Fiscal year starts in" hint="For quarters, years and year to date.">
-              <Select value={String(fiscalStart)} onChange={(_, d) => setFiscalStart(Number(d.value))}>
-                {MONTHS.map((m, i) => (
-                  <option key={m} value={String(i + 1)}>
-                    {m}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+            <ChoiceField
+              label="Fiscal year starts in"
+              hint="For quarters, years and year to date."
+              value={String(fiscalStart)}
+              choices={MONTH_CHOICES}
+              onChange={(month) => setFiscalStart(Number(month))}
+            />
           </div>
         )}
         <div className={styles.row}>
@@ -235,15 +225,7 @@ function ConnectionDetails({ services, state }: { services: PaneServices; state:
           The default company, as &quot;{state.connections[0].name}&quot;: formulas without a company argument, and the Reports and Transactions tabs, use it.
         </Text>
       )}
-      <Field label="Plan" hint="The API does not report the plan: it sets the monthly cap shown under Usage.">
-        <Select value={state.plan} onChange={(_, d) => void services.session.setPlan(d.value as Plan).catch(setError)}>
-          {PLANS.map((p) => (
-            <option key={p.key} value={p.key}>
-              {planOption(p)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <ChoiceField label="Plan" hint={PLAN_HINT} value={state.plan} choices={PLAN_CHOICES} onChange={(p) => void services.session.setPlan(p).catch(setError)} />
       <Text className={styles.note}>
         {planLabel(state.plan)} plan. Fiscal year starts in {MONTHS[state.fiscalYearStartMonth - 1]}. Disconnecting removes the key from this
         computer; figures already in the workbook stay.
