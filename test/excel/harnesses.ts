@@ -33,7 +33,7 @@ export function officeHarness(
   gatewayOptions: Omit<OfficeGatewayOptions, 'run'> & { host?: HostProfile } = {},
 ): Harness & { fake: FakeExcel; office: OfficeGateway } {
   const { host = WINDOWS, ...options } = gatewayOptions;
-  const fake = new FakeExcel(fakeOptions);
+  const fake = new FakeExcel({ sheetNamesIncludeWorkbook: host.platform === 'OfficeOnline', ...fakeOptions });
   const office = new OfficeGateway({ run: realExcelRun(fake, host), ...options });
   return { fake, office, gateway: office, inspect: fakeInspector(fake) };
 }

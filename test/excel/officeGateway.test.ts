@@ -346,7 +346,7 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
       const written = error.partial!.written;
       expect(written).toBeGreaterThan(0);
       expect(written).toBeLessThan(290);
-      expect(error.message).toBe(`Excel stopped adding rows to Tx after ${written} of 290: those are in the table, the others are not; add them again with Refresh. (Excel: (planted) GeneralException)`);
+      expect(error.message).toBe(`Excel stopped adding rows to Tx after ${written} of 290: those are in the table, the others are not; add them again with Refresh. (Excel: (planted) GeneralException. If another workbook or Excel window was in front, or several sheets are selected, come back to this workbook, select one sheet and try again.)`);
       expect((await h.office.readTable('Tx')).rows).toEqual(rows.slice(0, 10 + written).map((r) => r.map((v) => v ?? '')));
     });
 

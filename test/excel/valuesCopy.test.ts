@@ -112,6 +112,36 @@ describe('copySheetAsValues on the Office path', () => {
     expect(h.inspect.sheetNames()).toEqual(['Sheet1']);
   });
 
+  for (const host of [WINDOWS, MAC, WEB]) {
+    test(`on ${host.name}: the workbook's names survive a copy (the web lists them in Worksheet.names too, office-js#1011); only the copy's own go`, async () => {
+      const h = officeHarness({}, { host });
+      await h.office.writeGrid({ kind: 'newSheet', name: 'Reporting period', activate: false }, { values: [['Reporting period', '2026-10']] });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Reporting period', cell: 'B1' }, { values: [['2026-10']] }, { name: 'FIN_PERIOD', nameVisible: true });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['Revenue', 1234.5]] }, { name: 'FinBlock_pl' });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A5' }, { values: [['Rent', -300]] }, { name: 'FinBlock_bs' });
+      await h.office.writeFormula('Sheet1!D1', '=FIN.TOTAL("Revenue",FIN_PERIOD)');
+      const before = h.inspect.names();
+      expect(before.map((n) => n.name)).toEqual(['FIN_PERIOD', 'FinBlock_pl', 'FinBlock_bs']);
+
+      const copy = await h.office.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note: ['Values as of 2026-11-20'] });
+
+      expect(h.inspect.names()).toEqual(before);
+      expect(h.fake.sheet(copy.sheet).names).toEqual([]);
+      expect(h.inspect.cell('Sheet1', 'D1').formula).toBe('=FIN.TOTAL("Revenue",FIN_PERIOD)');
+      expect(await h.office.locateBlock('FinBlock_pl')).toMatchObject({ state: 'found', address: 'Sheet1!A1:B1' });
+    });
+  }
+
+  test('the user gone to another workbook while the copy is made (sheet.names: InvalidSelection, office-js#6365): the copy goes and the error says to come back', async () => {
+    const h = officeHarness({}, { host: MAC });
+    await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['Revenue', 1234.5]] }, { name: 'FinBlock_pl' });
+    h.fake.elsewhere = true;
+    const failed = h.office.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note: ['Values as of 2026-11-20'] });
+    await expect(failed).rejects.toMatchObject({ code: 'Inactive', message: expect.stringMatching(/^Share as values stopped before the copy was finished, and the copy was removed\. .*[Cc]ome back to this workbook/) });
+    expect(h.inspect.sheetNames()).toEqual(['Sheet1']);
+    expect(h.inspect.names().map((n) => [n.name, n.address])).toEqual([['FinBlock_pl', 'Sheet1!A1:B1']]);
+  });
+
   test('Excel gives the copy its own twin of a workbook name on the sheet; the copy deletes it', async () => {
     const h = officeHarness();
     await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [['x', 1]] }, { name: 'FinBlock_a' });

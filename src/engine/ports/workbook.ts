@@ -322,7 +322,12 @@ export interface WorkbookGateway {
   readonly lastWriteStats: WriteStats | undefined;
 }
 
-export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
+/**
+ * Inactive: Excel refused because another workbook or Excel window was in front while the add-in worked on
+ * this one (the user went there during a refresh); the message says what was left and to come back and try
+ * again. Nothing was taken for missing or damaged on the strength of it.
+ */
+export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host' | 'Inactive';
 
 /** How far appendRows or updateRowsByKey got before Excel stopped it, so the caller can redo the rest. */
 export interface PartialWrite {
