@@ -33,9 +33,9 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
   const plan = planGrid(grid);
   if (options.name !== undefined) checkDefinedName(options.name);
   session.stats.rows = plan.rows;
-  // Whether the name exists is learnt before the write (with the sheet names for a new sheet), so the last
-  // batch can add it, or delete and add it again, without calling anything on a null object.
-  const existingName = options.name === undefined ? undefined : lookUpName(session.ctx, options.name);
+  // Whether the name exists, and where it points, is learnt before the write (with the sheet names for a new
+  // sheet), so the last batch can add it or point it here without calling anything on a null object.
+  const existingName = options.name === undefined ? undefined : lookUpName(session.ctx, options.name).load('formula,visible');
   const at = await resolveTarget(session, target);
   if (existingName && target.kind === 'anchor') await session.sync();
   if (at.row + plan.rows > MAX_ROWS || at.col + plan.cols > MAX_COLS) {
@@ -88,7 +88,7 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
       if (canGroup) for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
       // Last: the name moves only once every cell of the block is in.
-      if (existingName) queueName(session.ctx, options.name!, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName, options.nameVisible === true);
+      if (existingName) queueName(session.ctx, options.name!, at.sheet, box, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName, options.nameVisible === true);
     },
   });
   try {
