@@ -644,8 +644,18 @@ export class FakeExcel {
     for (let r = box.row; r < box.row + box.rows; r++) sheet.outline.set(r, (sheet.outline.get(r) ?? 0) + 1);
   }
 
-  /** Assumed lenient: rows that are not grouped stay at level 0. */
+  /**
+   * Range.ungroup "removes the outermost level from the outline" of the rows in the range (Microsoft's
+   * "Group ranges for an outline", learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-ranges-group;
+   * the Interop Range.Ungroup "decreases its outline level"): Excel keeps one outline level per row, so whose
+   * group it was does not count, and a user's own group around the rows loses a level as well. Assumed
+   * pessimistic where no row of the range is grouped: it fails, as Excel's Ungroup does there ("Cannot
+   * ungroup that selection").
+   */
   ungroup(sheet: SheetState, box: Box): void {
+    let grouped = false;
+    for (let r = box.row; r < box.row + box.rows; r++) grouped ||= (sheet.outline.get(r) ?? 0) > 0;
+    if (!grouped) throw invalidOperation('Cannot ungroup that selection: none of its rows is grouped (assumed)');
     for (let r = box.row; r < box.row + box.rows; r++) {
       const level = Math.max(0, (sheet.outline.get(r) ?? 0) - 1);
       if (level) sheet.outline.set(r, level);

@@ -1,5 +1,5 @@
 /** Rendered blocks (statements, reports) written to and read from a sheet. */
-import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify } from '../../engine/ports/address';
+import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify, type Box } from '../../engine/ports/address';
 import { checkDefinedName, uniqueSheetName } from '../hostRules';
 import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../../engine/ports/workbook';
 import { planGrid, type Run } from '../gridPlan';
@@ -42,22 +42,18 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     throw new GatewayError('InvalidInput', `A ${plan.rows} x ${plan.cols} block does not fit on the sheet at row ${at.row + 1}`);
   }
   const replace = options.replace ? parseQualified(options.replace.address) : undefined;
-  const ungroups = options.replace?.outlineDepth ?? 0;
   const canIndent = session.options.supports('ExcelApi', '1.9');
   const canGroup = session.options.supports('ExcelApi', '1.10');
+  if (replace && canGroup) await ungroupReplaced(session, replace, options.replace!);
 
   const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
   const write = runChunked(session, {
     total: plan.rows,
     rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
-    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups + (existingName ? 3 : 0)),
+    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + (existingName ? 3 : 0)),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
-      if (replace) {
-        const old = session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols);
-        for (let i = 0; i < ungroups && canGroup; i++) old.ungroup('ByRows');
-        old.clear('All');
-      }
+      if (replace) session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols).clear('All');
       const sheet = session.sheet(at.sheet);
       plan.columnWidths.forEach((w, c) => {
         if (w !== null) sheet.getRangeByIndexes(at.row, at.col + c, 1, 1).format.columnWidth = w;
@@ -109,7 +105,31 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     }
     throw stoppedError(error, `Excel stopped writing ${where} part way${undone ? '; nothing of it was kept' : ': clear what was written and try again'}.`);
   }
-  return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols };
+  const rowGroups = canGroup ? plan.outlineRuns.map(({ start, count }) => ({ start, count })) : [];
+  return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols, ...(rowGroups.length > 0 ? { rowGroups } : {}) };
+}
+
+/**
+ * Undoes the row groups of the block being replaced, last made first, in a request of their own before the
+ * write. Range.ungroup takes the outermost level off every row it covers, whoever grouped it (Microsoft, "Group
+ * ranges for an outline"), so only the rows the block grouped are ungrouped: ungrouping the whole block as
+ * often as its deepest level stripped the user's own group around it from the rows the block grouped less
+ * deeply, and failed where nothing was left to ungroup. A binding from before the groups were recorded gives
+ * only its depth: then the whole block, that many times. Excel refusing an ungroup (the user took the outline
+ * off by hand) is no reason not to rewrite the block: the write goes on.
+ */
+async function ungroupReplaced(session: Session, old: { sheet: string; box: Box }, replace: NonNullable<WriteGridOptions['replace']>): Promise<void> {
+  const groups = replace.rowGroups ?? Array.from({ length: replace.outlineDepth ?? 0 }, () => ({ start: 0, count: old.box.rows }));
+  const inside = groups.filter((g) => g.start >= 0 && g.count > 0 && g.start + g.count <= old.box.rows);
+  if (inside.length === 0) return;
+  const sheet = session.sheet(old.sheet);
+  for (const g of [...inside].reverse()) sheet.getRangeByIndexes(old.box.row + g.start, old.box.col, g.count, 1).ungroup('ByRows');
+  try {
+    await session.sync();
+  } catch (error) {
+    const where = (error as { debugInfo?: { errorLocation?: string } }).debugInfo?.errorLocation ?? '';
+    if (!/\.ungroup$/i.test(where)) throw error;
+  }
 }
 
 /** Deletes a sheet this write added, if it got that far (the add is the first thing its first request does). */
