@@ -4,7 +4,7 @@
  */
 import { DELAY_FOR_CELL_EDIT_FLAG } from './excelHost';
 import { FakeExcel } from './fakeExcel';
-import { EXCEL_2019, realExcelRun, WEB, WINDOWS } from './officeJs';
+import { OLDEST, realExcelRun, WEB, WINDOWS } from './officeJs';
 
 type Ctx = Excel.RequestContext;
 
@@ -163,8 +163,8 @@ describe('fake Excel behind the real office-js client', () => {
 
   test('a member the host lacks throws ApiNotFound at the call, before anything is sent', async () => {
     const fake = new FakeExcel();
-    const missing = runner(fake, EXCEL_2019)(async (ctx) => {
-      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A2').group('ByRows');
+    const missing = runner(fake, OLDEST)(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A2').moveTo('B1');
       await ctx.sync();
     });
     expect(await codeOf(missing)).toBe('ApiNotFound');

@@ -42,9 +42,7 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     throw new GatewayError('InvalidInput', `A ${plan.rows} x ${plan.cols} block does not fit on the sheet at row ${at.row + 1}`);
   }
   const replace = options.replace ? parseQualified(options.replace.address) : undefined;
-  const canIndent = session.options.supports('ExcelApi', '1.9');
-  const canGroup = session.options.supports('ExcelApi', '1.10');
-  if (replace && canGroup) await ungroupReplaced(session, replace, options.replace!);
+  if (replace) await ungroupReplaced(session, replace, options.replace!);
 
   const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
   const write = runChunked(session, {
@@ -70,18 +68,16 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
         const r = clip(run, start, count);
         if (r) sheet.getRangeByIndexes(at.row + r.start, at.col, r.count, plan.cols).format.font.bold = true;
       }
-      if (canIndent) {
-        sheet.getRangeByIndexes(at.row + start, at.col + plan.indentColumn, count, 1).format.indentLevel = 0;
-        for (const run of plan.indentRuns) {
-          const r = clip(run, start, count);
-          if (r) sheet.getRangeByIndexes(at.row + r.start, at.col + plan.indentColumn, r.count, 1).format.indentLevel = run.level;
-        }
+      sheet.getRangeByIndexes(at.row + start, at.col + plan.indentColumn, count, 1).format.indentLevel = 0;
+      for (const run of plan.indentRuns) {
+        const r = clip(run, start, count);
+        if (r) sheet.getRangeByIndexes(at.row + r.start, at.col + plan.indentColumn, r.count, 1).format.indentLevel = run.level;
       }
     },
     finalize: () => {
       const sheet = session.sheet(at.sheet);
       // Outer levels first: grouping rows that are already grouped nests them one level deeper.
-      if (canGroup) for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
+      for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
       // Last: the name moves only once every cell of the block is in.
       if (existingName) queueName(session.ctx, options.name!, at.sheet, box, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName, options.nameVisible === true);
@@ -105,7 +101,7 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     }
     throw stoppedError(error, `Excel stopped writing ${where} part way${undone ? '; nothing of it was kept' : ': clear what was written and try again'}.`);
   }
-  const rowGroups = canGroup ? plan.outlineRuns.map(({ start, count }) => ({ start, count })) : [];
+  const rowGroups = plan.outlineRuns.map(({ start, count }) => ({ start, count }));
   return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols, ...(rowGroups.length > 0 ? { rowGroups } : {}) };
 }
 

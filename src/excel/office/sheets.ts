@@ -12,9 +12,10 @@
  * workbook, FIN formulas included, and Excel on the web offers only Pdf), and no API runs in the workbook
  * it opens; insertWorksheetsFromBase64 (ExcelApi 1.13) goes the other way. So the copy is a sheet of this
  * workbook, and the pane tells the user how to move it out (docs/architecture.md, "Share as values").
+ * All of these are within the ExcelApi 1.10 that manifest.xml requires.
  */
 import { parseQualified, qualify } from '../../engine/ports/address';
-import { GatewayError, type ReadValue, type SheetContent, type SheetInfo, type ValuesCopy, type ValuesCopyOptions } from '../../engine/ports/workbook';
+import type { ReadValue, SheetContent, SheetInfo, ValuesCopy, ValuesCopyOptions } from '../../engine/ports/workbook';
 import { uniqueSheetName } from '../hostRules';
 import { fitText, TEXT_FORMAT } from '../gridPlan';
 import { removeAddedSheet } from './grid';
@@ -24,7 +25,6 @@ import { readChunked, tryUndo, WriteStopped, type Session } from './session';
 
 /** Application.calculationState (ExcelApi 1.9): anything but Done is still calculating. */
 export async function isCalculating(session: Session): Promise<boolean> {
-  if (!session.options.supports('ExcelApi', '1.9')) return false;
   const application = session.ctx.workbook.application.load('calculationState');
   await session.sync();
   return application.calculationState !== Excel.CalculationState.done;
@@ -71,9 +71,6 @@ export async function readSheet(session: Session, name: string): Promise<SheetCo
  * half way is removed (Worksheet.names throws while the user is in another workbook, #6365).
  */
 export async function copySheetAsValues(session: Session, name: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
-  if (!session.options.supports('ExcelApi', '1.9')) {
-    throw new GatewayError('Host', 'This version of Excel cannot copy a sheet as values (it needs ExcelApi 1.9: Excel 2021, Microsoft 365 or Excel on the web).');
-  }
   const { ctx } = session;
   const sheets = ctx.workbook.worksheets.load('items/name');
   const source = session.sheet(name);
