@@ -7,7 +7,7 @@ import { WriteStopped } from './session';
  * InvalidSelection outside a read of the selection: Excel refuses a sheet's names, the active cell or the
  * selection while another workbook or window is in front (OfficeDev/office-js#6365, #5319, #561).
  */
-export const COME_BACK = 'Another workbook or Excel window was in front, and Excel would not go on with this one: come back to this workbook and try again.';
+const COME_BACK = 'Another workbook or Excel window was in front, and Excel would not go on with this one: come back to this workbook and try again.';
 
 /**
  * GeneralException says nothing of its cause; two known ones are the user's to undo: a cell selected in another
