@@ -311,6 +311,12 @@ export class MemoryGateway implements WorkbookGateway {
     return out;
   }
 
+  /** The user groups `count` whole rows from 1-based row `first` (Data > Group): each goes one level deeper. */
+  groupSheetRows(sheet: string, first: number, count: number): void {
+    const s = this.sheet(sheet);
+    for (let r = first - 1; r < first - 1 + count; r++) s.outline.set(r, Math.min(MAX_OUTLINE_LEVEL, (s.outline.get(r) ?? 0) + 1));
+  }
+
   /**
    * The user inserts `count` whole rows before 1-based row `before`: the cells, tables and names below move
    * down, and a name or table the rows land inside grows, as in Excel.
@@ -399,11 +405,17 @@ export class MemoryGateway implements WorkbookGateway {
     if (options.replace) {
       const old = parseQualified(options.replace.address);
       const sheet = this.sheet(old.sheet);
+      // What the block grouped, undone (see WriteGridOptions.replace): each row loses the levels it gained.
+      const groups = options.replace.rowGroups ?? Array.from({ length: options.replace.outlineDepth ?? 0 }, () => ({ start: 0, count: old.box.rows }));
+      for (const g of groups) {
+        for (let r = old.box.row + g.start; r < old.box.row + Math.min(old.box.rows, g.start + g.count); r++) {
+          const level = Math.max(0, (sheet.outline.get(r) ?? 0) - 1);
+          if (level) sheet.outline.set(r, level);
+          else sheet.outline.delete(r);
+        }
+      }
       for (let r = old.box.row; r < old.box.row + old.box.rows; r++) {
         for (let c = old.box.col; c < old.box.col + old.box.cols; c++) sheet.cells.delete(`${r},${c}`);
-        const level = Math.max(0, (sheet.outline.get(r) ?? 0) - (options.replace.outlineDepth ?? 0));
-        if (level) sheet.outline.set(r, level);
-        else sheet.outline.delete(r);
       }
     }
     const at = this.resolve(target);
@@ -430,7 +442,8 @@ export class MemoryGateway implements WorkbookGateway {
     this.stats = memoryStats('writeGrid', plan.rows);
     const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
     if (options.name !== undefined) this.names.set(options.name.toLowerCase(), { name: options.name, sheet: at.sheet, box, visible: options.nameVisible === true });
-    return { sheet: at.sheet.name, address: qualify(at.sheet.name, box), rowCount: plan.rows, columnCount: plan.cols };
+    const rowGroups = plan.outlineRuns.map(({ start, count }) => ({ start, count }));
+    return { sheet: at.sheet.name, address: qualify(at.sheet.name, box), rowCount: plan.rows, columnCount: plan.cols, ...(rowGroups.length > 0 ? { rowGroups } : {}) };
   }
 
   async readRange(address: string): Promise<RangeRead> {

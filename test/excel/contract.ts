@@ -30,6 +30,7 @@ export interface Inspector {
   // What a user does in Excel: rows are 1-based, as the user sees them.
   type(sheet: string, a1: string, value: string | number): void;
   insertRows(sheet: string, before: number, count: number): void;
+  groupRows(sheet: string, first: number, count: number): void;
   deleteRows(sheet: string, first: number, count: number): void;
   renameSheet(from: string, to: string): void;
   deleteSheet(name: string): void;
@@ -102,7 +103,7 @@ export function gatewayContract(label: string, make: MakeHarness): void {
 
     test('writes a grid at an anchor: values, formats, bold, indent, outline, widths', async () => {
       const out = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, STATEMENT);
-      expect(out).toEqual({ sheet: 'Sheet1', address: 'Sheet1!B2:D8', rowCount: 7, columnCount: 3 });
+      expect(out).toEqual({ sheet: 'Sheet1', address: 'Sheet1!B2:D8', rowCount: 7, columnCount: 3, rowGroups: [{ start: 3, count: 2 }] });
       expect(inspect.cell('Sheet1', 'B2')).toMatchObject({ value: 'Income statement', numberFormat: '@', bold: true });
       expect(inspect.cell('Sheet1', 'C3')).toMatchObject({ value: 'Jan 2026', numberFormat: '@', bold: false });
       expect(inspect.cell('Sheet1', 'B4')).toMatchObject({ value: 'Revenue', numberFormat: '@', bold: true });
@@ -195,6 +196,20 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect(inspect.cell('Sheet1', 'A1').value).toBe('a2');
       expect(inspect.cell('Sheet1', 'A4')).toMatchObject({ value: '', bold: false });
       expect([0, 1, 2, 3].map((r) => inspect.outlineLevel('Sheet1', r))).toEqual([0, 0, 0, 0]);
+    });
+
+    test("a refresh in place ungroups the rows the block grouped, and only those: the user's own group around it stays", async () => {
+      const grid = { values: [['Section'], ['a', 1], ['b', 2], ['Total', 3], ['Net', 3]], outlineLevels: [0, 1, 1, 0, 0] };
+      const levels = () => Array.from({ length: 11 }, (_, r) => inspect.outlineLevel('Sheet1', r));
+      const first = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A3' }, grid);
+      expect(first.rowGroups).toEqual([{ start: 1, count: 2 }]);
+      inspect.groupRows('Sheet1', 1, 10);
+      expect(levels()).toEqual([1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 0]);
+      const second = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A3' }, grid, { replace: { address: first.address, rowGroups: first.rowGroups } });
+      expect(levels()).toEqual([1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 0]);
+      const flat = await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A3' }, { values: [['flat', 1]] }, { replace: { address: second.address, rowGroups: second.rowGroups } });
+      expect(flat.rowGroups).toBeUndefined();
+      expect(levels()).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
     });
 
     describe('blocks with a defined name, which Excel moves with their cells', () => {

@@ -84,6 +84,7 @@ export const DELAY_FOR_CELL_EDIT_FLAG = 64;
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
 const camel = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 const notModelled = (what: string) => new FakeOfficeError('NotImplemented', `fake: ${what} is not modelled`);
+const invalidSelection = () => new FakeOfficeError('InvalidSelection', 'The current selection is invalid for this operation.');
 const nullObject = (what: string) => new FakeOfficeError('GeneralException', `(fake, assumed) ${what} was called on a null object.`);
 
 // Host objects -----------------------------------------------------------------------------------------
@@ -160,13 +161,12 @@ class Workbook extends HostObject<FakeExcel> {
     const selection = this.excel.selection;
     switch (name) {
       case 'GetActiveCell': {
+        if (this.excel.elsewhere) throw invalidSelection();
         const first = selection.areas[0];
         return new Range(this.host, () => ({ sheet: selection.sheet, box: { row: first.row, col: first.col, rows: 1, cols: 1 } }));
       }
       case 'GetSelectedRange':
-        if (selection.areas.length > 1) {
-          throw new FakeOfficeError('InvalidSelection', 'The current selection is invalid for this operation.');
-        }
+        if (selection.areas.length > 1 || this.excel.elsewhere) throw invalidSelection();
         return new Range(this.host, () => ({ sheet: selection.sheet, box: selection.areas[0] }));
       case 'GetSelectedRanges':
         return new RangeAreas(this.host, () => ({ sheet: selection.sheet, areas: selection.areas }));
@@ -934,7 +934,11 @@ class Setting extends HostObject<{ key: string }> {
   }
 }
 
-/** workbook.names (workbook-scoped names), or worksheet.names (a sheet's own: listed and deleted only). */
+/**
+ * workbook.names (workbook-scoped names), or worksheet.names (a sheet's own: listed and deleted only; on the
+ * web the workbook's names too, #1011, the sheet's own found first by name, as Excel resolves a name on its
+ * sheet; with another window in front, InvalidSelection, #6365).
+ */
 class NamedItemCollection extends HostObject<FakeExcel> {
   readonly type = 'NamedItemCollection';
   constructor(
@@ -944,14 +948,17 @@ class NamedItemCollection extends HostObject<FakeExcel> {
     super(host);
   }
   target(): FakeExcel {
+    if (this.onSheet && this.excel.elsewhere) throw invalidSelection();
     this.onSheet?.();
     return this.excel;
   }
   private get list(): NameState[] {
-    return this.onSheet ? this.onSheet().names : this.excel.names;
+    if (!this.onSheet) return this.excel.names;
+    return this.excel.sheetNamesIncludeWorkbook ? [...this.onSheet().names, ...this.excel.names] : this.onSheet().names;
   }
   private byName(key: string, nullable: boolean): NamedItem {
     return new NamedItem(this.host, () => {
+      this.target();
       const n = this.onSheet ? this.list.find((x) => x.name.toLowerCase() === key.toLowerCase()) : this.excel.findName(key);
       if (n) return n;
       if (nullable) return null;
@@ -972,6 +979,7 @@ class NamedItemCollection extends HostObject<FakeExcel> {
       case 'GetCount':
         return this.excel.names.length;
       case 'Add': {
+        if (this.excel.elsewhere) throw itemNotFound('(#2078) names.add while another window is in front');
         const [key, reference, comment] = args;
         let target: RangeTarget;
         if (typeof reference === 'string') {
@@ -989,8 +997,7 @@ class NamedItemCollection extends HostObject<FakeExcel> {
     }
   }
   override items(): HostObject[] {
-    const list = this.list;
-    return list.map((n) => new NamedItem(this.host, () => (list.includes(n) ? n : null)));
+    return this.list.map((n) => new NamedItem(this.host, () => (this.list.includes(n) ? n : null)));
   }
 }
 
@@ -1022,6 +1029,7 @@ class NamedItem extends HostObject<NameState> {
       case '_Id':
         return n.name;
       case 'Type':
+        if (this.excel.elsewhere) return null;
         return n.target ? 'Range' : 'Error';
       // "for a named range, it will return the range address"; assumed the error text otherwise.
       case 'Value':
@@ -1039,6 +1047,7 @@ class NamedItem extends HostObject<NameState> {
     }
   }
   override set(name: string, value: unknown, n: NameState): void {
+    if (name === 'Formula') return this.excel.repointName(n, value);
     if (name !== 'Visible') return super.set(name, value, n);
     if (typeof value !== 'boolean') throw invalidArgument('visible must be a boolean');
     n.visible = value;
@@ -1050,6 +1059,7 @@ class NamedItem extends HostObject<NameState> {
       case 'GetRangeOrNullObject':
         return this.range(true);
       case 'Delete':
+        if (this.excel.elsewhere) throw new FakeOfficeError('GeneralException', '(assumed) deleting a name while another window is in front crashed Excel (#2983)');
         this.excel.deleteName(n);
         return undefined;
       default:
@@ -1119,6 +1129,7 @@ export class ExcelHost {
     if (cleanup) excel.cleanups++;
     else excel.syncs.push(rec);
     this.current = rec;
+    if (excel.sheetsGrouped) return failed(rec, 'GeneralException', 'There was an internal error while processing the request.');
 
     const editing = excel.editingCell;
     if (editing && !delay) {

@@ -4,7 +4,7 @@
  */
 import { DELAY_FOR_CELL_EDIT_FLAG } from './excelHost';
 import { FakeExcel } from './fakeExcel';
-import { EXCEL_2019, realExcelRun, WEB, WINDOWS } from './officeJs';
+import { OLDEST, realExcelRun, WEB, WINDOWS } from './officeJs';
 
 type Ctx = Excel.RequestContext;
 
@@ -163,8 +163,8 @@ describe('fake Excel behind the real office-js client', () => {
 
   test('a member the host lacks throws ApiNotFound at the call, before anything is sent', async () => {
     const fake = new FakeExcel();
-    const missing = runner(fake, EXCEL_2019)(async (ctx) => {
-      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A2').group('ByRows');
+    const missing = runner(fake, OLDEST)(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A1:A2').moveTo('B1');
       await ctx.sync();
     });
     expect(await codeOf(missing)).toBe('ApiNotFound');
@@ -327,5 +327,50 @@ describe('fake Excel behind the real office-js client', () => {
       await ctx.sync();
     });
     expect(await codeOf(getRange)).toBe('InvalidOperation');
+  });
+  test('outline: ungroup takes a level off every row it covers, whoever grouped it; where none is grouped it fails', async () => {
+    const fake = new FakeExcel();
+    const run = runner(fake);
+    await run(async (ctx) => {
+      const sheet = ctx.workbook.worksheets.getItem('Sheet1');
+      sheet.getRange('A1:A6').group('ByRows');
+      sheet.getRange('A3:A4').group('ByRows');
+      sheet.getRange('A2:A5').ungroup('ByRows');
+      await ctx.sync();
+    });
+    expect([0, 1, 2, 3, 4, 5, 6].map((r) => fake.sheet('Sheet1').outline.get(r) ?? 0)).toEqual([1, 0, 1, 1, 0, 1, 0]);
+    const nothing = run(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').getRange('A8:A9').ungroup('ByRows');
+      await ctx.sync();
+    });
+    expect(await codeOf(nothing)).toBe('InvalidOperation');
+  });
+
+  test("names as Excel on the web and with another window in front answer them; a name's formula points it elsewhere", async () => {
+    const web = new FakeExcel({ sheetNamesIncludeWorkbook: true });
+    await runner(web, WEB)(async (ctx) => {
+      ctx.workbook.names.add('FIN_PERIOD', ctx.workbook.worksheets.getItem('Sheet1').getRange('B1'));
+      await ctx.sync();
+      const listed = ctx.workbook.worksheets.getItem('Sheet1').names.load('items/name,items/scope');
+      await ctx.sync();
+      expect(listed.items.map((n) => [n.name, n.scope])).toEqual([['FIN_PERIOD', 'Workbook']]);
+      ctx.workbook.names.getItem('FIN_PERIOD').formula = '=Sheet1!$C$2:$D$3';
+      await ctx.sync();
+    });
+    expect(web.nameFormula(web.findName('FIN_PERIOD')!)).toBe('=Sheet1!$C$2:$D$3');
+
+    web.elsewhere = true;
+    const run = runner(web, WEB);
+    await run(async (ctx) => {
+      const item = ctx.workbook.names.getItem('FIN_PERIOD').load('type');
+      const range = ctx.workbook.names.getItem('FIN_PERIOD').getRange().load('address');
+      await ctx.sync();
+      expect([item.type, range.address]).toEqual([null, 'Sheet1!C2:D3']);
+    });
+    const sheetNames = run(async (ctx) => {
+      ctx.workbook.worksheets.getItem('Sheet1').names.load('items/name');
+      await ctx.sync();
+    });
+    expect(await codeOf(sheetNames)).toBe('InvalidSelection');
   });
 });

@@ -245,6 +245,12 @@ export interface FakeExcelOptions {
    * format for typing, not for values written through the API; the tests check the add-in under both.
    */
   textFormatHolds?: boolean;
+  /**
+   * Excel on the web's Worksheet.names: the sheet's own names and every workbook-scoped name too
+   * (OfficeDev/office-js#1011, reported on Office Online: "The names collection of the worksheet includes
+   * names scoped to the worksheet AND ALL WORKBOOK-LEVEL NAMES"). officeHarness sets it for the web profile.
+   */
+  sheetNamesIncludeWorkbook?: boolean;
 }
 
 /** A fault a test plants: the n-th request from now fails with `code`, after `afterActions` of its actions ran. */
@@ -323,6 +329,20 @@ export class FakeExcel {
   requestLimit: number;
   responseLimit: number;
   readonly textFormatHolds: boolean;
+  readonly sheetNamesIncludeWorkbook: boolean;
+  /**
+   * The user has gone to another Excel window or workbook while the add-in works on this one. What Excel
+   * then does, as reported (excelHost.ts applies it): NamedItem.type reads null (office-js#5504, #2078);
+   * Worksheet.names throws InvalidSelection while workbook.names works (#6365); getActiveCell and
+   * getSelectedRange throw InvalidSelection (#5319, #561); names.add fails with ItemNotFound (#2078); deleting
+   * a name has crashed Excel (#2983), which the fake stands in for by failing the request (assumed).
+   */
+  elsewhere = false;
+  /**
+   * The user has selected several sheets (a group of sheets): every API call fails, "strange errors and
+   * sometimes General Error" (office-js#2266); the fake answers every request with GeneralException.
+   */
+  sheetsGrouped = false;
   readonly faults: PlantedFault[] = [];
   private cellEdit: { ended: Promise<void>; end: () => void } | undefined;
   private sheetCounter = 0;
@@ -337,6 +357,7 @@ export class FakeExcel {
     this.requestLimit = options.requestLimitBytes ?? FAKE_PAYLOAD_LIMIT;
     this.responseLimit = options.responseLimitBytes ?? FAKE_PAYLOAD_LIMIT;
     this.textFormatHolds = options.textFormatHolds ?? true;
+    this.sheetNamesIncludeWorkbook = options.sheetNamesIncludeWorkbook ?? false;
   }
 
   // What a user does -------------------------------------------------------------------------------
@@ -623,8 +644,18 @@ export class FakeExcel {
     for (let r = box.row; r < box.row + box.rows; r++) sheet.outline.set(r, (sheet.outline.get(r) ?? 0) + 1);
   }
 
-  /** Assumed lenient: rows that are not grouped stay at level 0. */
+  /**
+   * Range.ungroup "removes the outermost level from the outline" of the rows in the range (Microsoft's
+   * "Group ranges for an outline", learn.microsoft.com/office/dev/add-ins/excel/excel-add-ins-ranges-group;
+   * the Interop Range.Ungroup "decreases its outline level"): Excel keeps one outline level per row, so whose
+   * group it was does not count, and a user's own group around the rows loses a level as well. Assumed
+   * pessimistic where no row of the range is grouped: it fails, as Excel's Ungroup does there ("Cannot
+   * ungroup that selection").
+   */
   ungroup(sheet: SheetState, box: Box): void {
+    let grouped = false;
+    for (let r = box.row; r < box.row + box.rows; r++) grouped ||= (sheet.outline.get(r) ?? 0) > 0;
+    if (!grouped) throw invalidOperation('Cannot ungroup that selection: none of its rows is grouped (assumed)');
     for (let r = box.row; r < box.row + box.rows; r++) {
       const level = Math.max(0, (sheet.outline.get(r) ?? 0) - 1);
       if (level) sheet.outline.set(r, level);
@@ -678,6 +709,14 @@ export class FakeExcel {
   deleteName(n: NameState): void {
     const list = n.scope ? n.scope.names : this.names;
     list.splice(list.indexOf(n), 1);
+  }
+
+  /** NamedItem.formula set (ExcelApi 1.7) to a reference: the name refers to those cells from now on. */
+  repointName(n: NameState, formula: unknown): void {
+    const parts = typeof formula === 'string' && formula.startsWith('=') ? splitSheet(formula.slice(1)) : undefined;
+    if (!parts || parts.sheet === undefined) throw new FakeOfficeError('NotImplemented', `fake: a name formula other than a sheet reference (${String(formula)})`);
+    n.target = { sheet: this.sheet(parts.sheet), box: parseA1(parts.a1) };
+    n.brokenFormula = undefined;
   }
 
   /** What NamedItem.formula shows: the reference, or Excel's #REF! form of it. */

@@ -21,6 +21,7 @@ export function fakeInspector(fake: FakeExcel): Inspector {
     names: () => fake.names.map((n) => ({ name: n.name, visible: n.visible, address: n.target && `${quoteSheet(n.target.sheet.name)}!${a1(n.target.box)}` })),
     type: (sheet, address, value) => fake.type(sheet, address, value),
     insertRows: (sheet, before, count) => fake.insertRows(sheet, before - 1, count),
+    groupRows: (sheet, first, count) => fake.group(fake.sheet(sheet), { row: first - 1, col: 0, rows: count, cols: 1 }, 'ByRows'),
     deleteRows: (sheet, first, count) => fake.deleteRows(sheet, first - 1, count),
     renameSheet: (from, to) => fake.renameSheet(from, to),
     deleteSheet: (name) => fake.deleteSheet(fake.sheet(name)),
@@ -33,7 +34,7 @@ export function officeHarness(
   gatewayOptions: Omit<OfficeGatewayOptions, 'run'> & { host?: HostProfile } = {},
 ): Harness & { fake: FakeExcel; office: OfficeGateway } {
   const { host = WINDOWS, ...options } = gatewayOptions;
-  const fake = new FakeExcel(fakeOptions);
+  const fake = new FakeExcel({ sheetNamesIncludeWorkbook: host.platform === 'OfficeOnline', ...fakeOptions });
   const office = new OfficeGateway({ run: realExcelRun(fake, host), ...options });
   return { fake, office, gateway: office, inspect: fakeInspector(fake) };
 }
@@ -52,6 +53,7 @@ export function memoryHarness(options: { date1904?: boolean } = {}): Harness & {
     names: () => memory.definedNames(),
     type: (sheet, a1, value) => memory.typeValue(sheet, a1, value),
     insertRows: (sheet, before, count) => memory.insertSheetRows(sheet, before, count),
+    groupRows: (sheet, first, count) => memory.groupSheetRows(sheet, first, count),
     deleteRows: (sheet, first, count) => memory.deleteSheetRows(sheet, first, count),
     renameSheet: (from, to) => memory.renameSheet(from, to),
     deleteSheet: (name) => memory.deleteSheet(name),

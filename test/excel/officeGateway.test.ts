@@ -5,7 +5,7 @@ import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
 import { HOSTILE_TEXT } from './contract';
 import { officeHarness } from './harnesses';
-import { EXCEL_2019, MAC, membersCalledOn, WEB, WINDOWS } from './officeJs';
+import { MAC, membersCalledOn, OLDEST, WEB, WINDOWS } from './officeJs';
 import { HOST_FILES, readDeclarations, unavailableOn } from './requirementSets';
 
 const COLUMNS: TableColumnSpec[] = [
@@ -195,25 +195,26 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
     expect(h.fake.syncs.flatMap((s) => s.recalcs)).toEqual([]);
   });
 
-  test('an older host (no ExcelApi 1.9 / 1.10) gets no calls it would reject', async () => {
-    const h = officeHarness({}, { budgetBytes: 50_000, host: EXCEL_2019 });
+  test('the oldest Excel the manifest admits (ExcelApi 1.10) gets indent, outline and suspension, and no call it would reject', async () => {
+    const h = officeHarness({}, { budgetBytes: 50_000, host: OLDEST });
     await h.office.writeGrid(
       { kind: 'anchor', sheet: 'Sheet1', cell: 'A1' },
-      { values: Array.from({ length: 2_000 }, (_, r) => [`row ${r}`, r]), indentLevels: [1, 2], outlineLevels: [0, 1, 1] },
+      { values: [['Section'], ...Array.from({ length: 2_000 }, (_, r) => [`row ${r}`, r])], indentLevels: [0, 1, 2], outlineLevels: [0, 1, 1] },
     );
-    expect(h.fake.syncs.some((s) => s.screenSuspended)).toBe(false);
+    expect(h.fake.syncs.some((s) => s.screenSuspended)).toBe(true);
     expect(h.fake.syncs.some((s) => s.calcSuspended)).toBe(true);
-    expect(h.inspect.cell('Sheet1', 'A2').indent).toBe(0);
-    expect(h.inspect.outlineLevel('Sheet1', 1)).toBe(0);
-    expect(h.inspect.cell('Sheet1', 'A2000').value).toBe('row 1999');
+    expect(h.inspect.cell('Sheet1', 'A3').indent).toBe(2);
+    expect(h.inspect.outlineLevel('Sheet1', 1)).toBe(1);
+    expect(h.inspect.cell('Sheet1', 'A2001').value).toBe('row 1999');
     const rows = transactions(10);
     await h.office.createTable({ name: 'Tx', columns: COLUMNS, rows, target: { kind: 'anchor', sheet: 'Sheet1', cell: 'D1' } });
     await h.office.deleteRowsByKey('Tx', 'Id', [rows[2][0] as string, rows[3][0] as string, rows[7][0] as string]);
     expect((await h.office.readTable('Tx')).rows.map((r) => r[0])).toEqual([0, 1, 4, 5, 6, 8, 9].map((i) => rows[i][0]));
+    expect(unavailableOn(OLDEST, membersCalledOn(OLDEST), readDeclarations(HOST_FILES.Windows))).toEqual([]);
   });
 
   describe('deleting table rows (deleteRowsAt is ExcelApiOnline 1.1, the web only)', () => {
-    for (const host of [WINDOWS, MAC, WEB, EXCEL_2019]) {
+    for (const host of [WINDOWS, MAC, WEB, OLDEST]) {
       test(`on ${host.name}: runs of rows in one sync, bottom up, also in a filtered table (the filter is cleared)`, async () => {
         const h = officeHarness({}, { host });
         const rows = transactions(12);
@@ -236,8 +237,8 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
     }
   });
 
-  describe('blocks found by a defined name (defect 2): ExcelApi 1.4 members only, on every host', () => {
-    for (const host of [WINDOWS, MAC, WEB, EXCEL_2019]) {
+  describe('blocks found by a defined name (defect 2): members every host has', () => {
+    for (const host of [WINDOWS, MAC, WEB, OLDEST]) {
       test(`on ${host.name}: the name is looked up, then set in the write's last request; locating is two syncs, one when it is gone`, async () => {
         const h = officeHarness({}, { host });
         const grid = { values: Array.from({ length: 30 }, (_, r) => [`Line ${r}`, r]) };
@@ -251,13 +252,15 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
         h.inspect.insertRows('Sheet1', 1, 5);
         expect(await h.office.locateBlock('FinBlock_a')).toEqual({ state: 'found', sheet: 'Sheet1', address: 'Sheet1!B7:C36', rowCount: 30, columnCount: 2 });
         expect(h.office.lastWriteStats).toMatchObject({ operation: 'locateBlock', syncs: 2 });
-        // Rewritten in place: the name is deleted and added again in the last request, still hidden.
+        // Rewritten in place: the name is pointed at the new extent in the last request, not deleted, still hidden.
         h.fake.resetLog();
+        const name = h.fake.findName('FinBlock_a');
         await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B7' }, { values: [['shorter', 1]] }, { replace: { address: 'Sheet1!B7:C36' }, name: 'FinBlock_a' });
         expect(h.fake.syncs).toHaveLength(2);
+        expect(h.fake.findName('FinBlock_a')).toBe(name);
         expect(h.inspect.names()).toEqual([
-          { name: 'FinBlock_b', visible: false, address: "'P&L'!A1:B30" },
           { name: 'FinBlock_a', visible: false, address: 'Sheet1!B7:C7' },
+          { name: 'FinBlock_b', visible: false, address: "'P&L'!A1:B30" },
         ]);
         h.inspect.deleteRows('Sheet1', 7, 1);
         expect(await h.office.locateBlock('FinBlock_a')).toEqual({ state: 'broken' });
@@ -269,7 +272,7 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
         expect(h.office.lastWriteStats).toMatchObject({ syncs: 1 });
         const named = [...membersCalledOn(host)].filter((m) => m.startsWith('Named'));
         expect(named).toEqual(expect.arrayContaining(['NamedItemCollection.getItemOrNullObject', 'NamedItemCollection.add', 'NamedItem.visible', 'NamedItem.type', 'NamedItem.getRangeOrNullObject', 'NamedItem.delete']));
-        expect(unavailableOn(EXCEL_2019, named, readDeclarations(HOST_FILES.Windows))).toEqual([]);
+        expect(unavailableOn(OLDEST, named, readDeclarations(HOST_FILES.Windows))).toEqual([]);
       });
     }
 
@@ -302,8 +305,8 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
       expect(h.fake.syncs.every((s) => s.delayForCellEdit)).toBe(true);
     });
 
-    test('where the host cannot wait (Excel 2019 ignores delayForCellEdit) the write fails whole', async () => {
-      const h = officeHarness({}, { host: EXCEL_2019 });
+    test('where the host cannot wait (one without DelayForCellEdit ignores delayForCellEdit) the write fails whole', async () => {
+      const h = officeHarness({}, { host: OLDEST });
       h.fake.startCellEdit();
       const error = await gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['x', 1]] }));
       expect(error.hostCode).toBe('InvalidOperationInCellEditMode');
@@ -346,7 +349,7 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
       const written = error.partial!.written;
       expect(written).toBeGreaterThan(0);
       expect(written).toBeLessThan(290);
-      expect(error.message).toBe(`Excel stopped adding rows to Tx after ${written} of 290: those are in the table, the others are not; add them again with Refresh. (Excel: (planted) GeneralException)`);
+      expect(error.message).toBe(`Excel stopped adding rows to Tx after ${written} of 290: those are in the table, the others are not; add them again with Refresh. (Excel: (planted) GeneralException. If another workbook or Excel window was in front, or several sheets are selected, come back to this workbook, select one sheet and try again.)`);
       expect((await h.office.readTable('Tx')).rows).toEqual(rows.slice(0, 10 + written).map((r) => r.map((v) => v ?? '')));
     });
 
@@ -396,7 +399,7 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
       });
     }
 
-    for (const host of [WINDOWS, EXCEL_2019]) {
+    for (const host of [WINDOWS, OLDEST]) {
       test(`on ${host.name} (no valuesAsJson in the client or the host): cells formatted '@' before the text arrives`, async () => {
         const h = officeHarness({}, { host });
         const cells = await writeEverywhere(h);

@@ -58,12 +58,18 @@ export const WEB: HostProfile = {
   client: 'newer',
 };
 
-/** A perpetual Excel 2019: ExcelApi 1.8, no indent (1.9), outline (1.10) or typed values (1.16). */
-export const EXCEL_2019: HostProfile = {
-  name: 'Excel 2019',
+/**
+ * The oldest Excel manifest.xml admits: Microsoft 365 on Windows, Version 2002 (Build 12527.20092), where
+ * SharedRuntime 1.1 begins ("Shared runtime requirement sets"). It has ExcelApi 1.10 (from Version 1907) and
+ * CustomFunctionsRuntime 1.2 (from Version 1909), not ExcelApi 1.11 (Build 12527.20470) nor typed values
+ * (1.16), and, assumed, not the hidden DelayForCellEdit set: Excel.run's delayForCellEdit is ignored there.
+ * Every other host the manifest admits (Office 2021, the Mac from 16.35, the web) has more.
+ */
+export const OLDEST: HostProfile = {
+  name: 'oldest admitted',
   platform: 'PC',
-  version: '16.0.10386.20017',
-  sets: { excelapi: '1.8' },
+  version: '16.0.12527.20092',
+  sets: { excelapi: '1.10', customfunctionsruntime: '1.2', sharedruntime: '1.1' },
   client: 'package',
 };
 

@@ -1,6 +1,6 @@
 /** The member -> requirement-set table read from the packaged host files, and the check built on it. */
-import { EXCEL_2019, MAC, WEB, WINDOWS } from './officeJs';
-import { HOST_FILES, readDeclarations, unavailableOn } from './requirementSets';
+import { MAC, OLDEST, WEB, WINDOWS } from './officeJs';
+import { HOST_FILES, manifestRequirements, readDeclarations, unavailableOn } from './requirementSets';
 
 describe("requirement sets from Microsoft's packaged host files", () => {
   const windows = readDeclarations(HOST_FILES.Windows);
@@ -28,6 +28,10 @@ describe("requirement sets from Microsoft's packaged host files", () => {
     expect(unavailableOn(WINDOWS, called, windows)).toEqual(['TableRowCollection.deleteRowsAt needs ExcelApiOnline 1.1']);
     expect(unavailableOn(MAC, called, windows)).toEqual(['TableRowCollection.deleteRowsAt needs ExcelApiOnline 1.1']);
     expect(unavailableOn(WEB, called, windows)).toEqual([]);
-    expect(unavailableOn(EXCEL_2019, ['Range.valuesAsJson', 'Range.group'], windows)).toEqual(['Range.group needs ExcelApi 1.10', 'Range.valuesAsJson needs ExcelApi 1.16']);
+    expect(unavailableOn(OLDEST, ['Range.valuesAsJson', 'Range.group', 'Range.moveTo'], windows)).toEqual(['Range.moveTo needs ExcelApi 1.11', 'Range.valuesAsJson needs ExcelApi 1.16']);
+  });
+  test('the oldest host profile has exactly the sets manifest.xml requires, so what passes on it passes on every host the manifest admits', () => {
+    expect(manifestRequirements()).toEqual(OLDEST.sets);
+    expect(manifestRequirements()).toMatchObject({ excelapi: '1.10', customfunctionsruntime: '1.2', sharedruntime: '1.1' });
   });
 });

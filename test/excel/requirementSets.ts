@@ -65,6 +65,24 @@ export function requirementOf(member: string, declarations: Map<string, Requirem
   return declarations.get(member) ?? NEWER_CLIENT_MEMBERS[member];
 }
 
+/** The requirement sets manifest.xml declares (<Set Name MinVersion>), by lower-case name, as a host profile lists them. */
+export function manifestRequirements(): Record<string, string> {
+  const xml = readFileSync(path.join(__dirname, '../../manifest.xml'), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+  const sets: Record<string, string> = {};
+  for (const m of xml.matchAll(/<Set\s+Name="([^"]+)"\s+MinVersion="([^"]+)"\s*\/>/g)) sets[m[1].toLowerCase()] = m[2];
+  return sets;
+}
+
+/** The highest version of `set` any of `members` needs (by the declarations), or undefined when none needs it. */
+export function highestNeeded(set: string, members: Iterable<string>, declarations: Map<string, Requirement>): string | undefined {
+  let highest: string | undefined;
+  for (const member of members) {
+    const req = requirementOf(member, declarations);
+    if (req?.set === set && (highest === undefined || versionAtLeast(req.version, highest))) highest = req.version;
+  }
+  return highest;
+}
+
 function versionAtLeast(have: string, need: string): boolean {
   const [a, b] = have.split('.').map(Number);
   const [c, d] = need.split('.').map(Number);

@@ -1,9 +1,8 @@
 // Share as values through Microsoft's client library against the fake Excel: Worksheet.copy, Paste Values
 // from the original (Range.copyFrom "Values"), the copy's drop-down lists cleared and its sheet-scoped
 // names deleted, the note in rows inserted above; in three syncs, with members every current host has.
-import { GatewayError } from '../../src/engine/ports/workbook';
 import { officeHarness } from './harnesses';
-import { EXCEL_2019, MAC, membersCalledOn, WEB, WINDOWS } from './officeJs';
+import { MAC, membersCalledOn, OLDEST, WEB, WINDOWS } from './officeJs';
 import { HOST_FILES, readDeclarations, unavailableOn } from './requirementSets';
 
 const ACCOUNTING = '#,##0.00;(#,##0.00)';
@@ -34,7 +33,7 @@ async function model(h: ReturnType<typeof officeHarness>) {
 }
 
 describe('copySheetAsValues on the Office path', () => {
-  for (const host of [WINDOWS, MAC, WEB]) {
+  for (const host of [WINDOWS, MAC, WEB, OLDEST]) {
     test(`on ${host.name}: the copy holds values and formats only, the original is untouched, three syncs`, async () => {
       const h = officeHarness({}, { host });
       await model(h);
@@ -92,24 +91,43 @@ describe('copySheetAsValues on the Office path', () => {
     });
   }
 
-  test('isCalculating reads Application.calculationState; a host without ExcelApi 1.9 cannot tell', async () => {
-    const h = officeHarness();
-    expect(await h.office.isCalculating()).toBe(false);
-    h.fake.calculationState = 'Calculating';
-    expect(await h.office.isCalculating()).toBe(true);
-    const old = officeHarness({}, { host: EXCEL_2019 });
-    old.fake.calculationState = 'Calculating';
-    expect(await old.office.isCalculating()).toBe(false);
-    expect(old.fake.syncs.reduce((n, s) => n + s.actions, 0)).toBe(0);
+  test('isCalculating reads Application.calculationState, on every host the manifest admits', async () => {
+    for (const host of [WINDOWS, OLDEST]) {
+      const h = officeHarness({}, { host });
+      expect(await h.office.isCalculating()).toBe(false);
+      h.fake.calculationState = 'Calculating';
+      expect(await h.office.isCalculating()).toBe(true);
+    }
   });
 
-  test('a host without ExcelApi 1.9 is told so before anything is copied', async () => {
-    const h = officeHarness({}, { host: EXCEL_2019 });
-    await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['x', 1]] });
-    const failed = h.office.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note: [] });
-    await expect(failed).rejects.toThrow(GatewayError);
-    await expect(failed).rejects.toThrow(/needs ExcelApi 1\.9/);
+  for (const host of [WINDOWS, MAC, WEB]) {
+    test(`on ${host.name}: the workbook's names survive a copy (the web lists them in Worksheet.names too, office-js#1011); only the copy's own go`, async () => {
+      const h = officeHarness({}, { host });
+      await h.office.writeGrid({ kind: 'newSheet', name: 'Reporting period', activate: false }, { values: [['Reporting period', '2026-10']] });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Reporting period', cell: 'B1' }, { values: [['2026-10']] }, { name: 'FIN_PERIOD', nameVisible: true });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['Revenue', 1234.5]] }, { name: 'FinBlock_pl' });
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A5' }, { values: [['Rent', -300]] }, { name: 'FinBlock_bs' });
+      await h.office.writeFormula('Sheet1!D1', '=FIN.TOTAL("Revenue",FIN_PERIOD)');
+      const before = h.inspect.names();
+      expect(before.map((n) => n.name)).toEqual(['FIN_PERIOD', 'FinBlock_pl', 'FinBlock_bs']);
+
+      const copy = await h.office.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note: ['Values as of 2026-11-20'] });
+
+      expect(h.inspect.names()).toEqual(before);
+      expect(h.fake.sheet(copy.sheet).names).toEqual([]);
+      expect(h.inspect.cell('Sheet1', 'D1').formula).toBe('=FIN.TOTAL("Revenue",FIN_PERIOD)');
+      expect(await h.office.locateBlock('FinBlock_pl')).toMatchObject({ state: 'found', address: 'Sheet1!A1:B1' });
+    });
+  }
+
+  test('the user gone to another workbook while the copy is made (sheet.names: InvalidSelection, office-js#6365): the copy goes and the error says to come back', async () => {
+    const h = officeHarness({}, { host: MAC });
+    await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['Revenue', 1234.5]] }, { name: 'FinBlock_pl' });
+    h.fake.elsewhere = true;
+    const failed = h.office.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note: ['Values as of 2026-11-20'] });
+    await expect(failed).rejects.toMatchObject({ code: 'Inactive', message: expect.stringMatching(/^Share as values stopped before the copy was finished, and the copy was removed\. .*[Cc]ome back to this workbook/) });
     expect(h.inspect.sheetNames()).toEqual(['Sheet1']);
+    expect(h.inspect.names().map((n) => [n.name, n.address])).toEqual([['FinBlock_pl', 'Sheet1!A1:B1']]);
   });
 
   test('Excel gives the copy its own twin of a workbook name on the sheet; the copy deletes it', async () => {

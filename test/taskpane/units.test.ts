@@ -113,6 +113,7 @@ describe('describeError: every failure says what to do, never the key', () => {
     expect(describeError(new ConfigError('apiKey must be a secret key starting with svc_.', 'apiKey')).body).toMatch(/start with svc_/);
     expect(describeError(new ConfigError('baseUrl must use https.', 'baseUrl')).title).toBe('Check the base URL');
     expect(describeError(new GatewayError('NotFound', 'No sheet named P&L')).body).toMatch(/renamed or deleted/);
+    expect(describeError(new GatewayError('Inactive', 'Another workbook was in front: come back to this workbook and try again.'))).toMatchObject({ title: 'Come back to this workbook', code: 'Inactive' });
     expect(describeError(new PaneError('T', 'B')).body).toBe('B');
   });
 

@@ -12,7 +12,7 @@ import type { ReadRequest } from '../reader/requestCache';
 import { parseQualified, cellA1 } from '../ports/address';
 import { renderStatement, type RefreshKindStamp } from '../render/statementGrid';
 import { columnsFor, fetchColumns, type ReportsClient } from '../statements/columns';
-import { extentOf, newBindingId, outlineDepth, toGridWrite } from '../statements/blocks';
+import { extentOf, newBindingId, outlineOf, replacing, toGridWrite } from '../statements/blocks';
 import { blockName, checkRoom, placeBlock } from '../statements/placement';
 import { sheetNameFor } from '../statements/spec';
 import type { StatementSpec } from '../statements/spec';
@@ -110,7 +110,7 @@ export async function insertConsolidated(deps: ConsolidatedDeps, members: readon
     writtenAt: new Date(now()).toISOString(),
     address: written.address,
     name,
-    outlineDepth: outlineDepth(grid),
+    ...outlineOf(written),
   };
   await deps.gateway.saveBinding(binding);
   return { written, binding };
@@ -170,7 +170,7 @@ export async function refreshConsolidated(
   const { sheet, box } = parseQualified(placement.address);
   const name = binding.name ?? blockName(binding.id);
   const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, gridWrite, {
-    replace: { address: placement.address, outlineDepth: binding.outlineDepth ?? 0 },
+    replace: replacing(binding, placement.address),
     name,
   });
   const next: BindingRecord = {
@@ -179,7 +179,7 @@ export async function refreshConsolidated(
     writtenAt: new Date(now()).toISOString(),
     address: written.address,
     name,
-    outlineDepth: outlineDepth(grid),
+    ...outlineOf(written),
   };
   await deps.gateway.saveBinding(next);
   return { written, binding: next };

@@ -57,12 +57,21 @@ export type WriteTarget =
   | { kind: 'anchor'; sheet: string; cell: string }
   | { kind: 'newSheet'; name: string; activate?: boolean };
 
+/** Rows a write grouped (one Range.group by rows): 0-based within the block. */
+export interface RowGroup {
+  start: number;
+  count: number;
+}
+
 export interface WriteGridOptions {
   /**
-   * The block this one replaces (a refresh in place): its cells are cleared first, and its rows are
-   * ungrouped `outlineDepth` times, because Excel cannot report how deeply rows are grouped.
+   * The block this one replaces (a refresh in place): its cells are cleared first, and the row groups it made
+   * (`rowGroups`, as its write returned them) are undone, last first. Excel cannot report how deeply rows are
+   * grouped, and ungrouping takes a level off every row it covers, whoever grouped it: only what the block
+   * grouped is ungrouped, so the user's own groups around it stay. A block recorded before its groups were
+   * (`outlineDepth` only) has all its rows ungrouped that many times.
    */
-  replace?: { address: string; outlineDepth?: number };
+  replace?: { address: string; rowGroups?: RowGroup[]; outlineDepth?: number };
   /**
    * Gives the written block a workbook-scoped defined name, which Excel moves with the cells (rows inserted
    * above or inside, the sheet renamed), so a refresh finds the block where it is now (locateBlock). A name
@@ -95,6 +104,8 @@ export interface WrittenRange {
   address: string;
   rowCount: number;
   columnCount: number;
+  /** The row groups the write made, in the order it made them (outer levels first); absent when none. */
+  rowGroups?: RowGroup[];
 }
 
 export interface TableColumnSpec {
@@ -232,7 +243,9 @@ export interface BindingRecord {
    * cells, so a refresh finds the block by it. Bindings written before names were used have none.
    */
   name?: string;
-  /** Outline depth the block was written with, so a refresh can ungroup it (see WriteGridOptions). */
+  /** The row groups the block's last write made, so a refresh ungroups exactly those (see WriteGridOptions). */
+  rowGroups?: RowGroup[];
+  /** Recorded by earlier versions instead of rowGroups: the deepest outline level the block was written with. */
   outlineDepth?: number;
 }
 
@@ -322,7 +335,12 @@ export interface WorkbookGateway {
   readonly lastWriteStats: WriteStats | undefined;
 }
 
-export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host';
+/**
+ * Inactive: Excel refused because another workbook or Excel window was in front while the add-in worked on
+ * this one (the user went there during a refresh); the message says what was left and to come back and try
+ * again. Nothing was taken for missing or damaged on the strength of it.
+ */
+export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host' | 'Inactive';
 
 /** How far appendRows or updateRowsByKey got before Excel stopped it, so the caller can redo the rest. */
 export interface PartialWrite {

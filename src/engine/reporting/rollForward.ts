@@ -10,7 +10,7 @@ import type { ReadRequest } from '../reader/requestCache';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { markFailed, refreshStatement, type BlockDeps } from '../statements/blocks';
 import { columnsFor } from '../statements/columns';
-import { isDamage } from '../statements/placement';
+import { isDamage, isInactive } from '../statements/placement';
 import { rollBinding, specFromBinding, type StatementSpec } from '../statements/spec';
 import { setReportingPeriod } from './period';
 
@@ -61,7 +61,8 @@ export interface RollOutcome {
 /**
  * Writes the month into FIN_PERIOD (its FIN cells recalculate), then rebuilds each moved block in place at its
  * new dates through the cache. A block that fails keeps its figures, marked failed, with its new dates
- * recorded, so the next refresh rebuilds it at them; a monthly-limit stop ends the run.
+ * recorded, so the next refresh rebuilds it at them; a monthly-limit stop ends the run, and so does Excel
+ * refusing while another window is in front.
  */
 export async function rollForward(deps: BlockDeps, plan: RollPlan, onProgress?: (done: number, total: number) => void): Promise<RollOutcome> {
   const address = await setReportingPeriod(deps.gateway, plan.month);
@@ -74,7 +75,7 @@ export async function rollForward(deps: BlockDeps, plan: RollPlan, onProgress?: 
     } catch (error) {
       const marked = isDamage(error) ? block.binding : await markFailed(deps, block.binding, error instanceof Error ? error.message : String(error)).catch(() => block.binding);
       outcome.failed.push({ binding: marked, error });
-      if ((error as { code?: unknown })?.code === 'monthly_limit_exceeded') break;
+      if ((error as { code?: unknown })?.code === 'monthly_limit_exceeded' || isInactive(error)) break;
     }
     onProgress?.(i + 1, total);
   }

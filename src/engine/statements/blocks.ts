@@ -6,7 +6,7 @@ import { renderStatement, type StatementGrid } from '../render';
 import { formatRefreshedAt, STAMP_ROW, type RefreshKindStamp } from '../render/statementGrid';
 import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
-import type { BindingRecord, GridWrite, WorkbookGateway, WriteTarget, WrittenRange } from '../ports/workbook';
+import type { BindingRecord, GridWrite, WorkbookGateway, WriteGridOptions, WriteTarget, WrittenRange } from '../ports/workbook';
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
 import { blockName, checkRoom, placeBlock } from './placement';
 import { columnLabels, drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
@@ -59,8 +59,17 @@ export function extentOf(grid: GridWrite): { rows: number; cols: number } {
   return { rows: grid.values.length, cols: Math.max(0, grid.columnWidths?.length ?? 0, ...grid.values.map((r) => r.length)) };
 }
 
-export function outlineDepth(grid: StatementGrid): number {
-  return grid.rowInfo.reduce((m, info) => Math.max(m, info.outlineLevel), 0);
+/**
+ * What rewriting a block in place must undo of its outline: the row groups its last write made, or (recorded
+ * by an earlier version) its depth. See WriteGridOptions.replace.
+ */
+export function replacing(binding: BindingRecord, address: string): NonNullable<WriteGridOptions['replace']> {
+  return binding.rowGroups ? { address, rowGroups: binding.rowGroups } : { address, outlineDepth: binding.outlineDepth ?? 0 };
+}
+
+/** The outline a write leaves, for the block's binding: its row groups, none when it made none (no depth). */
+export function outlineOf(written: WrittenRange): Pick<BindingRecord, 'rowGroups' | 'outlineDepth'> {
+  return { rowGroups: written.rowGroups ?? [], outlineDepth: undefined };
 }
 
 let sequence = 0;
@@ -123,7 +132,7 @@ async function recordWritten(
     writtenAt: new Date(deps.now()).toISOString(),
     address: block.written.address,
     name: block.name,
-    outlineDepth: outlineDepth(block.grid),
+    ...outlineOf(block.written),
   };
   await deps.gateway.saveBinding(binding);
   return { written: block.written, binding };
@@ -178,7 +187,7 @@ export async function refreshStatement(
   const { sheet, box } = parseQualified(placement.address);
   const name = binding.name ?? blockName(binding.id);
   const written = await deps.gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(box.row, box.col) }, gridWrite, {
-    replace: { address: placement.address, outlineDepth: binding.outlineDepth ?? 0 },
+    replace: replacing(binding, placement.address),
     name,
   });
   const { lastFailure: _cleared, ...parameters } = binding.parameters as { lastFailure?: unknown } & BindingRecord['parameters'];

@@ -6,7 +6,7 @@
 // instead would shift the user's own layout under the block's columns only, and silently misalign it).
 
 import { parseQualified, qualify, type Box } from '../ports/address';
-import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
+import { GatewayError, type BindingRecord, type WorkbookGateway } from '../ports/workbook';
 import { Refusal } from '../refusal';
 import { plural } from '../text/plural';
 import { describeSpec, type StatementSpec } from './spec';
@@ -50,6 +50,14 @@ export async function placeBlock(gateway: WorkbookGateway, binding: BindingRecor
 
 export function isDamage(error: unknown): boolean {
   return error instanceof Refusal && error.code === 'block_damaged';
+}
+
+/**
+ * Excel refused while another workbook or window was in front: a run of blocks stops there, since the blocks
+ * after it would fail alike after their reports were fetched; the error says to come back.
+ */
+export function isInactive(error: unknown): boolean {
+  return error instanceof GatewayError && error.code === 'Inactive';
 }
 
 /**

@@ -12,7 +12,7 @@ import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
 import { columnsFor, distinctRequests } from './columns';
-import { isDamage, placeBlock, type Placement } from './placement';
+import { isDamage, isInactive, placeBlock, type Placement } from './placement';
 import type { YearMonth } from '../dates';
 import { readReportingPeriod } from '../reporting/period';
 import { rollBinding, specFromBinding, type StatementSpec } from './spec';
@@ -211,7 +211,7 @@ function isMonthlyLimit(error: unknown): boolean {
  * Refresh all, or of only what changed (`scope: 'changed'`, with the plan's changed blocks). `formulas` is
  * the report of the runtime's refresh of the FIN cells, run just before (for all, it marked the cache due);
  * without one, a full refresh marks the cache due here. A monthly-limit stop ends the run: nothing more can
- * be fetched.
+ * be fetched; so does Excel refusing while another window is in front (isInactive).
  */
 export async function refreshAll(
   deps: BlockDeps,
@@ -250,7 +250,7 @@ export async function refreshAll(
       // A block damaged since the plan is left as it is, binding and stamp included.
       const marked = isDamage(error) ? block.binding : await markFailed(deps, block.binding, errorText(error)).catch(() => block.binding);
       outcome.failed.push({ binding: marked, error });
-      if (isMonthlyLimit(error)) break;
+      if (isMonthlyLimit(error) || isInactive(error)) break;
     }
     before += block.keys.length;
     options.onProgress?.(before, total);

@@ -1,5 +1,5 @@
 /** Rendered blocks (statements, reports) written to and read from a sheet. */
-import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify } from '../../engine/ports/address';
+import { MAX_COLS, MAX_ROWS, parseCell, parseQualified, qualify, type Box } from '../../engine/ports/address';
 import { checkDefinedName, uniqueSheetName } from '../hostRules';
 import { GatewayError, type GridWrite, type RangeRead, type WriteGridOptions, type WriteTarget, type WrittenRange } from '../../engine/ports/workbook';
 import { planGrid, type Run } from '../gridPlan';
@@ -33,31 +33,25 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
   const plan = planGrid(grid);
   if (options.name !== undefined) checkDefinedName(options.name);
   session.stats.rows = plan.rows;
-  // Whether the name exists is learnt before the write (with the sheet names for a new sheet), so the last
-  // batch can add it, or delete and add it again, without calling anything on a null object.
-  const existingName = options.name === undefined ? undefined : lookUpName(session.ctx, options.name);
+  // Whether the name exists, and where it points, is learnt before the write (with the sheet names for a new
+  // sheet), so the last batch can add it or point it here without calling anything on a null object.
+  const existingName = options.name === undefined ? undefined : lookUpName(session.ctx, options.name).load('formula,visible');
   const at = await resolveTarget(session, target);
   if (existingName && target.kind === 'anchor') await session.sync();
   if (at.row + plan.rows > MAX_ROWS || at.col + plan.cols > MAX_COLS) {
     throw new GatewayError('InvalidInput', `A ${plan.rows} x ${plan.cols} block does not fit on the sheet at row ${at.row + 1}`);
   }
   const replace = options.replace ? parseQualified(options.replace.address) : undefined;
-  const ungroups = options.replace?.outlineDepth ?? 0;
-  const canIndent = session.options.supports('ExcelApi', '1.9');
-  const canGroup = session.options.supports('ExcelApi', '1.10');
+  if (replace) await ungroupReplaced(session, replace, options.replace!);
 
   const box = { row: at.row, col: at.col, rows: plan.rows, cols: plan.cols };
   const write = runChunked(session, {
     total: plan.rows,
     rowBytes: plan.values.map((v, i) => jsonBytes(v) + jsonBytes(plan.formats[i]) + OP_OVERHEAD_BYTES + typedTextBytes(v)),
-    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + ungroups + (existingName ? 3 : 0)),
+    fixedBytes: OP_OVERHEAD_BYTES * (plan.cols + plan.outlineRuns.length + 4 + (existingName ? 3 : 0)),
     setup: (ctx) => {
       if (at.isNew) ctx.workbook.worksheets.add(at.sheet);
-      if (replace) {
-        const old = session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols);
-        for (let i = 0; i < ungroups && canGroup; i++) old.ungroup('ByRows');
-        old.clear('All');
-      }
+      if (replace) session.sheet(replace.sheet).getRangeByIndexes(replace.box.row, replace.box.col, replace.box.rows, replace.box.cols).clear('All');
       const sheet = session.sheet(at.sheet);
       plan.columnWidths.forEach((w, c) => {
         if (w !== null) sheet.getRangeByIndexes(at.row, at.col + c, 1, 1).format.columnWidth = w;
@@ -74,21 +68,19 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
         const r = clip(run, start, count);
         if (r) sheet.getRangeByIndexes(at.row + r.start, at.col, r.count, plan.cols).format.font.bold = true;
       }
-      if (canIndent) {
-        sheet.getRangeByIndexes(at.row + start, at.col + plan.indentColumn, count, 1).format.indentLevel = 0;
-        for (const run of plan.indentRuns) {
-          const r = clip(run, start, count);
-          if (r) sheet.getRangeByIndexes(at.row + r.start, at.col + plan.indentColumn, r.count, 1).format.indentLevel = run.level;
-        }
+      sheet.getRangeByIndexes(at.row + start, at.col + plan.indentColumn, count, 1).format.indentLevel = 0;
+      for (const run of plan.indentRuns) {
+        const r = clip(run, start, count);
+        if (r) sheet.getRangeByIndexes(at.row + r.start, at.col + plan.indentColumn, r.count, 1).format.indentLevel = run.level;
       }
     },
     finalize: () => {
       const sheet = session.sheet(at.sheet);
       // Outer levels first: grouping rows that are already grouped nests them one level deeper.
-      if (canGroup) for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
+      for (const run of plan.outlineRuns) sheet.getRangeByIndexes(at.row + run.start, at.col, run.count, 1).group('ByRows');
       if (at.isNew && (target.kind !== 'newSheet' || target.activate !== false)) sheet.activate();
       // Last: the name moves only once every cell of the block is in.
-      if (existingName) queueName(session.ctx, options.name!, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName, options.nameVisible === true);
+      if (existingName) queueName(session.ctx, options.name!, at.sheet, box, sheet.getRangeByIndexes(at.row, at.col, plan.rows, plan.cols), existingName, options.nameVisible === true);
     },
   });
   try {
@@ -109,7 +101,31 @@ export async function writeGrid(session: Session, target: WriteTarget, grid: Gri
     }
     throw stoppedError(error, `Excel stopped writing ${where} part way${undone ? '; nothing of it was kept' : ': clear what was written and try again'}.`);
   }
-  return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols };
+  const rowGroups = plan.outlineRuns.map(({ start, count }) => ({ start, count }));
+  return { sheet: at.sheet, address: qualify(at.sheet, box), rowCount: plan.rows, columnCount: plan.cols, ...(rowGroups.length > 0 ? { rowGroups } : {}) };
+}
+
+/**
+ * Undoes the row groups of the block being replaced, last made first, in a request of their own before the
+ * write. Range.ungroup takes the outermost level off every row it covers, whoever grouped it (Microsoft, "Group
+ * ranges for an outline"), so only the rows the block grouped are ungrouped: ungrouping the whole block as
+ * often as its deepest level stripped the user's own group around it from the rows the block grouped less
+ * deeply, and failed where nothing was left to ungroup. A binding from before the groups were recorded gives
+ * only its depth: then the whole block, that many times. Excel refusing an ungroup (the user took the outline
+ * off by hand) is no reason not to rewrite the block: the write goes on.
+ */
+async function ungroupReplaced(session: Session, old: { sheet: string; box: Box }, replace: NonNullable<WriteGridOptions['replace']>): Promise<void> {
+  const groups = replace.rowGroups ?? Array.from({ length: replace.outlineDepth ?? 0 }, () => ({ start: 0, count: old.box.rows }));
+  const inside = groups.filter((g) => g.start >= 0 && g.count > 0 && g.start + g.count <= old.box.rows);
+  if (inside.length === 0) return;
+  const sheet = session.sheet(old.sheet);
+  for (const g of [...inside].reverse()) sheet.getRangeByIndexes(old.box.row + g.start, old.box.col, g.count, 1).ungroup('ByRows');
+  try {
+    await session.sync();
+  } catch (error) {
+    const where = (error as { debugInfo?: { errorLocation?: string } }).debugInfo?.errorLocation ?? '';
+    if (!/\.ungroup$/i.test(where)) throw error;
+  }
 }
 
 /** Deletes a sheet this write added, if it got that far (the add is the first thing its first request does). */

@@ -3,6 +3,18 @@ import { GatewayError, type PartialWrite } from '../../engine/ports/workbook';
 import { isPayloadLimitError } from '../payload';
 import { WriteStopped } from './session';
 
+/**
+ * InvalidSelection outside a read of the selection: Excel refuses a sheet's names, the active cell or the
+ * selection while another workbook or window is in front (OfficeDev/office-js#6365, #5319, #561).
+ */
+const COME_BACK = 'Another workbook or Excel window was in front, and Excel would not go on with this one: come back to this workbook and try again.';
+
+/**
+ * GeneralException says nothing of its cause; two known ones are the user's to undo: a cell selected in another
+ * workbook during a sync (#771) and several sheets selected at once (#2266).
+ */
+const GENERAL_HINT = 'If another workbook or Excel window was in front, or several sheets are selected, come back to this workbook, select one sheet and try again.';
+
 export function hostError(error: unknown): GatewayError {
   if (error instanceof WriteStopped) return hostError(error.reason);
   if (error instanceof GatewayError) return error;
@@ -11,11 +23,17 @@ export function hostError(error: unknown): GatewayError {
   if (isPayloadLimitError(error)) return new GatewayError('PayloadTooLarge', message, e.code);
   if (e.code === 'ItemNotFound') return new GatewayError('NotFound', message, e.code);
   if (e.code === 'InvalidArgument') return new GatewayError('InvalidInput', message, e.code);
+  if (e.code === 'InvalidSelection') return new GatewayError('Inactive', COME_BACK, e.code);
+  if (e.code === 'GeneralException') return new GatewayError('Host', `${message.replace(/\.?\s*$/, '.')} ${GENERAL_HINT}`, e.code);
   return new GatewayError('Host', message, e.code);
 }
 
-/** A write Excel stopped part way, said as the pane should say it: what happened to the block, then Excel's reason. */
+/**
+ * A write Excel stopped part way, said as the pane should say it: what happened to the block, then Excel's
+ * reason (ours as it is when it already says what to do).
+ */
 export function stoppedError(stop: WriteStopped, what: string, partial?: PartialWrite): GatewayError {
   const reason = hostError(stop.reason);
-  return new GatewayError(reason.code, `${what} (Excel: ${reason.message})`, reason.hostCode, partial);
+  const why = reason.code === 'Inactive' ? reason.message : `(Excel: ${reason.message})`;
+  return new GatewayError(reason.code, `${what} ${why}`, reason.hostCode, partial);
 }

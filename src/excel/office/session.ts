@@ -84,9 +84,8 @@ export async function runChunked(session: Session, job: ChunkedWrite): Promise<v
   const app = ctx.workbook.application;
   const fixed = job.fixedBytes ?? 0;
   const totalBytes = fixed + job.rowBytes.reduce((a, b) => a + b, 0);
+  // Suspending calculation (ExcelApi 1.6) and screen updating (1.9) is within the manifest's ExcelApi 1.10.
   const large = totalBytes > options.budgetBytes;
-  const canSuspendCalc = large && options.supports('ExcelApi', '1.6');
-  const canSuspendScreen = large && options.supports('ExcelApi', '1.9');
   let calculationMode: string | undefined;
 
   let start = 0;
@@ -97,16 +96,16 @@ export async function runChunked(session: Session, job: ChunkedWrite): Promise<v
     const count = job.total === 0 ? 0 : rowsThatFit((i) => job.rowBytes[i], start, job.total, budget, maxRows);
     const last = start + count >= job.total;
 
-    if (canSuspendCalc && !last) app.suspendApiCalculationUntilNextSync();
-    if (canSuspendScreen && first) app.suspendScreenUpdatingUntilNextSync();
+    if (large && !last) app.suspendApiCalculationUntilNextSync();
+    if (large && first) app.suspendScreenUpdatingUntilNextSync();
     if (first) {
       job.setup?.(ctx);
-      if (canSuspendCalc) app.load('calculationMode');
+      if (large) app.load('calculationMode');
     }
     if (count > 0) job.chunk(ctx, start, count);
     if (last) {
       job.finalize?.(ctx);
-      if (canSuspendCalc && calculationMode === 'Automatic') app.calculate('Recalculate');
+      if (large && calculationMode === 'Automatic') app.calculate('Recalculate');
     }
 
     let bytes = first || last ? fixed : 0;
@@ -122,7 +121,7 @@ export async function runChunked(session: Session, job: ChunkedWrite): Promise<v
       stats.retries++;
       continue;
     }
-    if (first && canSuspendCalc) calculationMode = app.calculationMode;
+    if (first && large) calculationMode = app.calculationMode;
     first = false;
     stats.chunks++;
     stats.rowsPerChunk = Math.max(stats.rowsPerChunk, count);

@@ -12,17 +12,19 @@
  * workbook, FIN formulas included, and Excel on the web offers only Pdf), and no API runs in the workbook
  * it opens; insertWorksheetsFromBase64 (ExcelApi 1.13) goes the other way. So the copy is a sheet of this
  * workbook, and the pane tells the user how to move it out (docs/architecture.md, "Share as values").
+ * All of these are within the ExcelApi 1.10 that manifest.xml requires.
  */
 import { parseQualified, qualify } from '../../engine/ports/address';
-import { GatewayError, type ReadValue, type SheetContent, type SheetInfo, type ValuesCopy, type ValuesCopyOptions } from '../../engine/ports/workbook';
+import type { ReadValue, SheetContent, SheetInfo, ValuesCopy, ValuesCopyOptions } from '../../engine/ports/workbook';
 import { uniqueSheetName } from '../hostRules';
 import { fitText, TEXT_FORMAT } from '../gridPlan';
+import { removeAddedSheet } from './grid';
+import { stoppedError } from './hostError';
 import { putValues } from './ranges';
-import { readChunked, type Session } from './session';
+import { readChunked, tryUndo, WriteStopped, type Session } from './session';
 
 /** Application.calculationState (ExcelApi 1.9): anything but Done is still calculating. */
 export async function isCalculating(session: Session): Promise<boolean> {
-  if (!session.options.supports('ExcelApi', '1.9')) return false;
   const application = session.ctx.workbook.application.load('calculationState');
   await session.sync();
   return application.calculationState !== Excel.CalculationState.done;
@@ -62,13 +64,13 @@ export async function readSheet(session: Session, name: string): Promise<SheetCo
 /**
  * Three syncs: the names taken and the original's used range; the copy, pasted over with the original's
  * values (the original's, not the copy's: the copy's custom functions would be calculating again) and its
- * drop-down lists cleared, with its sheet-scoped names loaded (Excel gives a copied sheet its own copy of
- * each workbook name that refers to it); then those names deleted and the note inserted above.
+ * drop-down lists cleared, with its names loaded (Excel gives a copied sheet its own copy of each workbook
+ * name that refers to it); then the copy's own names deleted and the note inserted above. Only names scoped
+ * to the copy go: Excel on the web lists every workbook name in Worksheet.names too (OfficeDev/office-js#1011),
+ * and deleting those would take FIN_PERIOD and the blocks' names from the whole workbook. A copy Excel stops
+ * half way is removed (Worksheet.names throws while the user is in another workbook, #6365).
  */
 export async function copySheetAsValues(session: Session, name: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
-  if (!session.options.supports('ExcelApi', '1.9')) {
-    throw new GatewayError('Host', 'This version of Excel cannot copy a sheet as values (it needs ExcelApi 1.9: Excel 2021, Microsoft 365 or Excel on the web).');
-  }
   const { ctx } = session;
   const sheets = ctx.workbook.worksheets.load('items/name');
   const source = session.sheet(name);
@@ -83,17 +85,24 @@ export async function copySheetAsValues(session: Session, name: string, options:
     target.copyFrom(used, Excel.RangeCopyType.values);
     target.dataValidation.clear();
   }
-  const names = copy.names.load('items/name');
-  await session.sync();
-  for (const item of names.items) item.delete();
-  if (options.note.length > 0) {
-    copy.getRangeByIndexes(0, 0, options.note.length + 1, 1).getEntireRow().insert(Excel.InsertShiftDirection.down);
-    copy.getRangeByIndexes(0, 0, options.note.length, 1).numberFormat = options.note.map(() => [TEXT_FORMAT]);
-    // Through the one text writer, as every text cell: it names companies, and a name is never a formula.
-    putValues(session, copy, 0, 0, options.note.map((line) => [fitText(line)]));
+  const names = copy.names.load('items/scope');
+  let after: Excel.Range;
+  try {
+    await session.sync();
+    for (const item of names.items) if (item.scope === Excel.NamedItemScope.worksheet) item.delete();
+    if (options.note.length > 0) {
+      copy.getRangeByIndexes(0, 0, options.note.length + 1, 1).getEntireRow().insert(Excel.InsertShiftDirection.down);
+      copy.getRangeByIndexes(0, 0, options.note.length, 1).numberFormat = options.note.map(() => [TEXT_FORMAT]);
+      // Through the one text writer, as every text cell: it names companies, and a name is never a formula.
+      putValues(session, copy, 0, 0, options.note.map((line) => [fitText(line)]));
+    }
+    after = copy.getUsedRangeOrNullObject(true).load('address');
+    await session.sync();
+  } catch (error) {
+    const removed = await tryUndo(() => removeAddedSheet(session, copyName));
+    const what = removed ? 'Share as values stopped before the copy was finished, and the copy was removed.' : `Share as values stopped before the copy was finished: delete the sheet ${copyName}.`;
+    throw stoppedError(new WriteStopped(0, error), what);
   }
-  const after = copy.getUsedRangeOrNullObject(true).load('address');
-  await session.sync();
   session.stats.chunks = 1;
   return { sheet: copyName, address: after.isNullObject ? qualify(copyName, { row: 0, col: 0, rows: 1, cols: 1 }) : after.address };
 }

@@ -201,7 +201,7 @@ export function describeError(error: unknown, ctx: DescribeContext = {}): UserMe
     message =
       error.code === 'NotFound'
         ? { title: 'Not found in the workbook', body: `${said(error)}. It may have been renamed or deleted.`, code: error.code }
-        : { title: 'Excel could not do this', body: said(error), code: error.code };
+        : { title: error.code === 'Inactive' ? 'Come back to this workbook' : 'Excel could not do this', body: said(error), code: error.code };
   } else if (error instanceof RenderError) {
     // A statement whose figures do not add up, or lack a field the layout needs: the answer, not the user.
     message = unreadableAnswer(said(error), null, 'render');
