@@ -8,7 +8,7 @@
 import { ApiError, currentPageOrigin, isLoopbackHost, validateBaseUrl, type Client, type Plan } from '../api';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import type { SecretStore } from '../engine/ports/storage';
-import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, isPlan, type StoredConnection, type Workspace, type WorkspaceConnections } from '../runtime';
+import { COMPANY_SETTINGS_PREFIX, ConnectionNameTaken, isPlan, type ConnectionSettings, type StoredConnection, type Workspace, type WorkspaceConnections } from '../runtime';
 import { PaneError } from './shared/errors';
 import { whyNoAnswer } from './reachability';
 import type { PaneRuntime } from './paneRuntime';
@@ -16,15 +16,8 @@ import type { PaneRuntime } from './paneRuntime';
 /** The seeded sandbox key the demo uses (Growth plan, every permission). */
 export const DEMO_KEY_LABEL = 'growth-admin';
 
-/** One connection as the pane lists it. */
-export interface ConnectionSummary {
-  /** The short name formulas use to pick it (their last argument). */
-  name: string;
-  companyId: string;
-  companyName: string;
-  baseUrl: string;
-  plan: Plan;
-  fiscalYearStartMonth: number;
+/** One connection as the pane lists it: its settings (`name` is the short name formulas use to pick it), and whether it is the default. */
+export interface ConnectionSummary extends ConnectionSettings {
   isDefault: boolean;
 }
 
