@@ -21,6 +21,13 @@ export interface Recalculation {
   evaluations?: number;
   /** True once the host has finished calculating (Excel: Application.calculationState is Done). */
   calculationDone?: () => Promise<boolean>;
+  /**
+   * Called once the FIN evaluations have settled: recalculates every cell that depends on the recalculated
+   * FIN cells, at any depth. Excel recalculates a range and its direct dependents only (RangeAreas.calculate:
+   * OfficeDev/office-js#5063), so a total of subtotals of FIN cells would keep its old figure; a host whose
+   * own calculation reaches every dependent leaves it out.
+   */
+  dependents?: () => Promise<void>;
 }
 
 /** Which FIN cells a host recalculates. */
