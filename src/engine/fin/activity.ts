@@ -161,6 +161,25 @@ export class FinActivity {
     }
   }
 
+  /**
+   * Resolves true once the host says it has finished calculating twice in a row (`pollMs` apart) with no FIN
+   * evaluation running or starting in between; false when it has not within `timeoutMs`. Excel may never
+   * say so: Application.calculationState stays Pending for good while a chart reads TODAY or NOW
+   * (OfficeDev/office-js#3319), so the wait is bounded and the answer says only what was confirmed.
+   */
+  async whenHostDone(calculationDone: () => Promise<boolean>, options: { timeoutMs: number; pollMs?: number }): Promise<boolean> {
+    const deadline = Date.now() + options.timeoutMs;
+    const pollMs = Math.max(5, options.pollMs ?? 100);
+    let doneAt: number | null = null;
+    for (;;) {
+      const done = this.active === 0 && (await calculationDone().catch(() => false)) && this.active === 0;
+      if (done && doneAt === this.operations) return true;
+      doneAt = done ? this.operations : null;
+      if (Date.now() > deadline) return false;
+      await sleep(pollMs);
+    }
+  }
+
   /** Resolves true once no evaluation has run for `quietMs`; false if that did not happen within `timeoutMs`. */
   whenIdle(quietMs = 300, timeoutMs = 300_000): Promise<boolean> {
     return this.whenSettled(this.operations, {}, { quietMs, timeoutMs, pollMs: Math.min(50, quietMs) });
