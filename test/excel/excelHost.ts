@@ -8,7 +8,13 @@
  *    (batches are not transactions); the library turns the error into the RichApi.Error the add-in sees;
  *  - a missing item is ItemNotFound; a *OrNullObject that finds nothing answers null; anything else done to
  *    a null object fails (assumed: Microsoft documents no behaviour, so the pessimistic one);
- *  - a request or a response over 5 MB is rejected whole (after the request's writes, for the response);
+ *  - a request or a response over 5 MB is rejected whole (after the request's writes, for the response), as
+ *    Excel on the web does ("Resource limits and performance optimization for Office Add-ins": "a payload
+ *    size limit for requests and responses of 5MB"; RequestPayloadSizeLimitExceeded and
+ *    ResponsePayloadSizeLimitExceeded);
+ *  - Range.getSpecialCells("Formulas") finds formula cells, on one cell the whole sheet's (Go To Special);
+ *    calculate, getDependents and what recalculates custom functions (grouping, inserting or deleting rows or
+ *    cells: office-js#3332, #3911) reach the calculation model a test plugs in (fakeCalc.ts);
  *  - while the user edits a cell, a request waits if it asked to (Excel.run's delayForCellEdit) and fails
  *    with InvalidOperationInCellEditMode otherwise;
  *  - every member called is reported as Class.member (the names of Microsoft's requirement-set
@@ -427,6 +433,7 @@ class Range extends HostObject<RangeTarget> {
       case 'Insert': {
         if (args[0] !== 'Down' || box.col !== 0 || box.cols !== MAX_COLS) throw notModelled('Range.insert other than whole rows shifted down');
         this.excel.insertRows(sheet.name, box.row, box.rows);
+        this.excel.calc?.structureChanged();
         return new Range(this.host, () => ({ sheet, box }));
       }
       case 'CopyFrom': {
@@ -437,15 +444,18 @@ class Range extends HostObject<RangeTarget> {
       }
       case 'Group':
         this.excel.group(sheet, box, args[0]);
+        this.excel.calc?.structureChanged();
         return undefined;
       case 'Ungroup':
         this.excel.ungroup(sheet, box);
+        this.excel.calc?.structureChanged();
         return undefined;
       case 'Clear':
         this.excel.clear(sheet, box, args[0] ?? 'All');
         return undefined;
       case 'Delete':
         this.excel.deleteRange(sheet, box, args[0]);
+        this.excel.calc?.structureChanged();
         return undefined;
       case '_ValidateArraySize':
         if (args[0] !== box.rows || args[1] !== box.cols) throw invalidArgument(`the input array is not ${box.rows} x ${box.cols}`);
@@ -914,6 +924,7 @@ class TableRowCollection extends HostObject<TableState> {
     switch (name) {
       case 'Add':
         this.excel.addTableRows(t, args[0], args[1]);
+        this.excel.calc?.structureChanged();
         return new HostValue(this.host, 'TableRow');
       case 'GetItemAt': {
         const index = args[0] as number;
@@ -922,6 +933,7 @@ class TableRowCollection extends HostObject<TableState> {
       case 'DeleteRowsAt':
         if (t.filtered) throw new FakeOfficeError('InsertDeleteConflict', 'The table has a filter applied: rows cannot be deleted.');
         this.excel.deleteTableRows(t, args[0] as number, (args[1] as number | null) ?? 1);
+        this.excel.calc?.structureChanged();
         return undefined;
       case 'GetCount':
         return t.box.rows - 1;
@@ -947,6 +959,7 @@ class TableRow extends HostObject<{ table: TableState; index: number }> {
   override call(name: string, args: unknown[], r: { table: TableState; index: number }): unknown {
     if (name === 'Delete') {
       this.excel.deleteTableRows(r.table, r.index, 1);
+      this.excel.calc?.structureChanged();
       return undefined;
     }
     return super.call(name, args, r);

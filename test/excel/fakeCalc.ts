@@ -14,6 +14,8 @@
  *  - Range.getDependents (ExcelApi 1.15) lists every dependent at any depth, getDirectDependents (1.13) the
  *    first level; both throw ItemNotFound when there are none (the typings: "Throws an ItemNotFound error if
  *    no dependents are found");
+ *  - inserting or deleting rows or cells and grouping or ungrouping rows calculate every custom function
+ *    again, non-volatile ones included (office-js#3332, #3911: by design);
  *  - Application.calculationState is Calculating while a custom function works, and stays Pending for ever
  *    when a chart reads a volatile function such as TODAY (office-js#3319: `volatileChart`).
  * Entering a formula is not calculated here: tests set the values a workbook shows before a refresh.
@@ -117,6 +119,11 @@ export class FakeCalc implements CalcModel {
     const found = this.dependentsOf([...cells, ...this.cellsOf(sheet, box)], !direct).filter((c) => !inBox(c));
     if (found.length === 0) throw itemNotFound('no dependents were found');
     return found.map((c) => ({ sheet: c.sheet, box: { row: c.row, col: c.col, rows: 1, cols: 1 } }));
+  }
+
+  structureChanged(): void {
+    const customs = this.excel.sheets.flatMap((sheet) => this.formulaCellsIn(sheet, { row: 0, col: 0, rows: 1_048_576, cols: MAX_COLS })).filter((c) => this.isCustom(c));
+    this.run(customs, [...customs, ...this.dependentsOf(customs, false)]);
   }
 
   // For tests --------------------------------------------------------------------------------------------

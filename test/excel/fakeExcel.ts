@@ -20,6 +20,11 @@
  * The request log (syncs, sizes, suspension) is kept here too, as the host sees it.
  */
 
+/**
+ * "Excel on the web has a payload size limit for requests and responses of 5MB. RichAPI.Error will be thrown if
+ * that limit is exceeded." (Microsoft, "Resource limits and performance optimization for Office Add-ins",
+ * Excel add-ins). Applied on every host profile: the pessimistic choice.
+ */
 export const FAKE_PAYLOAD_LIMIT = 5 * 1024 * 1024;
 
 /** An error as the host reports it: excelHost.ts puts its code and message in the response. */
@@ -260,6 +265,8 @@ export interface CalcModel {
   calculateAll(type: string): void;
   /** Range.getDependents (every level) or getDirectDependents, as cells; ItemNotFound when there are none. */
   dependents(sheet: SheetState, box: Box, direct: boolean): { sheet: SheetState; box: Box }[];
+  /** Rows or cells inserted or deleted, rows grouped or ungrouped. */
+  structureChanged(): void;
 }
 
 /** A fault a test plants: the n-th request from now fails with `code`, after `afterActions` of its actions ran. */

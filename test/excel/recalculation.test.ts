@@ -6,10 +6,13 @@
 // sheet finds the FIN cells of its box, a one-cell selection included (Go To Special on one cell searches the
 // whole sheet).
 import type { Recalculation } from '../../src/engine/fin';
+import { CellReads } from '../../src/engine/fin/cellReads';
 import { parseBox } from '../../src/engine/ports/address';
 import { ADDRESS_CHARS, finCellsIn, recalculateFinCells, type RecalculationOptions } from '../../src/excel/recalculation';
 import { FakeCalc, type CustomCall } from './fakeCalc';
 import { FakeExcel, FAKE_PAYLOAD_LIMIT, parseA1 } from './fakeExcel';
+import { officeHarness } from './harnesses';
+import { scriptedFin } from '../support/scriptedFin';
 import { EXCEL_2019, membersCalledOn, realExcelRun, WEB, WINDOWS, type HostProfile } from './officeJs';
 import { hostHas, HOST_FILES, readDeclarations, unavailableOn } from './requirementSets';
 
@@ -253,5 +256,34 @@ describe('A refresh of the selection or the sheet in Excel', () => {
   it('where formulas cannot be picked out (before ExcelApi 1.9) it says so instead of guessing', async () => {
     const excel = model();
     await expect(finCellsIn('Model', parseBox('A1:C5'), on(EXCEL_2019, excel))).rejects.toThrow(/needs ExcelApi 1\.9\): refresh the whole workbook instead/);
+  });
+});
+
+describe('Recalculations Excel makes on its own (office-js#3332, #3911)', () => {
+  it("a block whose rows the add-in groups makes Excel calculate the FIN cells again: answered from the cache, due or not", async () => {
+    const h = officeHarness({ sheets: ['Model'] });
+    const { fin, reader, calls } = scriptedFin();
+    const cellReads = new CellReads();
+    // Excel calls the FIN function with its cell's address, as the add-in's functions ask it to.
+    const calc = new FakeCalc(h.fake, (call) => {
+      const [, name, line, period] = /^=FIN\.(\w+)\("([^"]+)","([^"]+)"\)$/.exec(call.formula)!;
+      return fin.evaluate<number>({ name, args: [line, period], address: `${call.sheet}!${call.address}` }, { cellReads });
+    });
+    fill(h.fake, 'Model', { B2: '=FIN.PNL("Revenue","2026-07")' });
+    await recalculateFinCells(on(WINDOWS, h.fake));
+    await calc.whenIdle();
+    expect(value(h.fake, 'Model', 'B2')).toBe(200);
+    expect(calls()).toBe(2);
+
+    await reader.markStale((req) => req.path === '/reports/income_statement'); // a push changed July
+    await h.office.writeGrid(
+      { kind: 'anchor', sheet: 'Model', cell: 'D1' },
+      { values: [['Revenue', ''], ['Sales', 10], ['Services', 5], ['Total revenue', 15]], outlineLevels: [0, 1, 1, 0] },
+    );
+    await calc.whenIdle();
+    expect(h.fake.sheet('Model').outline.get(1)).toBe(1); // grouped...
+    expect(calc.calls).toHaveLength(2); // ...so Excel called B2's function again
+    expect(value(h.fake, 'Model', 'B2')).toBe(200);
+    expect(calls()).toBe(2);
   });
 });
