@@ -14,8 +14,8 @@
  * RangeAreas.calculate recalculates the cells and their direct dependents only (OfficeDev/office-js#5063,
  * #6555, #6885): a total of subtotals of FIN cells would keep its old figure. So once the FIN cells have
  * settled, their dependents at every level are recalculated too (`dependents`): listed by
- * Range.getDependents (ExcelApi 1.15) and recalculated with RangeAreas.calculate, which reaches a chain in
- * any order (each cell's direct dependents are calculated after it). Where dependents cannot be listed
+ * Range.getDependents (ExcelApi 1.15) of each column's FIN cells and recalculated with RangeAreas.calculate,
+ * which reaches a chain in any order (each cell's direct dependents are calculated after it). Where dependents cannot be listed
  * (ExcelApi 1.9 to 1.14), every sheet of this workbook is recalculated then (Worksheet.calculate): the FIN
  * cells among them are answered from the cache (engine/fin/reads.ts), but another add-in's functions in this
  * workbook recalculate too.
@@ -25,6 +25,7 @@ import { finEvaluations } from '../engine/fin';
 import { namesReportingPeriod } from '../engine/reporting/period';
 import { boxA1, MAX_COLS, MAX_ROWS, parseQualified, type Box } from '../engine/ports/address';
 import { findFormulaAreas, readFormulas, type FormulaRead } from './formulaCells';
+import { isPayloadLimitError } from './payload';
 import type { ExcelRunner } from './officeGateway';
 
 /** Characters of one address list given to Worksheet.getRanges. */
@@ -194,23 +195,56 @@ async function recalculateSheets(run: ExcelRunner): Promise<void> {
 
 const isItemNotFound = (error: unknown) => (error as { code?: unknown } | null)?.code === 'ItemNotFound';
 
+/** Ranges asked for their dependents in one sync: each costs about 700 bytes of request. */
+export const DEPENDENT_RANGES_PER_SYNC = 500;
+
 /**
- * The addresses of every dependent of the boxes (Range.getDependents, ExcelApi 1.15), in one sync. A box
- * without dependents makes Excel refuse the whole request (ItemNotFound: the API has no OrNullObject twin,
- * office-js#5063), so a refused group is asked again in halves until the boxes without any are found.
+ * Where to look for dependents: each column's FIN cells from the first to the last. What lies between them
+ * in a column is, in a statement, the subtotals built on them; one range per column keeps the requests few
+ * where thousands of FIN cells stand apart.
  */
-async function dependentAddresses(context: Excel.RequestContext, boxes: [string, Box][]): Promise<string[]> {
-  if (boxes.length === 0) return [];
-  const found = boxes.map(([name, b]) => context.workbook.worksheets.getItem(name).getRangeByIndexes(b.row, b.col, b.rows, b.cols).getDependents().load('addresses'));
+function columnSpans(boxes: FinBoxes): [string, Box][] {
+  const out: [string, Box][] = [];
+  for (const [name, sheetBoxes] of boxes) {
+    const byColumn = new Map<number, { top: number; bottom: number; cols: number }>();
+    for (const b of sheetBoxes) {
+      for (let col = b.col; col < b.col + b.cols; col++) {
+        const span = byColumn.get(col);
+        if (!span) byColumn.set(col, { top: b.row, bottom: b.row + b.rows, cols: 1 });
+        else byColumn.set(col, { top: Math.min(span.top, b.row), bottom: Math.max(span.bottom, b.row + b.rows), cols: 1 });
+      }
+    }
+    for (const [col, span] of [...byColumn].sort((a, b) => a[0] - b[0])) out.push([name, { row: span.top, col, rows: span.bottom - span.top, cols: 1 }]);
+  }
+  return out;
+}
+
+/**
+ * The addresses of every dependent of the ranges (Range.getDependents, ExcelApi 1.15), a few hundred ranges a
+ * sync. A range without dependents makes Excel refuse the whole request (ItemNotFound: the method has no
+ * OrNullObject twin, office-js#5063), so a refused group is asked again in halves until the ranges without
+ * any are found.
+ */
+async function dependentAddresses(context: Excel.RequestContext, ranges: [string, Box][]): Promise<string[]> {
+  if (ranges.length === 0) return [];
+  if (ranges.length > DEPENDENT_RANGES_PER_SYNC) {
+    const out: string[] = [];
+    for (let i = 0; i < ranges.length; i += DEPENDENT_RANGES_PER_SYNC) out.push(...(await dependentAddresses(context, ranges.slice(i, i + DEPENDENT_RANGES_PER_SYNC))));
+    return out;
+  }
+  const found = ranges.map(([name, b]) => context.workbook.worksheets.getItem(name).getRangeByIndexes(b.row, b.col, b.rows, b.cols).getDependents().load('addresses'));
   try {
     await context.sync();
     return found.flatMap((f) => f.addresses);
   } catch (error) {
-    if (!isItemNotFound(error)) throw error;
+    if (!isItemNotFound(error) && !isPayloadLimitError(error)) throw error;
+    if (ranges.length === 1) {
+      if (isItemNotFound(error)) return [];
+      throw error;
+    }
   }
-  if (boxes.length === 1) return [];
-  const half = Math.ceil(boxes.length / 2);
-  return [...(await dependentAddresses(context, boxes.slice(0, half))), ...(await dependentAddresses(context, boxes.slice(half)))];
+  const half = Math.ceil(ranges.length / 2);
+  return [...(await dependentAddresses(context, ranges.slice(0, half))), ...(await dependentAddresses(context, ranges.slice(half)))];
 }
 
 /** "Sheet1!B4:B6, 'P&L, 2026'!C3" -> each address, commas inside a quoted sheet name kept. */
@@ -218,14 +252,29 @@ function splitAddresses(list: string): string[] {
   return (list.match(/(?:'(?:[^']|'')*'|[^,'])+/g) ?? []).map((a) => a.trim()).filter((a) => a !== '');
 }
 
-/** Recalculates every dependent of the boxes, at any depth (ExcelApi 1.15). */
+/** The cells of each column span that are not FIN cells: the subtotals between FIN cells. */
+function gapsOf(spans: [string, Box][], boxes: FinBoxes): FinBoxes {
+  const out: FinBoxes = new Map();
+  for (const [name, span] of spans) {
+    const fin = (boxes.get(name) ?? []).filter((b) => b.col <= span.col && span.col < b.col + b.cols).sort((a, b) => a.row - b.row);
+    let row = span.row;
+    for (const b of fin) {
+      if (b.row > row) out.set(name, [...(out.get(name) ?? []), { row, col: span.col, rows: b.row - row, cols: 1 }]);
+      row = Math.max(row, b.row + b.rows);
+    }
+  }
+  return out;
+}
+
+/**
+ * Recalculates every dependent of the boxes, at any depth (ExcelApi 1.15), and the cells between FIN cells of
+ * a column: whether Excel lists a dependent inside the range it was asked about is not documented.
+ */
 async function recalculateDependents(run: ExcelRunner, boxes: FinBoxes): Promise<void> {
   await run(RUN_OPTIONS, async (context) => {
-    const addresses = await dependentAddresses(
-      context,
-      [...boxes].flatMap(([name, sheetBoxes]) => sheetBoxes.map((b): [string, Box] => [name, b])),
-    );
-    const bySheet: FinBoxes = new Map();
+    const spans = columnSpans(boxes);
+    const addresses = await dependentAddresses(context, spans);
+    const bySheet: FinBoxes = gapsOf(spans, boxes);
     for (const address of new Set(addresses.flatMap(splitAddresses))) {
       const { sheet, box } = parseQualified(address);
       bySheet.set(sheet, [...(bySheet.get(sheet) ?? []), box]);

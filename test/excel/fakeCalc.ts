@@ -83,6 +83,8 @@ export class FakeCalc implements CalcModel {
   /** Cells marked by a calculation, calculated again when a custom function's answer arrives. */
   private readonly dirty = new Map<string, CellKey>();
   private pending = 0;
+  /** Formulas read into tokens, by their text (a model repeats a few formulas thousands of times). */
+  private readonly tokens = new Map<string, Token[]>();
   private readonly waiters: (() => void)[] = [];
 
   constructor(
@@ -114,6 +116,8 @@ export class FakeCalc implements CalcModel {
 
   dependents(sheet: SheetState, box: Box, direct: boolean): { sheet: SheetState; box: Box }[] {
     const cells = this.formulaCellsIn(sheet, box);
+    // Assumed, Microsoft does not say: a dependent inside the range asked about is not listed (the pessimistic
+    // reading for the add-in, which asks about a column's FIN cells with the subtotals between them).
     const inBox = (c: CellKey) => c.sheet === sheet && inside(box, c.row, c.col);
     // The box's own cells, constants too, are the precedents looked for.
     const found = this.dependentsOf([...cells, ...this.cellsOf(sheet, box)], !direct).filter((c) => !inBox(c));
@@ -198,7 +202,8 @@ export class FakeCalc implements CalcModel {
   }
 
   private cellsOf(sheet: SheetState, box: Box): CellKey[] {
-    const used = sheet.used(false);
+    // A small box is walked as it is; a large one within what the sheet uses.
+    const used = box.rows * box.cols <= 10_000 ? box : sheet.used(false);
     if (!used) return [];
     const out: CellKey[] = [];
     const top = Math.max(box.row, used.row);
@@ -214,7 +219,9 @@ export class FakeCalc implements CalcModel {
   }
 
   private refsOf(c: CellKey): { sheet: SheetState; box: Box }[] {
-    const tokens = tokenize(c.sheet.get(c.row, c.col)?.formula ?? '') ?? [];
+    const formula = c.sheet.get(c.row, c.col)?.formula ?? '';
+    let tokens = this.tokens.get(formula);
+    if (!tokens) this.tokens.set(formula, (tokens = tokenize(formula) ?? []));
     return tokens.flatMap((t) => {
       if (t.kind !== 'ref') return [];
       const sheet = t.ref.sheet === undefined ? c.sheet : this.excel.findSheet(t.ref.sheet);
@@ -224,7 +231,12 @@ export class FakeCalc implements CalcModel {
 
   /** Formula cells that read any of `cells`: the first level, or every level. */
   private dependentsOf(cells: CellKey[], allLevels: boolean): CellKey[] {
-    const formulas = this.excel.sheets.flatMap((s) => this.formulaCellsIn(s, { row: 0, col: 0, rows: 1_048_576, cols: MAX_COLS }));
+    // Only formulas that read a cell can depend on one.
+    const formulas = this.excel.sheets
+      .flatMap((s) => this.formulaCellsIn(s, { row: 0, col: 0, rows: 1_048_576, cols: MAX_COLS }))
+      .map((f) => ({ f, refs: this.refsOf(f) }))
+      .filter((x) => x.refs.length > 0)
+      .map((x) => x.f);
     const reads = new Map(formulas.map((f) => [keyOf(f), this.refsOf(f)]));
     const found = new Map<string, CellKey>();
     let frontier = cells;
