@@ -75,15 +75,17 @@ function areasOf(target: FormulaTarget, found: AreasProxy): FormulaArea[] {
  * A box searched in halves until each answer fits: a sheet holding tens of thousands of separate formula
  * areas answers more than Excel on the web sends at once.
  */
-async function searchInHalves(context: Excel.RequestContext, sheet: Excel.Worksheet, box: Box): Promise<FormulaArea[]> {
+async function searchInHalves(context: Excel.RequestContext, sheet: Excel.Worksheet, box: Box, knownTooLarge = false): Promise<FormulaArea[]> {
   if (isOneCell(box)) return [{ sheet, box }];
-  const target = { sheet, box };
-  const found = searchOf(target);
-  try {
-    await context.sync();
-    return areasOf(target, found);
-  } catch (error) {
-    if (!isPayloadLimitError(error)) throw error;
+  if (!knownTooLarge) {
+    const target = { sheet, box };
+    const found = searchOf(target);
+    try {
+      await context.sync();
+      return areasOf(target, found);
+    } catch (error) {
+      if (!isPayloadLimitError(error)) throw error;
+    }
   }
   const byRows = box.rows > 1;
   const half = byRows ? Math.ceil(box.rows / 2) : Math.ceil(box.cols / 2);
@@ -108,7 +110,7 @@ export async function findFormulaAreas(context: Excel.RequestContext, targets: F
   } catch (error) {
     if (!isPayloadLimitError(error)) throw error;
   }
-  // Too many areas for one response: each target alone, its used range in halves.
+  // Too many areas for one response: each target alone (a lone one is known too large), in halves.
   const used = searched.map((t) => ({ t, range: t.box ? null : t.sheet.getUsedRangeOrNullObject().load('rowIndex,columnIndex,rowCount,columnCount') }));
   await context.sync();
   const out: FormulaArea[] = [];
@@ -116,45 +118,64 @@ export async function findFormulaAreas(context: Excel.RequestContext, targets: F
     if (range?.isNullObject) continue;
     const box = t.box ?? { row: range!.rowIndex, col: range!.columnIndex, rows: range!.rowCount, cols: range!.columnCount };
     // Only after one response was too large: each sheet's search alone, in halves, so each answer fits.
-    out.push(...(await searchInHalves(context, t.sheet, box)));
+    out.push(...(await searchInHalves(context, t.sheet, box, searched.length === 1)));
   }
   return [...out, ...single];
 }
 
+/**
+ * Bytes of response a range read costs beyond its formulas (the result's envelope: its action id, the
+ * object's identity). Measured on the fake host's wire at about 120 for a one-cell range.
+ */
+const RANGE_RESPONSE_BYTES = 150;
+
+interface BatchSize {
+  /** Response bytes aimed at. */
+  budget: number;
+  /** Bytes a cell's formula weighs (learnt from the last batch). */
+  perCell: number;
+  /** At most this many cells (halved after a refusal). */
+  maxCells: number;
+}
+
 /** The next batch: whole areas while they fit, then the rows of one that fit (at least one row). */
-function takeBatch(queue: FormulaArea[], maxCells: number): FormulaArea[] {
+function takeBatch(queue: FormulaArea[], size: BatchSize): FormulaArea[] {
   const batch: FormulaArea[] = [];
-  let room = maxCells;
-  while (queue.length > 0 && room > 0) {
+  let room = size.budget;
+  let cellsLeft = size.maxCells;
+  while (queue.length > 0) {
     const area = queue[0];
-    if (cells(area.box) <= room) {
+    const n = cells(area.box);
+    const cost = RANGE_RESPONSE_BYTES + n * size.perCell;
+    if (cost <= room && n <= cellsLeft) {
       batch.push(queue.shift()!);
-      room -= cells(area.box);
+      room -= cost;
+      cellsLeft -= n;
       continue;
     }
-    const rows = Math.floor(room / area.box.cols);
-    if (rows === 0 && batch.length > 0) break;
-    const take = Math.max(1, rows);
+    const rows = Math.floor(Math.min((room - RANGE_RESPONSE_BYTES) / (area.box.cols * size.perCell), cellsLeft / area.box.cols));
+    if (rows <= 0 && batch.length > 0) break;
+    const take = Math.max(1, Math.min(rows, area.box.rows));
     batch.push({ sheet: area.sheet, box: { ...area.box, rows: take } });
-    queue[0] = { sheet: area.sheet, box: { ...area.box, row: area.box.row + take, rows: area.box.rows - take } };
+    if (take === area.box.rows) queue.shift();
+    else queue[0] = { sheet: area.sheet, box: { ...area.box, row: area.box.row + take, rows: area.box.rows - take } };
     break;
   }
   return batch;
 }
 
 /**
- * The formulas of the areas, a batch per sync: the first batch FIRST_BATCH_CELLS cells, the next sized from
+ * The formulas of the areas, a batch per sync: the first at most FIRST_BATCH_CELLS cells, the next sized from
  * what the last weighed, and a batch Excel finds too large halved and asked again (one row at the least:
  * a row too large alone is an error that says so).
  */
 export async function readFormulas(context: Excel.RequestContext, areas: readonly FormulaArea[], options: ReadOptions = {}): Promise<FormulaRead[]> {
-  const budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
   const what = options.valueTypes ? 'formulas,valueTypes' : 'formulas';
   const queue = [...areas];
   const out: FormulaRead[] = [];
-  let maxCells = Math.min(FIRST_BATCH_CELLS, Math.floor(budget / GUESS_CELL_BYTES));
+  const size: BatchSize = { budget: options.budgetBytes ?? DEFAULT_BUDGET_BYTES, perCell: GUESS_CELL_BYTES, maxCells: FIRST_BATCH_CELLS };
   while (queue.length > 0) {
-    const batch = takeBatch(queue, maxCells);
+    const batch = takeBatch(queue, size);
     const ranges = batch.map((a) => a.sheet.getRangeByIndexes(a.box.row, a.box.col, a.box.rows, a.box.cols).load(what));
     const total = batch.reduce((n, a) => n + cells(a.box), 0);
     try {
@@ -167,7 +188,8 @@ export async function readFormulas(context: Excel.RequestContext, areas: readonl
       }
       // Put the batch back and ask for half as much.
       queue.unshift(...mergeBack(batch, queue.shift()));
-      maxCells = Math.max(1, Math.floor(total / 2));
+      size.maxCells = Math.max(1, Math.floor(total / 2));
+      size.budget = Math.max(RANGE_RESPONSE_BYTES + size.perCell, Math.floor((batch.length * RANGE_RESPONSE_BYTES + total * size.perCell) / 2));
       continue;
     }
     let bytes = 0;
@@ -176,7 +198,10 @@ export async function readFormulas(context: Excel.RequestContext, areas: readonl
       bytes += jsonBytes(read.formulas) + (read.valueTypes ? jsonBytes(read.valueTypes) : 0);
       out.push(read);
     });
-    maxCells = Math.max(1, Math.floor(budget / Math.max(1, (bytes / total) * 1.1)));
+    // What the batch weighed sizes the next; a halving holds until a batch has fitted.
+    size.perCell = Math.max(1, (bytes / total) * 1.1);
+    size.maxCells = Number.POSITIVE_INFINITY;
+    size.budget = options.budgetBytes ?? DEFAULT_BUDGET_BYTES;
   }
   return out;
 }

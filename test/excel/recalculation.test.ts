@@ -150,6 +150,17 @@ describe("Refresh all's recalculation in Excel", () => {
     expect(excel.syncCount).toBe(7);
   });
 
+  it('a sheet whose formula cells stand apart by the thousand is searched in halves when one answer would be too large', async () => {
+    // A host that answers at most 200,000 bytes: 4,000 separate formula cells are about 300,000 bytes of areas.
+    const excel = new FakeExcel({ sheets: ['Sparse'], responseLimitBytes: 200_000 });
+    const sheet = excel.sheet('Sparse');
+    for (let i = 0; i < 4_000; i++) sheet.ensure(i * 2, 1).formula = '=FIN.TOTAL("Rent","2026-07")';
+    const cells = await finCellsIn('Sparse', { row: 0, col: 0, rows: 1_048_576, cols: 16_384 }, { ...on(WINDOWS, excel), budgetBytes: 150_000 });
+    expect(cells).toHaveLength(4_000);
+    expect(excel.syncs.some((s) => s.error === 'ResponsePayloadSizeLimitExceeded')).toBe(true);
+    expect(Math.max(...excel.syncs.filter((s) => !s.error).map((s) => s.responseBytes))).toBeLessThanOrEqual(200_000);
+  });
+
   it('a refresh of the FIN cells leaves no total stale: every dependent, at any depth and on any sheet, shows the new figure', async () => {
     const excel = new FakeExcel({ sheets: ['P&L', 'Summary'] });
     fill(excel, 'P&L', {
