@@ -1,29 +1,41 @@
 /**
  * Refresh all's recalculation in Excel: this workbook's FIN cells, and nothing else. A full calculation
  * (application.calculate) would recalculate every open workbook, including other add-ins' metered
- * functions. Where ExcelApi 1.9 exists, the formula cells of each sheet (Range.getSpecialCells) are read,
- * those that call FIN are picked on this side and recalculated (RangeAreas.calculate), and their FIN calls
- * are counted; Application.calculationState then says when Excel is done. Elsewhere each sheet of this
- * workbook is recalculated (Worksheet.calculate, ExcelApi 1.6), and Refresh all falls back to a quiet period.
+ * functions. Where ExcelApi 1.9 exists, the formula cells of each sheet's used range are found
+ * (Range.getSpecialCells) and read (formulaCells.ts: in requests that fit), those that call FIN are picked
+ * on this side and recalculated (RangeAreas.calculate), and their FIN calls are counted;
+ * Application.calculationState then says when Excel is done. Elsewhere each sheet of this workbook is
+ * recalculated (Worksheet.calculate, ExcelApi 1.6), and Refresh all falls back to a quiet period.
  * With errorsOnly (after connecting: the cells that showed "Not connected"), only the FIN cells whose value
  * is an error are picked; the fallback cannot pick and recalculates every sheet. A refresh of the selection or
  * the sheet finds its FIN cells the same way (finCellsIn) and recalculates only those (`cells`); it needs
  * ExcelApi 1.9 and says so where it is missing.
+ *
+ * RangeAreas.calculate recalculates the cells and their direct dependents only (OfficeDev/office-js#5063,
+ * #6555, #6885): a total of subtotals of FIN cells would keep its old figure. So once the FIN cells have
+ * settled, their dependents at every level are recalculated too (`dependents`): listed by
+ * Range.getDependents (ExcelApi 1.15) of each column's FIN cells and recalculated with RangeAreas.calculate,
+ * which reaches a chain in any order (each cell's direct dependents are calculated after it). Where dependents cannot be listed
+ * (ExcelApi 1.9 to 1.14), every sheet of this workbook is recalculated then (Worksheet.calculate): the FIN
+ * cells among them are answered from the cache (engine/fin/reads.ts), but another add-in's functions in this
+ * workbook recalculate too.
  */
 import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
 import { finEvaluations } from '../engine/fin';
 import { namesReportingPeriod } from '../engine/reporting/period';
-import { boxA1, MAX_COLS, MAX_ROWS, type Box } from '../engine/ports/address';
+import { boxA1, MAX_COLS, MAX_ROWS, parseQualified, type Box } from '../engine/ports/address';
+import { findFormulaAreas, readFormulas, type FormulaRead } from './formulaCells';
+import { isPayloadLimitError } from './payload';
 import type { ExcelRunner } from './officeGateway';
 
-/** Formula cells read per sync: a request stays well under Excel on the web's 5 MB. */
-export const FORMULA_CELLS_PER_SYNC = 20_000;
 /** Characters of one address list given to Worksheet.getRanges. */
 export const ADDRESS_CHARS = 2_000;
 
 export interface RecalculationOptions extends RecalculateOptions {
   run?: ExcelRunner;
   supports?: (set: string, version: string) => boolean;
+  /** Response bytes aimed at per sync when formulas are read (default: the gateway's budget). */
+  budgetBytes?: number;
 }
 
 const defaultRun: ExcelRunner = (options, batch) => Excel.run(options, batch);
@@ -34,6 +46,9 @@ const RUN_OPTIONS: Excel.RunOptions = { delayForCellEdit: true };
 function officeSupports(set: string, version: string): boolean {
   return Office.context.requirements.isSetSupported(set, version);
 }
+
+/** FIN cells by sheet name, as boxes: what the dependents are looked for from. */
+type FinBoxes = Map<string, Box[]>;
 
 /**
  * FIN cells as boxes: each column's consecutive FIN cells in an area make one box. With `valueTypes`, only
@@ -57,6 +72,18 @@ function finBoxes(area: Box, formulas: unknown[][], valueTypes?: unknown[][]): {
   return { boxes, evaluations };
 }
 
+/** Boxes of one sheet with each column's touching runs joined (a run read in two batches is one box again). */
+function joinRuns(boxes: Box[]): Box[] {
+  const sorted = [...boxes].sort((a, b) => a.col - b.col || a.row - b.row);
+  const out: Box[] = [];
+  for (const b of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.col === b.col && last.cols === b.cols && last.row + last.rows === b.row) last.rows += b.rows;
+    else out.push({ ...b });
+  }
+  return out;
+}
+
 /** Address lists for Worksheet.getRanges, each at most ADDRESS_CHARS long. */
 function addressLists(boxes: Box[]): string[] {
   const lists: string[] = [];
@@ -73,97 +100,55 @@ function addressLists(boxes: Box[]): string[] {
   return lists;
 }
 
-/** Slices of an area of at most FORMULA_CELLS_PER_SYNC cells (whole rows). */
-function slices(area: Box): Box[] {
-  const rowsPerSlice = Math.max(1, Math.floor(FORMULA_CELLS_PER_SYNC / area.cols));
-  const out: Box[] = [];
-  for (let r = 0; r < area.rows; r += rowsPerSlice) out.push({ row: area.row + r, col: area.col, rows: Math.min(rowsPerSlice, area.rows - r), cols: area.cols });
-  return out;
-}
-
-type FormulaSlice = { sheet: Excel.Worksheet; box: Box; range: Excel.Range };
-
-/**
- * The formulas of the given ranges (each a whole sheet, or a box of one), read from their formula cells
- * (Range.getSpecialCells, ExcelApi 1.9) a slice at a time, a few slices per sync.
- */
-async function readFormulaSlices(context: Excel.RequestContext, targets: { sheet: Excel.Worksheet; range: Excel.Range }[], errorsOnly: boolean): Promise<FormulaSlice[]> {
-  const found = targets.map(({ sheet, range }) => {
-    const formulaCells = range.getSpecialCellsOrNullObject('Formulas');
-    formulaCells.load('areas/items/rowIndex,areas/items/columnIndex,areas/items/rowCount,areas/items/columnCount');
-    return { sheet, formulaCells };
-  });
-  await context.sync();
-
-  const read: FormulaSlice[] = [];
-  let pending = 0;
-  for (const { sheet, formulaCells } of found) {
-    if (formulaCells.isNullObject) continue; // no formula there
-    for (const area of formulaCells.areas.items) {
-      for (const box of slices({ row: area.rowIndex, col: area.columnIndex, rows: area.rowCount, cols: area.columnCount })) {
-        const range = sheet.getRangeByIndexes(box.row, box.col, box.rows, box.cols);
-        if (errorsOnly) range.load('formulas,valueTypes');
-        else range.load('formulas');
-        read.push({ sheet, box, range });
-        pending += box.rows * box.cols;
-        if (pending >= FORMULA_CELLS_PER_SYNC) {
-          // eslint-disable-next-line office-addins/no-context-sync-in-loop -- the formulas are read in slices so each request stays under Excel on the web's 5 MB; one sync per 20,000 cells, not per cell
-          await context.sync();
-          pending = 0;
-        }
-      }
-    }
+/** Queues RangeAreas.calculate over the boxes of each sheet, in bounded address lists. */
+function queueCalculate(context: Excel.RequestContext, boxes: FinBoxes): void {
+  for (const [name, sheetBoxes] of boxes) {
+    const sheet = context.workbook.worksheets.getItem(name);
+    for (const addresses of addressLists(sheetBoxes)) sheet.getRanges(addresses).calculate();
   }
-  if (pending > 0) await context.sync();
-  return read;
 }
 
 /** Recalculates the FIN cells of this workbook (or those showing an error) and counts their FIN calls (ExcelApi 1.9). */
-async function recalculateFinCellsOnly(run: ExcelRunner, errorsOnly: boolean): Promise<number> {
+async function recalculateFinCellsOnly(run: ExcelRunner, errorsOnly: boolean, budgetBytes?: number): Promise<{ evaluations: number; boxes: FinBoxes }> {
   return run(RUN_OPTIONS, async (context) => {
     const sheets = context.workbook.worksheets;
     sheets.load('items/name');
     await context.sync();
-    const read = await readFormulaSlices(
+    const areas = await findFormulaAreas(
       context,
-      sheets.items.map((sheet) => ({ sheet, range: sheet.getRange() })),
-      errorsOnly,
+      sheets.items.map((sheet) => ({ sheet })),
     );
+    const read = await readFormulas(context, areas, { valueTypes: errorsOnly, budgetBytes });
 
-    const perSheet = new Map<Excel.Worksheet, Box[]>();
+    const boxes: FinBoxes = new Map();
     let evaluations = 0;
-    for (const { sheet, box, range } of read) {
-      const fin = finBoxes(box, range.formulas, errorsOnly ? range.valueTypes : undefined);
+    for (const { sheet, box, formulas, valueTypes } of read) {
+      const fin = finBoxes(box, formulas, errorsOnly ? valueTypes : undefined);
       evaluations += fin.evaluations;
-      if (fin.boxes.length > 0) perSheet.set(sheet, [...(perSheet.get(sheet) ?? []), ...fin.boxes]);
+      if (fin.boxes.length > 0) boxes.set(sheet.name, [...(boxes.get(sheet.name) ?? []), ...fin.boxes]);
     }
-    for (const [sheet, boxes] of perSheet) for (const addresses of addressLists(boxes)) sheet.getRanges(addresses).calculate();
-    if (perSheet.size > 0) await context.sync();
-    return evaluations;
+    for (const [name, sheetBoxes] of boxes) boxes.set(name, joinRuns(sheetBoxes));
+    queueCalculate(context, boxes);
+    if (boxes.size > 0) await context.sync();
+    return { evaluations, boxes };
   });
 }
 
 /** FIN cells as 1x1 boxes joined into each column's runs. */
 function cellBoxes(cells: readonly FinCell[]): Box[] {
-  const sorted = [...cells].sort((a, b) => a.col - b.col || a.row - b.row);
-  const boxes: Box[] = [];
-  for (const c of sorted) {
-    const last = boxes[boxes.length - 1];
-    if (last && last.col === c.col && last.row + last.rows === c.row) last.rows += 1;
-    else boxes.push({ row: c.row, col: c.col, rows: 1, cols: 1 });
-  }
-  return boxes;
+  return joinRuns(cells.map((c) => ({ row: c.row, col: c.col, rows: 1, cols: 1 })));
+}
+
+function boxesOfCells(cells: readonly FinCell[]): FinBoxes {
+  const bySheet = new Map<string, FinCell[]>();
+  for (const c of cells) bySheet.set(c.sheet, [...(bySheet.get(c.sheet) ?? []), c]);
+  return new Map([...bySheet].map(([name, sheetCells]) => [name, cellBoxes(sheetCells)]));
 }
 
 /** Recalculates these FIN cells only (RangeAreas.calculate, ExcelApi 1.9): a refresh of the selection or the sheet. */
-async function recalculateCells(run: ExcelRunner, cells: readonly FinCell[]): Promise<void> {
-  const bySheet = new Map<string, FinCell[]>();
-  for (const c of cells) bySheet.set(c.sheet, [...(bySheet.get(c.sheet) ?? []), c]);
+async function recalculateCells(run: ExcelRunner, boxes: FinBoxes): Promise<void> {
   await run(RUN_OPTIONS, async (context) => {
-    for (const [name, sheetCells] of bySheet) {
-      const sheet = context.workbook.worksheets.getItem(name);
-      for (const addresses of addressLists(cellBoxes(sheetCells))) sheet.getRanges(addresses).calculate();
-    }
+    queueCalculate(context, boxes);
     await context.sync();
   });
 }
@@ -181,14 +166,14 @@ export async function finCellsIn(sheetName: string, box: Box, options: Recalcula
   return run(RUN_OPTIONS, async (context) => {
     const sheet = context.workbook.worksheets.getItem(sheetName);
     const whole = box.row === 0 && box.col === 0 && box.rows >= MAX_ROWS && box.cols >= MAX_COLS;
-    const range = whole ? sheet.getRange() : sheet.getRangeByIndexes(box.row, box.col, box.rows, box.cols);
-    const read = await readFormulaSlices(context, [{ sheet, range }], false);
+    const areas = await findFormulaAreas(context, [whole ? { sheet } : { sheet, box }]);
+    const read: FormulaRead[] = await readFormulas(context, areas, { budgetBytes: options.budgetBytes });
     const cells: FinCell[] = [];
-    for (const { box: slice, range: r } of read) {
-      r.formulas.forEach((row, i) =>
+    for (const { box: area, formulas } of read) {
+      formulas.forEach((row, i) =>
         row.forEach((formula, j) => {
           const calls = typeof formula === 'string' ? finEvaluations(formula) : 0;
-          if (calls > 0) cells.push({ sheet: sheetName, row: slice.row + i, col: slice.col + j, calls, readsPeriod: namesReportingPeriod(formula as string) });
+          if (calls > 0) cells.push({ sheet: sheetName, row: area.row + i, col: area.col + j, calls, readsPeriod: namesReportingPeriod(formula as string) });
         }),
       );
     }
@@ -208,6 +193,105 @@ async function recalculateSheets(run: ExcelRunner): Promise<void> {
   });
 }
 
+const isItemNotFound = (error: unknown) => (error as { code?: unknown } | null)?.code === 'ItemNotFound';
+
+/** Ranges asked for their dependents in one sync: each costs about 700 bytes of request. */
+export const DEPENDENT_RANGES_PER_SYNC = 500;
+
+/**
+ * Where to look for dependents: each column's FIN cells from the first to the last. What lies between them
+ * in a column is, in a statement, the subtotals built on them; one range per column keeps the requests few
+ * where thousands of FIN cells stand apart.
+ */
+function columnSpans(boxes: FinBoxes): [string, Box][] {
+  const out: [string, Box][] = [];
+  for (const [name, sheetBoxes] of boxes) {
+    const byColumn = new Map<number, { top: number; bottom: number; cols: number }>();
+    for (const b of sheetBoxes) {
+      for (let col = b.col; col < b.col + b.cols; col++) {
+        const span = byColumn.get(col);
+        if (!span) byColumn.set(col, { top: b.row, bottom: b.row + b.rows, cols: 1 });
+        else byColumn.set(col, { top: Math.min(span.top, b.row), bottom: Math.max(span.bottom, b.row + b.rows), cols: 1 });
+      }
+    }
+    for (const [col, span] of [...byColumn].sort((a, b) => a[0] - b[0])) out.push([name, { row: span.top, col, rows: span.bottom - span.top, cols: 1 }]);
+  }
+  return out;
+}
+
+/**
+ * The addresses of every dependent of the ranges (Range.getDependents, ExcelApi 1.15), a few hundred ranges a
+ * sync. A range without dependents makes Excel refuse the whole request (ItemNotFound: the method has no
+ * OrNullObject twin, office-js#5063), so a refused group is asked again in halves until the ranges without
+ * any are found.
+ */
+async function dependentAddresses(context: Excel.RequestContext, ranges: [string, Box][]): Promise<string[]> {
+  if (ranges.length === 0) return [];
+  if (ranges.length > DEPENDENT_RANGES_PER_SYNC) {
+    const out: string[] = [];
+    for (let i = 0; i < ranges.length; i += DEPENDENT_RANGES_PER_SYNC) out.push(...(await dependentAddresses(context, ranges.slice(i, i + DEPENDENT_RANGES_PER_SYNC))));
+    return out;
+  }
+  const found = ranges.map(([name, b]) => context.workbook.worksheets.getItem(name).getRangeByIndexes(b.row, b.col, b.rows, b.cols).getDependents().load('addresses'));
+  try {
+    await context.sync();
+    return found.flatMap((f) => f.addresses);
+  } catch (error) {
+    if (!isItemNotFound(error) && !isPayloadLimitError(error)) throw error;
+    if (ranges.length === 1) {
+      if (isItemNotFound(error)) return [];
+      throw error;
+    }
+  }
+  const half = Math.ceil(ranges.length / 2);
+  return [...(await dependentAddresses(context, ranges.slice(0, half))), ...(await dependentAddresses(context, ranges.slice(half)))];
+}
+
+/** "Sheet1!B4:B6, 'P&L, 2026'!C3" -> each address, commas inside a quoted sheet name kept. */
+function splitAddresses(list: string): string[] {
+  return (list.match(/(?:'(?:[^']|'')*'|[^,'])+/g) ?? []).map((a) => a.trim()).filter((a) => a !== '');
+}
+
+/** The cells of each column span that are not FIN cells: the subtotals between FIN cells. */
+function gapsOf(spans: [string, Box][], boxes: FinBoxes): FinBoxes {
+  const out: FinBoxes = new Map();
+  for (const [name, span] of spans) {
+    const fin = (boxes.get(name) ?? []).filter((b) => b.col <= span.col && span.col < b.col + b.cols).sort((a, b) => a.row - b.row);
+    let row = span.row;
+    for (const b of fin) {
+      if (b.row > row) out.set(name, [...(out.get(name) ?? []), { row, col: span.col, rows: b.row - row, cols: 1 }]);
+      row = Math.max(row, b.row + b.rows);
+    }
+  }
+  return out;
+}
+
+/**
+ * Recalculates every dependent of the boxes, at any depth (ExcelApi 1.15), and the cells between FIN cells of
+ * a column: whether Excel lists a dependent inside the range it was asked about is not documented.
+ */
+async function recalculateDependents(run: ExcelRunner, boxes: FinBoxes): Promise<void> {
+  await run(RUN_OPTIONS, async (context) => {
+    const spans = columnSpans(boxes);
+    const addresses = await dependentAddresses(context, spans);
+    const bySheet: FinBoxes = gapsOf(spans, boxes);
+    for (const address of new Set(addresses.flatMap(splitAddresses))) {
+      const { sheet, box } = parseQualified(address);
+      bySheet.set(sheet, [...(bySheet.get(sheet) ?? []), box]);
+    }
+    if (bySheet.size === 0) return;
+    queueCalculate(context, bySheet);
+    await context.sync();
+  });
+}
+
+/** The dependents step for these FIN cells: listed where Excel can list them, every sheet recalculated where not. */
+function dependentsStep(run: ExcelRunner, supports: (set: string, version: string) => boolean, boxes: FinBoxes): (() => Promise<void>) | undefined {
+  if (boxes.size === 0) return undefined;
+  if (supports('ExcelApi', '1.15')) return () => recalculateDependents(run, boxes);
+  return () => recalculateSheets(run);
+}
+
 /** True once Excel has finished calculating (ExcelApi 1.9). */
 function calculationDone(run: ExcelRunner): () => Promise<boolean> {
   return () =>
@@ -225,13 +309,16 @@ export async function recalculateFinCells(options: RecalculationOptions = {}): P
   const supports = options.supports ?? officeSupports;
   if (options.cells) {
     // Only finCellsIn gives cells, and only where ExcelApi 1.9 is.
-    await recalculateCells(run, options.cells);
-    return { evaluations: options.cells.reduce((n, c) => n + c.calls, 0), calculationDone: calculationDone(run) };
+    const boxes = boxesOfCells(options.cells);
+    await recalculateCells(run, boxes);
+    const dependents = dependentsStep(run, supports, boxes);
+    return { evaluations: options.cells.reduce((n, c) => n + c.calls, 0), calculationDone: calculationDone(run), ...(dependents ? { dependents } : {}) };
   }
   if (!supports('ExcelApi', '1.9')) {
     await recalculateSheets(run);
     return {};
   }
-  const evaluations = await recalculateFinCellsOnly(run, options.errorsOnly === true);
-  return { evaluations, calculationDone: calculationDone(run) };
+  const { evaluations, boxes } = await recalculateFinCellsOnly(run, options.errorsOnly === true, options.budgetBytes);
+  const dependents = dependentsStep(run, supports, boxes);
+  return { evaluations, calculationDone: calculationDone(run), ...(dependents ? { dependents } : {}) };
 }

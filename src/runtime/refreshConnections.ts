@@ -32,8 +32,9 @@ function sharedRecalculation(parties: number, recalculate: () => Promise<Recalcu
     arrive();
     await allArrived;
     once ??= recalculate();
-    const signals = (await once) ?? {};
-    return signals.calculationDone ? { calculationDone: signals.calculationDone } : {};
+    const { calculationDone, dependents } = (await once) ?? {};
+    // Each refresh recalculates the dependents once its own cells have settled: the last does it with every figure new.
+    return { ...(calculationDone ? { calculationDone } : {}), ...(dependents ? { dependents } : {}) };
   };
   return { run, arrive };
 }

@@ -19,6 +19,7 @@ import type {
   WriteValue,
   WrittenRange,
 } from '../engine/ports/workbook';
+import { planGrid } from '../excel/gridPlan';
 import { MemoryGateway, type MemoryCell, type MemoryGatewayOptions } from '../excel/memoryGateway';
 import type { DateSystem } from '../engine/dates';
 import { classifyInput } from './cellInput';
@@ -69,6 +70,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly listeners = new Set<() => void>();
   private readonly formulaListeners = new Set<(at: CellPosition) => void>();
   private readonly cellListeners = new Set<(sheet: string, box: Box) => void>();
+  private readonly structureListeners = new Set<() => void>();
   private formulaCheck: ((formula: string) => string | null) | null = null;
   private calculation: Calculation | null = null;
   private version = 0;
@@ -116,6 +118,21 @@ export class WorkbenchBook extends MemoryGateway {
 
   private cellsChanged(sheet: string, box: Box): void {
     for (const l of [...this.cellListeners]) l(sheet, box);
+  }
+
+  /**
+   * Called when rows or cells are inserted or deleted or rows grouped or ungrouped: Excel then calculates its
+   * custom functions again, non-volatile ones included (OfficeDev/office-js#3332, #3911: by design).
+   */
+  onStructureChanged(listener: () => void): () => void {
+    this.structureListeners.add(listener);
+    return () => {
+      this.structureListeners.delete(listener);
+    };
+  }
+
+  private structureChanged(): void {
+    for (const l of [...this.structureListeners]) l();
   }
 
   /** Table rows inserted or removed move everything below them in the table's columns. */
@@ -242,6 +259,7 @@ export class WorkbenchBook extends MemoryGateway {
       this.grow(written.address);
       const { sheet, box } = parseQualified(written.address);
       this.cellsChanged(sheet, box);
+      if ((options?.replace?.outlineDepth ?? 0) > 0 || planGrid(grid).outlineRuns.length > 0) this.structureChanged();
       return written;
     } finally {
       this.changed();
@@ -282,6 +300,7 @@ export class WorkbenchBook extends MemoryGateway {
         this.tableColumnsChanged(t);
       }
       this.grow(ref.address);
+      if (rows.length > 0) this.structureChanged();
       return ref;
     } finally {
       this.changed();
@@ -309,6 +328,7 @@ export class WorkbenchBook extends MemoryGateway {
         this.shiftTablesBelow(t, t.row + 1 + before, Math.max(1, t.dataRows) - before);
         this.tableColumnsChanged(t);
       }
+      if (result.count > 0) this.structureChanged();
       return result;
     } finally {
       this.changed();
@@ -326,6 +346,8 @@ export class WorkbenchBook extends MemoryGateway {
   override async copySheetAsValues(sheet: string, options: ValuesCopyOptions): Promise<ValuesCopy> {
     try {
       const copy = await super.copySheetAsValues(sheet, options);
+      // The note goes into rows inserted above the copy.
+      if (options.note.length > 0) this.structureChanged();
       this.grow(copy.address);
       for (const ref of this.sheetTables(copy.sheet)) {
         const { box } = parseQualified(ref.address);

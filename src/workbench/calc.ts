@@ -94,6 +94,7 @@ export class FormulaEngine {
     );
     options.book.onFormulaWritten((at) => this.formulaWritten(at));
     options.book.onCellsChanged((sheet, box) => this.cellsChanged(sheet, box));
+    options.book.onStructureChanged(() => this.customFunctionsAgain());
     options.book.calculateWith({ results: (sheet) => this.calculatedOn(sheet), calculating: () => this.calculating() });
     options.book.checkFormulasWith((formula) => {
       const parsed = parseFormula(formula);
@@ -152,6 +153,23 @@ export class FormulaEngine {
     this.entries.set(key, entry);
     this.dirty.add(key);
     this.markDependants([this.cellRegion(entry), ...(old ? [this.resultRegion(old)] : [])]);
+    this.changed();
+    this.schedule();
+  }
+
+  /**
+   * Rows or cells inserted or deleted, rows grouped or ungrouped: as Excel does (OfficeDev/office-js#3332,
+   * #3911), every formula that calls a custom function is calculated again and makes its calls afresh.
+   */
+  private customFunctionsAgain(): void {
+    let any = false;
+    for (const e of this.entries.values()) {
+      if (e.calls.size === 0) continue;
+      this.drop(e);
+      this.dirty.add(e.key);
+      any = true;
+    }
+    if (!any) return;
     this.changed();
     this.schedule();
   }

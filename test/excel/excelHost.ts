@@ -8,7 +8,13 @@
  *    (batches are not transactions); the library turns the error into the RichApi.Error the add-in sees;
  *  - a missing item is ItemNotFound; a *OrNullObject that finds nothing answers null; anything else done to
  *    a null object fails (assumed: Microsoft documents no behaviour, so the pessimistic one);
- *  - a request or a response over 5 MB is rejected whole (after the request's writes, for the response);
+ *  - a request or a response over 5 MB is rejected whole (after the request's writes, for the response), as
+ *    Excel on the web does ("Resource limits and performance optimization for Office Add-ins": "a payload
+ *    size limit for requests and responses of 5MB"; RequestPayloadSizeLimitExceeded and
+ *    ResponsePayloadSizeLimitExceeded);
+ *  - Range.getSpecialCells("Formulas") finds formula cells, on one cell the whole sheet's (Go To Special);
+ *    calculate, getDependents and what recalculates custom functions (grouping, inserting or deleting rows or
+ *    cells: office-js#3332, #3911) reach the calculation model a test plugs in (fakeCalc.ts);
  *  - while the user edits a cell, a request waits if it asked to (Excel.run's delayForCellEdit) and fails
  *    with InvalidOperationInCellEditMode otherwise;
  *  - every member called is reported as Class.member (the names of Microsoft's requirement-set
@@ -23,6 +29,7 @@ import {
   invalidOperation,
   itemNotFound,
   MAX_COLS,
+  MAX_ROWS,
   parseA1,
   quoteSheet,
   splitSheet,
@@ -197,6 +204,7 @@ class Application extends HostObject<FakeExcel> {
         return undefined;
       case 'Calculate':
         rec.recalcs.push(String(args[0]));
+        this.excel.calc?.calculateAll(String(args[0]));
         return undefined;
       default:
         return super.call(name, args, this.excel);
@@ -294,7 +302,8 @@ class Worksheet extends HostObject<SheetState> {
   override call(name: string, args: unknown[], s: SheetState): unknown {
     switch (name) {
       case 'GetRange':
-        return this.range('getRange', () => parseA1(String(args[0])));
+        // No address: "the entire worksheet range is returned" (Worksheet.getRange).
+        return this.range('getRange', () => (args[0] === undefined || args[0] === null ? { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS } : parseA1(String(args[0]))));
       case 'GetRangeByIndexes': {
         const [row, col, rows, cols] = args as number[];
         return this.range('getRangeByIndexes', () => checkBox(row, col, rows, cols));
@@ -305,6 +314,17 @@ class Worksheet extends HostObject<SheetState> {
       }
       case 'GetUsedRangeOrNullObject':
         return this.range('getUsedRangeOrNullObject', (sheet) => sheet.used(args[0] === true));
+      case 'GetRanges': {
+        // "B2:B4,E7" (ExcelApi 1.9): the areas of one sheet.
+        const boxes = String(args[0] ?? '')
+          .split(',')
+          .map((a) => parseA1(a));
+        return new RangeAreas(this.host, () => ({ sheet: this.required('Worksheet.getRanges'), areas: boxes }));
+      }
+      case 'Calculate':
+        this.excel.calculations.push({ what: 'Worksheet', sheet: s.name, address: a1({ row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS }) });
+        this.excel.calc?.calculateSheet(s, args[0] === true);
+        return undefined;
       case 'GetUsedRange':
         return this.range('getUsedRange', (sheet) => sheet.used(args[0] === true) ?? { row: 0, col: 0, rows: 1, cols: 1 });
       case 'Activate':
@@ -390,9 +410,30 @@ class Range extends HostObject<RangeTarget> {
         });
       case 'GetEntireRow':
         return this.sub('getEntireRow', (now) => ({ row: now.box.row, col: 0, rows: now.box.rows, cols: MAX_COLS }));
+      case 'GetSpecialCells':
+      case 'GetSpecialCellsOrNullObject': {
+        if (args[0] !== 'Formulas' || (args[1] !== undefined && args[1] !== null && args[1] !== 'All')) throw notModelled(`Range.getSpecialCells(${String(args[0])}, ${String(args[1])})`);
+        const nullable = name === 'GetSpecialCellsOrNullObject';
+        this.excel.searches.push({ sheet: sheet.name, address: a1(box) });
+        const areas = formulaAreas(sheet, box);
+        if (areas.length === 0 && !nullable) throw itemNotFound('No cells were found.');
+        return new RangeAreas(this.host, () => (areas.length === 0 ? null : { sheet, areas }));
+      }
+      case 'Calculate':
+        this.excel.calculations.push({ what: 'Range', sheet: sheet.name, address: a1(box) });
+        this.excel.calc?.calculate(sheet, [box]);
+        return undefined;
+      case 'GetDependents':
+      case 'GetDirectDependents': {
+        const calc = this.excel.calc;
+        if (!calc) throw notModelled('Range.getDependents without a calculation model (fakeCalc.ts)');
+        const cells = calc.dependents(sheet, box, name === 'GetDirectDependents');
+        return new WorkbookRangeAreas(this.host, bySheet(cells));
+      }
       case 'Insert': {
         if (args[0] !== 'Down' || box.col !== 0 || box.cols !== MAX_COLS) throw notModelled('Range.insert other than whole rows shifted down');
         this.excel.insertRows(sheet.name, box.row, box.rows);
+        this.excel.calc?.structureChanged();
         return new Range(this.host, () => ({ sheet, box }));
       }
       case 'CopyFrom': {
@@ -403,15 +444,18 @@ class Range extends HostObject<RangeTarget> {
       }
       case 'Group':
         this.excel.group(sheet, box, args[0]);
+        this.excel.calc?.structureChanged();
         return undefined;
       case 'Ungroup':
         this.excel.ungroup(sheet, box);
+        this.excel.calc?.structureChanged();
         return undefined;
       case 'Clear':
         this.excel.clear(sheet, box, args[0] ?? 'All');
         return undefined;
       case 'Delete':
         this.excel.deleteRange(sheet, box, args[0]);
+        this.excel.calc?.structureChanged();
         return undefined;
       case '_ValidateArraySize':
         if (args[0] !== box.rows || args[1] !== box.cols) throw invalidArgument(`the input array is not ${box.rows} x ${box.cols}`);
@@ -431,6 +475,8 @@ class Range extends HostObject<RangeTarget> {
         return grid((r, c) => sheet.get(r, c)?.numberFormat ?? 'General');
       case 'Formulas':
         return grid((r, c) => sheet.get(r, c)?.formula ?? sheet.get(r, c)?.value ?? '');
+      case 'ValueTypes':
+        return grid((r, c) => valueType(sheet.get(r, c)?.value ?? ''));
       case 'Address':
         return `${quoteSheet(sheet.name)}!${a1(box)}`;
       case 'RowCount':
@@ -463,6 +509,14 @@ class Range extends HostObject<RangeTarget> {
   }
 }
 
+/** Range.valueTypes: Excel.RangeValueType of a value (an error value is text such as "#N/A" here). */
+function valueType(v: unknown): string {
+  if (v === '') return 'Empty';
+  if (typeof v === 'number') return 'Double';
+  if (typeof v === 'boolean') return 'Boolean';
+  return /^#(NULL!|DIV\/0!|VALUE!|REF!|NAME\?|NUM!|N\/A|SPILL!|CALC!|BUSY!|FIELD!|CONNECT!|BLOCKED!|UNKNOWN!|GETTING_DATA)$/.test(String(v)) ? 'Error' : 'String';
+}
+
 /** getCell, getRow, getLastRow, getBoundingRect, getOffsetRange, getResizedRange of a box. */
 function relative(name: string, box: Box, args: unknown[], host: ExcelHost): Box {
   const n = args as number[];
@@ -491,21 +545,118 @@ class RangeAreas extends HostObject<{ sheet: SheetState; areas: Box[] }> {
   readonly type = 'RangeAreas';
   constructor(
     host: ExcelHost,
-    private readonly locate: () => { sheet: SheetState; areas: Box[] },
+    private readonly locate: () => { sheet: SheetState; areas: Box[] } | null,
   ) {
     super(host);
   }
-  target(): { sheet: SheetState; areas: Box[] } {
+  target(): { sheet: SheetState; areas: Box[] } | null {
     return this.locate();
   }
   override property(name: string): HostObject {
-    if (name === 'Areas') return new RangeCollection(this.host, () => this.locate());
+    if (name === 'Areas') return new RangeCollection(this.host, () => this.required('RangeAreas.areas'));
     return super.property(name);
   }
   override get(name: string, t: { sheet: SheetState; areas: Box[] }): unknown {
     if (name === 'AreaCount') return t.areas.length;
+    if (name === 'CellCount') return t.areas.reduce((n, b) => n + b.rows * b.cols, 0);
     if (name === 'Address') return t.areas.map((b) => `${quoteSheet(t.sheet.name)}!${a1(b)}`).join(',');
     return super.get(name, t);
+  }
+  override call(name: string, args: unknown[], t: { sheet: SheetState; areas: Box[] }): unknown {
+    if (name !== 'Calculate') return super.call(name, args, t);
+    this.excel.calculations.push({ what: 'RangeAreas', sheet: t.sheet.name, address: t.areas.map(a1).join(',') });
+    this.excel.calc?.calculate(t.sheet, t.areas);
+    return undefined;
+  }
+}
+
+/**
+ * The formula cells of a box as areas, for Range.getSpecialCells("Formulas"). Go To Special on one cell
+ * searches the whole sheet (support.microsoft.com, "Find and select cells that meet specific conditions":
+ * "To search the entire worksheet for specific cells, click any cell"), and so does the API on a one-cell
+ * range (assumed the same, as Excel's Range.SpecialCells does in VBA). Areas are each column's runs of
+ * formula cells (assumed: Excel does not document how it cuts them into rectangles).
+ */
+function formulaAreas(sheet: SheetState, box: Box): Box[] {
+  const within = box.rows === 1 && box.cols === 1 ? sheet.used(false) : box;
+  if (!within) return [];
+  const used = sheet.used(false);
+  if (!used) return [];
+  const cells: { row: number; col: number }[] = [];
+  const left = Math.max(within.col, used.col);
+  const right = Math.min(within.col + within.cols, used.col + used.cols);
+  const top = Math.max(within.row, used.row);
+  const bottom = Math.min(within.row + within.rows, used.row + used.rows);
+  for (let col = left; col < right; col++) for (let row = top; row < bottom; row++) if (sheet.get(row, col)?.formula !== undefined) cells.push({ row, col });
+  return columnRuns(cells);
+}
+
+/** Cells (sorted by column, then row) as each column's vertical runs. */
+function columnRuns(cells: { row: number; col: number }[]): Box[] {
+  const sorted = [...cells].sort((a, b) => a.col - b.col || a.row - b.row);
+  const runs: Box[] = [];
+  for (const { row, col } of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last.col === col && last.row + last.rows === row) last.rows += 1;
+    else runs.push({ row, col, rows: 1, cols: 1 });
+  }
+  return runs;
+}
+
+function bySheet(cells: { sheet: SheetState; box: Box }[]): { sheet: SheetState; areas: Box[] }[] {
+  const sheets = [...new Set(cells.map((c) => c.sheet))];
+  return sheets.map((sheet) => ({ sheet, areas: columnRuns(cells.filter((c) => c.sheet === sheet).map((c) => ({ row: c.box.row, col: c.box.col }))) }));
+}
+
+/** Range.getDependents / getDirectDependents (ExcelApi 1.15 / 1.13): ranges on one or more sheets. */
+class WorkbookRangeAreas extends HostObject<{ sheet: SheetState; areas: Box[] }[]> {
+  readonly type = 'WorkbookRangeAreas';
+  constructor(
+    host: ExcelHost,
+    private readonly parts: { sheet: SheetState; areas: Box[] }[],
+  ) {
+    super(host);
+  }
+  target(): { sheet: SheetState; areas: Box[] }[] {
+    return this.parts;
+  }
+  override property(name: string): HostObject {
+    if (name === 'Areas') return new RangeAreasCollection(this.host, this.parts);
+    return super.property(name);
+  }
+  override get(name: string, t: { sheet: SheetState; areas: Box[] }[]): unknown {
+    if (name === 'Addresses') return t.flatMap((p) => p.areas.map((b) => `${quoteSheet(p.sheet.name)}!${a1(b)}`));
+    return super.get(name, t);
+  }
+  override call(name: string, args: unknown[], t: { sheet: SheetState; areas: Box[] }[]): unknown {
+    if (name !== 'GetRangeAreasBySheet') return super.call(name, args, t);
+    const key = String(args[0]).toLowerCase();
+    const part = t.find((p) => p.sheet.name.toLowerCase() === key || p.sheet.id.toLowerCase() === key);
+    if (!part) throw itemNotFound(`sheet ${String(args[0])}`);
+    return new RangeAreas(this.host, () => part);
+  }
+}
+
+class RangeAreasCollection extends HostObject<{ sheet: SheetState; areas: Box[] }[]> {
+  readonly type = 'RangeAreasCollection';
+  constructor(
+    host: ExcelHost,
+    private readonly parts: { sheet: SheetState; areas: Box[] }[],
+  ) {
+    super(host);
+  }
+  target(): { sheet: SheetState; areas: Box[] }[] {
+    return this.parts;
+  }
+  override call(name: string, args: unknown[], t: { sheet: SheetState; areas: Box[] }[]): unknown {
+    if (name === 'GetCount') return t.length;
+    if (name !== 'GetItemAt') return super.call(name, args, t);
+    const part = t[args[0] as number];
+    if (!part) throw itemNotFound(`areas ${String(args[0])}`);
+    return new RangeAreas(this.host, () => part);
+  }
+  override items(t: { sheet: SheetState; areas: Box[] }[]): HostObject[] {
+    return t.map((part) => new RangeAreas(this.host, () => part));
   }
 }
 
@@ -773,6 +924,7 @@ class TableRowCollection extends HostObject<TableState> {
     switch (name) {
       case 'Add':
         this.excel.addTableRows(t, args[0], args[1]);
+        this.excel.calc?.structureChanged();
         return new HostValue(this.host, 'TableRow');
       case 'GetItemAt': {
         const index = args[0] as number;
@@ -781,6 +933,7 @@ class TableRowCollection extends HostObject<TableState> {
       case 'DeleteRowsAt':
         if (t.filtered) throw new FakeOfficeError('InsertDeleteConflict', 'The table has a filter applied: rows cannot be deleted.');
         this.excel.deleteTableRows(t, args[0] as number, (args[1] as number | null) ?? 1);
+        this.excel.calc?.structureChanged();
         return undefined;
       case 'GetCount':
         return t.box.rows - 1;
@@ -806,6 +959,7 @@ class TableRow extends HostObject<{ table: TableState; index: number }> {
   override call(name: string, args: unknown[], r: { table: TableState; index: number }): unknown {
     if (name === 'Delete') {
       this.excel.deleteTableRows(r.table, r.index, 1);
+      this.excel.calc?.structureChanged();
       return undefined;
     }
     return super.call(name, args, r);
@@ -1279,12 +1433,23 @@ export class ExcelHost {
     const t = obj.target();
     if (t === null) throw itemNotFound(obj.type);
     const out: Record<string, unknown> = { ...obj.identity(t) };
+    // "areas/rowIndex,areas/columnIndex": one navigation property, several of its properties.
+    const nested = new Map<string, string[]>();
     for (const raw of select) {
       const [prop, ...rest] = raw.trim().split('/');
       const name = prop.charAt(0).toUpperCase() + prop.slice(1);
       this.member(obj, name);
       if (rest.length === 0) out[name] = obj.get(name, t);
-      else out[name] = { ...(out[name] as object), ...this.snapshot(obj.property(name), [rest.join('/')]) };
+      else nested.set(name, [...(nested.get(name) ?? []), rest.join('/')]);
+    }
+    for (const [name, rests] of nested) {
+      const sub = obj.property(name);
+      // A collection loaded through its parent ("areas/items/address") answers its items, as a query does.
+      if (/Collection$/.test(sub.type)) {
+        const st = sub.target();
+        this.onMember(`${sub.type}.items`);
+        out[name] = st === null ? null : { _Items: sub.items(st).map((item) => this.snapshot(item, rests)) };
+      } else out[name] = this.snapshot(sub, rests);
     }
     return out;
   }

@@ -20,6 +20,11 @@
  * The request log (syncs, sizes, suspension) is kept here too, as the host sees it.
  */
 
+/**
+ * "Excel on the web has a payload size limit for requests and responses of 5MB. RichAPI.Error will be thrown if
+ * that limit is exceeded." (Microsoft, "Resource limits and performance optimization for Office Add-ins",
+ * Excel add-ins). Applied on every host profile: the pessimistic choice.
+ */
 export const FAKE_PAYLOAD_LIMIT = 5 * 1024 * 1024;
 
 /** An error as the host reports it: excelHost.ts puts its code and message in the response. */
@@ -55,7 +60,7 @@ export interface Box {
   cols: number;
 }
 
-const MAX_ROWS = 1_048_576;
+export const MAX_ROWS = 1_048_576;
 export const MAX_COLS = 16_384;
 
 // Addresses (independent of src/engine/ports/address.ts on purpose) ---------------------------------------
@@ -253,6 +258,23 @@ export interface FakeExcelOptions {
   sheetNamesIncludeWorkbook?: boolean;
 }
 
+/**
+ * Excel's calculation, when a test plugs one in (fakeCalc.ts); without it the fake calculates nothing and
+ * the calculate methods are accepted and do nothing.
+ */
+export interface CalcModel {
+  /** Range.calculate, RangeAreas.calculate. */
+  calculate(sheet: SheetState, boxes: Box[]): void;
+  /** Worksheet.calculate. */
+  calculateSheet(sheet: SheetState, markAllDirty: boolean): void;
+  /** Application.calculate. */
+  calculateAll(type: string): void;
+  /** Range.getDependents (every level) or getDirectDependents, as cells; ItemNotFound when there are none. */
+  dependents(sheet: SheetState, box: Box, direct: boolean): { sheet: SheetState; box: Box }[];
+  /** Rows or cells inserted or deleted, rows grouped or ungrouped. */
+  structureChanged(): void;
+}
+
 /** A fault a test plants: the n-th request from now fails with `code`, after `afterActions` of its actions ran. */
 export interface PlantedFault {
   request: number;
@@ -326,6 +348,12 @@ export class FakeExcel {
   calculationState: 'Done' | 'Calculating' | 'Pending' = 'Done';
   /** Cells were written while calculation was suspended and nothing has recalculated since. */
   dirtyWhileSuspended = false;
+  /** Excel's calculation, when the test plugs one in (fakeCalc.ts). */
+  calc?: CalcModel;
+  /** Every Range.getSpecialCells: the sheet and the address searched. */
+  readonly searches: { sheet: string; address: string }[] = [];
+  /** Every calculate the add-in asked for: what (Range, RangeAreas, Worksheet), on which sheet, of which cells. */
+  readonly calculations: { what: string; sheet: string; address: string }[] = [];
   requestLimit: number;
   responseLimit: number;
   readonly textFormatHolds: boolean;

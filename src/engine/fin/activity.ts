@@ -21,6 +21,13 @@ export interface Recalculation {
   evaluations?: number;
   /** True once the host has finished calculating (Excel: Application.calculationState is Done). */
   calculationDone?: () => Promise<boolean>;
+  /**
+   * Called once the FIN evaluations have settled: recalculates every cell that depends on the recalculated
+   * FIN cells, at any depth. Excel recalculates a range and its direct dependents only (RangeAreas.calculate:
+   * OfficeDev/office-js#5063), so a total of subtotals of FIN cells would keep its old figure; a host whose
+   * own calculation reaches every dependent leaves it out.
+   */
+  dependents?: () => Promise<void>;
 }
 
 /** Which FIN cells a host recalculates. */
@@ -149,6 +156,25 @@ export class FinActivity {
         }
         if (this.active === 0 && this.operations === lastSeen && Date.now() - quietSince >= quietMs) return true;
       }
+      if (Date.now() > deadline) return false;
+      await sleep(pollMs);
+    }
+  }
+
+  /**
+   * Resolves true once the host says it has finished calculating twice in a row (`pollMs` apart) with no FIN
+   * evaluation running or starting in between; false when it has not within `timeoutMs`. Excel may never
+   * say so: Application.calculationState stays Pending for good while a chart reads TODAY or NOW
+   * (OfficeDev/office-js#3319), so the wait is bounded and the answer says only what was confirmed.
+   */
+  async whenHostDone(calculationDone: () => Promise<boolean>, options: { timeoutMs: number; pollMs?: number }): Promise<boolean> {
+    const deadline = Date.now() + options.timeoutMs;
+    const pollMs = Math.max(5, options.pollMs ?? 100);
+    let doneAt: number | null = null;
+    for (;;) {
+      const done = this.active === 0 && (await calculationDone().catch(() => false)) && this.active === 0;
+      if (done && doneAt === this.operations) return true;
+      doneAt = done ? this.operations : null;
       if (Date.now() > deadline) return false;
       await sleep(pollMs);
     }

@@ -102,6 +102,15 @@ export class CellReads {
   }
 
   /**
+   * Whether the call's cell made this same call at an earlier invocation: Excel calculating the cell again
+   * (rows inserted, a refresh), not a formula just typed or edited. Asked before the evaluation's first read.
+   */
+  madeBefore(call: FinCall): boolean {
+    if (!call.address) return false;
+    return this.cells.get(call.address)?.some((c) => c.invocation !== call && sameCall(c, call)) ?? false;
+  }
+
+  /**
    * The record of this call in this cell, emptied for a new evaluation: a new invocation from Excel. A group's
    * companies evaluate one invocation each (runtime/groups.ts): their reads add up in the one record.
    */

@@ -41,6 +41,11 @@ export interface EvalContext {
   readonly noteRead?: (req: ReadRequest) => void;
   /** Where each cell's reads are kept, by the evaluation's call and its address (cellReads.ts). */
   readonly cellReads?: CellReads;
+  /**
+   * The call is one its cell made before (cellReads.ts): Excel calculating the cell again, not a formula just
+   * typed. Outside a refresh such an evaluation reads what the cache keeps (FinReads.openRefresh).
+   */
+  readonly repeat?: boolean;
 }
 
 /** One evaluation of a FIN cell, across its attempts: the answers it had to wait for. */
@@ -59,8 +64,16 @@ export class Evaluation implements EvalContext {
     return this.ctx.preview === true;
   }
 
+  /** Whether its cell made this call before: found at its first read, before that read is kept for the cell. */
+  private repeated?: boolean;
+
+  get repeat(): boolean {
+    return (this.repeated ??= this.call !== undefined && this.ctx.cellReads?.madeBefore(this.call) === true);
+  }
+
   /** Told to the caller's noteRead, and kept for the cell the call is in. */
   noteRead(req: ReadRequest): void {
+    void this.repeat;
     this.ctx.noteRead?.(req);
     this.ctx.cellReads?.note(this, req);
   }
@@ -85,6 +98,8 @@ export class FinReads {
   private readonly resolutions = new WeakMap<object, Map<string, Resolution<Category> | Resolution<Department>>>();
   /** Reads under way for waiting evaluations, by request (value previews read on their own). */
   private readonly reading = new Map<string, Promise<CachedAnswer<unknown>>>();
+  /** Refreshes of the FIN cells under way (FinService.refreshAll): only they fetch an answer due for a refresh. */
+  private refreshes = 0;
 
   constructor(
     readonly client: FinClient,
@@ -92,7 +107,28 @@ export class FinReads {
     private readonly freshness: Freshness,
   ) {}
 
-  /** The answer to one request: cached, else fetched once; in value preview the cached one or #N/A. */
+  /**
+   * While it lasts, an evaluation fetches an answer due for a refresh again (a refresh of the FIN cells, whose
+   * cost was shown). Outside, Excel recalculates FIN cells on its own when rows are inserted or deleted or
+   * rows grouped (OfficeDev/office-js#3332, #3911: by design), and the add-in does all three: a cell that
+   * makes again a call it made before is answered from the cache, due or not, and spends a call only for an
+   * answer the cache does not hold. A formula just typed or edited still fetches what is due: its figure has
+   * never been on show. Returns the function that ends it (once).
+   */
+  openRefresh(): () => void {
+    this.refreshes += 1;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.refreshes -= 1;
+    };
+  }
+
+  /**
+   * The answer to one request: cached, else fetched once; in value preview the cached one or #N/A. An answer
+   * due for a refresh is fetched again by a cell recalculated only during a refresh (openRefresh).
+   */
   async read<T>(ctx: EvalContext, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): Promise<CachedAnswer<T>> {
     ctx.noteRead?.(req);
     const ready = this.ready<T>(req);
@@ -103,6 +139,13 @@ export class FinReads {
       if (!company || !hit) throw finErrors.preview();
       void this.freshness.noteFetched(company, hit.fetchedAt);
       return hit;
+    }
+    if (this.refreshes === 0 && ctx.repeat === true) {
+      const kept = await this.reader.kept<T>(req);
+      if (kept) {
+        await this.freshness.noteFetched(await this.reader.companyId(), kept.fetchedAt);
+        return kept;
+      }
     }
     const answer = await this.reader.read<T>(req, fetch);
     await this.freshness.noteFetched(await this.reader.companyId(), answer.fetchedAt);

@@ -28,6 +28,11 @@ export interface RefreshOptions {
   scope?: 'all' | 'changed';
   /** What the report calls the refresh ("Refresh of the selection"); by default after its scope. */
   label?: string;
+  /**
+   * How long to wait, once the FIN cells have settled and their dependents were recalculated, for the host to
+   * say it has finished calculating (ms); by default ten quiet periods. It may never say so (#3319).
+   */
+  doneWaitMs?: number;
 }
 
 export interface RefreshReport {
@@ -41,6 +46,11 @@ export interface RefreshReport {
   settled: boolean;
   /** True when the monthly cap blocked the refresh (nothing was marked, nothing spent). */
   limited: boolean;
+  /**
+   * Whether the host said it had finished calculating, totals on the FIN cells included; false when it did not
+   * within the wait (the message says so), undefined for a host that cannot tell.
+   */
+  calculationConfirmed?: boolean;
   durationMs: number;
   /** "Refresh all spent 13 calls", for the ribbon command and the pane. */
   message: string;
@@ -52,6 +62,8 @@ export interface RefreshParts {
   freshness: Freshness;
   inputs: FinInputs;
   activity: FinActivity;
+  /** Opens the window in which an answer due for a refresh is fetched again (FinReads.openRefresh); returns its end. */
+  openRefresh?: () => () => void;
 }
 
 export async function refreshFinCells(parts: RefreshParts, options: RefreshOptions): Promise<RefreshReport> {
@@ -78,20 +90,35 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
     inputs.forgetDateSystem();
     await freshness.reset(company);
   }
+  const quietMs = options.quietMs ?? 300;
   const since = activity.mark();
-  const signals = (await options.recalculate()) ?? {};
-  const settled = await activity.whenSettled(since, signals, { quietMs: options.quietMs ?? 300, timeoutMs: options.timeoutMs ?? 300_000 });
+  // The evaluations this recalculation starts fetch what is due; none after it (reads.ts).
+  const closeRefresh = parts.openRefresh?.() ?? (() => {});
+  let settled: boolean;
+  let signals: Recalculation;
+  try {
+    signals = (await options.recalculate()) ?? {};
+    settled = await activity.whenSettled(since, signals, { quietMs, timeoutMs: options.timeoutMs ?? 300_000 });
+  } finally {
+    closeRefresh();
+  }
+  // Only now do the FIN cells show their new figures: what is built on them is recalculated from them.
+  let dependentsFailed = false;
+  if (signals.dependents) await signals.dependents().catch(() => (dependentsFailed = true));
+  const confirmed = signals.calculationDone ? await activity.whenHostDone(signals.calculationDone, { timeoutMs: options.doneWaitMs ?? quietMs * 10 }) : undefined;
   const spent = Math.max(0, (await client.meter.count()) - before);
   const kept = reader.staleServedCount() - keptBefore;
   const calls = plural(spent, 'call');
   const block = await reader.capBlock();
   const what = options.label ?? (changedOnly ? 'Refresh of what changed' : 'Refresh all');
   let message = settled ? `${what} spent ${calls}` : `${what} spent ${calls} so far (some formulas were still calculating)`;
+  if (dependentsFailed) message += '; Excel refused to recalculate the formulas built on the FIN cells: recalculate the workbook (Formulas > Calculate Now) before you share its figures';
+  else if (confirmed === false) message += `; Excel has not confirmed it finished calculating (it never does while a chart reads TODAY or NOW): look at the totals built on FIN cells before you share them`;
   if (block) message += `; ${monthlyLimitError(block.cap, block.resetDate).message}`;
   else if (kept > 0) {
     const asOf = await freshness.dataAsOf(company);
     const when = asOf === undefined ? 'earlier' : `of ${formatDataAsOf(asOf)}`;
     message += `; the API failed for some formulas, which keep their figures ${when} — refresh again later`;
   }
-  return report({ spent, due, kept, settled, limited: block !== null, message });
+  return report({ spent, due, kept, settled, limited: block !== null, ...(confirmed === undefined ? {} : { calculationConfirmed: confirmed && !dependentsFailed }), message });
 }

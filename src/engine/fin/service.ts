@@ -194,7 +194,7 @@ export class FinService {
   /** Refresh all of the FIN cells (one at a time: a second call joins the first). */
   refreshAll(options: RefreshOptions): Promise<RefreshReport> {
     this.refreshing ??= refreshFinCells(
-      { client: this.client, reader: this.reader, freshness: this.freshness, inputs: this.inputs, activity: this.activity },
+      { client: this.client, reader: this.reader, freshness: this.freshness, inputs: this.inputs, activity: this.activity, openRefresh: () => this.reads.openRefresh() },
       options,
     ).finally(() => {
       this.refreshing = undefined;

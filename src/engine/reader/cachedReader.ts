@@ -149,6 +149,16 @@ export class CachedReader {
   }
 
   /**
+   * The cached answer to `req` whether or not it is due for a refresh; undefined when none is kept, or when a
+   * refusal is remembered for it (read() answers that). Never calls the API.
+   */
+  async kept<T>(req: ReadRequest): Promise<CachedAnswer<T> | undefined> {
+    const company = this.knownCompanyId();
+    if (!company || this.failures.has(canonicalKey(company, req))) return undefined;
+    return this.cache.peek<T>(company, req);
+  }
+
+  /**
    * The cached answer to `req` when reading it costs no call and no wait (in memory and not due for a
    * refresh); undefined otherwise, and read() then does what it takes. Never calls the API.
    */

@@ -7,5 +7,6 @@ export {
   suggestedSheets,
   valuesNote,
   type ShareFacts,
+  type ShareOptions,
   type ShareResult,
 } from './share';

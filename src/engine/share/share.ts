@@ -6,6 +6,7 @@
 // company the sheet's blocks and FIN cells read, by name. It spends no call: the figures are the ones on the
 // sheets, and what is stale, still computing or of a company not known is said before.
 
+import { Refusal } from '../refusal';
 import { formatRefreshedAt } from '../render';
 import { formatAge, OLD_AFTER_MS } from '../statements';
 import { plural } from '../text/plural';
@@ -23,8 +24,16 @@ export interface ShareFacts {
   formulasAsOf?: number;
   /** FIN answers known to have changed in the books since they were fetched (the refresh plan's). */
   formulasChanged?: number;
-  /** The host is still calculating (WorkbookGateway.isCalculating): figures read now may be the previous ones. */
+  /**
+   * The host had not said it finished calculating (WorkbookGateway.isCalculating): figures read now may be the
+   * previous ones. Excel may never say so: a chart on TODAY or NOW keeps it Pending (OfficeDev/office-js#3319).
+   */
   calculating?: boolean;
+  /**
+   * FIN evaluations were still running when looked at (the add-in's own count, so certain): a FIN cell
+   * calculating again shows its previous figure, with a spinner rather than #BUSY! (office-js#4152).
+   */
+  finCalculating?: boolean;
   now: number;
   /** The user's IANA zone, for the time in the note. */
   timeZone?: string;
@@ -65,8 +74,14 @@ export function valuesNote(sheet: SheetSurvey, chosen: readonly SheetSurvey[], f
 /** What the user should know before the copy is made; empty when the figures are settled and current. */
 export function shareWarnings(chosen: SheetSurvey[], facts: ShareFacts): string[] {
   const out: string[] = [];
-  if (facts.calculating && chosen.some((s) => s.formulaCells > 0)) {
-    out.push('Excel is still calculating: a formula calculating again shows its previous figure until it is done. Wait until it finishes, then choose Look again.');
+  if (chosen.some((s) => s.formulaCells > 0)) {
+    if (facts.finCalculating) {
+      out.push('FIN formulas are still calculating: a formula calculating again shows its previous figure until its answer arrives, and the copy would keep it. Wait until they finish, then choose Look again.');
+    } else if (facts.calculating) {
+      out.push(
+        'Excel has not said it finished calculating: a formula calculating again shows its previous figure until it is done. Choose Look again in a moment; Excel never says it while a chart reads TODAY or NOW, so if this stays, look at the totals before you copy.',
+      );
+    }
   }
   for (const s of chosen) {
     if (s.busy.length > 0) {
@@ -120,17 +135,34 @@ export class CopyNotClean extends Error {
   override readonly name = 'CopyNotClean';
 }
 
+export interface ShareOptions {
+  /**
+   * Resolves true once no FIN evaluation runs (FinService.whenIdle, bounded): asked right before copying, since
+   * a FIN cell calculating again shows its previous figure (office-js#4152) and the copy would keep it.
+   */
+  finSettled?: () => Promise<boolean>;
+}
+
 /**
  * Makes the copies, one sheet at a time, then reads each back to check that no formula is left. The first
- * copy is activated so the user sees it. No call is spent.
+ * copy is activated so the user sees it. No call is spent. Refused, before anything is copied, while FIN
+ * formulas are still calculating.
  */
 export async function shareAsValues(
   gateway: WorkbookGateway,
   chosen: SheetSurvey[],
   facts: ShareFacts,
   onProgress?: (done: number, total: number) => void,
+  options: ShareOptions = {},
 ): Promise<ShareResult> {
   if (chosen.length === 0) throw new RangeError('Choose at least one sheet to copy as values.');
+  if (options.finSettled && chosen.some((s) => s.finCells > 0) && !(await options.finSettled())) {
+    throw new Refusal(
+      'FIN formulas are still calculating',
+      'A FIN formula calculating again shows its previous figure until its answer arrives, and the copy would keep it. Nothing was copied: wait until they finish, then copy again.',
+      'share_calculating',
+    );
+  }
   const copies: SharedCopy[] = [];
   onProgress?.(0, chosen.length);
   for (const s of chosen) {

@@ -137,13 +137,31 @@ test('warnings: cells still computing, errors, stale and failed blocks, FIN answ
     'Txns: a transactions table may not be current: it was refreshed 3 days ago.',
     '2 FIN answers changed in the books since fetched: refresh first for current FIN figures.',
   ]);
-  // While Excel calculates, a cell calculating again still shows its previous figure: said first.
-  expect(shareWarnings(chosen, { ...facts, calculating: true })[0]).toBe(
-    'Excel is still calculating: a formula calculating again shows its previous figure until it is done. Wait until it finishes, then choose Look again.',
+  // FIN formulas at work (the add-in counts them): a cell calculating again shows its previous figure. Said first.
+  expect(shareWarnings(chosen, { ...facts, finCalculating: true, calculating: true })[0]).toBe(
+    'FIN formulas are still calculating: a formula calculating again shows its previous figure until its answer arrives, and the copy would keep it. Wait until they finish, then choose Look again.',
   );
-  expect(shareWarnings(surveys.slice(2), { ...facts, calculating: true })).toEqual([]);
+  // Excel not saying it is done may never end (a chart on TODAY keeps it Pending: office-js#3319): said so,
+  // not "wait until it finishes".
+  expect(shareWarnings(chosen, { ...facts, calculating: true })[0]).toBe(
+    'Excel has not said it finished calculating: a formula calculating again shows its previous figure until it is done. Choose Look again in a moment; Excel never says it while a chart reads TODAY or NOW, so if this stays, look at the totals before you copy.',
+  );
+  expect(shareWarnings(surveys.slice(2), { ...facts, calculating: true, finCalculating: true })).toEqual([]);
   // The note gives the oldest figures among the chosen sheets.
   expect(valuesNote(chosen[0], chosen, facts)).toEqual(['Values as of 2026-11-17 15:00 UTC from Acme Growth Co']);
+});
+
+test('a copy asked for while FIN formulas are still calculating is refused before anything is copied: it would keep their previous figures', async () => {
+  const g = await model();
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
+  const sheets = g.sheetNames();
+  const refused = shareAsValues(g, surveys.slice(0, 1), facts, undefined, { finSettled: async () => false });
+  await expect(refused).rejects.toMatchObject({ name: 'Refusal', code: 'share_calculating', title: 'FIN formulas are still calculating' });
+  expect(g.sheetNames()).toEqual(sheets);
+  // Settled: copied. A sheet without FIN cells does not wait for them.
+  await shareAsValues(g, surveys.slice(0, 1), facts, undefined, { finSettled: async () => true });
+  await shareAsValues(g, surveys.slice(2), facts, undefined, { finSettled: async () => false });
+  expect(g.sheetNames().filter((n) => !sheets.includes(n))).toEqual(['P&L (values)', 'Notes (values)']);
 });
 
 test('copy names fit Excel\'s 31 characters, and a second copy gets its own name', async () => {
