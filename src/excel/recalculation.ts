@@ -1,22 +1,19 @@
 /**
  * Refresh all's recalculation in Excel: this workbook's FIN cells, and nothing else. A full calculation
  * (application.calculate) would recalculate every open workbook, including other add-ins' metered
- * functions. Where ExcelApi 1.9 exists, the formula cells of each sheet's used range are found
- * (Range.getSpecialCells) and read (formulaCells.ts: in requests that fit), those that call FIN are picked
- * on this side and recalculated (RangeAreas.calculate), and their FIN calls are counted;
- * Application.calculationState then says when Excel is done. Elsewhere each sheet of this workbook is
- * recalculated (Worksheet.calculate, ExcelApi 1.6), and Refresh all falls back to a quiet period.
- * With errorsOnly (after connecting: the cells that showed "Not connected"), only the FIN cells whose value
- * is an error are picked; the fallback cannot pick and recalculates every sheet. A refresh of the selection or
- * the sheet finds its FIN cells the same way (finCellsIn) and recalculates only those (`cells`); it needs
- * ExcelApi 1.9 and says so where it is missing.
+ * functions. The formula cells of each sheet's used range are found (Range.getSpecialCells, ExcelApi 1.9: the
+ * manifest requires 1.10) and read (formulaCells.ts: in requests that fit), those that call FIN are picked on
+ * this side and recalculated (RangeAreas.calculate), and their FIN calls are counted;
+ * Application.calculationState then says when Excel is done. With errorsOnly (after connecting: the cells
+ * that showed "Not connected"), only the FIN cells whose value is an error are picked. A refresh of the
+ * selection or the sheet finds its FIN cells the same way (finCellsIn) and recalculates only those (`cells`).
  *
  * RangeAreas.calculate recalculates the cells and their direct dependents only (OfficeDev/office-js#5063,
  * #6555, #6885): a total of subtotals of FIN cells would keep its old figure. So once the FIN cells have
  * settled, their dependents at every level are recalculated too (`dependents`): listed by
  * Range.getDependents (ExcelApi 1.15) of each column's FIN cells and recalculated with RangeAreas.calculate,
  * which reaches a chain in any order (each cell's direct dependents are calculated after it). Where dependents cannot be listed
- * (ExcelApi 1.9 to 1.14), every sheet of this workbook is recalculated then (Worksheet.calculate): the FIN
+ * (ExcelApi 1.10 to 1.14), every sheet of this workbook is recalculated then (Worksheet.calculate): the FIN
  * cells among them are answered from the cache (engine/fin/reads.ts), but another add-in's functions in this
  * workbook recalculate too.
  */
@@ -155,14 +152,10 @@ async function recalculateCells(run: ExcelRunner, boxes: FinBoxes): Promise<void
 
 /**
  * RuntimeHost.finCellsIn in Excel: the FIN cells within a box of a sheet (the whole sheet for a box that
- * covers it), each with the FIN calls its formula makes. Needs ExcelApi 1.9 (Range.getSpecialCells).
+ * covers it), each with the FIN calls its formula makes (Range.getSpecialCells, ExcelApi 1.9).
  */
 export async function finCellsIn(sheetName: string, box: Box, options: RecalculationOptions = {}): Promise<FinCell[]> {
   const run = options.run ?? defaultRun;
-  const supports = options.supports ?? officeSupports;
-  if (!supports('ExcelApi', '1.9')) {
-    throw new Error('This version of Excel cannot pick out the formulas of a sheet or a selection (it needs ExcelApi 1.9): refresh the whole workbook instead.');
-  }
   return run(RUN_OPTIONS, async (context) => {
     const sheet = context.workbook.worksheets.getItem(sheetName);
     const whole = box.row === 0 && box.col === 0 && box.rows >= MAX_ROWS && box.cols >= MAX_COLS;
@@ -181,7 +174,7 @@ export async function finCellsIn(sheetName: string, box: Box, options: Recalcula
   });
 }
 
-/** Recalculates every sheet of this workbook (ExcelApi 1.6), where FIN cells cannot be picked out. */
+/** Recalculates every sheet of this workbook (Worksheet.calculate), where the dependents of FIN cells cannot be listed. */
 async function recalculateSheets(run: ExcelRunner): Promise<void> {
   await run(RUN_OPTIONS, async (context) => {
     const sheets = context.workbook.worksheets;
@@ -308,15 +301,10 @@ export async function recalculateFinCells(options: RecalculationOptions = {}): P
   const run = options.run ?? defaultRun;
   const supports = options.supports ?? officeSupports;
   if (options.cells) {
-    // Only finCellsIn gives cells, and only where ExcelApi 1.9 is.
     const boxes = boxesOfCells(options.cells);
     await recalculateCells(run, boxes);
     const dependents = dependentsStep(run, supports, boxes);
     return { evaluations: options.cells.reduce((n, c) => n + c.calls, 0), calculationDone: calculationDone(run), ...(dependents ? { dependents } : {}) };
-  }
-  if (!supports('ExcelApi', '1.9')) {
-    await recalculateSheets(run);
-    return {};
   }
   const { evaluations, boxes } = await recalculateFinCellsOnly(run, options.errorsOnly === true, options.budgetBytes);
   const dependents = dependentsStep(run, supports, boxes);

@@ -13,7 +13,7 @@ import { FakeCalc, type CustomCall } from './fakeCalc';
 import { FakeExcel, FAKE_PAYLOAD_LIMIT, parseA1 } from './fakeExcel';
 import { officeHarness } from './harnesses';
 import { scriptedFin } from '../support/scriptedFin';
-import { EXCEL_2019, membersCalledOn, realExcelRun, WEB, WINDOWS, type HostProfile } from './officeJs';
+import { membersCalledOn, realExcelRun, WEB, WINDOWS, type HostProfile } from './officeJs';
 import { hostHas, HOST_FILES, readDeclarations, unavailableOn } from './requirementSets';
 
 /** A host between ExcelApi 1.9 and 1.15 (Range.getDependents): FIN cells can be picked out, dependents not listed. */
@@ -228,19 +228,6 @@ describe("Refresh all's recalculation in Excel", () => {
     expect(excel.calculations.map((c) => c.what)).toEqual(['RangeAreas', 'Worksheet']);
     expect(unavailableOn(EXCEL_1_12, membersCalledOn(EXCEL_1_12), readDeclarations(HOST_FILES.Windows))).toEqual([]);
   });
-
-  it('without ExcelApi 1.9: every sheet of this workbook is recalculated (never the application), and no count', async () => {
-    const excel = new FakeExcel({ sheets: ['Model', 'Other'] });
-    fill(excel, 'Model', { B2: '=FIN.PNL("Rent","2026-07")' });
-    const recalculation = await recalculateFinCells(on(EXCEL_2019, excel));
-    expect(recalculation).toEqual({});
-    expect(excel.calculations.map((c) => [c.what, c.sheet])).toEqual([
-      ['Worksheet', 'Model'],
-      ['Worksheet', 'Other'],
-    ]);
-    expect(excel.searches).toEqual([]);
-    expect(excel.syncs.flatMap((s) => s.recalcs)).toEqual([]);
-  });
 });
 
 describe('A refresh of the selection or the sheet in Excel', () => {
@@ -287,11 +274,6 @@ describe('A refresh of the selection or the sheet in Excel', () => {
     const recalculation = await recalculateFinCells({ ...on(WINDOWS, excel), cells });
     expect(calculated(excel)).toEqual(['Model!B2:B3']);
     expect(recalculation.evaluations).toBe(3);
-  });
-
-  it('where formulas cannot be picked out (before ExcelApi 1.9) it says so instead of guessing', async () => {
-    const excel = model();
-    await expect(finCellsIn('Model', parseBox('A1:C5'), on(EXCEL_2019, excel))).rejects.toThrow(/needs ExcelApi 1\.9\): refresh the whole workbook instead/);
   });
 });
 
