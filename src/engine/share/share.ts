@@ -166,6 +166,15 @@ export async function shareAsValues(
   const copies: SharedCopy[] = [];
   onProgress?.(0, chosen.length);
   for (const s of chosen) {
+    // Each copy's note goes into rows inserted above it, and inserting rows makes Excel calculate every FIN
+    // cell again (office-js#3332, #3911; from the cache, no call): the next sheet is copied once they are done.
+    if (copies.length > 0 && options.finSettled && s.finCells > 0 && !(await options.finSettled())) {
+      throw new Refusal(
+        'FIN formulas are still calculating',
+        `Made ${plural(copies.length, 'values copy', 'values copies')} (${copies.map((c) => `"${c.sheet}"`).join(', ')}), then stopped: the FIN formulas were calculating again and the next copy would keep their previous figures. Copy the other sheets again in a moment.`,
+        'share_calculating',
+      );
+    }
     const note = valuesNote(s, chosen, facts);
     const copy = await gateway.copySheetAsValues(s.sheet, { name: copyNameFor(s.sheet), note });
     copies.push({ ...copy, source: s.sheet, note });

@@ -164,6 +164,25 @@ test('a copy asked for while FIN formulas are still calculating is refused befor
   expect(g.sheetNames().filter((n) => !sheets.includes(n))).toEqual(['P&L (values)', 'Notes (values)']);
 });
 
+test("a copy's note rows make Excel calculate the FIN cells again: the next sheet waits for them, and is not copied while they calculate", async () => {
+  const g = await model();
+  const surveys = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
+  // Two sheets holding FIN cells; FIN formulas settled before the first copy, calculating again after it.
+  const [pl] = surveys;
+  const second = { ...pl, sheet: 'Notes', finCells: 1 };
+  const answers = [true, false];
+  const asked: boolean[] = [];
+  const finSettled = async () => {
+    const settled = answers[asked.length] ?? true;
+    asked.push(settled);
+    return settled;
+  };
+  const refused = shareAsValues(g, [pl, second], facts, undefined, { finSettled });
+  await expect(refused).rejects.toMatchObject({ name: 'Refusal', code: 'share_calculating', message: expect.stringMatching(/^Made 1 values copy \("P&L \(values\)"\), then stopped/) });
+  expect(asked).toEqual([true, false]);
+  expect(g.sheetNames()).not.toContain('Notes (values)');
+});
+
 test('copy names fit Excel\'s 31 characters, and a second copy gets its own name', async () => {
   expect(copyNameFor('Balance sheet by quarter 2026')).toBe('Balance sheet by quart (values)');
   expect(copyNameFor('Balance sheet by quarter 2026').length).toBe(31);
