@@ -394,7 +394,7 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     },
     askBlock: async (block) => {
       await refuseAtCap(own);
-      refuseOverLeft(null, 'This block', block.keys.length, await callsLeftOf(own), 'Choose a block with fewer periods, or wait for the reset.');
+      refuseOverLeft(null, 'This block', block.calls, await callsLeftOf(own), 'Choose a block with fewer periods, or wait for the reset.');
       const reopens = block.frozen > 0 ? ' It reopens its closed periods for this refresh.' : '';
       return `${blockCostText(block)}${reopens}`;
     },

@@ -24,7 +24,8 @@ import { cashRequestsOf } from './cashFlowCash';
 import { outageError } from './outage';
 import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './capBlock';
 import type { CacheStore } from '../ports/storage';
-import { canonicalKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
+import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
+import { walkCalls, walkKind, weaker, WalkDensity, type WalkEstimate } from './walks';
 
 /** What the reader needs of the API client (createClient's result satisfies it). */
 export interface ReaderClient {
@@ -52,8 +53,13 @@ export interface CallCost {
   requests: number;
   /** Of those, answered by the cache. */
   cached: number;
-  /** What fetching them spends: the requests not cached. */
+  /** What fetching them spends: the requests not cached (a walk over pages counts its pages: walks.ts). */
   calls: number;
+  /**
+   * Some of `calls` is an estimate: a walk not cached yet, whose pages are known only once walked; "about"
+   * from the company's other walks, "at least" (one page) when none is known.
+   */
+  estimated?: WalkEstimate;
 }
 
 export const DEFAULT_API_TIMEOUT_MS = 120_000;
@@ -114,6 +120,9 @@ export class CachedReader {
   private blockLoadedFor?: string;
   private companyPromise?: Promise<string>;
   private cashFlowsLackCash = false;
+  /** Items per day of the walks known (walks.ts): what a walk not cached yet is priced at. */
+  private readonly walkDensity = new WalkDensity();
+  private walksLearned?: Promise<void>;
 
   constructor(options: ReaderOptions) {
     this.client = options.client;
@@ -196,6 +205,7 @@ export class CachedReader {
     const keep = { keepOnFailure: keepsFiguresOnFailure };
     const answer = options.fresh ? await this.cache.refresh<T>(company, req, remembering, keep) : await this.cache.get<T>(company, req, remembering, keep);
     if (answer.stale) this.staleServed += 1;
+    if (walkKind(req)) this.walkDensity.note(req, answer.value);
     return answer;
   }
 
@@ -279,7 +289,68 @@ export class CachedReader {
     // An answer due for a refresh costs its call again.
     const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
     const cached = hits.filter(Boolean).length;
-    return { requests: distinct.size, cached, calls: distinct.size - cached };
+    const missing = [...distinct.values()].filter((_, i) => !hits[i]);
+    const priced = await this.priced(missing);
+    return { requests: distinct.size, cached, calls: priced.calls, ...(priced.estimated ? { estimated: priced.estimated } : {}) };
+  }
+
+  /**
+   * What fetching each of these answers (canonical keys) again spends: one call, or a walk's pages (walks.ts).
+   * Never calls the API.
+   */
+  async callsOf(keys: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const walks: ReadRequest[] = [];
+    const walkKeys: string[] = [];
+    for (const key of keys) {
+      const req = requestOfKey(key);
+      if (req && walkKind(req)) {
+        walks.push(req);
+        walkKeys.push(key);
+      } else out.set(key, 1);
+    }
+    if (walks.length > 0) {
+      const each = await Promise.all(walks.map((req) => this.walkCost(req)));
+      walkKeys.forEach((key, i) => out.set(key, each[i].calls));
+    }
+    return out;
+  }
+
+  private async priced(requests: readonly ReadRequest[]): Promise<{ calls: number; estimated?: WalkEstimate }> {
+    let calls = 0;
+    let estimated: WalkEstimate | undefined;
+    for (const req of requests) {
+      if (!walkKind(req)) {
+        calls += 1;
+        continue;
+      }
+      const cost = await this.walkCost(req);
+      calls += cost.calls;
+      estimated = weaker(estimated, cost.estimated);
+    }
+    return { calls, estimated };
+  }
+
+  private async walkCost(req: ReadRequest): Promise<{ calls: number; estimated?: WalkEstimate }> {
+    await this.learnWalks();
+    const kept = await this.peek(req).catch(() => undefined);
+    return walkCalls(req, kept?.value, this.walkDensity);
+  }
+
+  /** The walks kept from before (a reopened workbook): what a walk not cached yet is priced from. Once. */
+  private learnWalks(): Promise<void> {
+    const company = this.knownCompanyId();
+    if (!company) return Promise.resolve();
+    this.walksLearned ??= (async () => {
+      const keys = await this.cache.storedKeys(company).catch(() => [] as string[]);
+      for (const key of keys) {
+        const req = requestOfKey(key);
+        if (!req || !walkKind(req)) continue;
+        const kept = await this.cache.peek(company, req).catch(() => undefined);
+        if (kept) this.walkDensity.note(req, kept.value);
+      }
+    })();
+    return this.walksLearned;
   }
 
   /** The cap block in force, or null (loads the persisted one once). */

@@ -5,6 +5,7 @@
 
 import { endOfMonth, requireIsoDate } from '../dates';
 import type { ReadRequest } from './requestCache';
+import { walkKind } from './walks';
 
 /** A month end in `YYYY-MM-DD`, or an error sentence for the pane. */
 export function checkClosedThrough(iso: string): { ok: true; value: string } | { ok: false; error: string } {
@@ -57,6 +58,9 @@ export function isClosedRequest(req: ReadRequest, through: string): boolean {
     case '/transactions':
       // A list with an end in the closed months; its other filters do not widen it.
       return on(text(q.end_date));
+    case '/journal_entries':
+      // A walk of a period (walks.ts), whose entries were each checked to lie in it.
+      return walkKind(req) !== undefined && text(q.start_date) !== undefined && on(text(q.end_date));
     default:
       // Reference lists and merchant names (across all months) are never closed.
       return false;

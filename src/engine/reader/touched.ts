@@ -1,11 +1,13 @@
 // Which cached answers a change to transactions touches, from the requests alone. The add-in knows exactly
 // what its own push, shift or resume changed (issue 13, item 1); a sync of the changes since the last one
 // (sync/changeFeed.ts) knows less -- the API gives the rows as they are now, not what changed in them -- so
-// those changes count as moving the amounts themselves (issue 14, item 3). Where a request cannot be placed (a date the
+// those changes count as moving the amounts themselves (issue 14, item 3); a department edit touches only answers
+// by department (issue 27). Where a request cannot be placed (a date the
 // API defaults, an endpoint whose date parameters are not shown) it counts as touched: a wasted call on the
 // next refresh is cheaper than a wrong figure on a board slide. The rules are in docs/api-decisions.md.
 
 import type { ReadRequest } from './requestCache';
+import { walkKind } from './walks';
 
 /** One transaction as a change saw it: ISO dates (YYYY-MM-DD). */
 export interface TransactionChange {
@@ -23,6 +25,11 @@ export interface TransactionChange {
    * the accounting date changed, as in the add-in's own pushes.
    */
   postings?: boolean;
+  /**
+   * The department may have changed (the add-in's own push of a Department edit; a change it did not make
+   * has `postings`). Reports and totals have no department: only answers by department are touched by it.
+   */
+  department?: boolean;
 }
 
 type Query = Record<string, unknown>;
@@ -81,6 +88,20 @@ function cashFlow(moves: readonly Move[], start: string | undefined, end: string
   return moves.some((m) => m.from <= end && m.to >= start);
 }
 
+/**
+ * Activity by department over [start, end] (the journal walk of src/engine/departments): as `activity`, and
+ * a department that changed moves its amounts between columns of any period holding the accounting date.
+ */
+function byDepartment(changes: readonly TransactionChange[], start: string | undefined, end: string | undefined): boolean {
+  if (changes.length === 0) return false;
+  if (!start || !end) return true;
+  const inside = (d: string) => d >= start && d <= end;
+  return changes.some((c) => {
+    const [before, after] = [day(c.accountingBefore), day(c.accountingAfter)];
+    return c.postings || c.department ? inside(before) || inside(after) : inside(before) !== inside(after);
+  });
+}
+
 /** A predicate over cached requests: true for each answer the changes may have made wrong. */
 export function touchedBy(changes: readonly TransactionChange[]): (req: ReadRequest) => boolean {
   // Reports take days; totals take months ("the day is ignored").
@@ -106,6 +127,8 @@ export function touchedBy(changes: readonly TransactionChange[]): (req: ReadRequ
 
   return (req) => {
     const q: Query = req.query ?? {};
+    // A walk reads its own dates back (every entry is checked against them), so it can be placed.
+    if (req.path === '/journal_entries' && walkKind(req)) return byDepartment(changes, d(q.start_date), d(q.end_date));
     switch (req.path) {
       case '/reports/income_statement':
         return activity(byDay, d(q.start_date), d(q.end_date));

@@ -148,6 +148,8 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
   }
   const frozen = [...all].filter((k) => deps.reader.cache.isFrozen(k));
   const keys = [...all].filter((k) => !deps.reader.cache.isFrozen(k));
+  // One call a request, a walk its pages (reader/walks.ts).
+  const keyCalls = [...(await deps.reader.callsOf(keys)).values()].reduce((n, c) => n + c, 0);
   return {
     area,
     blockPlan: { ...whole, blocks },
@@ -162,7 +164,7 @@ export async function planScopeRefresh(deps: ScopeRefreshDeps, area: ScopeArea, 
     unconnectedGroups: found.unconnected.filter((u) => inArea(u.binding.address, area)),
     groupReads: [...groupReads.values()],
     frozen: frozen.length + groupFrozen.size,
-    calls: keys.length + groupReads.size + tables.length,
+    calls: keyCalls + groupReads.size + tables.length,
   };
 }
 

@@ -8,13 +8,14 @@ import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
 import type { BindingRecord, GridWrite, WorkbookGateway, WriteGridOptions, WriteTarget, WrittenRange } from '../ports/workbook';
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
+import { fetchByDepartment, type DepartmentsClient } from '../departments/block';
 import { blockName, checkRoom, placeBlock } from './placement';
 import { columnLabels, drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
 
 export interface BlockDeps {
   gateway: WorkbookGateway;
   reader: CachedReader;
-  client: ReportsClient;
+  client: ReportsClient & DepartmentsClient;
   companyName: string;
   now: () => number;
   /** The user's IANA time zone, for the refresh time written on the sheet; default UTC. */
@@ -30,7 +31,8 @@ export interface BlockResult {
 export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string, refreshKind?: RefreshKindStamp): StatementGrid {
   return renderStatement({
     reports: fetched.reports,
-    periodLabels: columnLabels(spec, columnsFor(spec)),
+    periodLabels: fetched.labels ?? columnLabels(spec, columnsFor(spec)),
+    description: fetched.description,
     companyName,
     refreshedAt: new Date(fetched.fetchedAt),
     timeZone,
@@ -40,6 +42,13 @@ export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: s
     variance: spec.variance,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
   });
+}
+
+/** A block's reports through the cached reader: its periods', or by department its columns' (src/engine/departments). */
+function fetchBlock(deps: BlockDeps, spec: StatementSpec, options: { fresh?: boolean; onProgress?: (done: number, total: number) => void }): Promise<Fetched> {
+  const read = { reader: deps.reader, client: deps.client, ...options };
+  if (spec.layout === 'by_department') return fetchByDepartment({ start: spec.start, end: spec.end, parent: spec.departmentsUnder }, read);
+  return fetchColumns(columnsFor(spec), read);
 }
 
 /** StatementGrid -> the port's GridWrite: strings stay text, numbers numbers, empties blank. */
@@ -127,7 +136,7 @@ async function recordWritten(
 ): Promise<BlockResult> {
   const binding: BindingRecord = {
     ...base,
-    parameters: { ...base.parameters, ...drillParameters(block.grid) },
+    parameters: { ...base.parameters, ...drillParameters(block.grid), ...block.fetched.parameters },
     refreshedAt: new Date(block.fetched.fetchedAt).toISOString(),
     writtenAt: new Date(deps.now()).toISOString(),
     address: block.written.address,
@@ -145,7 +154,7 @@ export async function insertStatement(
   where: 'newSheet' | 'selection' | WriteTarget,
   onProgress?: (done: number, total: number) => void,
 ): Promise<BlockResult> {
-  const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, onProgress });
+  const fetched = await fetchBlock(deps, spec, { onProgress });
   const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone);
   let target: WriteTarget;
   if (where === 'selection') {
@@ -180,7 +189,7 @@ export async function refreshStatement(
   if (!spec) throw new Error(`Block ${binding.id} is not a statement this pane can rebuild`);
   const placement = await placeBlock(deps.gateway, binding, spec);
   if (placement.kind === 'damaged') throw placement.refusal;
-  const fetched = await fetchColumns(columnsFor(spec), { reader: deps.reader, client: deps.client, fresh: options.fresh, onProgress: options.onProgress });
+  const fetched = await fetchBlock(deps, spec, { fresh: options.fresh, onProgress: options.onProgress });
   const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone, options.kind);
   const gridWrite = toGridWrite(grid);
   await checkRoom(deps.gateway, spec, placement.address, extentOf(gridWrite));

@@ -10,6 +10,7 @@ import type { StatementReport } from '../render';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import { plural } from '../text/plural';
+import { byDepartmentRequests } from '../departments/block';
 import type { StatementSpec } from './spec';
 
 export interface StatementColumn {
@@ -30,10 +31,14 @@ export interface ReportsClient {
   };
 }
 
-/** The columns of a block, in order: one report request each. */
+/**
+ * The columns of a block, in order: one report request each. By department, the columns are known only
+ * from the department list: these are the requests the block reads (src/engine/departments/block.ts).
+ */
 export function columnsFor(spec: StatementSpec): StatementColumn[] {
   const options = { fiscalYearStartMonth: spec.fiscalYearStartMonth };
   const base = { start: spec.start, end: spec.end };
+  if (spec.layout === 'by_department') return byDepartmentRequests(base).map((request) => ({ ...base, request }));
   let periods: Pick<Period, 'start' | 'end'>[];
   switch (spec.layout) {
     case 'months':
@@ -74,9 +79,13 @@ export function distinctRequests(columns: readonly StatementColumn[]): Map<strin
   return out;
 }
 
-/** "Costs 3 calls (9 cached)". */
+/**
+ * "Costs 3 calls (9 cached)". A walk over pages not read yet (by department: the period's journal entries) is
+ * priced "about" from the company's other walks, or "at least" its first page (reader/walks.ts).
+ */
 export function costText(cost: CallCost): string {
-  return `Costs ${plural(cost.calls, 'call')} (${cost.cached} cached)`;
+  const pages = cost.estimated ? '; journal entries are read 500 to a call, so their pages are known once read' : '';
+  return `Costs ${cost.estimated ? `${cost.estimated} ` : ''}${plural(cost.calls, 'call')} (${cost.cached} cached${pages})`;
 }
 
 /** One API call for one report request. */
@@ -109,6 +118,11 @@ export interface Fetched {
   reports: StatementReport[];
   /** Unix ms of the oldest answer used (what "Refreshed" on the block means). */
   fetchedAt: number;
+  /** Column headers and the description line, where the columns are not periods (by department). */
+  labels?: string[];
+  description?: string;
+  /** Kept in the binding with the drill-down's parameters (what each column is, by department). */
+  parameters?: Record<string, (string | null)[] | string | null>;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
 import { columnsFor, type ReportsClient } from './columns';
+import type { DepartmentsClient } from '../departments/block';
 import { planRefresh, refreshAll, refreshBlock, reprice, type CacheFacts, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
 import type { StatementSpec } from './spec';
 import type { YearMonth } from '../dates';
@@ -19,7 +20,7 @@ import { planRoll, rollForward, type RollOutcome, type RollPlan } from '../repor
 export interface StatementsEngineOptions {
   gateway: WorkbookGateway;
   reader: CachedReader;
-  client: ReportsClient;
+  client: ReportsClient & DepartmentsClient;
   /** Shown in each block's title. */
   companyName: string;
   now?: () => number;
@@ -73,6 +74,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     changes: () => reader.cache.changes(company),
     isFrozen: (key) => reader.cache.isFrozen(key),
     withDependents: (requests) => reader.withDependents(requests),
+    callsOf: (keys) => reader.callsOf(keys),
   });
   return {
     cost: (spec) => reader.cost(columnsFor(spec).map((c) => c.request)),

@@ -29,6 +29,8 @@ export interface RefreshBlock {
   changed: string[];
   /** What rebuilding it from the cache spends now: its requests due for a refresh (planRefresh fills it). */
   changedCalls: number;
+  /** What fetching all its requests again spends (Refresh this block): one call each, a walk its pages. */
+  calls: number;
   /** Its requests within closed books: kept by every refresh but Refresh this block. */
   frozen: number;
   /** Where it is now, or that it is damaged (as of the plan). */
@@ -71,7 +73,7 @@ async function blockOf(
   const requests = [...distinctRequests(columnsFor(spec)).values()];
   // A cash flow whose cash comes from the balance sheets changes when they do (reader/cashFlowCash.ts).
   const keys = [...new Set((facts.withDependents?.(requests) ?? requests).map((r) => canonicalKey(companyId, r)))];
-  return { binding, spec, keys, changed: [], changedCalls: 0, frozen: 0, placement: await placeBlock(gateway, binding, spec), rolled: rolledBinding !== null };
+  return { binding, spec, keys, changed: [], changedCalls: 0, calls: keys.length, frozen: 0, placement: await placeBlock(gateway, binding, spec), rolled: rolledBinding !== null };
 }
 
 /** The month every relative block follows, when the workbook has a reporting period. */
@@ -96,6 +98,8 @@ export interface CacheFacts {
   isFrozen: (key: string) => boolean;
   /** The requests reading these takes (CachedReader.withDependents); the requests themselves by default. */
   withDependents?: (requests: readonly ReadRequest[]) => ReadRequest[];
+  /** What fetching each answer again spends (CachedReader.callsOf: a walk counts its pages); 1 each by default. */
+  callsOf?: (keys: readonly string[]) => Promise<ReadonlyMap<string, number>>;
 }
 
 async function orNone<T>(read: () => Promise<T>, none: T): Promise<T> {
@@ -128,6 +132,15 @@ export async function planRefresh(gateway: WorkbookGateway, companyId: string, f
 /** The plan's blocks priced by what the cache knows now: what changed since each was written, what is due, what is closed. */
 export async function reprice(plan: RefreshPlan, companyId: string, facts: CacheFacts): Promise<RefreshPlan> {
   const changes = await orNone(facts.changes, new Map<string, number>());
+  const prefix = canonicalKey(companyId, { path: '' });
+  const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix) && !facts.isFrozen(k));
+  const weights = await orNone(async () => (await facts.callsOf?.([...new Set([...plan.blocks.flatMap((b) => b.keys), ...cached])])) ?? new Map<string, number>(), new Map<string, number>());
+  /** What fetching these answers again spends. */
+  const calls = (keys: Iterable<string>): number => {
+    let n = 0;
+    for (const k of keys) n += weights.get(k) ?? 1;
+    return n;
+  };
   const blocks = plan.blocks.map((block): RefreshBlock => {
     const written = writtenAt(block.binding);
     // An unreadable time is not evidence of a change: the age badge covers it. A rolled block is behind in all of it.
@@ -137,27 +150,25 @@ export async function reprice(plan: RefreshPlan, companyId: string, facts: Cache
       : Number.isFinite(written)
         ? block.keys.filter((k) => (changes.get(k) ?? -Infinity) > written && !facts.isFrozen(k))
         : [];
-    return { ...block, changed, changedCalls: 0, frozen: block.keys.filter(facts.isFrozen).length };
+    return { ...block, changed, changedCalls: 0, calls: calls(block.keys), frozen: block.keys.filter(facts.isFrozen).length };
   });
   const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys.filter((k) => !facts.isFrozen(k))));
-  const prefix = canonicalKey(companyId, { path: '' });
-  const cached = (await orNone(facts.cachedKeys, [])).filter((k) => k.startsWith(prefix) && !facts.isFrozen(k));
-  const formulaCalls = new Set(cached.filter((k) => !blockKeys.has(k))).size;
+  const formulaCalls = calls(new Set(cached.filter((k) => !blockKeys.has(k))));
   // A changed block refetches its changed requests only while they are stale: a formula may have fetched
   // one again since (the block is still behind, and rebuilds from the cache for nothing).
   const stale = new Set((await orNone(facts.staleKeys, [])).filter((k) => k.startsWith(prefix)));
   // A rolled block's new periods are due unless cached: last month's columns may be this month's prior ones.
   const cachedNow = new Set(cached);
   for (const b of blocks) if (b.rolled && isWritable(b)) for (const k of b.keys) if (!cachedNow.has(k) && !facts.isFrozen(k)) stale.add(k);
-  for (const b of blocks) if (b.changed.length > 0) b.changedCalls = b.keys.filter((k) => stale.has(k)).length;
+  for (const b of blocks) if (b.changed.length > 0) b.changedCalls = calls(b.keys.filter((k) => stale.has(k)));
   const changedBlocks = blocks.filter((b) => b.changed.length > 0 && isWritable(b));
   const changedBlockKeys = new Set(changedBlocks.flatMap((b) => b.keys));
   const changedCalls = {
     blocks: changedBlocks.length,
-    blockCalls: [...changedBlockKeys].filter((k) => stale.has(k)).length,
-    formulaCalls: [...stale].filter((k) => !changedBlockKeys.has(k)).length,
+    blockCalls: calls([...changedBlockKeys].filter((k) => stale.has(k))),
+    formulaCalls: calls([...stale].filter((k) => !changedBlockKeys.has(k))),
   };
-  return { blocks, others: plan.others, blockCalls: blockKeys.size, formulaCalls, changedCalls };
+  return { blocks, others: plan.others, blockCalls: calls(blockKeys), formulaCalls, changedCalls };
 }
 
 /** The plan of a refresh of only what is known to have changed. */
@@ -187,8 +198,7 @@ export function planAfter(plan: RefreshPlan, outcome: RefreshOutcome): RefreshPl
 }
 
 export function blockCostText(block: RefreshBlock): string {
-  const n = block.keys.length;
-  return `This will spend ${plural(n, 'call')} to rebuild this block.`;
+  return `This will spend ${plural(block.calls, 'call')} to rebuild this block.`;
 }
 
 export interface BlockFailure {

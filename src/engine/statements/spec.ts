@@ -9,7 +9,7 @@ import type { BindingRecord, Json } from '../ports/workbook';
 import { isRelation, relationLabel, rollSpec, type PeriodRelation } from './relative';
 
 export type StatementKind = StatementReport['object'];
-export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year' | 'prior_ytd';
+export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year' | 'prior_ytd' | 'by_department';
 export type PeriodChoice = NamedPeriodKey | 'custom';
 
 export const STATEMENTS: readonly { key: StatementKind; label: string; sheet: string }[] = [
@@ -25,7 +25,13 @@ export const LAYOUTS: readonly { key: LayoutKey; label: string }[] = [
   { key: 'prior_period', label: 'Against the prior period' },
   { key: 'prior_year', label: 'Against the same period last year' },
   { key: 'prior_ytd', label: 'Against the prior year to date' },
+  { key: 'by_department', label: 'By department' },
 ];
+
+/** Departments are on income and cost only (journal lines of the income statement's categories): src/engine/departments. */
+export function offersLayout(statement: StatementKind, layout: LayoutKey): boolean {
+  return layout !== 'by_department' || statement === 'income_statement';
+}
 
 /** The layouts that put a period beside one other to compare with: they may get variance columns. */
 const COMPARISONS: readonly LayoutKey[] = ['prior_period', 'prior_year', 'prior_ytd'];
@@ -54,6 +60,8 @@ export interface StatementSpec {
   variance?: boolean;
   /** How the dates follow the reporting period (relative.ts); none for a block of fixed dates. */
   relation?: PeriodRelation;
+  /** By department: the department whose children are the columns (a dept_ id); absent, the tree's top tier. */
+  departmentsUnder?: string;
 }
 
 /** Periods side by side of a statement that flows over time can be totalled; a balance sheet's dates cannot. */
@@ -141,6 +149,7 @@ const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
   prior_period: 'vs prior period',
   prior_year: 'vs last year',
   prior_ytd: 'vs prior YTD',
+  by_department: 'by department',
 };
 
 function baseSheetName(spec: StatementSpec): string {
@@ -193,6 +202,7 @@ export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
     ...(spec.total ? { total: true } : {}),
     ...(spec.variance ? { variance: true } : {}),
     ...(spec.relation ? { relation: spec.relation } : {}),
+    ...(spec.departmentsUnder ? { departmentsUnder: spec.departmentsUnder } : {}),
   };
 }
 
@@ -205,7 +215,7 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
   const statement = STATEMENTS.find((s) => s.key === p.statement)?.key;
   const layout = LAYOUTS.find((l) => l.key === p.layout)?.key;
   const scale = SCALES.find((s) => s.key === p.scale)?.key;
-  if (!statement || !layout || !scale) return null;
+  if (!statement || !layout || !scale || !offersLayout(statement, layout)) return null;
   if (typeof p.start !== 'string' || typeof p.end !== 'string' || !ISO.test(p.start) || !ISO.test(p.end) || p.start > p.end) return null;
   const fy = typeof p.fiscalYearStartMonth === 'number' && p.fiscalYearStartMonth >= 1 && p.fiscalYearStartMonth <= 12 ? p.fiscalYearStartMonth : 1;
   const spec: StatementSpec = {
@@ -220,6 +230,7 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
   if (p.total === true && offersTotal(spec)) spec.total = true;
   if (p.variance === true && offersVariance(spec)) spec.variance = true;
   if (isRelation(p.relation)) spec.relation = p.relation;
+  if (layout === 'by_department' && typeof p.departmentsUnder === 'string' && p.departmentsUnder.startsWith('dept_')) spec.departmentsUnder = p.departmentsUnder;
   return spec;
 }
 

@@ -42,7 +42,7 @@ export function changesOf(view: TableView, system: DateSystem, sent: readonly Se
       let after = before;
       if (u.accounting_date !== undefined) after = u.accounting_date ?? date;
       else if (u.accounting_shift) after = addMonths(before, u.accounting_shift);
-      changes.push({ id, date, accountingBefore: before, accountingAfter: after });
+      changes.push({ id, date, accountingBefore: before, accountingAfter: after, ...(u.department_id !== undefined ? { department: true } : {}) });
     }
   }
   return changes;

@@ -84,6 +84,11 @@ export function statementCellTarget(selection: SelectionRead, bindings: readonly
     if (period === null) {
       return { ok: false, message: 'A variance is computed from the two periods beside it and has no entries of its own: select the number of one of the periods.' };
     }
+    // By department: a column is some departments' share of the line; the Total column is the whole line.
+    const departments = Array.isArray(p.columnDepartments) ? p.columnDepartments : null;
+    if (departments && c > 0 && departments[column] !== null && departments[column] !== undefined) {
+      return { ok: false, message: "That number is one department's share of the line: select the line's Total, whose entries each show their department." };
+    }
     if (!period || typeof period.start !== 'string' || typeof period.end !== 'string' || !period.start || !period.end) {
       return { ok: false, message: 'That column of the statement has no period: select a number of the line.' };
     }
@@ -166,8 +171,15 @@ export function parseFinFormula(formula: string | null): { ok: true; value: FinF
   return { ok: true, value: { name, args } };
 }
 
+/** Where a department argument is (after the company), for the functions that take one. */
+const DEPARTMENT_ARGUMENT: Partial<Record<FinFormula['name'], number>> = { TOTAL: 5, PNL: 4 };
+
 /** The category and period a FIN formula's number covers, resolved the way the FIN functions resolve them. */
 export function formulaTarget(formula: FinFormula, text: string, categories: readonly Category[], options: TargetOptions): TargetResult {
+  const department = formula.args[DEPARTMENT_ARGUMENT[formula.name] ?? -1];
+  if (typeof department === 'string' && department.trim() !== '') {
+    return { ok: false, message: `The formula's number is one department's share of the line (${department.trim()}): drill-down lists a whole line, each entry with its department. Drill into the same formula without the department.` };
+  }
   const fy = options.fiscalYearStartMonth ?? 1;
   const [categoryArg, firstArg, secondArg, merchantArg] = formula.args;
   const resolved = resolveInTree(buildTree(categories, 'category'), categoryArg ?? '', 'cat_');
