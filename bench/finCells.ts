@@ -84,8 +84,8 @@ type Invocation = CustomFunctions.Invocation;
 /** The custom function a cell calls, with Excel's invocation object last. */
 function call(cell: ModelCell, invocation: Invocation): Promise<number> {
   const a = cell.args as never[];
-  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], undefined, invocation);
-  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], undefined, invocation);
+  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], undefined, undefined, invocation);
+  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], undefined, undefined, invocation);
   return fin.balance(a[0], a[1], undefined, invocation);
 }
 

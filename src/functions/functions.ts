@@ -4,8 +4,9 @@
 // cells or errors (docs/architecture.md). Everything else (dates, names, the cache, the call budget, the
 // monthly cap, cents -> units) is src/engine/fin's FinService, reached through the shared runtime.
 //
-// Every function but FIN.VERSION takes an optional last argument naming the connection (its short name or
-// the company id); omitted, the default connection is read.
+// Every function but FIN.VERSION takes an optional argument naming the connection (its short name or the
+// company id), last but for FIN.TOTAL and FIN.PNL, whose department comes after it (so formulas written
+// before departments keep their meaning); omitted, the default connection is read.
 //
 // Every function settles: whatever goes wrong becomes a CustomFunctions.Error (#VALUE! for a wrong
 // argument, #N/A for data that is not available), and a time limit stops anything that would leave
@@ -42,8 +43,8 @@ const PREVIEW: EvalContext = { preview: true, failure: toCellError };
  * or the sheet knows its cost (engine/fin/cellReads.ts). Excel calls a recalculation's cells in one synchronous
  * loop the add-in cannot slice: each cell makes this one object there, and its turn comes later.
  */
-function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, name: string, args: unknown[]): Promise<T> {
-  const call: FinCall = { name, args, address: invocation?.address, company: connectionArg(args[args.length - 1]) };
+function evaluate<T>(invocation: CustomFunctions.Invocation | undefined, name: string, args: unknown[], company: unknown = args[args.length - 1]): Promise<T> {
+  const call: FinCall = { name, args, address: invocation?.address, company: connectionArg(company) };
   return evaluateFin<T>(call, isValuePreview(invocation) ? PREVIEW : CELL);
 }
 
@@ -73,6 +74,7 @@ export function version(): string {
  * @param [end] Last month (default: the end of start's period). Leave empty for balance categories.
  * @param [merchant] Only this merchant (exact, case-sensitive name).
  * @param [company] The company: a connection's short name or company id (default: the default connection).
+ * @param [department] Only this department and those under it: a name, path ("Go-to-Market > Sales") or id (dept_...).
  * @param invocation Invocation of the function.
  * @returns The total in currency units.
  */
@@ -82,9 +84,10 @@ export function total(
   end?: number | string,
   merchant?: string,
   company?: string,
+  department?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, 'TOTAL', [category, start, end, merchant, company]);
+  return evaluate(invocation, 'TOTAL', [category, start, end, merchant, company, department], company);
 }
 
 /**
@@ -95,6 +98,7 @@ export function total(
  * @param start A date or a period ("2026-07", "2026-Q3", "FY2026", "YTD").
  * @param [end] The last day or period (default: the end of start's period).
  * @param [company] The company: a connection's short name or company id (default: the default connection).
+ * @param [department] Only this department and those under it: a name, path ("Go-to-Market > Sales") or id (dept_...).
  * @param invocation Invocation of the function.
  * @returns The line's amount in currency units.
  */
@@ -103,9 +107,10 @@ export function pnl(
   start: number | string,
   end?: number | string,
   company?: string,
+  department?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<number> {
-  return evaluate(invocation, 'PNL', [category, start, end, company]);
+  return evaluate(invocation, 'PNL', [category, start, end, company, department], company);
 }
 
 /**

@@ -91,8 +91,8 @@ describe('not connected', () => {
     const host = testHost();
     configureRuntime(host);
     const calls: Promise<unknown>[] = [
-      fin.total('Rent', month, null as any, null as any, null as any, cell),
-      fin.pnl('Rent', month, null as any, null as any, cell),
+      fin.total('Rent', month, null as any, null as any, null as any, null as any, cell),
+      fin.pnl('Rent', month, null as any, null as any, null as any, cell),
       fin.balance('Cash', month, null as any, cell),
       fin.cashFlowLine('Net Income', month, null as any, null as any, cell),
       fin.incomeStatement(month, null as any, null as any, null as any, cell),
@@ -137,16 +137,16 @@ describe('connected to the Growth demo company', () => {
   });
 
   it('single values: TOTAL, PNL, BALANCE, CASHFLOW (omitted optionals arrive as null)', async () => {
-    const rent = await fin.total('Rent', month, null as any, null as any, null as any, cell);
+    const rent = await fin.total('Rent', month, null as any, null as any, null as any, null as any, cell);
     expect(rent).toBeLessThan(0);
-    expect(await fin.pnl('Rent', month, null as any, null as any, cell)).toBe(rent);
-    expect(await fin.total('Cash', `${year}-12`, null as any, null as any, null as any, cell)).toBe(
+    expect(await fin.pnl('Rent', month, null as any, null as any, null as any, cell)).toBe(rent);
+    expect(await fin.total('Cash', `${year}-12`, null as any, null as any, null as any, null as any, cell)).toBe(
       await fin.balance('Cash', `${year}-12-31`, null as any, cell),
     );
-    const net = await fin.pnl('Net Income', `${year}-Q2`, null as any, null as any, cell);
+    const net = await fin.pnl('Net Income', `${year}-Q2`, null as any, null as any, null as any, cell);
     expect(await fin.cashFlowLine('Net Income', `${year}-Q2`, null as any, null as any, cell)).toBe(net);
     // A date cell arrives as a serial number (1900 system).
-    expect(await fin.pnl('Rent', serial(`${year}-07-01`), serial(`${year}-07-31`), null as any, cell)).toBe(rent);
+    expect(await fin.pnl('Rent', serial(`${year}-07-01`), serial(`${year}-07-31`), null as any, null as any, cell)).toBe(rent);
   });
 
   it('spilled statements and lists', async () => {
@@ -170,7 +170,7 @@ describe('connected to the Growth demo company', () => {
   });
 
   it('argument errors are #VALUE! with what is wrong', async () => {
-    expect(await cellError(fin.total('Sofware Subscriptions', month, null as any, null as any, null as any, cell))).toEqual(
+    expect(await cellError(fin.total('Sofware Subscriptions', month, null as any, null as any, null as any, null as any, cell))).toEqual(
       new CellError('#VALUE!', 'Unknown category "Sofware Subscriptions": did you mean "Software Subscriptions"? FIN.CATEGORIES() lists them'),
     );
     const bad = await cellError(fin.balance('Cash', `${year}-13`, null as any, cell));
@@ -184,10 +184,10 @@ describe('connected to the Growth demo company', () => {
 
   it('value preview spends nothing: the cached answer, or #N/A "Preview: press Enter to fetch"', async () => {
     const sentBefore = host.sent();
-    expect(await fin.total('Rent', month, null as any, null as any, null as any, preview)).toBe(
-      await fin.total('Rent', month, null as any, null as any, null as any, cell),
+    expect(await fin.total('Rent', month, null as any, null as any, null as any, null as any, preview)).toBe(
+      await fin.total('Rent', month, null as any, null as any, null as any, null as any, cell),
     );
-    expect(await cellError(fin.total('Rent', `${year - 1}-12`, null as any, null as any, null as any, preview))).toEqual(
+    expect(await cellError(fin.total('Rent', `${year - 1}-12`, null as any, null as any, null as any, null as any, preview))).toEqual(
       new CellError('#N/A', 'Preview: press Enter to fetch'),
     );
     expect(host.sent()).toBe(sentBefore);
@@ -197,11 +197,11 @@ describe('connected to the Growth demo company', () => {
     const asText = (flag: string) => ({ isInValuePreview: flag }) as CustomFunctions.Invocation;
     const sentBefore = host.sent();
     // A month of last year no other test fetches: the seeded history (two years to today) always holds it.
-    expect(await cellError(fin.total('Rent', `${year}-10`, null as any, null as any, null as any, asText('true')))).toEqual(
+    expect(await cellError(fin.total('Rent', `${year}-10`, null as any, null as any, null as any, null as any, asText('true')))).toEqual(
       new CellError('#N/A', 'Preview: press Enter to fetch'),
     );
     expect(host.sent()).toBe(sentBefore);
-    expect(await fin.total('Rent', `${year}-10`, null as any, null as any, null as any, asText('false'))).toBeLessThan(0);
+    expect(await fin.total('Rent', `${year}-10`, null as any, null as any, null as any, null as any, asText('false'))).toBeLessThan(0);
     expect(host.sent()).toBe(sentBefore + 1);
   });
 
@@ -211,10 +211,10 @@ describe('connected to the Growth demo company', () => {
     (globalThis as any).Office = { context: { requirements: { isSetSupported } } };
     try {
       const noFlag = {} as CustomFunctions.Invocation;
-      expect(await fin.total('Rent', month, null as any, null as any, null as any, noFlag)).toBe(
-        await fin.total('Rent', month, null as any, null as any, null as any, cell),
+      expect(await fin.total('Rent', month, null as any, null as any, null as any, null as any, noFlag)).toBe(
+        await fin.total('Rent', month, null as any, null as any, null as any, null as any, cell),
       );
-      await fin.pnl('Rent', month, null as any, null as any, noFlag);
+      await fin.pnl('Rent', month, null as any, null as any, null as any, noFlag);
       expect(isSetSupported).toHaveBeenCalledWith('CustomFunctionsRuntime', '1.5');
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).toMatch(/office\.js does not say which evaluations are previews/);
@@ -234,8 +234,8 @@ describe('connected to the Growth demo company', () => {
     // The "workbook": three cells; Excel re-runs them after the full calculation.
     const sheet = () =>
       Promise.all([
-        fin.pnl('Rent', month, null as any, null as any, cell),
-        fin.pnl('Travel', month, null as any, null as any, cell),
+        fin.pnl('Rent', month, null as any, null as any, null as any, cell),
+        fin.pnl('Travel', month, null as any, null as any, null as any, cell),
         fin.balance('Cash', month, null as any, cell),
       ]);
     const values = await sheet();
@@ -257,14 +257,14 @@ describe('connected to the Growth demo company', () => {
 
   it("a different key of the same company is never served the first key's cached answers", async () => {
     const before = host.sent();
-    expect(await fin.pnl('Rent', month, null as any, null as any, cell)).toBeLessThan(0);
+    expect(await fin.pnl('Rent', month, null as any, null as any, null as any, cell)).toBeLessThan(0);
     // The same key again: the cache survives reconnecting.
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
-    await fin.pnl('Rent', month, null as any, null as any, cell);
+    await fin.pnl('Rent', month, null as any, null as any, null as any, cell);
     expect(host.sent()).toBe(before);
     // growth-reports lacks Accounting setup: View, so it must not get the admin's category list from the cache.
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-reports'], companyId: sb.companies['growth-reports'] });
-    expect((await cellError(fin.pnl('Rent', month, null as any, null as any, cell))).message).toMatch(/^Permission missing/);
+    expect((await cellError(fin.pnl('Rent', month, null as any, null as any, null as any, cell))).message).toMatch(/^Permission missing/);
     expect(host.sent()).toBeGreaterThan(before);
     expect([...(host.secrets as ReturnType<typeof memorySecrets>).values.values()].join()).not.toContain(sb.keys['growth-admin'].slice(4));
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
@@ -274,7 +274,7 @@ describe('connected to the Growth demo company', () => {
     configureRuntime(testHost());
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-reports'], companyId: sb.companies['growth-reports'] });
     // growth-reports has Reports: View but not Accounting setup: View, which category names need.
-    const e = await cellError(fin.pnl('Rent', month, null as any, null as any, cell));
+    const e = await cellError(fin.pnl('Rent', month, null as any, null as any, null as any, cell));
     expect(e.code).toBe('#N/A');
     expect(e.message).toMatch(/^Permission missing: the key's user needs Accounting setup: View \(API said: /);
     // Statements themselves are readable with that key.
@@ -289,13 +289,13 @@ describe('the monthly cap through the functions', () => {
     const company = sb.companies['formation-admin'];
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['formation-admin'], companyId: company });
     await sb.control('usage', { company_id: company, count: 10 });
-    const first = await cellError(fin.total('Rent', month, null as any, null as any, null as any, cell));
+    const first = await cellError(fin.total('Rent', month, null as any, null as any, null as any, null as any, cell));
     expect(first.code).toBe('#N/A');
     expect(first.message).toMatch(/^Monthly API limit of 10 calls reached; resets \d{4}-\d{2}-01 \(Pacific time\)$/);
     const sent = host.sent();
     for (const p of [
       fin.categories(null as any, cell),
-      fin.pnl('Rent', month, null as any, null as any, cell),
+      fin.pnl('Rent', month, null as any, null as any, null as any, cell),
       fin.transactions(month, null as any, null as any, null as any, null as any, null as any, cell),
     ]) {
       expect(await cellError(p)).toEqual(first);
@@ -317,18 +317,18 @@ describe('the company argument (issue 16.2)', () => {
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: a, name: 'Acme' });
     await connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth2-admin'], companyId: b, name: 'Westbrook', makeDefault: false });
     const before = [await sb.usage(a), await sb.usage(b)];
-    const acme = await fin.pnl('Net Income', month, null as any, null as any, cell);
-    const westbrook = await fin.pnl('Net Income', month, null as any, 'Westbrook', cell);
+    const acme = await fin.pnl('Net Income', month, null as any, null as any, null as any, cell);
+    const westbrook = await fin.pnl('Net Income', month, null as any, 'Westbrook', null as any, cell);
     expect(westbrook).not.toBe(acme);
-    expect(await fin.pnl('Net Income', month, null as any, 'ACME', cell)).toBe(acme);
-    expect(await fin.pnl('Net Income', month, null as any, b, cell)).toBe(westbrook);
+    expect(await fin.pnl('Net Income', month, null as any, 'ACME', null as any, cell)).toBe(acme);
+    expect(await fin.pnl('Net Income', month, null as any, b, null as any, cell)).toBe(westbrook);
     // One income statement each, on each company's own bill.
     expect([(await sb.usage(a)) - before[0], (await sb.usage(b)) - before[1]]).toEqual([1, 1]);
     expect((await fin.categories('Westbrook', cell)).length).toBeGreaterThan(1);
 
-    const missing = await cellError(fin.pnl('Net Income', month, null as any, 'Subsidiary', cell));
+    const missing = await cellError(fin.pnl('Net Income', month, null as any, 'Subsidiary', null as any, cell));
     expect(missing).toEqual(new CellError('#N/A', 'Connect "Subsidiary" to fetch'));
-    expect(await fin.pnl('Net Income', month, null as any, null as any, cell)).toBe(acme);
+    expect(await fin.pnl('Net Income', month, null as any, null as any, null as any, cell)).toBe(acme);
 
     // FIN.REFRESHED follows its company.
     const results: unknown[] = [];

@@ -60,12 +60,12 @@ test('a consolidated income statement of two companies: the cost per company, th
   expect(await screen.findByText(/^Saved the group "Group" \(/)).toBeTruthy();
   expect(await h.gateway.readSetting('fin.groups')).toEqual({ Group: [first, 'Westbrook'] });
   const q = `${quarter.start.slice(0, 4)}-Q${Math.floor(Number(quarter.start.slice(5, 7)) / 3) + 1}`;
-  const group = await fin.pnl('Revenue', q, undefined, 'Group', cellInvocation());
+  const group = await fin.pnl('Revenue', q, undefined, 'Group', undefined, cellInvocation());
   expect(Math.round(group * 100)).toBe(api[0] + api[1]);
   // A category only the second company has counts where it exists; one neither has is an error; a list is refused.
-  const grant = await fin.pnl('Grant Income', q, undefined, 'Westbrook', cellInvocation());
-  expect(await fin.pnl('Grant Income', q, undefined, 'Group', cellInvocation())).toBe(grant);
-  await expect(fin.pnl('No such line', q, undefined, 'Group', cellInvocation())).rejects.toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^.+: Unknown category "No such line"/) });
+  const grant = await fin.pnl('Grant Income', q, undefined, 'Westbrook', undefined, cellInvocation());
+  expect(await fin.pnl('Grant Income', q, undefined, 'Group', undefined, cellInvocation())).toBe(grant);
+  await expect(fin.pnl('No such line', q, undefined, 'Group', undefined, cellInvocation())).rejects.toMatchObject({ code: '#VALUE!', message: expect.stringMatching(/^.+: Unknown category "No such line"/) });
   await expect(fin.categories('Group', cellInvocation())).rejects.toEqual(
     new CellError('#VALUE!', '"Group" is a group: it adds up single figures (FIN.TOTAL, FIN.PNL, FIN.BALANCE, FIN.CASHFLOW), not lists or statements'),
   );
@@ -185,20 +185,20 @@ describe('groups of companies the workbook brings', () => {
     expect(within(review).getByText(`"Both" adds up ${first} + Westbrook (Westbrook Software)`)).toBeTruthy();
     // Not accepted: the cell names the company that is not connected, and no call is spent for it.
     const usage = await sb.usage(sb.companies['growth2-admin']);
-    await expect(fin.pnl('Revenue', q, undefined, 'Bluebird Robotics', cellInvocation())).rejects.toMatchObject({ code: '#N/A', message: expect.stringMatching(/^Connect "Bluebird Robotics" to fetch\./) });
+    await expect(fin.pnl('Revenue', q, undefined, 'Bluebird Robotics', undefined, cellInvocation())).rejects.toMatchObject({ code: '#N/A', message: expect.stringMatching(/^Connect "Bluebird Robotics" to fetch\./) });
     expect(await sb.usage(sb.companies['growth2-admin'])).toBe(usage);
 
     // Removed: gone from the workbook and from the review; the cell still asks to connect Bluebird Robotics.
     await h.user.click(within(bluebird).getByRole('button', { name: 'Remove from this workbook' }));
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Groups to review' })).queryByRole('listitem', { name: 'Group Bluebird Robotics' })).toBeNull());
     expect(await h.gateway.readSetting('fin.groups')).toEqual({ Both: ['northwind analytics', 'Westbrook'] });
-    await expect(fin.pnl('Revenue', q, undefined, 'Bluebird Robotics', cellInvocation())).rejects.toMatchObject({ message: 'Connect "Bluebird Robotics" to fetch' });
+    await expect(fin.pnl('Revenue', q, undefined, 'Bluebird Robotics', undefined, cellInvocation())).rejects.toMatchObject({ message: 'Connect "Bluebird Robotics" to fetch' });
 
     // Accepted: its figure is the two companies' added up, and the review is done.
     await h.user.click(within(screen.getByRole('listitem', { name: 'Group Both' })).getByRole('button', { name: 'Accept' }));
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Groups to review' })).toBeNull());
-    const each = await Promise.all([first, 'Westbrook'].map((name) => fin.pnl('Revenue', q, undefined, name, cellInvocation())));
-    expect(Math.round((await fin.pnl('Revenue', q, undefined, 'Both', cellInvocation())) * 100)).toBe(Math.round(each[0] * 100) + Math.round(each[1] * 100));
+    const each = await Promise.all([first, 'Westbrook'].map((name) => fin.pnl('Revenue', q, undefined, name, undefined, cellInvocation())));
+    expect(Math.round((await fin.pnl('Revenue', q, undefined, 'Both', undefined, cellInvocation())) * 100)).toBe(Math.round(each[0] * 100) + Math.round(each[1] * 100));
     h.unmount();
   });
 

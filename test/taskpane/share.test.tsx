@@ -41,7 +41,7 @@ test('Share makes a values copy of the block and the FIN cells: values and forma
     await h.gateway.writeFormula(`'${sheet}'!H2`, '=FIN.TOTAL("Revenue","2026-10")');
     await h.gateway.writeFormula(`'${sheet}'!H4`, '=FIN.CATEGORIES()');
     // Calculated as Excel calculates them (each with its cell's address): the note knows whose figures they show.
-    await fin.total('Revenue', '2026-10', undefined, undefined, undefined, at(`'${sheet}'!H2`));
+    await fin.total('Revenue', '2026-10', undefined, undefined, undefined, undefined, at(`'${sheet}'!H2`));
     await fin.categories(undefined, at(`'${sheet}'!H4`));
     h.gateway.showResult(sheet, 'H2', 4321.5);
     h.gateway.showResult(sheet, 'H4', [['Revenue', 4321.5], ['Rent', -1200]]);
@@ -118,7 +118,7 @@ test('with two companies, each copy\'s note names the companies of its sheet: a 
     // A sheet of Westbrook's figures: a FIN cell naming it, calculated as Excel calculates it (its address given).
     await h.gateway.writeGrid({ kind: 'newSheet', name: 'West' }, { values: [['Revenue']] });
     await h.gateway.writeFormula('West!B1', '=FIN.PNL("Revenue","2026-Q3",,"Westbrook")');
-    const revenue = await fin.pnl('Revenue', '2026-Q3', undefined, 'Westbrook', at('West!B1'));
+    const revenue = await fin.pnl('Revenue', '2026-Q3', undefined, 'Westbrook', undefined, at('West!B1'));
     h.gateway.showResult('West', 'B1', revenue);
 
     await openTab(h, 'Share');

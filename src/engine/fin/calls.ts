@@ -12,8 +12,9 @@ export type CallAttempt = (parts: values.ValueParts, args: readonly unknown[], e
 
 /** Every FIN function that is an evaluation of the service, by name (FIN.PERIOD reads nothing: service.ts). */
 export const CALL_ATTEMPTS: Readonly<Record<string, CallAttempt>> = {
-  TOTAL: (parts, a, ev): number => values.total(parts, { category: a[0], start: a[1], end: a[2], merchant: a[3] }, ev),
-  PNL: (parts, a, ev): number => values.pnl(parts, { line: a[0], start: a[1], end: a[2] }, ev),
+  // The department comes after the company: formulas written before it existed keep their meaning.
+  TOTAL: (parts, a, ev): number => values.total(parts, { category: a[0], start: a[1], end: a[2], merchant: a[3], department: a[5] }, ev),
+  PNL: (parts, a, ev): number => values.pnl(parts, { line: a[0], start: a[1], end: a[2], department: a[4] }, ev),
   BALANCE: (parts, a, ev): number => values.balance(parts, { category: a[0], date: a[1] }, ev),
   CASHFLOW: (parts, a, ev): number => values.cashflow(parts, { line: a[0], start: a[1], end: a[2] }, ev),
   INCOME_STATEMENT: (parts, a, ev): Matrix => statements.incomeStatement(parts, { start: a[0], end: a[1], scale: a[2] }, ev),

@@ -10,6 +10,8 @@ import type {
   Department,
   FullList,
   IncomeStatement,
+  JournalEntry,
+  JournalEntryListParams,
   ListPage,
   Merchant,
   MerchantListParams,
@@ -31,6 +33,8 @@ export interface FinClient extends ReaderClient {
   readonly aggregations: { total(params: AggregationTotalParams, opts?: CallOptions): Promise<AggregationTotal> };
   readonly merchants: { list(params: MerchantListParams, opts?: CallOptions): Promise<ListPage<Merchant>> };
   readonly transactions: { list(params: TransactionListParams, opts?: CallOptions): Promise<ListPage<Transaction>> };
+  /** Figures by department: the period's journal entries (src/engine/departments); a client without it has none. */
+  readonly journalEntries?: { list(params: JournalEntryListParams, opts?: CallOptions): Promise<ListPage<JournalEntry>> };
   readonly meter: ReaderClient['meter'] & {
     /** Calls counted this Pacific month for the client's company. */
     count(): Promise<number>;

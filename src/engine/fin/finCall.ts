@@ -8,7 +8,7 @@
 export interface FinCall {
   /** The function (FIN.<name>), upper case as functions.ts names it. */
   readonly name: string;
-  /** Its arguments as Excel gave them, the company (when the function takes one) last. */
+  /** Its arguments as Excel gave them, in the function's order (the company last, but before FIN.TOTAL's and FIN.PNL's department). */
   readonly args: readonly unknown[];
   /** The cell's address as Excel gives it ("Sheet1!B2"), where the function asks for it. */
   readonly address?: string;

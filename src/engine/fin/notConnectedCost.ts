@@ -43,8 +43,18 @@ const isFigure = (table: Readonly<Record<string, string>>, line: unknown): boole
 
 /** The requests each function reads on an empty cache, at most and in the order it reads them. */
 const PLANS: Readonly<Record<string, (call: FinCall) => string[]>> = {
-  TOTAL: (call) => [CATEGORIES, `total ${callKey(call)}`],
-  PNL: ({ args: [line, start, end] }) => [...(isFigure(INCOME_FIGURES, line) ? [] : [CATEGORIES]), statement('income_statement', start, end)],
+  // With a department (after the company: calls.ts), the department list and the period's journal walk,
+  // counted here as its first page (its pages are known only once read); the statement checks it.
+  TOTAL: (call) =>
+    isMissing(call.args[5])
+      ? [CATEGORIES, `total ${callKey(call)}`]
+      : [DEPARTMENTS, CATEGORIES, statement('income_statement', call.args[1], call.args[2]), statement('journal_activity', call.args[1], call.args[2])],
+  PNL: ({ args: [line, start, end, , department] }) => [
+    ...(isMissing(department) ? [] : [DEPARTMENTS]),
+    ...(isFigure(INCOME_FIGURES, line) && isMissing(department) ? [] : [CATEGORIES]),
+    statement('income_statement', start, end),
+    ...(isMissing(department) ? [] : [statement('journal_activity', start, end)]),
+  ],
   BALANCE: ({ args: [, date] }) => [CATEGORIES, statement('balance_sheet', date)],
   // The cash flow first (a figure or group name is read from it), then the category list for a category.
   CASHFLOW: ({ args: [line, start, end] }) => {

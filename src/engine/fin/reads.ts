@@ -26,11 +26,14 @@ import type { CallReads, CellReads } from './cellReads';
 import type { FinCall } from './finCall';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import type { FinClient } from './client';
-import { finErrors, type FinError } from './errors';
+import { FinError, finErrors } from './errors';
 import type { Freshness } from './freshness';
 import { Pending } from './pending';
 import { buildTree, type Tree, type TreeNode } from '../tree';
 import { resolveInTree, type Resolution } from './resolve';
+import { activityRequest, fetchActivity, type DepartmentActivity } from '../departments/activity';
+import { DepartmentBook } from '../departments/book';
+import { isRefusal } from '../refusal';
 
 /** Per evaluation: `preview` is Excel's formula value preview (invocation.isInValuePreview). */
 export interface EvalContext {
@@ -96,6 +99,8 @@ export class FinReads {
   private readonly trees = new WeakMap<object, Tree<Category> | Tree<Department>>();
   /** What each typed name resolved to, per tree: thousands of cells name the same few categories. */
   private readonly resolutions = new WeakMap<object, Map<string, Resolution<Category> | Resolution<Department>>>();
+  /** Each period's split by department, per answer of its journal activity (and of its statement). */
+  private readonly books = new WeakMap<object, { statement: object; book: DepartmentBook | FinError }>();
   /** Reads under way for waiting evaluations, by request (value previews read on their own). */
   private readonly reading = new Map<string, Promise<CachedAnswer<unknown>>>();
   /** Refreshes of the FIN cells under way (FinService.refreshAll): only they fetch an answer due for a refresh. */
@@ -210,6 +215,33 @@ export class FinReads {
 
   total(ev: Evaluation, params: AggregationTotalParams): CachedAnswer<AggregationTotal> {
     return this.answer(ev, { path: '/aggregations/total', query: { ...params } }, (o) => this.client.aggregations.total(params, o));
+  }
+
+  /**
+   * The period's statement split by department (src/engine/departments): its journal activity, its income
+   * statement and the category list, the lines of every department together checked against the statement.
+   */
+  departmentBook(ev: Evaluation, period: Period): DepartmentBook {
+    const tree = this.categoryTree(ev);
+    const statement = this.incomeStatement(ev, period).value;
+    const req = activityRequest(period);
+    const { journalEntries } = this.client;
+    if (!journalEntries) throw new FinError('na', 'This connection reads no journal entries, which figures by department come from', 'no_journal');
+    const activity = this.answer<DepartmentActivity>(ev, req, (o) => fetchActivity({ journalEntries }, period, o)).value;
+    let kept = this.books.get(activity);
+    if (!kept || kept.statement !== statement) {
+      let book: DepartmentBook | FinError;
+      try {
+        book = new DepartmentBook(statement, activity, tree);
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        book = new FinError('na', error.message, error.code);
+      }
+      kept = { statement, book };
+      this.books.set(activity, kept);
+    }
+    if (kept.book instanceof FinError) throw kept.book;
+    return kept.book;
   }
 
   categoryTree(ev: Evaluation): Tree<Category> {

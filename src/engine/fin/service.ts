@@ -89,12 +89,15 @@ export class FinService {
 
   // The same calls, typed, for the add-in's own code and its tests.
 
-  total(args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown }, ctx?: EvalContext): Promise<number> {
-    return this.evaluate({ name: 'TOTAL', args: [args.category, args.start, args.end, args.merchant] }, ctx);
+  total(args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown; department?: unknown }, ctx?: EvalContext): Promise<number> {
+    const department = args.department === undefined ? [] : [undefined, args.department];
+    return this.evaluate({ name: 'TOTAL', args: [args.category, args.start, args.end, args.merchant, ...department] }, ctx);
   }
 
-  pnl(args: { line: unknown; start: unknown; end?: unknown }, ctx?: EvalContext): Promise<number> {
-    return this.evaluate({ name: 'PNL', args: [args.line, args.start, args.end] }, ctx);
+  /** The department, where given, after the company's place (calls.ts), as a cell's arguments have it. */
+  pnl(args: { line: unknown; start: unknown; end?: unknown; department?: unknown }, ctx?: EvalContext): Promise<number> {
+    const department = args.department === undefined ? [] : [undefined, args.department];
+    return this.evaluate({ name: 'PNL', args: [args.line, args.start, args.end, ...department] }, ctx);
   }
 
   balance(args: { category: unknown; date: unknown }, ctx?: EvalContext): Promise<number> {
@@ -178,14 +181,15 @@ export class FinService {
   }
 
   /**
-   * Upper estimate of what Refresh all will spend: the answers cached for the company (each was one call).
-   * Needs the stateStore (the persistent CacheStore); undefined without it.
+   * Upper estimate of what Refresh all will spend: the answers cached for the company (each was one call,
+   * a walk its pages). Needs the stateStore (the persistent CacheStore); undefined without it.
    */
   async estimateRefreshCalls(): Promise<number | undefined> {
     const company = this.reader.knownCompanyId();
     if (!this.stateStore || !company) return undefined;
     try {
-      return (await this.reader.cache.storedKeys(company)).length;
+      const calls = await this.reader.callsOf(await this.reader.cache.storedKeys(company));
+      return [...calls.values()].reduce((n, c) => n + c, 0);
     } catch {
       return undefined;
     }

@@ -21,11 +21,34 @@ import {
   incomeStatementLine,
 } from './lines';
 import type { Evaluation, FinReads } from './reads';
-import { normalizeName } from '../tree';
+import { normalizeName, subtreeIds } from '../tree';
+import type { DepartmentFilter } from '../departments/book';
+import type { Period } from '../dates';
 
 export interface ValueParts {
   reads: FinReads;
   inputs: FinInputs;
+}
+
+/** A department argument: the department and every one under it (its lines are what the figure counts). */
+interface DepartmentArg {
+  name: string;
+  id: string;
+  includes: DepartmentFilter;
+}
+
+/** The department argument, resolved as a category is (name, path or dept_ id); undefined when omitted. */
+function departmentArg(reads: FinReads, ev: Evaluation, value: unknown): DepartmentArg | undefined {
+  if (isMissing(value)) return undefined;
+  const node = reads.department(ev, value);
+  const ids = new Set(subtreeIds(node));
+  return { name: node.name, id: node.id, includes: (d) => d !== null && ids.has(d) };
+}
+
+/** One income-statement line of a department over a period: the journal lines of its departments (src/engine/departments). */
+function departmentCents(reads: FinReads, ev: Evaluation, period: Period, department: DepartmentArg, line: { categoryId: string } | { figure: 'net_income_cents' | 'operating_income_cents' }): number {
+  const book = reads.departmentBook(ev, period);
+  return 'figure' in line ? book.figure(line.figure, department.includes) : book.line(line.categoryId, department.includes, department.id);
 }
 
 /**
@@ -36,14 +59,22 @@ export interface ValueParts {
  */
 export function total(
   { reads, inputs }: ValueParts,
-  args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown },
+  args: { category: unknown; start: unknown; end?: unknown; merchant?: unknown; department?: unknown },
   ev: Evaluation,
 ): number {
   // Arguments first: a bad date or merchant never costs the categories call.
   const first = inputs.dateArg(args.start);
   const second = isMissing(args.end) ? undefined : inputs.dateArg(args.end);
   const merchant = optionalText(args.merchant, 'merchant');
+  if (merchant !== undefined && !isMissing(args.department)) {
+    // Journal lines carry a department but no merchant the spec names: the two filters cannot be combined.
+    throw finErrors.argument('FIN.TOTAL takes a merchant or a department, not both: a department\'s figure is read from journal lines, which name no merchant', 'merchant_and_department');
+  }
+  const department = departmentArg(reads, ev, args.department);
   const node = reads.category(ev, args.category);
+  if (department && node.item.point_in_time) {
+    throw finErrors.argument(`"${node.name}" is a balance: departments are on income and expense lines only, so a balance has none`, 'department_on_balance');
+  }
   const query: AggregationTotalParams = { category_id: node.id };
   if (node.item.point_in_time) {
     if (second !== undefined) {
@@ -65,16 +96,21 @@ export function total(
     }
     query.start_date = coverage.covered.start;
     query.end_date = coverage.covered.end;
+    if (department) return centsToDisplay(departmentCents(reads, ev, coverage.covered, department, { categoryId: node.id }), 'units');
   }
   if (merchant !== undefined) query.merchant = merchant;
   const { value } = reads.total(ev, query);
   return centsToDisplay(value.total_cents, 'units');
 }
 
-/** FIN.PNL: one income statement line (a category, or "Net Income" / "Operating Income"). */
-export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown }, ev: Evaluation): number {
+/**
+ * FIN.PNL: one income statement line (a category, or "Net Income" / "Operating Income"); with a department,
+ * that department's and those under it (their journal lines, checked against the statement).
+ */
+export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown; department?: unknown }, ev: Evaluation): number {
   const period = inputs.period(args.start, args.end);
   const figure = typeof args.line === 'string' ? figureKey(INCOME_FIGURES, args.line) : undefined;
+  const department = departmentArg(reads, ev, args.department);
   let categoryId: string | undefined;
   if (figure === undefined) {
     const node = reads.category(ev, args.line);
@@ -82,6 +118,10 @@ export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start:
       throw finErrors.argument(`"${node.name}" is a balance-sheet category: use FIN.BALANCE or FIN.TOTAL for it`, 'wrong_statement');
     }
     categoryId = node.id;
+  }
+  if (department) {
+    const line = figure !== undefined ? { figure: figure as 'net_income_cents' | 'operating_income_cents' } : { categoryId: categoryId! };
+    return centsToDisplay(departmentCents(reads, ev, period, department, line), 'units');
   }
   const { value: report } = reads.incomeStatement(ev, period);
   // A periodic category the statement does not list had no activity in the period.

@@ -38,8 +38,8 @@ type Shown = number | string;
 function call(cell: ModelCell): Promise<number> {
   const a = cell.args as never[];
   const invocation = cellInvocation();
-  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], undefined, invocation);
-  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], undefined, invocation);
+  if (cell.fn === 'pnl') return fin.pnl(a[0], a[1], a[2], undefined, undefined, invocation);
+  if (cell.fn === 'total') return fin.total(a[0], a[1], a[2], a[3], undefined, undefined, invocation);
   return fin.balance(a[0], a[1], undefined, invocation);
 }
 
