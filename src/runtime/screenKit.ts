@@ -5,6 +5,7 @@
 // the workspace's (workspace.ts).
 
 export { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
+export { defaultParent as defaultDepartmentsUnder } from '../engine/departments/split';
 export { addMonths, calendarDateAt, endOfMonth, formatYearMonth, monthIndex, monthIndexToYearMonth, namedPeriod, parseDateArgument, PERIOD_CHOICES, periodLabel } from '../engine/dates';
 export { isFinError, permissionFor, resolveInTree } from '../engine/fin';
 export { GatewayError } from '../engine/ports/workbook';
@@ -18,7 +19,7 @@ export { kpiReads } from '../engine/reporting/boardPack';
 export { parseReportingMonth, REPORTING_PERIOD_NAME } from '../engine/reporting/period';
 export { fail, ok } from '../engine/result';
 export { holdsFinContent, shareWarnings, suggestedSheets } from '../engine/share';
-export { columnsFor, costText, describeSpec, failureOf, formatAge, isOld, LAYOUTS, offersTotal, offersVariance, RELATIONS, relativePeriod, resolvePeriod, SCALES, specFromBinding, statementLabel, STATEMENTS } from '../engine/statements';
+export { columnsFor, costText, describeSpec, failureOf, formatAge, isOld, LAYOUTS, offersLayout, offersTotal, offersVariance, RELATIONS, relativePeriod, resolvePeriod, SCALES, specFromBinding, statementLabel, STATEMENTS } from '../engine/statements';
 export { plural, pluralGrouped, pluralNoun } from '../engine/text/plural';
 export { allowsIncrementalRefresh, describeFilters, idsInSelection, mutableFilterNames, normalizeFilters } from '../engine/transactions';
 export { buildTree } from '../engine/tree';

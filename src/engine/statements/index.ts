@@ -4,6 +4,7 @@ export {
   LAYOUTS,
   SCALES,
   describeSpec,
+  offersLayout,
   offersTotal,
   offersVariance,
   resolvePeriod,

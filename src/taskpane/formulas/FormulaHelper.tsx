@@ -1,15 +1,18 @@
 import { Badge, Button, Field, Input, Listbox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useId, useMemo, useState, type CSSProperties } from 'react';
 import { ErrorMessage } from '../shared/ErrorMessage';
-import { checkPeriod, lastQuarterText, totalFormula } from './formula';
+import { checkPeriod, departmentFormula, lastQuarterText, totalFormula } from './formula';
+import { ChoiceField } from '../shared/ChoiceField';
+import { useDepartments } from '../shared/useDepartments';
 import { useToday } from '../shared/hooks';
 import type { ScreenProps } from '../services';
 import { useScreenStyles } from '../shared/styles';
 import { filterCategories, useCategories } from '../shared/useCategories';
 
 // The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
-// the matching FIN.TOTAL formula into the selected cell. The categories come through the shared cache, so
-// they cost one call once (and nothing when the FIN functions already fetched them).
+// the matching FIN.TOTAL formula into the selected cell; with a department, the FIN.PNL of that department
+// (and those under it). The categories and departments come through the shared cache, so each list costs
+// one call once (and nothing when the FIN functions already fetched it).
 
 const useHelperStyles = makeStyles({
   categories: {
@@ -37,13 +40,23 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
   const [filter, setFilter] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [periodText, setPeriodText] = useState(() => lastQuarterText(today));
+  const departments = useDepartments(services, connection);
+  const [departmentId, setDepartmentId] = useState('');
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
 
   const shown = useMemo(() => (tree ? filterCategories(tree, filter) : []), [tree, filter]);
   const selected = tree && selectedId ? (tree.byId.get(selectedId) ?? null) : null;
   const period = checkPeriod(periodText, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
-  const formula = tree && selected && period.ok ? totalFormula(tree, selected, periodText) : '';
+  const department = departments.tree && departmentId ? (departments.tree.byId.get(departmentId) ?? null) : null;
+  // Departments are on income and expense lines: a balance's formula takes none.
+  const byDepartment = department !== null && selected !== null && !selected.item.point_in_time;
+  const formula =
+    tree && selected && period.ok
+      ? byDepartment && departments.tree
+        ? departmentFormula(tree, selected, periodText, departments.tree, department)
+        : totalFormula(tree, selected, periodText)
+      : '';
   const periodHint = period.ok
     ? period.value.kind === 'period'
       ? `${period.value.period.start} to ${period.value.period.end}`
@@ -67,7 +80,10 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
 
   return (
     <div className={styles.screen}>
-      <Text>Put a FIN.TOTAL formula for a category into the selected cell. It recalculates from the cache and refreshes with the Refresh tab's Refresh changes.</Text>
+      <Text>
+        Put a FIN.TOTAL formula for a category into the selected cell, or with a department a FIN.PNL of that department's share. It recalculates from the cache and refreshes with the Refresh
+        tab's Refresh changes.
+      </Text>
       {!tree && checked && (
         <div className={styles.row}>
           <Button onClick={() => void categories.load()} disabled={loading}>
@@ -119,6 +135,30 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
           >
             <Input value={periodText} onChange={(_, d) => setPeriodText(d.value)} spellCheck={false} />
           </Field>
+          {departments.tree ? (
+            <ChoiceField
+              label="Department"
+              hint={
+                department && selected?.item.point_in_time
+                  ? `${selected.name} is a balance, which has no department: the formula reads the whole company.`
+                  : department
+                    ? `${department.name} and the departments under it, from the period's journal entries (1 call per 500 entries).`
+                    : undefined
+              }
+              value={departmentId}
+              choices={[{ key: '', label: 'Every department (the whole company)' }, ...departments.tree.ordered.map((n) => ({ key: n.id, label: n.path }))]}
+              onChange={setDepartmentId}
+            />
+          ) : (
+            departments.checked && (
+              <div className={styles.row}>
+                <Button size="small" onClick={() => void departments.load()} disabled={departments.loading}>
+                  Load departments
+                </Button>
+                <Text className={styles.note}>for a department's figure (costs 1 call)</Text>
+              </div>
+            )
+          )}
           <Field label="Formula">
             <Input readOnly value={formula} placeholder="Pick a category" />
           </Field>
@@ -132,7 +172,7 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
       <div role="status" aria-live="polite">
         {result}
       </div>
-      <ErrorMessage error={error ?? categories.error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
+      <ErrorMessage error={error ?? categories.error ?? departments.error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
     </div>
   );
 }

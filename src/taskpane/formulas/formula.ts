@@ -1,8 +1,10 @@
 // The formula helper's text: a FIN.TOTAL formula for a category and a period, with the category written as
 // its path ("Operating Expenses > Software") so the sheet stays readable, or as its id when the path
-// would not name exactly that category (a name containing '>', or two identical paths).
+// would not name exactly that category (a name containing '>', or two identical paths). With a department,
+// a FIN.PNL formula of that department's share (the department after the company's empty place), the
+// department written the same way.
 
-import type { Category } from '../../api/types';
+import type { Category, Department } from '../../api/types';
 import type { DateArgument } from '../../engine/dates';
 import type { Result } from '../../engine/result';
 import type { Tree, TreeNode } from '../../engine/tree';
@@ -21,6 +23,17 @@ export function categoryReference(tree: Tree<Category>, node: TreeNode<Category>
 
 export function totalFormula(tree: Tree<Category>, node: TreeNode<Category>, period: string): string {
   return `=FIN.TOTAL(${excelString(categoryReference(tree, node))},${excelString(period.trim())})`;
+}
+
+/** The department's path when it resolves back to it, else its id. */
+export function departmentReference(tree: Tree<Department>, node: TreeNode<Department>): string {
+  const byPath = resolveInTree(tree, node.path, 'dept_');
+  return byPath.ok && byPath.node.id === node.id ? node.path : node.id;
+}
+
+/** =FIN.PNL("Operating Expenses","2026-Q3",,,"Company > Go-to-Market"): no end, the default company, then the department. */
+export function departmentFormula(tree: Tree<Category>, node: TreeNode<Category>, period: string, departments: Tree<Department>, department: TreeNode<Department>): string {
+  return `=FIN.PNL(${excelString(categoryReference(tree, node))},${excelString(period.trim())},,,${excelString(departmentReference(departments, department))})`;
 }
 
 /** The period text as the FIN functions will read it (same parser), for the hint under the field. */

@@ -5,6 +5,8 @@ import type { Period, YearMonth } from '../../engine/dates';
 import type { Scale } from '../../engine/render';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
+import { DepartmentsField } from './DepartmentsField';
+import { useDepartments } from '../shared/useDepartments';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
 import { InView } from '../shared/InView';
@@ -15,7 +17,7 @@ import type { FittingBlock } from '../../engine/statements/fit';
 import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -56,7 +58,11 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   }, [workspace, pack]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
-  const [layout, setLayout] = useState<LayoutKey>('single');
+  const [chosenLayout, setLayout] = useState<LayoutKey>('single');
+  // By department is an income statement's only: another statement shows one period.
+  const layout: LayoutKey = offersLayout(statement, chosenLayout) ? chosenLayout : 'single';
+  /** By department: the department whose children are the columns (null: the top tier; undefined: not chosen yet). */
+  const [departmentsUnder, setDepartmentsUnder] = useState<string | null | undefined>(undefined);
   const [total, setTotal] = useState(false);
   // A comparison is read by its variance: offered, and on unless the user turns it off.
   const [variance, setVariance] = useState(true);
@@ -72,6 +78,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const working = useConnectionOf(connection, chosenId);
   const company = useCompany(connection, chosenId);
   const target = working ?? connection;
+  const departments = useDepartments(services, target);
   const blocks = company?.statements ?? statements;
   const callsLeft = useCallback(() => workspace.callsLeft(chosenId), [workspace, chosenId]);
   const [cost, setCost] = useState<(CallCost & { left: CallsLeft | null; fit: FittingBlock | null }) | null>(null);
@@ -101,9 +108,10 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             ...(canTotal && total ? { total: true } : {}),
             ...(canVariance && variance ? { variance: true } : {}),
             ...(relation ? { relation } : {}),
+            ...(layout === 'by_department' && departmentsUnder ? { departmentsUnder } : {}),
           }
         : null,
-    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance],
+    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance, departmentsUnder],
   );
 
   // The year to date differs from the period picked: say which two spans are compared.
@@ -204,6 +212,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           choices={connection.connections.map((c) => ({ key: c.companyId, label: c.isDefault ? `${c.name} (default)` : c.name }))}
           onChange={(id) => {
             setCompanyId(id);
+            setDepartmentsUnder(undefined);
             if (id !== connection.companyId) setRelation(null);
           }}
           disabled={busy}
@@ -240,10 +249,11 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         label="Layout"
         hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : ytdHint}
         value={layout}
-        choices={LAYOUTS}
+        choices={LAYOUTS.filter((l) => offersLayout(statement, l.key))}
         onChange={setLayout}
         disabled={busy}
       />
+      {layout === 'by_department' && <DepartmentsField departments={departments} value={departmentsUnder} onChange={setDepartmentsUnder} disabled={busy} />}
       {canTotal && (
         // Summed from the fetched periods' cents when the block is written: costs nothing more.
         <Checkbox label="Add a Total column (no extra call)" checked={total} onChange={(_, d) => setTotal(d.checked === true)} disabled={busy} />
@@ -281,7 +291,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         )}
       </div>
       <InView watch={progress ? `${progress.done}/${progress.total}` : result || (error ? 'error' : '')}>
-        <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error} connection={target} />
+        <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error ?? departments.error} connection={target} />
       </InView>
     </div>
   );
