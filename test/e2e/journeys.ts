@@ -997,6 +997,111 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
+      name: 'A P&L by department for last month, checked against the API (issue 27)',
+      run: async ({ page, shot, step, log }) => {
+        const [y, m] = world.today.split('-').map(Number);
+        const { start, end } = monthRange(m === 1 ? y - 1 : y, m === 1 ? 12 : m - 1);
+        step('connecting and choosing the layout');
+        await connectDemo(page);
+        const p = pane(page);
+        await p.getByLabel('Statement', { exact: true }).selectOption({ label: 'Income statement' });
+        await p.getByLabel('Period', { exact: true }).selectOption({ label: 'Last month' });
+        await p.getByLabel('Layout', { exact: true }).selectOption({ label: 'By department' });
+        await p.getByRole('radio', { name: 'New sheet' }).check();
+
+        step('loading the departments: 1 call, said first');
+        await p.getByText('to choose which go side by side (costs 1 call)', { exact: true }).waitFor();
+        const beforeLoad = await usage(world, 'growth-admin');
+        await p.getByRole('button', { name: 'Load departments', exact: true }).click();
+        const columns = p.getByLabel('Departments side by side', { exact: true });
+        await columns.waitFor();
+        assert.equal(await usage(world, 'growth-admin'), beforeLoad + 1);
+        const departments = await api<{ data: { id: string; name: string; parent_id: string | null; point_in_time?: boolean }[] }>(world, 'growth-admin', '/departments');
+        const root = departments.data.find((d) => d.parent_id === null)!;
+        const heads = departments.data.filter((d) => d.parent_id === root.id);
+        assert.equal(
+          (await columns.locator('option:checked').textContent())?.trim(),
+          `Under ${root.name}: ${heads.map((d) => d.name).join(', ')}`,
+          'the company is the one top department: its children go side by side',
+        );
+
+        step('the cost, before anything is spent');
+        const cost = p.getByRole('status').filter({ hasText: /^Costs at least 3 calls \(1 cached; journal entries are read 500 to a call/ });
+        await cost.waitFor();
+        await cost.scrollIntoViewIfNeeded();
+        await shot('23-pnl-by-department-cost');
+        const before = await usage(world, 'growth-admin');
+        const inserted = await insertStatement(page);
+        const spent = (await usage(world, 'growth-admin')) - before;
+        assert.match(inserted, new RegExp(`Spent ${spent} calls\\.`));
+        const sheet = sheetOf(inserted);
+        assert.equal(sheet, `P&L ${MONTHS[Number(start.slice(5, 7)) - 1]} ${start.slice(0, 4)}`);
+
+        step('checking every line against the API: the statement, and each department by its journal entries');
+        const [statement, categories] = await Promise.all([
+          api<IncomeStatement>(world, 'growth-admin', `/reports/income_statement?start_date=${start}&end_date=${end}`),
+          api<{ data: { id: string; parent_id: string | null; point_in_time: boolean }[] }>(world, 'growth-admin', '/categories'),
+        ]);
+        const grid = sheetGrid(page, sheet);
+        await grid.getByRole('gridcell', { name: 'Unassigned', exact: true }).waitFor();
+        const rows = await readGrid(grid);
+        const header = rows.find((r) => r.cells.includes('Total'))!;
+        assert.deepEqual(header.cells.slice(1, 1 + heads.length), heads.map((d) => d.name));
+        const total = header.cells.indexOf('Total');
+        const unassigned = header.cells.indexOf('Unassigned');
+        assert.ok(unassigned > heads.length, 'Unassigned after the departments');
+        const mismatches: string[] = [];
+        const body = rows.filter((r) => r.row > header.row);
+        // Every line of the API's statement in the Total column, and the columns before it adding up to it.
+        for (const section of SECTIONS) {
+          const lines = (statement[section] as { categories?: ReportCategory[] } | undefined)?.categories ?? [];
+          for (const line of lines) {
+            if (lines.filter((l) => l.name === line.name).length > 1) continue;
+            const row = body.find((r) => r.cells[0] === line.name && r.cells[total] !== '');
+            if (!row) {
+              mismatches.push(`${line.name}: no row`);
+              continue;
+            }
+            if (Math.round(parseAmount(row.cells[total]) * 100) !== line.amount_cents) mismatches.push(`${line.name}: Total ${row.cells[total]}, the API ${line.amount_cents / 100}`);
+            const sum = row.cells.slice(1, total).reduce((n, c) => n + Math.round(parseAmount(c) * 100), 0);
+            if (sum !== line.amount_cents) mismatches.push(`${line.name}: the columns add up to ${sum / 100}, the API ${line.amount_cents / 100}`);
+          }
+        }
+        // Each department's net income: the credit minus debit of its journal lines, as the API lists them by department_id.
+        const periodic = new Set(categories.data.filter((c) => !c.point_in_time).map((c) => c.id));
+        const net = body.find((r) => r.cells[0] === 'Net income')!;
+        for (const [i, head] of heads.entries()) {
+          const under = new Set([head.id]);
+          for (let grown = true; grown; ) {
+            grown = false;
+            for (const d of departments.data) {
+              if (d.parent_id && under.has(d.parent_id) && !under.has(d.id)) {
+                under.add(d.id);
+                grown = true;
+              }
+            }
+          }
+          let cents = 0;
+          let cursor: string | null = null;
+          do {
+            const page: { data: { lines: { category_id: string; department_id: string | null; debit_cents: number; credit_cents: number }[] }[]; has_more: boolean; next_cursor: string | null } =
+              await api(world, 'growth-admin', `/journal_entries?limit=500&department_id=${head.id}&start_date=${start}&end_date=${end}${cursor ? `&starting_after=${cursor}` : ''}`);
+            for (const e of page.data) for (const l of e.lines) if (l.department_id && under.has(l.department_id) && periodic.has(l.category_id)) cents += l.credit_cents - l.debit_cents;
+            cursor = page.has_more ? page.next_cursor : null;
+          } while (cursor);
+          if (Math.round(parseAmount(net.cells[1 + i]) * 100) !== cents) mismatches.push(`${head.name}: net income ${net.cells[1 + i]}, its journal lines ${cents / 100}`);
+        }
+        if (Math.round(parseAmount(net.cells[total]) * 100) !== statement.net_income_cents) mismatches.push(`Net income: Total ${net.cells[total]}, the API ${statement.net_income_cents / 100}`);
+        assert.deepEqual(mismatches, [], `figures of ${sheet} that differ from the API`);
+        log(`${spent} calls; every line's Total is the API's and its ${total - 1} columns add up to it; ${heads.length} departments' net income equal their journal lines`);
+        await goToCell(page, 'A1');
+        await shot('23-pnl-by-department');
+        // Scrolled right: Unassigned and the Total under their headers.
+        await goToCell(page, `${columnLetters(total)}${header.row}`);
+        await shot('23a-pnl-by-department-total');
+      },
+    },
+    {
       name: 'Share as values: a block and FIN cells copied to a sheet with no FIN formula (issue 15)',
       run: async ({ page, shot, step, log }) => {
         const year = lastYear(world);
