@@ -51,7 +51,7 @@ export interface DepartmentColumns {
   /** The line under the statement's name. */
   description: string;
   /** Stored in the binding next to the drill-down's: what each column is (null: the Total, the whole statement). */
-  parameters: { columnDepartments: (string | null)[]; departmentsUnder: string | null };
+  parameters: { columnDepartments: (string | null)[] };
 }
 
 export interface FetchDepartmentsOptions {
@@ -113,6 +113,6 @@ export async function fetchByDepartment(block: ByDepartment, options: FetchDepar
     fetchedAt: Math.min(activity.fetchedAt, statement.fetchedAt, categories.fetchedAt, departments.fetchedAt),
     labels: [...shown.map(({ column }) => column.label), 'Total'],
     description: `For the period ${period.start} to ${period.end}, by department: ${split.described}, each with the departments under it`,
-    parameters: { columnDepartments: [...shown.map(({ column }) => columnName(column)), null], departmentsUnder: block.parent ?? null },
+    parameters: { columnDepartments: [...shown.map(({ column }) => columnName(column)), null] },
   };
 }
