@@ -25,7 +25,9 @@ import { boardPackIn, insertBoardPack, packCost, type PackOutcome } from '../eng
 import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
 import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
+import { blockLines, chartsOf, insertBlockChart, removeBlockChart, type BlockChart, type ChartableBlock, type ChartChoice } from '../engine/charts/blockCharts';
 import { forgetBlock } from '../engine/statements/blocks';
+import { describeSpec, specFromBinding } from '../engine/statements/spec';
 import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
 import type { WrittenRange } from '../engine/ports/workbook';
 import { refreshConsolidatedBlocks } from '../engine/consolidation/refreshBlocks';
@@ -58,6 +60,16 @@ export interface WorkspaceRuntime {
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
   cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
   getFinService(company?: string): Promise<FinService | null>;
+}
+
+/** A statement block as the chart panel lists it. */
+export interface ChartableStatement {
+  bindingId: string;
+  /** "Income statement, FY2025, months side by side". */
+  description: string;
+  /** Where it was last written (sheet-qualified). */
+  address: string;
+  charts: BlockChart[];
 }
 
 /** Where the workspace works: the runtime, the workbook, add-in storage for push journals, the clock. */
@@ -175,6 +187,17 @@ export interface Workspace {
     /** Refresh this block: each company's report again, on its own connection; refused naming a company not connected here. */
     refresh(block: ConsolidatedBlock): Promise<{ written: WrittenRange }>;
     forget(binding: BindingRecord): Promise<void>;
+  };
+  /**
+   * Charts of statement blocks (issue 28, item 2): which blocks there are with their charts, the lines a block
+   * can chart, inserting one (recorded with the block, so its refreshes and roll forward keep it on its lines)
+   * and taking one out. Excel only: no call.
+   */
+  readonly charts: {
+    blocks(): Promise<ChartableStatement[]>;
+    lines(bindingId: string): Promise<ChartableBlock>;
+    insert(bindingId: string, choice: ChartChoice): Promise<{ chart: BlockChart; sheet: string; over: string }>;
+    remove(bindingId: string, name: string): Promise<void>;
   };
   /** Share as values: what each sheet holds and what to warn about, then the values copies. */
   readonly share: {
@@ -336,6 +359,13 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     return (skipSheets) => periodFormulas(deps, skipSheets);
   };
 
+  /** The block's binding as the workbook holds it now; refused when it is gone (forgotten meanwhile). */
+  const statementBinding = async (bindingId: string): Promise<BindingRecord> => {
+    const binding = (await gateway.listBindings()).find((b) => b.id === bindingId && specFromBinding(b));
+    if (!binding) throw new Refusal('Block not found', 'This block is no longer recorded in the workbook (it was forgotten). Choose another block.', 'chart_block_gone');
+    return binding;
+  };
+
   const textOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'changed' ? changedRefreshText(p) : fullRefreshText(p));
   /** What a refresh of `kind` costs at least: a changes refresh asks (1 call) and fetches what the add-in's own pushes changed. */
   const leastOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'full' || !p.watermark ? p.fullCalls : 1 + p.knownCalls);
@@ -460,6 +490,21 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
         return refreshConsolidated({ ...consolidatedDeps, title: block.title }, block, found.members);
       },
       forget: (binding) => forgetBlock(gateway, binding),
+    },
+    charts: {
+      blocks: async () =>
+        (await gateway.listBindings()).flatMap((b) => {
+          const spec = specFromBinding(b);
+          return spec ? [{ bindingId: b.id, description: describeSpec(spec), address: b.address, charts: chartsOf(b) }] : [];
+        }),
+      lines: async (bindingId) => blockLines(gateway, await statementBinding(bindingId)),
+      insert: async (bindingId, choice) => {
+        const { chart, sheet, over } = await insertBlockChart(gateway, await statementBinding(bindingId), choice);
+        return { chart, sheet, over };
+      },
+      remove: async (bindingId, name) => {
+        await removeBlockChart(gateway, await statementBinding(bindingId), name);
+      },
     },
     share: {
       survey: async (finQuietMs) => {

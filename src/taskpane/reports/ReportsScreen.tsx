@@ -5,6 +5,7 @@ import type { Period, YearMonth } from '../../engine/dates';
 import type { Scale } from '../../engine/render';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
+import { ChartPanel } from './ChartPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
 import { InView } from '../shared/InView';
@@ -283,6 +284,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       <InView watch={progress ? `${progress.done}/${progress.total}` : result || (error ? 'error' : '')}>
         <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error} connection={target} />
       </InView>
+      <ChartPanel connection={connection} version={costVersion + periodVersion} />
     </div>
   );
 }
