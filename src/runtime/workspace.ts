@@ -210,8 +210,18 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
   const { runtime, gateway } = env;
   const statementsOf = (c: { client: Client; reader: CachedReader; companyName: string }): StatementsEngine =>
     createStatementsEngine({ gateway, reader: c.reader, client: c.client, companyName: c.companyName, now: env.now, timeZone: env.timeZone });
-  const transactionsOf = (c: { client: Client; reader: CachedReader; keyFingerprint: string; companyName: string }): TransactionsEngine =>
-    createTransactionsEngine({ client: c.client, reader: c.reader, gateway, journal: env.journal, owner: { keyFingerprint: c.keyFingerprint, label: c.companyName }, now: env.now, poll: env.poll });
+  const transactionsOf = (c: { client: Client; reader: CachedReader; keyFingerprint: string; companyName: string; name: string }): TransactionsEngine =>
+    createTransactionsEngine({
+      client: c.client,
+      reader: c.reader,
+      gateway,
+      journal: env.journal,
+      owner: { keyFingerprint: c.keyFingerprint, label: c.companyName },
+      connection: c.name,
+      timeZone: env.timeZone,
+      now: env.now,
+      poll: env.poll,
+    });
 
   const defaultSettings = connected.connections.find((c) => c.companyId === connected.companyId);
   const own: CompanyWorkspace = {
