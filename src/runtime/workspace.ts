@@ -26,6 +26,7 @@ import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/p
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
 import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
 import { blockLines, chartsOf, insertBlockChart, removeBlockChart, type BlockChart, type ChartableBlock, type ChartChoice } from '../engine/charts/blockCharts';
+import { openLog, recentEntries, type LogSummary } from '../engine/pushLog/log';
 import { forgetBlock } from '../engine/statements/blocks';
 import { describeSpec, specFromBinding } from '../engine/statements/spec';
 import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
@@ -199,10 +200,16 @@ export interface Workspace {
     insert(bindingId: string, choice: ChartChoice): Promise<{ chart: BlockChart; sheet: string; over: string }>;
     remove(bindingId: string, name: string): Promise<void>;
   };
+  /** The push log (issue 28, item 3): its last entries, and its sheet shown. No call. */
+  readonly pushLog: {
+    recent(count?: number): Promise<{ sheet: string | null; entries: LogSummary[] }>;
+    open(): Promise<string>;
+  };
   /** Share as values: what each sheet holds and what to warn about, then the values copies. */
   readonly share: {
     survey(finQuietMs: number): Promise<{ sheets: SheetSurvey[]; facts: ShareFacts }>;
-    copy(sheets: readonly string[], facts: ShareFacts, onProgress?: (done: number, total: number) => void): Promise<ShareResult>;
+    /** The push log is left out unless `includePushLog` (the user ticked it). */
+    copy(sheets: readonly string[], facts: ShareFacts, onProgress?: (done: number, total: number) => void, options?: { includePushLog?: boolean }): Promise<ShareResult>;
   };
 }
 
@@ -516,6 +523,10 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
         await removeBlockChart(gateway, await statementBinding(bindingId), name);
       },
     },
+    pushLog: {
+      recent: (count) => recentEntries(gateway, count),
+      open: () => openLog(gateway),
+    },
     share: {
       survey: async (finQuietMs) => {
         const now = env.now();
@@ -530,14 +541,14 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
         const companyNames = Object.fromEntries(connected.connections.map((c) => [c.companyId, c.companyName]));
         return { sheets, facts: { companyNames, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, finCalculating, now, timeZone: env.timeZone } };
       },
-      copy: async (names, facts, onProgress) => {
+      copy: async (names, facts, onProgress, options = {}) => {
         // The sheets are read again: cells may have finished computing (or been edited) since the survey.
         const fresh = await surveyWorkbook(gateway, { plan: await own.statements.plan(), now: env.now(), finCompanies: (cells) => runtime.cellCompanies(cells) });
         const chosen = new Set(names);
         const fin = await runtime.getFinService();
         // Nothing is copied while FIN formulas are still calculating: the copy would keep their previous figures.
         const finSettled = async () => !fin || (await fin.whenIdle(300, 1200));
-        return shareAsValues(gateway, fresh.filter((sheet) => chosen.has(sheet.sheet)), { ...facts, now: env.now() }, onProgress, { finSettled });
+        return shareAsValues(gateway, fresh.filter((sheet) => chosen.has(sheet.sheet)), { ...facts, now: env.now() }, onProgress, { finSettled, includePushLog: options.includePushLog });
       },
     },
   };
