@@ -82,3 +82,34 @@ export function checkFormula(formula: string): void {
 export function unreadableSelection(): GatewayError {
   return new GatewayError('InvalidInput', 'Excel cannot read this selection: select one block of cells (not several areas) in this workbook and try again.');
 }
+
+/** Excel's limit on a chart's title and a series' name. */
+const CHART_TEXT_MAX = 255;
+/** Text Excel reads as a formula or a reference where it takes one: = + - @ first (as in a cell). */
+const FORMULA_START = /^[=+\-@]/;
+/**
+ * A zero-width space: put before chart text that starts like a formula. A chart has no text format: a
+ * series name set to "=Sheet1!A1" links the series to that cell, as Excel's own Series.Name does, and
+ * ExcelApi 1.10 has no typed text for charts. The mark is invisible, and the name stays the API's text.
+ */
+export const CHART_TEXT_GUARD = '\u200B';
+
+/** A chart title or series name as it is written: text, at most 255 characters, never a formula. */
+export function chartText(text: string): string {
+  const guarded = FORMULA_START.test(text) ? `${CHART_TEXT_GUARD}${text}` : text;
+  return guarded.length > CHART_TEXT_MAX ? guarded.slice(0, CHART_TEXT_MAX) : guarded;
+}
+
+/** A chart's series, checked before anything reaches the workbook: one at least, each of one row or column. */
+export function checkChartSpec(spec: { kind: string; series: { values: string }[]; categories: string }, parse: (address: string) => { rows: number; cols: number }): void {
+  if (spec.kind !== 'line' && spec.kind !== 'column') throw new GatewayError('InvalidInput', `Unknown chart kind ${JSON.stringify(spec.kind)}`);
+  if (spec.series.length === 0) throw new GatewayError('InvalidInput', 'A chart needs one series at least');
+  const categories = parse(spec.categories);
+  const length = Math.max(categories.rows, categories.cols);
+  if (categories.rows !== 1 && categories.cols !== 1) throw new GatewayError('InvalidInput', 'Chart categories must be one row or one column');
+  for (const s of spec.series) {
+    const box = parse(s.values);
+    if (box.rows !== 1 && box.cols !== 1) throw new GatewayError('InvalidInput', `A chart series must be one row or one column, not ${s.values}`);
+    if (Math.max(box.rows, box.cols) !== length) throw new GatewayError('InvalidInput', `A chart series (${s.values}) must be as long as its categories (${spec.categories})`);
+  }
+}

@@ -7,7 +7,7 @@
  * answers (the workbench overrides it with its formula engine's results).
  */
 import type { DateSystem } from '../engine/dates';
-import { cellA1, MAX_COLS, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
+import { boxA1, cellA1, MAX_COLS, parseBox, parseCell, parseQualified, qualify, type Box } from '../engine/ports/address';
 import type { SecretStore } from '../engine/ports/storage';
 import {
   GatewayError,
@@ -15,6 +15,9 @@ import {
   type BindingRecord,
   type BlockLocation,
   type CellRef,
+  type ChartPlacement,
+  type ChartSpec,
+  type ChartUpdate,
   type GridWrite,
   type Json,
   type KeyedResult,
@@ -37,7 +40,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, planGrid, TEXT_FORMAT } from './gridPlan';
-import { checkDefinedName, checkFormula, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
+import { chartText, checkChartSpec, checkDefinedName, checkFormula, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
 
 export interface MemoryCell {
   value: ReadValue;
@@ -52,6 +55,8 @@ const BLANK: MemoryCell = Object.freeze({ value: '', numberFormat: GENERAL_FORMA
 
 class MemorySheet {
   visibility: 'Visible' | 'Hidden' = 'Visible';
+  /** Excel's sheet protection (no password): every cell is locked, so no write reaches it. */
+  protected = false;
   readonly cells = new Map<string, MemoryCell>();
   readonly widths = new Map<number, number>();
   outline = new Map<number, number>();
@@ -167,7 +172,64 @@ interface MemoryTable {
   validations: Map<string, string>;
 }
 
+/** Cells a chart reads; box null once Excel made the reference #REF! (its rows or its sheet deleted). */
+interface MemoryRef {
+  sheet: MemorySheet;
+  box: Box | null;
+}
+
+interface MemoryChart {
+  name: string;
+  sheet: MemorySheet;
+  /** 'line' or 'column' for the add-in's; a user's chart may be of any kind Excel has. */
+  kind: string;
+  title: string;
+  /** The cells it covers (it moves with them, as Excel's default "move and size with cells"). */
+  over: Box;
+  series: { name: string; values: MemoryRef | null; categories: MemoryRef | null }[];
+}
+
+/** A chart as the workbook shows it (tests and the workbench): its cells and the values they hold now. */
+export interface MemoryChartView {
+  name: string;
+  sheet: string;
+  kind: string;
+  title: string;
+  /** The cells it covers, on its sheet ("P2:W18"). */
+  over: string;
+  series: {
+    name: string;
+    /** Sheet-qualified, or null for #REF!. */
+    values: string | null;
+    categories: string | null;
+    /** What the chart plots: each cell's value as calculated. */
+    shown: ReadValue[];
+    labels: ReadValue[];
+  }[];
+}
+
+/** A reference after rows from `from` of its sheet move by `delta` (deleted when negative), as names move. */
+function movedBox(box: Box, from: number, delta: number): Box | null {
+  if (delta >= 0) {
+    if (from <= box.row) return { ...box, row: box.row + delta };
+    if (from < box.row + box.rows) return { ...box, rows: box.rows + delta };
+    return box;
+  }
+  const end = from - delta;
+  const lost = Math.max(0, Math.min(end, box.row + box.rows) - Math.max(from, box.row));
+  if (end <= box.row) return { ...box, row: box.row + delta };
+  if (lost === box.rows) return null;
+  if (lost > 0) return { ...box, row: Math.min(box.row, from), rows: box.rows - lost };
+  return box;
+}
+
 export const MEMORY_LISTS_SHEET = 'FinLists';
+
+/** Excel refuses every change to a protected sheet's cells (they are all locked), and to its charts. */
+function writable(sheet: MemorySheet): MemorySheet {
+  if (sheet.protected) throw new GatewayError('Protected', `The sheet ${sheet.name} is protected: unprotect it (Review > Unprotect Sheet) to change it.`, 'AccessDenied');
+  return sheet;
+}
 
 function memoryStats(operation: string, rows: number): WriteStats {
   return { operation, rows, syncs: 0, chunks: 1, rowsPerChunk: rows, largestPayloadBytes: 0, retries: 0 };
@@ -190,6 +252,7 @@ export class MemoryGateway implements WorkbookGateway {
   private readonly bindings = new Map<string, string>();
   /** By lower-cased name: Excel compares names case-insensitively. */
   private readonly names = new Map<string, MemoryName>();
+  private readonly charts: MemoryChart[] = [];
   /** Results shown by showResult, by sheet and anchor cell ("row,col"). */
   private readonly shown = new Map<MemorySheet, Map<string, ReadValue | ReadValue[][]>>();
   private readonly dateSystem: DateSystem;
@@ -271,7 +334,7 @@ export class MemoryGateway implements WorkbookGateway {
   /** The user types a value into a cell. */
   typeValue(sheet: string, a1: string, value: string | number): void {
     const { row, col } = parseCell(a1);
-    this.sheet(sheet).set(row, col, { value });
+    this.sheet(sheet, 'write').set(row, col, { value });
   }
 
   /**
@@ -313,7 +376,7 @@ export class MemoryGateway implements WorkbookGateway {
 
   /** The user groups `count` whole rows from 1-based row `first` (Data > Group): each goes one level deeper. */
   groupSheetRows(sheet: string, first: number, count: number): void {
-    const s = this.sheet(sheet);
+    const s = this.sheet(sheet, 'write');
     for (let r = first - 1; r < first - 1 + count; r++) s.outline.set(r, Math.min(MAX_OUTLINE_LEVEL, (s.outline.get(r) ?? 0) + 1));
   }
 
@@ -322,9 +385,10 @@ export class MemoryGateway implements WorkbookGateway {
    * down, and a name or table the rows land inside grows, as in Excel.
    */
   insertSheetRows(sheet: string, before: number, count: number): void {
-    const s = this.sheet(sheet);
+    const s = this.sheet(sheet, 'write');
     const at = before - 1;
     s.insertRows(at, count);
+    this.chartRowsMoved(s, at, count);
     for (const t of this.tables) {
       if (t.sheet !== s) continue;
       if (at <= t.row) t.row += count;
@@ -343,7 +407,7 @@ export class MemoryGateway implements WorkbookGateway {
    * modelled.)
    */
   deleteSheetRows(sheet: string, first: number, count: number): void {
-    const s = this.sheet(sheet);
+    const s = this.sheet(sheet, 'write');
     const from = first - 1;
     const end = from + count;
     for (const t of this.tables) {
@@ -352,6 +416,7 @@ export class MemoryGateway implements WorkbookGateway {
       else if (from <= t.row + Math.max(1, t.rows)) throw new GatewayError('Host', 'memory: deleting rows through a table is not modelled');
     }
     s.deleteRows(from, count);
+    this.chartRowsMoved(s, from, -count);
     for (const n of this.names.values()) {
       if (n.sheet !== s || !n.box) continue;
       const { row, rows } = n.box;
@@ -376,22 +441,27 @@ export class MemoryGateway implements WorkbookGateway {
     this.sheets.splice(this.sheets.indexOf(s), 1);
     for (let i = this.tables.length - 1; i >= 0; i--) if (this.tables[i].sheet === s) this.tables.splice(i, 1);
     for (const n of this.names.values()) if (n.sheet === s) n.box = null;
+    // Its charts go with it; charts elsewhere that read it show #REF!.
+    for (let i = this.charts.length - 1; i >= 0; i--) if (this.charts[i].sheet === s) this.charts.splice(i, 1);
+    for (const ref of this.chartRefs()) if (ref.sheet === s) ref.box = null;
     if (this.active === s) this.active = this.sheets[0];
     if (this.selection.sheet === s) this.selection = { sheet: this.active, areas: [{ row: 0, col: 0, rows: 1, cols: 1 }] };
   }
 
   // Blocks -----------------------------------------------------------------------------------------
 
-  private sheet(name: string): MemorySheet {
+  /** The sheet; for a write, refused as Excel refuses it while the sheet is protected (AccessDenied). */
+  private sheet(name: string, use: 'read' | 'write' = 'read'): MemorySheet {
     const s = this.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
     if (!s) throw new GatewayError('NotFound', `No sheet named ${name}`);
+    if (use === 'write') writable(s);
     return s;
   }
 
   private resolve(target: WriteTarget): { sheet: MemorySheet; row: number; col: number; isNew: boolean } {
     if (target.kind === 'anchor') {
       const cell = target.cell.includes('!') ? parseQualified(target.cell).box : parseBox(target.cell);
-      return { sheet: this.sheet(target.sheet), row: cell.row, col: cell.col, isNew: false };
+      return { sheet: this.sheet(target.sheet, 'write'), row: cell.row, col: cell.col, isNew: false };
     }
     const sheet = new MemorySheet(uniqueSheetName(target.name, this.sheetNames()));
     this.sheets.push(sheet);
@@ -402,9 +472,10 @@ export class MemoryGateway implements WorkbookGateway {
   async writeGrid(target: WriteTarget, grid: GridWrite, options: WriteGridOptions = {}): Promise<WrittenRange> {
     const plan = planGrid(grid);
     if (options.name !== undefined) checkDefinedName(options.name);
+    if (target.kind === 'anchor') this.sheet(target.sheet, 'write');
     if (options.replace) {
       const old = parseQualified(options.replace.address);
-      const sheet = this.sheet(old.sheet);
+      const sheet = this.sheet(old.sheet, 'write');
       // What the block grouped, undone (see WriteGridOptions.replace): each row loses the levels it gained.
       const groups = options.replace.rowGroups ?? Array.from({ length: options.replace.outlineDepth ?? 0 }, () => ({ start: 0, count: old.box.rows }));
       for (const g of groups) {
@@ -567,6 +638,7 @@ export class MemoryGateway implements WorkbookGateway {
 
   async appendRows(table: string, rows: WriteValue[][]): Promise<TableRef> {
     const t = this.table(table);
+    writable(t.sheet);
     rows.forEach((row, r) => {
       if (row.length > t.columns.length) throw new GatewayError('InvalidInput', `Row ${r} has ${row.length} cells for ${t.columns.length} columns`);
     });
@@ -593,6 +665,7 @@ export class MemoryGateway implements WorkbookGateway {
 
   async updateRowsByKey(table: string, keyColumn: string, updates: RowUpdate[]): Promise<KeyedResult> {
     const t = this.table(table);
+    writable(t.sheet);
     const index = this.keyIndex(t, keyColumn);
     const missing: (string | number)[] = [];
     let count = 0;
@@ -617,6 +690,7 @@ export class MemoryGateway implements WorkbookGateway {
 
   async deleteRowsByKey(table: string, keyColumn: string, keys: (string | number)[]): Promise<KeyedResult> {
     const t = this.table(table);
+    writable(t.sheet);
     const index = this.keyIndex(t, keyColumn);
     const missing: (string | number)[] = [];
     const rows = new Set<number>();
@@ -644,6 +718,7 @@ export class MemoryGateway implements WorkbookGateway {
 
   async setListValidation(table: string, column: string, items: string[], listName = `${table}.${column}`): Promise<void> {
     const t = this.table(table);
+    writable(t.sheet);
     this.column(t, column);
     let helper = this.sheets.find((s) => s.name === MEMORY_LISTS_SHEET);
     if (!helper) {
@@ -719,11 +794,124 @@ export class MemoryGateway implements WorkbookGateway {
         validations: new Map(),
       });
     }
+    // Excel's copy of a sheet keeps its charts, and a chart that read the sheet's own cells reads the copy's.
+    for (const c of this.charts.filter((c) => c.sheet === source)) {
+      const onCopy = (ref: MemoryRef | null): MemoryRef | null => ref && { sheet: ref.sheet === source ? copy : ref.sheet, box: ref.box && { ...ref.box } };
+      this.charts.push({ ...c, sheet: copy, over: { ...c.over }, series: c.series.map((x) => ({ ...x, values: onCopy(x.values), categories: onCopy(x.categories) })) });
+    }
     copy.insertRows(0, noteRows);
+    this.chartRowsMoved(copy, 0, noteRows);
     options.note.forEach((line, r) => copy.set(r, 0, { value: fitText(line), numberFormat: TEXT_FORMAT }));
+    // A copy of a protected sheet is protected as well (Excel copies the protection).
+    copy.protected = source.protected;
     const used = await this.readSheet(copy.name);
     this.stats = memoryStats('copySheetAsValues', source.cells.size);
     return { sheet: copy.name, address: used.address ?? qualify(copy.name, { row: 0, col: 0, rows: 1, cols: 1 }) };
+  }
+
+  // Charts -----------------------------------------------------------------------------------------
+
+  private ref(address: string): MemoryRef {
+    const { sheet, box } = parseQualified(address);
+    return { sheet: this.sheet(sheet), box };
+  }
+
+  private chartRefs(): MemoryRef[] {
+    return this.charts.flatMap((c) => c.series.flatMap((x) => [x.values, x.categories])).filter((r): r is MemoryRef => r !== null);
+  }
+
+  /** Rows of `sheet` from `from` moved by `delta`: the charts' cells and their places follow, as names do. */
+  private chartRowsMoved(sheet: MemorySheet, from: number, delta: number): void {
+    if (delta === 0) return;
+    for (const ref of this.chartRefs()) if (ref.sheet === sheet && ref.box) ref.box = movedBox(ref.box, from, delta);
+    for (const c of this.charts) if (c.sheet === sheet) c.over = movedBox(c.over, from, delta) ?? { ...c.over, rows: 1 };
+  }
+
+  private chartNamed(sheet: MemorySheet, name: string): MemoryChart | undefined {
+    return this.charts.find((c) => c.sheet === sheet && c.name === name);
+  }
+
+  private seriesOf(spec: ChartSpec): MemoryChart['series'] {
+    return spec.series.map((x) => ({ name: chartText(x.name), values: this.ref(x.values), categories: this.ref(spec.categories) }));
+  }
+
+  async addChart(placement: ChartPlacement, spec: ChartSpec, name: string): Promise<void> {
+    checkChartSpec(spec, (a) => parseQualified(a).box);
+    const sheet = this.sheet(placement.sheet, 'write');
+    this.charts.push({ name, sheet, kind: spec.kind, title: chartText(spec.title), over: parseBox(placement.over), series: this.seriesOf(spec) });
+    this.stats = memoryStats('addChart', spec.series.length);
+  }
+
+  async updateChart(sheet: string, name: string, spec: ChartSpec): Promise<ChartUpdate> {
+    checkChartSpec(spec, (a) => parseQualified(a).box);
+    const s = this.sheet(sheet);
+    const chart = this.chartNamed(s, name);
+    if (!chart) return 'missing';
+    writable(s);
+    chart.title = chartText(spec.title);
+    chart.series = this.seriesOf(spec);
+    this.stats = memoryStats('updateChart', spec.series.length);
+    return 'updated';
+  }
+
+  async deleteChart(sheet: string, name: string): Promise<void> {
+    const s = this.sheet(sheet);
+    const chart = this.chartNamed(s, name);
+    if (!chart) return;
+    writable(s);
+    this.charts.splice(this.charts.indexOf(chart), 1);
+  }
+
+  /** The user adds a chart of their own over `over`, each series a range of the workbook (Insert > Chart). */
+  addUserChart(sheet: string, over: string, series: { name: string; values: string }[], categories?: string, name = `Chart ${this.charts.length + 1}`): void {
+    const s = this.sheet(sheet, 'write');
+    this.charts.push({
+      name,
+      sheet: s,
+      kind: 'user',
+      title: '',
+      over: parseBox(over),
+      series: series.map((x) => ({ name: x.name, values: this.ref(x.values), categories: categories ? this.ref(categories) : null })),
+    });
+  }
+
+  /** The charts on a sheet, with the values their cells hold now. */
+  chartsOn(sheet: string): MemoryChartView[] {
+    const s = this.sheet(sheet);
+    const address = (ref: MemoryRef | null) => (ref?.box ? qualify(ref.sheet.name, ref.box) : null);
+    const shown = (ref: MemoryRef | null): ReadValue[] => {
+      if (!ref?.box) return [];
+      const calculated = this.calculatedCells(ref.sheet.name);
+      const out: ReadValue[] = [];
+      for (let r = ref.box.row; r < ref.box.row + ref.box.rows; r++) {
+        for (let c = ref.box.col; c < ref.box.col + ref.box.cols; c++) out.push(calculated.get(`${r},${c}`) ?? ref.sheet.get(r, c).value);
+      }
+      return out;
+    };
+    return this.charts
+      .filter((c) => c.sheet === s)
+      .map((c) => ({
+        name: c.name,
+        sheet: s.name,
+        kind: c.kind,
+        title: c.title,
+        over: boxA1(c.over),
+        series: c.series.map((x) => ({ name: x.name, values: address(x.values), categories: address(x.categories), shown: shown(x.values), labels: shown(x.categories) })),
+      }));
+  }
+
+  // Sheet protection ---------------------------------------------------------------------------------
+
+  async protectSheet(sheet: string): Promise<void> {
+    this.sheet(sheet).protected = true;
+  }
+
+  async unprotectSheet(sheet: string): Promise<void> {
+    this.sheet(sheet).protected = false;
+  }
+
+  async isSheetProtected(sheet: string): Promise<boolean> {
+    return this.sheet(sheet).protected;
   }
 
   // Workbook ---------------------------------------------------------------------------------------
@@ -756,7 +944,7 @@ export class MemoryGateway implements WorkbookGateway {
   async writeFormula(cell: CellRef | string, formula: string): Promise<void> {
     checkFormula(formula);
     const { sheet: name, box } = parseQualified(typeof cell === 'string' ? cell : cell.address);
-    const sheet = this.sheet(name);
+    const sheet = this.sheet(name, 'write');
     const current = sheet.get(box.row, box.col);
     sheet.set(box.row, box.col, {
       value: '',

@@ -10,6 +10,9 @@ import {
   type BindingRecord,
   type BlockLocation,
   type CellRef,
+  type ChartPlacement,
+  type ChartSpec,
+  type ChartUpdate,
   type GridWrite,
   type Json,
   type KeyedResult,
@@ -30,10 +33,12 @@ import {
   type WriteValue,
   type WrittenRange,
 } from '../engine/ports/workbook';
+import * as charts from './office/charts';
 import { checkFormula, unreadableSelection } from './hostRules';
 import { findContent, readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import * as names from './office/names';
+import * as protection from './office/protection';
 import { Session, type SessionOptions } from './office/session';
 import * as sheets from './office/sheets';
 import * as store from './office/store';
@@ -159,6 +164,30 @@ export class OfficeGateway implements WorkbookGateway {
 
   isCalculating(): Promise<boolean> {
     return this.measured('isCalculating', (s) => sheets.isCalculating(s));
+  }
+
+  addChart(placement: ChartPlacement, spec: ChartSpec, name: string): Promise<void> {
+    return this.measured('addChart', (s) => charts.addChart(s, placement, spec, name));
+  }
+
+  updateChart(sheet: string, name: string, spec: ChartSpec): Promise<ChartUpdate> {
+    return this.measured('updateChart', (s) => charts.updateChart(s, sheet, name, spec));
+  }
+
+  deleteChart(sheet: string, name: string): Promise<void> {
+    return this.measured('deleteChart', (s) => charts.deleteChart(s, sheet, name));
+  }
+
+  protectSheet(sheet: string): Promise<void> {
+    return this.measured('protectSheet', (s) => protection.setProtection(s, sheet, true));
+  }
+
+  unprotectSheet(sheet: string): Promise<void> {
+    return this.measured('unprotectSheet', (s) => protection.setProtection(s, sheet, false));
+  }
+
+  isSheetProtected(sheet: string): Promise<boolean> {
+    return this.measured('isSheetProtected', (s) => protection.isProtected(s, sheet));
   }
 
   getDateSystem(): Promise<DateSystem> {

@@ -25,7 +25,10 @@ import { boardPackIn, insertBoardPack, packCost, type PackOutcome } from '../eng
 import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
 import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
+import { blockLines, chartsOf, insertBlockChart, removeBlockChart, type BlockChart, type ChartableBlock, type ChartChoice } from '../engine/charts/blockCharts';
+import { openLog, recentEntries, type LogSummary } from '../engine/pushLog/log';
 import { forgetBlock } from '../engine/statements/blocks';
+import { describeSpec, specFromBinding } from '../engine/statements/spec';
 import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
 import type { WrittenRange } from '../engine/ports/workbook';
 import { refreshConsolidatedBlocks } from '../engine/consolidation/refreshBlocks';
@@ -58,6 +61,16 @@ export interface WorkspaceRuntime {
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
   cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
   getFinService(company?: string): Promise<FinService | null>;
+}
+
+/** A statement block as the chart panel lists it. */
+export interface ChartableStatement {
+  bindingId: string;
+  /** "Income statement, FY2025, months side by side". */
+  description: string;
+  /** Where it was last written (sheet-qualified). */
+  address: string;
+  charts: BlockChart[];
 }
 
 /** Where the workspace works: the runtime, the workbook, add-in storage for push journals, the clock. */
@@ -176,10 +189,27 @@ export interface Workspace {
     refresh(block: ConsolidatedBlock): Promise<{ written: WrittenRange }>;
     forget(binding: BindingRecord): Promise<void>;
   };
+  /**
+   * Charts of statement blocks (issue 28, item 2): which blocks there are with their charts, the lines a block
+   * can chart, inserting one (recorded with the block, so its refreshes and roll forward keep it on its lines)
+   * and taking one out. Excel only: no call.
+   */
+  readonly charts: {
+    blocks(): Promise<ChartableStatement[]>;
+    lines(bindingId: string): Promise<ChartableBlock>;
+    insert(bindingId: string, choice: ChartChoice): Promise<{ chart: BlockChart; sheet: string; over: string }>;
+    remove(bindingId: string, name: string): Promise<void>;
+  };
+  /** The push log (issue 28, item 3): its last entries, and its sheet shown. No call. */
+  readonly pushLog: {
+    recent(count?: number): Promise<{ sheet: string | null; entries: LogSummary[] }>;
+    open(): Promise<string>;
+  };
   /** Share as values: what each sheet holds and what to warn about, then the values copies. */
   readonly share: {
     survey(finQuietMs: number): Promise<{ sheets: SheetSurvey[]; facts: ShareFacts }>;
-    copy(sheets: readonly string[], facts: ShareFacts, onProgress?: (done: number, total: number) => void): Promise<ShareResult>;
+    /** The push log is left out unless `includePushLog` (the user ticked it). */
+    copy(sheets: readonly string[], facts: ShareFacts, onProgress?: (done: number, total: number) => void, options?: { includePushLog?: boolean }): Promise<ShareResult>;
   };
 }
 
@@ -187,8 +217,18 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
   const { runtime, gateway } = env;
   const statementsOf = (c: { client: Client; reader: CachedReader; companyName: string }): StatementsEngine =>
     createStatementsEngine({ gateway, reader: c.reader, client: c.client, companyName: c.companyName, now: env.now, timeZone: env.timeZone });
-  const transactionsOf = (c: { client: Client; reader: CachedReader; keyFingerprint: string; companyName: string }): TransactionsEngine =>
-    createTransactionsEngine({ client: c.client, reader: c.reader, gateway, journal: env.journal, owner: { keyFingerprint: c.keyFingerprint, label: c.companyName }, now: env.now, poll: env.poll });
+  const transactionsOf = (c: { client: Client; reader: CachedReader; keyFingerprint: string; companyName: string; name: string }): TransactionsEngine =>
+    createTransactionsEngine({
+      client: c.client,
+      reader: c.reader,
+      gateway,
+      journal: env.journal,
+      owner: { keyFingerprint: c.keyFingerprint, label: c.companyName },
+      connection: c.name,
+      timeZone: env.timeZone,
+      now: env.now,
+      poll: env.poll,
+    });
 
   const defaultSettings = connected.connections.find((c) => c.companyId === connected.companyId);
   const own: CompanyWorkspace = {
@@ -336,6 +376,13 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     return (skipSheets) => periodFormulas(deps, skipSheets);
   };
 
+  /** The block's binding as the workbook holds it now; refused when it is gone (forgotten meanwhile). */
+  const statementBinding = async (bindingId: string): Promise<BindingRecord> => {
+    const binding = (await gateway.listBindings()).find((b) => b.id === bindingId && specFromBinding(b));
+    if (!binding) throw new Refusal('Block not found', 'This block is no longer recorded in the workbook (it was forgotten). Choose another block.', 'chart_block_gone');
+    return binding;
+  };
+
   const textOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'changed' ? changedRefreshText(p) : fullRefreshText(p));
   /** What a refresh of `kind` costs at least: a changes refresh asks (1 call) and fetches what the add-in's own pushes changed. */
   const leastOf = (kind: RefreshKind, p: WorkbookPlan) => (kind === 'full' || !p.watermark ? p.fullCalls : 1 + p.knownCalls);
@@ -461,6 +508,25 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
       },
       forget: (binding) => forgetBlock(gateway, binding),
     },
+    charts: {
+      blocks: async () =>
+        (await gateway.listBindings()).flatMap((b) => {
+          const spec = specFromBinding(b);
+          return spec ? [{ bindingId: b.id, description: describeSpec(spec), address: b.address, charts: chartsOf(b) }] : [];
+        }),
+      lines: async (bindingId) => blockLines(gateway, await statementBinding(bindingId)),
+      insert: async (bindingId, choice) => {
+        const { chart, sheet, over } = await insertBlockChart(gateway, await statementBinding(bindingId), choice);
+        return { chart, sheet, over };
+      },
+      remove: async (bindingId, name) => {
+        await removeBlockChart(gateway, await statementBinding(bindingId), name);
+      },
+    },
+    pushLog: {
+      recent: (count) => recentEntries(gateway, count),
+      open: () => openLog(gateway),
+    },
     share: {
       survey: async (finQuietMs) => {
         const now = env.now();
@@ -475,14 +541,14 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
         const companyNames = Object.fromEntries(connected.connections.map((c) => [c.companyId, c.companyName]));
         return { sheets, facts: { companyNames, formulasAsOf, formulasChanged: plan.changedCalls.formulaCalls, calculating, finCalculating, now, timeZone: env.timeZone } };
       },
-      copy: async (names, facts, onProgress) => {
+      copy: async (names, facts, onProgress, options = {}) => {
         // The sheets are read again: cells may have finished computing (or been edited) since the survey.
         const fresh = await surveyWorkbook(gateway, { plan: await own.statements.plan(), now: env.now(), finCompanies: (cells) => runtime.cellCompanies(cells) });
         const chosen = new Set(names);
         const fin = await runtime.getFinService();
         // Nothing is copied while FIN formulas are still calculating: the copy would keep their previous figures.
         const finSettled = async () => !fin || (await fin.whenIdle(300, 1200));
-        return shareAsValues(gateway, fresh.filter((sheet) => chosen.has(sheet.sheet)), { ...facts, now: env.now() }, onProgress, { finSettled });
+        return shareAsValues(gateway, fresh.filter((sheet) => chosen.has(sheet.sheet)), { ...facts, now: env.now() }, onProgress, { finSettled, includePushLog: options.includePushLog });
       },
     },
   };

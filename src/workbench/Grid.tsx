@@ -4,10 +4,11 @@
 // drop-down list of a validated table column. Long sheets render only the rows in view.
 
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { cellA1, columnLetters } from '../engine/ports/address';
+import { cellA1, columnLetters, parseBox } from '../engine/ports/address';
 import type { CellPosition, WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
 import type { Measure } from './columnFit';
+import { ChartView } from './ChartView';
 import { cellView } from './display';
 import { collapseToLevel, groupKey, hiddenRows, maxLevel, outlineGroups } from './outline';
 
@@ -71,8 +72,13 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
 
   const extent = book.extent(sheet);
   const spill = engine.spillExtent(sheet);
-  const usedRows = Math.max(extent.rows, spill.rows, onThisSheet ? selection.row + 1 : 0);
-  const usedCols = Math.max(extent.cols, spill.cols, onThisSheet ? selection.col + 1 : 0);
+  // `version` (the book's change counter) is a dependency on purpose: the book mutates in place.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- version, see above
+  const charts = useMemo(() => book.chartsOn(sheet).map((chart) => ({ chart, box: parseBox(chart.over) })), [book, sheet, version]);
+  const chartRows = Math.max(0, ...charts.map((c) => c.box.row + c.box.rows));
+  const chartCols = Math.max(0, ...charts.map((c) => c.box.col + c.box.cols));
+  const usedRows = Math.max(extent.rows, spill.rows, chartRows, onThisSheet ? selection.row + 1 : 0);
+  const usedCols = Math.max(extent.cols, spill.cols, chartCols, onThisSheet ? selection.col + 1 : 0);
   // Beyond what is used, as many empty rows and columns as fill the view (Excel's grid never ends).
   const rowCount = Math.max(usedRows + 10, Math.ceil(viewport.height / ROW_HEIGHT) + 1);
   const colCount = Math.max(usedCols + 2, Math.ceil((viewport.width - ROW_HEADER_WIDTH) / DEFAULT_WIDTH));
@@ -407,6 +413,18 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
             )}
           </tbody>
         </table>
+        {charts.map(({ chart, box }) => {
+          // Over its cells, as Excel floats a chart: a collapsed row it starts on puts it at the next one shown.
+          const shownAt = visibleRows.findIndex((r) => r >= box.row);
+          const top = ROW_HEIGHT + Math.max(0, shownAt) * ROW_HEIGHT;
+          const left = gutter + ROW_HEADER_WIDTH + widths.slice(0, box.col).reduce((a, b) => a + b, 0);
+          const width = widths.slice(box.col, box.col + box.cols).reduce((a, b) => a + b, 0);
+          return (
+            <div key={chart.name} className="wb-chart-place" style={{ top, left }}>
+              <ChartView chart={chart} width={width} height={box.rows * ROW_HEIGHT} />
+            </div>
+          );
+        })}
       </div>
     </div>
   );

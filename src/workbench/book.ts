@@ -6,6 +6,9 @@
 import { cellA1, MAX_ROWS, parseBox, parseQualified, qualify, type Box } from '../engine/ports/address';
 import type {
   CellRef,
+  ChartPlacement,
+  ChartSpec,
+  ChartUpdate,
   GridWrite,
   KeyedResult,
   RowUpdate,
@@ -48,6 +51,9 @@ export interface Extent {
 }
 
 const DATE_LIKE = /(^|[^"\\])(yy|dd|mmm)/i;
+
+/** Excel's words when a locked cell of a protected sheet is typed into. */
+const PROTECTED_CELL = "The cell or chart you're trying to change is on a protected sheet. To make a change, unprotect the sheet (Review > Unprotect Sheet).";
 
 export function positionKey(p: CellPosition): string {
   return `${p.sheet.toLowerCase()}!${p.row},${p.col}`;
@@ -360,6 +366,30 @@ export class WorkbenchBook extends MemoryGateway {
     }
   }
 
+  override async addChart(placement: ChartPlacement, spec: ChartSpec, name: string): Promise<void> {
+    try {
+      await super.addChart(placement, spec, name);
+    } finally {
+      this.changed();
+    }
+  }
+
+  override async updateChart(sheet: string, name: string, spec: ChartSpec): Promise<ChartUpdate> {
+    try {
+      return await super.updateChart(sheet, name, spec);
+    } finally {
+      this.changed();
+    }
+  }
+
+  override async deleteChart(sheet: string, name: string): Promise<void> {
+    try {
+      await super.deleteChart(sheet, name);
+    } finally {
+      this.changed();
+    }
+  }
+
   override async writeFormula(cell: CellRef | string, formula: string): Promise<void> {
     const address = typeof cell === 'string' ? cell : cell.address;
     await super.writeFormula(cell, formula);
@@ -381,6 +411,7 @@ export class WorkbenchBook extends MemoryGateway {
    */
   async enter(at: CellPosition, input: string): Promise<EditOutcome> {
     const parsed = classifyInput(input);
+    if (await this.isSheetProtected(at.sheet)) return { ok: false, message: PROTECTED_CELL };
     if (parsed.kind === 'formula') {
       const problem = this.formulaCheck?.(parsed.formula);
       if (problem) return { ok: false, message: `There's a problem with this formula: ${problem}` };

@@ -3,6 +3,7 @@
 // checked against the API's own answers (fetched here with the growth-admin key), divided by 100.
 
 import assert from 'node:assert/strict';
+import { addMonths } from '../../src/engine/dates';
 import type { Locator, Page } from 'playwright-core';
 import type { Journey } from './harness';
 import {
@@ -745,6 +746,167 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
+      name: 'The push log: two pushes (one with a row the API refused) and a shift, every change logged with the API\'s values before and after (issue 28)',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        const p = pane(page);
+        step('connecting and pulling a week of approved, standard transactions');
+        await connectDemo(page);
+        await openPaneTab(page, 'Transactions');
+        await p.getByLabel('From date', { exact: true }).fill(`${year}-12-01`);
+        await p.getByLabel('To date', { exact: true }).fill(`${year}-12-07`);
+        await p.getByLabel('Status', { exact: true }).selectOption({ label: 'Approved' });
+        await p.getByLabel('Type', { exact: true }).selectOption({ label: 'Standard' });
+        await p.getByRole('button', { name: 'Pull', exact: true }).click();
+        const pulled = p.getByText(/^Pulled [\d,]+ transactions? into /);
+        await pulled.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+        if (!(await pulled.isVisible())) throw new Error(`the pull failed: ${await errorMessages(p).first().textContent()}`);
+        const pulledText = ((await pulled.textContent()) ?? '').trim();
+        const sheet = /into (.+?) \(\d+ calls?\)/.exec(pulledText)?.[1] ?? /into (.+?)\./.exec(pulledText)![1];
+        const grid = sheetGrid(page, sheet);
+        await grid.waitFor();
+        const rows = await readGrid(grid);
+        const header = rows.find((r) => r.cells.includes('Department') && r.cells.includes('Push status'));
+        assert.ok(header, 'the table header row');
+        const col = (name: string) => header.cells.indexOf(name);
+        const [deptCol, dateCol, idCol] = [col('Department'), col('Accounting date'), col('Id')];
+        const body = rows.filter((r) => r.row > header.row && r.cells[idCol]?.startsWith('txn_')).slice(0, 5);
+        assert.equal(body.length, 5, 'five transactions to work on');
+        const [a, b, c, d, e] = body.map((r) => ({ id: r.cells[idCol], row: r.row, department: r.cells[deptCol] }));
+
+        type Txn = { id: string; department_id: string | null; accounting_date: string | null; date: string };
+        const fromApi = async (ids: string[]) => new Map(await Promise.all(ids.map(async (id) => [id, await api<Txn>(world, 'growth-admin', `/transactions/${id}`)] as const)));
+        const before = await fromApi([a, b, c, d, e].map((x) => x.id));
+
+        /** Types into a cell of the table as a user does: double-click, the value, Enter. */
+        const edit = async (row: number, column: number, value: string): Promise<string[]> => {
+          const cell = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: String(row), exact: true }) }).getByRole('gridcell').nth(column);
+          await cell.dblclick();
+          const editor = grid.getByRole('combobox', { name: /^Edit cell / }).or(grid.getByRole('textbox', { name: /^Edit cell / }));
+          await editor.waitFor();
+          const options = await editor.evaluate((el) => [...((el as HTMLInputElement).list?.options ?? [])].map((o) => o.value));
+          if (value) {
+            await editor.fill(value);
+            await editor.press('Enter');
+            await editor.waitFor({ state: 'detached' });
+          }
+          return options;
+        };
+        const pushNow = async (expected: RegExp) => {
+          await p.getByRole('button', { name: 'Review changes' }).click();
+          await p.getByText(/edited rows? found\.$/).waitFor({ timeout: LONG });
+          await p.getByRole('button', { name: 'Push', exact: true }).click();
+          const pushed = p.getByText(/^Pushed: /);
+          await pushed.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+          if (!(await pushed.isVisible())) throw new Error(`the push failed: ${await errorMessages(p).first().textContent()}`);
+          const text = ((await pushed.textContent()) ?? '').trim();
+          assert.match(text, expected);
+          log(text);
+        };
+
+        step('push 1: two rows to one department (a bulk job)');
+        const options = (await edit(a.row, deptCol, '')).filter((o) => o !== a.department && o !== b.department && o !== c.department);
+        await page.keyboard.press('Escape');
+        const [x, y] = [options[3 % options.length], options[7 % options.length]];
+        await edit(a.row, deptCol, x);
+        await edit(b.row, deptCol, x);
+        await pushNow(/^Pushed: 2 rows updated, 0 pending, 0 not sent, 1 job\b.*Logged as entry 1 of the push log \(sheet Push log\)\.$/);
+
+        step("push 2: one row to another department (a PATCH), one accounting date the API's own clock refuses");
+        // Within the window the add-in knows (up to three years ahead), but the API, its clock set back 400
+        // days here, works from its own today: it refuses, and says why.
+        const tooLate = addMonths(world.today, 33);
+        await edit(c.row, deptCol, y);
+        await edit(d.row, dateCol, tooLate);
+        await world.sandbox.control('control', { clock_offset_seconds: -400 * 86_400 });
+        try {
+          await pushNow(/^Pushed: 1 row updated, 1 pending, 0 not sent, 2 single-row updates\b.*Logged as entry 2 of the push log/);
+        } finally {
+          await world.sandbox.control('control', { clock_offset_seconds: 0 });
+        }
+
+        step('a shift: one row one month on');
+        await goToCell(page, `${columnLetters(idCol)}${e.row}`);
+        await p.getByRole('button', { name: 'Use selected rows', exact: true }).click();
+        const ids = p.getByLabel('Transaction ids', { exact: true });
+        await page.waitForFunction(([el, id]) => (el as HTMLInputElement).value === id, [await ids.elementHandle(), e.id] as const);
+        await p.getByLabel('Months', { exact: true }).fill('1');
+        await p.getByRole('button', { name: 'Shift', exact: true }).click();
+        const shifted = p.getByText(/^Shifted 1 row by 1 month; 0 not sent/);
+        await shifted.or(errorMessages(p)).first().waitFor({ timeout: LONG });
+        if (!(await shifted.isVisible())) throw new Error(`the shift failed: ${await errorMessages(p).first().textContent()}`);
+        assert.match(((await shifted.textContent()) ?? '').trim(), /Logged as entry 3 of the push log/);
+
+        step('the Transactions tab lists the three entries, newest first');
+        const last = p.getByRole('list', { name: 'Last pushes' });
+        await last.scrollIntoViewIfNeeded();
+        const entries = (await last.getByRole('listitem').allTextContents()).map((t) => t.trim());
+        assert.equal(entries.length, 3);
+        assert.match(entries[0], /^Entry 3, Shift, \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} .+, by .+ for .+: 1 change applied$/);
+        assert.match(entries[1], /^Entry 2, Push, .*: 1 change applied, 1 change refused$/);
+        assert.match(entries[2], /^Entry 1, Push, .*: 2 changes applied$/);
+        log(entries.join(' | '));
+
+        step("the log sheet: every change, before and after equal to the API's values read back");
+        await p.getByRole('button', { name: 'Open the push log', exact: true }).click();
+        const logGrid = sheetGrid(page, 'Push log');
+        await logGrid.waitFor();
+        const logRows = await readGrid(logGrid);
+        const head = logRows.find((r) => r.cells[0] === 'Entry');
+        assert.ok(head, 'the log has its header');
+        const at = (r: { cells: string[] }, name: string) => r.cells[head.cells.indexOf(name)];
+        const changes = logRows.filter((r) => r.row > head.row && at(r, 'Transaction')?.startsWith('txn_'));
+        assert.equal(changes.length, 5, 'five changes logged');
+        const after = await fromApi([a, b, c, d, e].map((x) => x.id));
+        const idOf = (text: string) => /\((dept_[^)]+)\)$/.exec(text)?.[1] ?? null;
+        const effective = (t: Txn) => t.accounting_date ?? t.date;
+        for (const r of changes) {
+          const id = at(r, 'Transaction');
+          const [was, now] = [before.get(id)!, after.get(id)!];
+          if (at(r, 'Field') === 'Department') {
+            assert.equal(idOf(at(r, 'Before')), was.department_id, `${id}: the department before, as the API had it`);
+            assert.equal(idOf(at(r, 'After')), now.department_id, `${id}: the department after, as the API has it`);
+          } else {
+            assert.equal(at(r, 'Before'), effective(was), `${id}: the accounting date before`);
+            assert.equal(at(r, 'After'), effective(now), `${id}: the accounting date after`);
+          }
+          assert.match(at(r, 'Local time'), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+          assert.match(at(r, 'UTC'), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+          assert.ok(at(r, 'Key fingerprint') && !Object.values(world.sandbox.keys).some((key) => r.cells.join(' ').includes(key)), 'a fingerprint of the key, never the key');
+        }
+        const byId = new Map(changes.map((r) => [at(r, 'Transaction'), r]));
+        assert.deepEqual([a, b, c, d, e].map((t) => [at(byId.get(t.id)!, 'Entry'), at(byId.get(t.id)!, 'Action'), at(byId.get(t.id)!, 'Outcome')]), [
+          ['1', 'Push', 'Applied'],
+          ['1', 'Push', 'Applied'],
+          ['2', 'Push', 'Applied'],
+          ['2', 'Push', 'Refused'],
+          ['3', 'Shift', 'Applied'],
+        ]);
+        assert.match(at(byId.get(a.id)!, 'Sent as'), /^Job job_\S+ \(push [0-9a-f]{8}\)$/);
+        assert.equal(at(byId.get(c.id)!, 'Sent as'), 'PATCH');
+        const refused = byId.get(d.id)!;
+        assert.equal(at(refused, 'Requested'), tooLate);
+        assert.equal(at(refused, 'After'), at(refused, 'Before'), 'the refused date did not move');
+        assert.match(at(refused, 'Reason'), /^accounting_date must be on or after \d{4}-\d{2}-\d{2} and before \d{4}-\d{2}-\d{2}\.$/, "the API's reason");
+        assert.equal(effective(after.get(e.id)!), addMonths(effective(before.get(e.id)!), 1), 'the shift moved one month');
+        log(`refused: ${d.id} to ${tooLate}: "${at(refused, 'Reason')}"`);
+
+        step('the log is protected: typing into it is refused');
+        await logGrid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: String(head.row + 1), exact: true }) }).getByRole('gridcell').first().dblclick();
+        const editor = logGrid.getByRole('textbox', { name: /^Edit cell / });
+        await editor.fill('forged');
+        await editor.press('Enter');
+        await logGrid.getByRole('alert').filter({ hasText: /on a protected sheet/ }).waitFor();
+        await editor.press('Escape');
+        await editor.waitFor({ state: 'detached' });
+        // The refused row's reason in the formula bar; then the changes: transaction, field, before, asked, after.
+        await goToCell(page, `R${byId.get(d.id)!.row}`);
+        await shot('26a-push-log-refusal');
+        await goToCell(page, `K${byId.get(d.id)!.row}`);
+        await shot('26-push-log');
+      },
+    },
+    {
       name: 'Formation plan: a block that does not fit is not started; what fits is inserted',
       run: async ({ page, shot, step, log }) => {
         step('connecting with the Formation key');
@@ -1099,6 +1261,75 @@ export function journeys(world: World): Journey[] {
         // Scrolled right: Unassigned and the Total under their headers.
         await goToCell(page, `${columnLetters(total)}${header.row}`);
         await shot('23a-pnl-by-department-total');
+      },
+    },
+    {
+      name: 'A chart of a block: Total revenue and Net income by month, inserted from the Reports tab and kept through a full refresh (issue 28)',
+      run: async ({ page, shot, step, log }) => {
+        const year = lastYear(world);
+        const p = pane(page);
+        step('connecting and inserting the income statement by month for last year');
+        await connectDemo(page);
+        await chooseStatement(page, { statement: 'Income statement', period: 'Last year', layout: 'Months side by side', units: 'Units', where: 'New sheet' });
+        const sheet = sheetOf(await insertStatement(page));
+
+        step('the Reports tab offers its lines: Total revenue and Net income are ticked');
+        const panel = p.getByRole('region', { name: 'Chart a block' });
+        await panel.scrollIntoViewIfNeeded();
+        const lines = panel.getByRole('group', { name: `Lines to chart, across Jan ${year} to Dec ${year}` });
+        await lines.waitFor({ timeout: LONG });
+        for (const name of ['Total revenue', 'Net income']) assert.ok(await lines.getByRole('checkbox', { name, exact: true }).isChecked(), `${name} is ticked`);
+        assert.equal(await lines.getByRole('checkbox', { checked: true }).count(), 2, 'two lines ticked');
+
+        step('inserting the chart: it spends no call');
+        const before = await usage(world, 'growth-admin');
+        await panel.getByRole('button', { name: 'Insert chart', exact: true }).click();
+        const inserted = panel.getByRole('status').filter({ hasText: /^Inserted the chart "Total revenue and Net income" on / });
+        await inserted.or(errorMessages(panel)).first().waitFor({ timeout: LONG });
+        if (!(await inserted.isVisible())) throw new Error(`the chart was not inserted: ${await errorMessages(panel).first().textContent()}`);
+        const insertedText = ((await inserted.textContent()) ?? '').trim();
+        log(insertedText);
+        assert.equal(await usage(world, 'growth-admin'), before, 'a chart spends no call');
+        const over = /\(over ([A-Z]+\d+):([A-Z]+\d+)\)/.exec(insertedText);
+        assert.ok(over, 'the result says where the chart is');
+
+        /** The chart's data, as the workbench's figure gives it (the table screen readers read). */
+        const chartData = async () => {
+          const figure = workbook(page).getByRole('figure', { name: 'Chart: Total revenue and Net income' });
+          await figure.waitFor();
+          return figure.getByRole('table').evaluate((table) => [...table.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').trim())));
+        };
+        const checkChart = async (when: string) => {
+          const reports = await monthlyIncomeStatements(world, year);
+          const data = await chartData();
+          assert.deepEqual(data[0], ['Series', ...MONTHS.map((m) => `${m} ${year}`)], `${when}: the months are the categories`);
+          const expected: [string, number[]][] = [
+            ['Total revenue', reports.map((r) => (r.revenue as { total_cents: number }).total_cents)],
+            ['Net income', reports.map((r) => r.net_income_cents)],
+          ];
+          for (const [i, [name, cents]] of expected.entries()) {
+            assert.equal(data[i + 1][0], name, `${when}: series ${i + 1}`);
+            const shown = data[i + 1].slice(1).map(Number);
+            assert.equal(shown.length, 12);
+            shown.forEach((v, m) => assert.ok(Math.abs(v - cents[m] / 100) < 0.005, `${when}: ${name} of ${MONTHS[m]} is ${v}, the API says ${cents[m] / 100}`));
+          }
+          return expected[1][1];
+        };
+        await showSheet(page, sheet);
+        const net = await checkChart('inserted');
+        log(`the chart plots the API's figures: Net income Jan-Dec ${net.map((c) => c / 100).join(', ')}`);
+        // The chart's bottom-right corner and one more column in view: the whole chart, beside the block's last months.
+        const corner = /^([A-Z]+)(\d+)$/.exec(over[2])!;
+        await goToCell(page, `${columnLetters(corner[1].split('').reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0))}${Number(corner[2]) + 1}`);
+        await shot('25-chart-of-a-block');
+
+        step('a full refresh rewrites the block in place: the chart stays, on its lines, with the figures');
+        await refreshFromPane(page, world, 'Full refresh', /^Refreshed everything\./);
+        await showSheet(page, sheet);
+        await checkChart('after the full refresh');
+        await openPaneTab(page, 'Reports');
+        await p.getByRole('list', { name: 'Charts of this block' }).getByText('Total revenue and Net income', { exact: true }).waitFor();
+        log('after a full refresh the chart shows the same lines and the API\'s figures');
       },
     },
     {

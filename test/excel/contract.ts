@@ -2,7 +2,8 @@
  * What every WorkbookGateway must do, observed through the interface and a small inspector of the workbook
  * behind it. Run against OfficeGateway-on-the-fake and MemoryGateway, so the two cannot drift apart.
  */
-import type { BindingRecord, GridWrite, WorkbookGateway } from '../../src/engine/ports/workbook';
+import type { BindingRecord, ChartSpec, GridWrite, WorkbookGateway } from '../../src/engine/ports/workbook';
+import { CHART_TEXT_GUARD } from '../../src/excel/hostRules';
 import { GatewayError } from '../../src/engine/ports/workbook';
 
 export interface InspectedCell {
@@ -34,6 +35,30 @@ export interface Inspector {
   deleteRows(sheet: string, first: number, count: number): void;
   renameSheet(from: string, to: string): void;
   deleteSheet(name: string): void;
+  /** The charts on a sheet, what each reads and the values those cells hold now. */
+  charts(sheet: string): InspectedChart[];
+  /** The user adds a chart of their own (Insert > Chart): one series per row of `source`, over the cells `over`. */
+  userChart(sheet: string, source: string, over: string): void;
+  /** The user protects a sheet (Review > Protect Sheet, no password). */
+  protect(sheet: string): void;
+}
+
+export interface InspectedChart {
+  name: string;
+  title: string;
+  /** The cells it covers ("F2:M16"). */
+  over: string;
+  series: {
+    /** The legend text as Excel holds it. */
+    name: string;
+    /** The name became a formula (a link to a cell) instead of text. */
+    linked: boolean;
+    /** Sheet-qualified, null for #REF!. */
+    values: string | null;
+    categories: string | null;
+    /** The values its cells hold now. */
+    shown: (string | number | boolean)[];
+  }[];
 }
 
 export interface Harness {
@@ -482,6 +507,182 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       await gw.removeSetting('scale');
       await gw.removeSetting('never-set');
       expect(await gw.readSetting('scale')).toBeUndefined();
+    });
+
+    describe('charts: real Excel charts reading cells of the workbook', () => {
+      // STATEMENT at B2: the periods in C3:D3, Total revenue in row 7, Net income in row 8.
+      const SPEC: ChartSpec = {
+        kind: 'line',
+        title: 'Revenue and net income',
+        categories: 'Sheet1!C3:D3',
+        series: [
+          { name: 'Total revenue', values: 'Sheet1!C7:D7' },
+          { name: 'Net income', values: 'Sheet1!C8:D8' },
+        ],
+      };
+      const block = () => gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, STATEMENT);
+      const shown = (sheet = 'Sheet1') => inspect.charts(sheet).map((c) => ({ name: c.name, series: c.series.map((x) => [x.name, x.values, x.categories, x.shown]) }));
+
+      test('a chart over cells beside a block: its series read the block, against the period labels', async () => {
+        await block();
+        await gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, SPEC, 'FinChart_1');
+        expect(inspect.charts('Sheet1')).toEqual([
+          {
+            name: 'FinChart_1',
+            title: 'Revenue and net income',
+            over: 'F2:M16',
+            series: [
+              { name: 'Total revenue', linked: false, values: 'Sheet1!C7:D7', categories: 'Sheet1!C3:D3', shown: [1200.5, 1300] },
+              { name: 'Net income', linked: false, values: 'Sheet1!C8:D8', categories: 'Sheet1!C3:D3', shown: [400.5, 450] },
+            ],
+          },
+        ]);
+      });
+
+      test("a block rewritten in place keeps the charts on its range, the user's and the add-in's, showing the new figures", async () => {
+        const first = await block();
+        inspect.userChart('Sheet1', 'C5:D6', 'F20:M34');
+        await gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, SPEC, 'FinChart_1');
+        const before = inspect.charts('Sheet1').map((c) => ({ ...c, series: c.series.map((x) => ({ ...x, shown: [] })) }));
+        const next: GridWrite = { ...STATEMENT, values: STATEMENT.values.map((row, r) => row.map((v) => (typeof v === 'number' && r > 2 ? v * 2 : v))) };
+        await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, next, { replace: { address: first.address, rowGroups: first.rowGroups } });
+        const after = inspect.charts('Sheet1');
+        expect(after.map((c) => ({ ...c, series: c.series.map((x) => ({ ...x, shown: [] })) }))).toEqual(before);
+        expect(after.map((c) => c.series.map((x) => x.shown))).toEqual([
+          [
+            [2000, 2200],
+            [401, 400],
+          ],
+          [
+            [2401, 2600],
+            [801, 900],
+          ],
+        ]);
+      });
+
+      test('updateChart points the series at other cells, adds and removes series, keeps its place; a missing chart is said', async () => {
+        await block();
+        await gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, SPEC, 'FinChart_1');
+        const three: ChartSpec = { ...SPEC, title: 'Three lines', series: [{ name: 'Product', values: 'Sheet1!C5:D5' }, { name: 'Services', values: 'Sheet1!C6:D6' }, { name: 'Net income', values: 'Sheet1!C8:D8' }] };
+        expect(await gw.updateChart('Sheet1', 'FinChart_1', three)).toBe('updated');
+        expect(shown()).toEqual([
+          {
+            name: 'FinChart_1',
+            series: [
+              ['Product', 'Sheet1!C5:D5', 'Sheet1!C3:D3', [1000, 1100]],
+              ['Services', 'Sheet1!C6:D6', 'Sheet1!C3:D3', [200.5, 200]],
+              ['Net income', 'Sheet1!C8:D8', 'Sheet1!C3:D3', [400.5, 450]],
+            ],
+          },
+        ]);
+        expect(await gw.updateChart('Sheet1', 'FinChart_1', { ...SPEC, series: [SPEC.series[1]] })).toBe('updated');
+        expect(inspect.charts('Sheet1')).toMatchObject([{ title: 'Revenue and net income', over: 'F2:M16', series: [{ name: 'Net income', values: 'Sheet1!C8:D8' }] }]);
+        expect(await gw.updateChart('Sheet1', 'FinChart_9', SPEC)).toBe('missing');
+        await gw.deleteChart('Sheet1', 'FinChart_1');
+        await gw.deleteChart('Sheet1', 'FinChart_1');
+        expect(inspect.charts('Sheet1')).toEqual([]);
+      });
+
+      test('rows inserted above move what a chart reads, and the chart, with the cells', async () => {
+        await block();
+        await gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, SPEC, 'FinChart_1');
+        inspect.insertRows('Sheet1', 1, 3);
+        expect(inspect.charts('Sheet1')).toMatchObject([{ over: 'F5:M19', series: [{ values: 'Sheet1!C10:D10', categories: 'Sheet1!C6:D6', shown: [1200.5, 1300] }, { values: 'Sheet1!C11:D11' }] }]);
+      });
+
+      test("a values copy keeps the charts, reading the copy's own cells (below its note)", async () => {
+        await block();
+        await gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, SPEC, 'FinChart_1');
+        const copy = await gw.copySheetAsValues('Sheet1', { name: 'Sheet1 (values)', note: ['Values as of today'] });
+        expect(inspect.charts(copy.sheet)).toMatchObject([
+          {
+            over: 'F4:M18',
+            series: [
+              { name: 'Total revenue', values: "'Sheet1 (values)'!C9:D9", categories: "'Sheet1 (values)'!C5:D5", shown: [1200.5, 1300] },
+              { name: 'Net income', values: "'Sheet1 (values)'!C10:D10", shown: [400.5, 450] },
+            ],
+          },
+        ]);
+        expect(shown()).toEqual([{ name: 'FinChart_1', series: [['Total revenue', 'Sheet1!C7:D7', 'Sheet1!C3:D3', [1200.5, 1300]], ['Net income', 'Sheet1!C8:D8', 'Sheet1!C3:D3', [400.5, 450]]] }]);
+      });
+
+      test('titles and series names from the API stay text, never a formula or a link', async () => {
+        await block();
+        const spec: ChartSpec = { ...SPEC, title: HOSTILE_TEXT[0], series: HOSTILE_TEXT.slice(0, 4).map((name) => ({ name, values: 'Sheet1!C7:D7' })) };
+        await gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, spec, 'FinChart_1');
+        const [chart] = inspect.charts('Sheet1');
+        expect(chart.series.map((x) => x.linked)).toEqual([false, false, false, false]);
+        expect(chart.series.map((x) => x.name)).toEqual(HOSTILE_TEXT.slice(0, 4).map((t) => `${CHART_TEXT_GUARD}${t}`));
+        expect(chart.title).toBe(`${CHART_TEXT_GUARD}${HOSTILE_TEXT[0]}`);
+        await gw.updateChart('Sheet1', 'FinChart_1', { ...spec, series: [{ name: '=Sheet1!B2', values: 'Sheet1!C8:D8' }] });
+        expect(inspect.charts('Sheet1')[0].series).toMatchObject([{ name: `${CHART_TEXT_GUARD}=Sheet1!B2`, linked: false }]);
+      });
+
+      test('a chart Excel could not draw is refused before anything is added', async () => {
+        await block();
+        for (const bad of [
+          { ...SPEC, series: [] },
+          { ...SPEC, series: [{ name: 'Two rows', values: 'Sheet1!C7:D8' }] },
+          { ...SPEC, series: [{ name: 'Too long', values: 'Sheet1!C7:E7' }] },
+          { ...SPEC, kind: 'pie' as ChartSpec['kind'] },
+        ]) {
+          expect((await rejection(gw.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, bad, 'FinChart_1'))).code).toBe('InvalidInput');
+        }
+        expect(inspect.charts('Sheet1')).toEqual([]);
+        expect((await rejection(gw.addChart({ sheet: 'Nope', over: 'F2:M16' }, SPEC, 'FinChart_1'))).code).toBe('NotFound');
+      });
+    });
+
+    describe('sheet protection (no password)', () => {
+      const log = () =>
+        gw.createTable({ name: 'Log', columns: [{ name: 'Id', kind: 'text' }, { name: 'Merchant', kind: 'text' }, { name: 'Amount', kind: 'number' }], rows: [['t1', 'Acme', 1]], target: { kind: 'newSheet', name: 'Log', activate: false } });
+
+      test("a protected sheet refuses every write, the add-in's and the user's, and changes nothing", async () => {
+        const t = await log();
+        expect(await gw.isSheetProtected('Log')).toBe(false);
+        await gw.protectSheet('Log');
+        await gw.protectSheet('Log');
+        expect(await gw.isSheetProtected('Log')).toBe(true);
+        const refusals = [
+          gw.appendRows(t.name, [['t2', 'Globex', 2]]),
+          gw.updateRowsByKey(t.name, 'Id', [{ key: 't1', values: { Merchant: 'changed' } }]),
+          gw.writeGrid({ kind: 'anchor', sheet: 'Log', cell: 'F1' }, { values: [['x']] }),
+          gw.writeFormula('Log!F2', '=1+1'),
+          gw.addChart({ sheet: 'Log', over: 'H1:K9' }, { kind: 'column', title: 'x', categories: 'Log!A2:A2', series: [{ name: 'x', values: 'Log!C2:C2' }] }, 'FinChart_1'),
+        ];
+        for (const p of refusals) expect((await rejection(p)).code).toBe('Protected');
+        expect(() => inspect.type('Log', 'A2', 'typed over')).toThrow();
+        expect((await gw.readTable(t.name)).rows).toEqual([['t1', 'Acme', 1]]);
+        expect(inspect.cell('Log', 'F1').value).toBe('');
+        expect(inspect.charts('Log')).toEqual([]);
+      });
+
+      test('lifted, written, protected again: rows go in as text, and the sheet is protected once more', async () => {
+        const t = await log();
+        await gw.protectSheet('Log');
+        await gw.unprotectSheet('Log');
+        await gw.unprotectSheet('Log');
+        expect(await gw.isSheetProtected('Log')).toBe(false);
+        await gw.appendRows(t.name, HOSTILE_TEXT.map((m, i) => [`t${i + 2}`, m, i]));
+        await gw.protectSheet('Log');
+        expect(await gw.isSheetProtected('Log')).toBe(true);
+        expect((await gw.readTable(t.name)).rows.map((r) => r[1])).toEqual(['Acme', ...HOSTILE_TEXT]);
+        for (let r = 3; r < 3 + HOSTILE_TEXT.length; r++) expect(inspect.cell('Log', `B${r}`).formula).toBeUndefined();
+      });
+
+      test('a sheet the user protected is refused by name and untouched; its values copy is made, and is protected too', async () => {
+        await log();
+        inspect.protect('Log');
+        expect(await gw.isSheetProtected('Log')).toBe(true);
+        const copy = await gw.copySheetAsValues('Log', { name: 'Log (values)', note: ['Values as of today', HOSTILE_TEXT[0]] });
+        expect(inspect.cell(copy.sheet, 'A1').value).toBe('Values as of today');
+        expect(inspect.cell(copy.sheet, 'A2')).toMatchObject({ value: HOSTILE_TEXT[0] });
+        expect(inspect.cell(copy.sheet, 'A2').formula).toBeUndefined();
+        expect(inspect.cell(copy.sheet, 'B5').value).toBe('Acme');
+        expect(await gw.isSheetProtected(copy.sheet)).toBe(true);
+        expect(await gw.isSheetProtected('Log')).toBe(true);
+        expect(inspect.cell('Log', 'A1').value).toBe('Id');
+      });
     });
 
     test('bindings: save, update, list, remove; settings are not bindings', async () => {

@@ -34,6 +34,8 @@ import {
   quoteSheet,
   splitSheet,
   type Box,
+  type ChartSeriesState,
+  type ChartState,
   type NameState,
   type SheetState,
   type SyncRecord,
@@ -297,6 +299,8 @@ class Worksheet extends HostObject<SheetState> {
   override property(name: string): HostObject {
     if (name === 'Tables') return new TableCollection(this.host, () => this.required('Worksheet.tables'));
     if (name === 'Names') return new NamedItemCollection(this.host, () => this.required('Worksheet.names'));
+    if (name === 'Charts') return new ChartCollection(this.host, () => this.required('Worksheet.charts'));
+    if (name === 'Protection') return new WorksheetProtection(this.host, () => this.required('Worksheet.protection'));
     return super.property(name);
   }
   override call(name: string, args: unknown[], s: SheetState): unknown {
@@ -1218,6 +1222,244 @@ class NamedItem extends HostObject<NameState> {
         return undefined;
       default:
         return super.call(name, args, n);
+    }
+  }
+}
+
+class WorksheetProtection extends HostObject<SheetState> {
+  readonly type = 'WorksheetProtection';
+  constructor(
+    host: ExcelHost,
+    private readonly locate: () => SheetState,
+  ) {
+    super(host);
+  }
+  target(): SheetState {
+    return this.locate();
+  }
+  override get(name: string, s: SheetState): unknown {
+    if (name === 'Protected') return s.protection.protected;
+    if (name === 'Options') return s.protection.options;
+    return super.get(name, s);
+  }
+  override call(name: string, args: unknown[], s: SheetState): unknown {
+    if (name === 'Protect') this.excel.protect(s, args[0], args[1]);
+    else if (name === 'Unprotect') this.excel.unprotect(s);
+    else return super.call(name, args, s);
+    return undefined;
+  }
+}
+
+/** A range passed to a chart method: a path id (a Range object) or an address on the chart's sheet. */
+function chartRange(host: ExcelHost, sheet: SheetState, arg: unknown, what: string): { sheet: SheetState; box: Box } {
+  if (typeof arg === 'string') {
+    const { sheet: name, a1: address } = splitSheet(arg);
+    return { sheet: name === undefined ? sheet : host.excel.sheet(name), box: parseA1(address) };
+  }
+  return (host.argumentObject(arg) as Range).required(what);
+}
+
+class ChartCollection extends HostObject<SheetState> {
+  readonly type = 'ChartCollection';
+  constructor(
+    host: ExcelHost,
+    private readonly locate: () => SheetState,
+  ) {
+    super(host);
+  }
+  target(): SheetState {
+    return this.locate();
+  }
+  /** charts[Id] or charts[name]: the library re-addresses a chart by the Id its answer carried. */
+  override indexer(key: unknown): HostObject {
+    return new Chart(this.host, () => {
+      const chart = this.locate().charts.find((c) => c.id === key) ?? this.excel.findChart(this.locate(), String(key));
+      if (!chart) throw itemNotFound(`chart ${String(key)}`);
+      return chart;
+    });
+  }
+  private byName(name: string, nullable: boolean): Chart {
+    return new Chart(this.host, () => {
+      const chart = this.excel.findChart(this.locate(), name);
+      if (chart) return chart;
+      if (nullable) return null;
+      throw itemNotFound(`chart ${name}`);
+    });
+  }
+  override call(name: string, args: unknown[], s: SheetState): unknown {
+    switch (name) {
+      case 'Add': {
+        const source = (this.host.argumentObject(args[1]) as Range).required('ChartCollection.add');
+        const chart = this.excel.addChart(s, args[0], source, args[2]);
+        return new Chart(this.host, () => (s.charts.includes(chart) ? chart : null));
+      }
+      case 'GetItem':
+        return this.byName(String(args[0]), false);
+      case 'GetItemOrNullObject':
+        return this.byName(String(args[0]), true);
+      case 'GetCount':
+        return s.charts.length;
+      case 'GetItemAt': {
+        const chart = s.charts[args[0] as number];
+        if (!chart) throw itemNotFound(`chart ${String(args[0])}`);
+        return new Chart(this.host, () => (s.charts.includes(chart) ? chart : null));
+      }
+      default:
+        return super.call(name, args, s);
+    }
+  }
+  override items(s: SheetState): HostObject[] {
+    return s.charts.map((chart) => new Chart(this.host, () => (s.charts.includes(chart) ? chart : null)));
+  }
+}
+
+class Chart extends HostObject<ChartState> {
+  readonly type = 'Chart';
+  constructor(
+    host: ExcelHost,
+    private readonly locate: () => ChartState | null,
+  ) {
+    super(host);
+  }
+  target(): ChartState | null {
+    return this.locate();
+  }
+  override identity(c: ChartState): Record<string, unknown> {
+    return { Id: c.id };
+  }
+  override property(name: string): HostObject {
+    const chart = () => this.required(`Chart.${camel(name)}`);
+    if (name === 'Series') return new ChartSeriesCollection(this.host, chart);
+    if (name === 'Title') return new ChartPart(this.host, 'ChartTitle', chart, (c) => c.title, (c, v) => (c.title = String(v)));
+    if (name === 'Legend') return new ChartPart(this.host, 'ChartLegend', chart, undefined, undefined, (c) => c.legend);
+    return super.property(name);
+  }
+  override get(name: string, c: ChartState): unknown {
+    if (name === 'Name') return c.name;
+    if (name === 'Id') return c.id;
+    if (name === 'ChartType') return c.type;
+    return super.get(name, c);
+  }
+  override set(name: string, value: unknown, c: ChartState): void {
+    if (name === 'Name') this.excel.renameChart(c, value);
+    else super.set(name, value, c);
+  }
+  override call(name: string, args: unknown[], c: ChartState): unknown {
+    switch (name) {
+      case 'SetPosition': {
+        const sheet = this.excel.chartSheet(c);
+        const start = chartRange(this.host, sheet, args[0], 'Chart.setPosition').box;
+        const end = args[1] === undefined || args[1] === null ? null : chartRange(this.host, sheet, args[1], 'Chart.setPosition').box;
+        this.excel.setChartPosition(c, start, end);
+        return undefined;
+      }
+      case 'Delete':
+        this.excel.deleteChart(c);
+        return undefined;
+      default:
+        return super.call(name, args, c);
+    }
+  }
+}
+
+/** Chart.title (its text) and Chart.legend (position and visibility): what the gateway sets of them. */
+class ChartPart extends HostObject<ChartState> {
+  constructor(
+    host: ExcelHost,
+    readonly type: string,
+    private readonly locate: () => ChartState,
+    private readonly text?: (c: ChartState) => unknown,
+    private readonly setText?: (c: ChartState, v: unknown) => void,
+    private readonly bag?: (c: ChartState) => Record<string, unknown>,
+  ) {
+    super(host);
+  }
+  target(): ChartState {
+    return this.locate();
+  }
+  override get(name: string, c: ChartState): unknown {
+    if (name === 'Text' && this.text) return this.text(c);
+    if (this.bag && (name === 'Position' || name === 'Visible')) return this.bag(c)[camel(name)];
+    return super.get(name, c);
+  }
+  override set(name: string, value: unknown, c: ChartState): void {
+    this.excel.editable(this.excel.chartSheet(c));
+    if (name === 'Text' && this.setText) {
+      if (typeof value !== 'string' || value.length > 255) throw invalidArgument('a chart title is text of at most 255 characters');
+      this.setText(c, value);
+    } else if (this.bag && (name === 'Position' || name === 'Visible')) this.bag(c)[camel(name)] = value;
+    else super.set(name, value, c);
+  }
+}
+
+class ChartSeriesCollection extends HostObject<ChartState> {
+  readonly type = 'ChartSeriesCollection';
+  constructor(
+    host: ExcelHost,
+    private readonly locate: () => ChartState,
+  ) {
+    super(host);
+  }
+  target(): ChartState {
+    return this.locate();
+  }
+  private series(chart: ChartState, series: ChartSeriesState): ChartSeries {
+    return new ChartSeries(this.host, chart, () => (chart.series.includes(series) ? series : null));
+  }
+  override call(name: string, args: unknown[], c: ChartState): unknown {
+    switch (name) {
+      case 'GetCount':
+        return c.series.length;
+      case 'GetItemAt': {
+        const series = c.series[args[0] as number];
+        if (!series) throw itemNotFound(`series ${String(args[0])}`);
+        return this.series(c, series);
+      }
+      case 'Add':
+        return this.series(c, this.excel.addSeries(c, args[0], args[1]));
+      default:
+        return super.call(name, args, c);
+    }
+  }
+  override items(c: ChartState): HostObject[] {
+    return c.series.map((x) => this.series(c, x));
+  }
+}
+
+class ChartSeries extends HostObject<ChartSeriesState> {
+  readonly type = 'ChartSeries';
+  constructor(
+    host: ExcelHost,
+    private readonly chart: ChartState,
+    private readonly locate: () => ChartSeriesState | null,
+  ) {
+    super(host);
+  }
+  target(): ChartSeriesState | null {
+    return this.locate();
+  }
+  override get(name: string, x: ChartSeriesState): unknown {
+    if (name === 'Name') return x.name;
+    return super.get(name, x);
+  }
+  override set(name: string, value: unknown, x: ChartSeriesState): void {
+    if (name === 'Name') this.excel.setSeriesName(this.chart, x, value);
+    else super.set(name, value, x);
+  }
+  override call(name: string, args: unknown[], x: ChartSeriesState): unknown {
+    const sheet = () => this.excel.chartSheet(this.chart);
+    switch (name) {
+      case 'SetValues':
+        this.excel.setSeriesRange(this.chart, x, 'values', chartRange(this.host, sheet(), args[0], 'ChartSeries.setValues'));
+        return undefined;
+      case 'SetXAxisValues':
+        this.excel.setSeriesRange(this.chart, x, 'categories', chartRange(this.host, sheet(), args[0], 'ChartSeries.setXAxisValues'));
+        return undefined;
+      case 'Delete':
+        this.excel.deleteSeries(this.chart, x);
+        return undefined;
+      default:
+        return super.call(name, args, x);
     }
   }
 }

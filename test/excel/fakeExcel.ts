@@ -125,6 +125,10 @@ export class SheetState {
   readonly outline = new Map<number, number>();
   /** Sheet-scoped names (worksheet.names). */
   readonly names: NameState[] = [];
+  /** The charts on the sheet (worksheet.charts). */
+  readonly charts: ChartState[] = [];
+  /** Worksheet.protection: every cell is locked (Excel's default), so protection refuses every write. */
+  protection: { protected: boolean; options: unknown } = { protected: false, options: null };
   constructor(
     public name: string,
     readonly id: string,
@@ -195,6 +199,34 @@ export class SheetState {
     });
     return bottom < 0 ? null : { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
   }
+}
+
+/** Cells a chart reads; null once Excel made the reference #REF! (its rows or its sheet deleted). */
+export interface ChartRef {
+  sheet: SheetState;
+  box: Box;
+}
+
+export interface ChartSeriesState {
+  name: string;
+  /**
+   * A name set to text starting with '=' links the series to a cell, as Excel's Series.Name does (assumed for
+   * the API, the pessimistic choice): the name is then that formula, not text.
+   */
+  nameFormula?: string;
+  values: ChartRef | null;
+  categories: ChartRef | null;
+}
+
+export interface ChartState {
+  readonly id: string;
+  name: string;
+  type: string;
+  title: string;
+  /** The cells it covers (setPosition); it moves with them, as Excel's default "move and size with cells". */
+  over: Box;
+  legend: { position?: unknown; visible?: unknown };
+  series: ChartSeriesState[];
 }
 
 export interface NameState {
@@ -375,6 +407,7 @@ export class FakeExcel {
   private cellEdit: { ended: Promise<void>; end: () => void } | undefined;
   private sheetCounter = 0;
   private tableCounter = 0;
+  private chartCounter = 0;
 
   constructor(options: FakeExcelOptions = {}) {
     for (const name of options.sheets ?? ['Sheet1']) this.sheets.push(new SheetState(name, this.nextSheetId()));
@@ -414,12 +447,13 @@ export class FakeExcel {
   /** The user types into a cell, as typed input is parsed. */
   type(sheet: string, address: string, v: CellValue): void {
     const b = parseA1(address);
-    enter(this.sheet(sheet).ensure(b.row, b.col), v);
+    enter(this.editable(this.sheet(sheet)).ensure(b.row, b.col), v);
   }
 
   /** The user inserts `count` whole rows before 0-based row `at`: cells, outline, tables and names below move down. */
   insertRows(sheetName: string, at: number, count: number): void {
     const sheet = this.sheet(sheetName);
+    this.editable(sheet);
     sheet.shiftRows(at, count);
     for (const t of this.tables) {
       if (t.sheet !== sheet) continue;
@@ -432,11 +466,13 @@ export class FakeExcel {
       if (at <= box.row) n.target = { sheet, box: { ...box, row: box.row + count } };
       else if (at < box.row + box.rows) n.target = { sheet, box: { ...box, rows: box.rows + count } };
     }
+    this.chartRowsMoved(sheet, at, count);
   }
 
   /** The user deletes `count` whole rows from 0-based row `from`: what is below moves up, names shrink or become #REF!. */
   deleteRows(sheetName: string, from: number, count: number): void {
     const sheet = this.sheet(sheetName);
+    this.editable(sheet);
     const end = from + count;
     for (const t of this.tables) {
       if (t.sheet !== sheet) continue;
@@ -452,6 +488,7 @@ export class FakeExcel {
       else if (lost === rows) this.breakName(n, `=${quoteSheet(sheet.name)}!#REF!`);
       else if (lost > 0) n.target = { sheet, box: { ...n.target.box, row: Math.min(row, from), rows: rows - lost } };
     }
+    this.chartRowsMoved(sheet, from, -count);
   }
 
   /** The user renames a sheet. */
@@ -531,6 +568,12 @@ export class FakeExcel {
     this.sheets.splice(this.sheets.indexOf(sheet), 1);
     for (let i = this.tables.length - 1; i >= 0; i--) if (this.tables[i].sheet === sheet) this.tables.splice(i, 1);
     for (const n of this.names) if (n.target?.sheet === sheet) this.breakName(n, `=#REF!${absoluteA1(n.target.box)}`);
+    for (const c of this.allCharts()) {
+      for (const x of c.series) {
+        if (x.values?.sheet === sheet) x.values = null;
+        if (x.categories?.sheet === sheet) x.categories = null;
+      }
+    }
     if (this.active === sheet) this.active = this.sheets.find((s) => s.visibility === 'Visible')!;
     if (this.selection.sheet === sheet) this.selection = { sheet: this.active, areas: [{ row: 0, col: 0, rows: 1, cols: 1 }] };
   }
@@ -560,6 +603,12 @@ export class FakeExcel {
     for (let i = 2; !name || this.findSheet(name); i++) name = `${source.name.slice(0, 31 - ` (${i})`.length)} (${i})`;
     const copy = new SheetState(name, this.nextSheetId());
     source.copyInto(copy);
+    // Excel copies the protection, and the charts; a chart that read the sheet's own cells reads the copy's.
+    copy.protection = { ...source.protection };
+    const onCopy = (ref: ChartRef | null): ChartRef | null => ref && { sheet: ref.sheet === source ? copy : ref.sheet, box: { ...ref.box } };
+    for (const c of source.charts) {
+      copy.charts.push({ ...c, id: this.nextChartId(), over: { ...c.over }, legend: { ...c.legend }, series: c.series.map((x) => ({ ...x, values: onCopy(x.values), categories: onCopy(x.categories) })) });
+    }
     const at = position === 'After' && relativeTo ? this.sheets.indexOf(relativeTo) + 1 : position === 'Before' && relativeTo ? this.sheets.indexOf(relativeTo) : position === 'End' ? this.sheets.length : 0;
     this.sheets.splice(at, 0, copy);
     for (const t of this.tables.filter((x) => x.sheet === source)) {
@@ -575,6 +624,7 @@ export class FakeExcel {
 
   /** Range.copyFrom with "Values": the source's values land from the destination's top-left, formulas gone, formats kept. */
   pasteValues(sheet: SheetState, at: Box, source: { sheet: SheetState; box: Box }): void {
+    this.editable(sheet);
     const values = Array.from({ length: source.box.rows }, (_, r) => Array.from({ length: source.box.cols }, (_, c) => source.sheet.get(source.box.row + r, source.box.col + c)?.value ?? ''));
     values.forEach((row, r) =>
       row.forEach((v, c) => {
@@ -587,10 +637,161 @@ export class FakeExcel {
     );
   }
 
+  // Protection and charts ----------------------------------------------------------------------------
+
+  /**
+   * A write to a protected sheet: every cell is locked (Excel's default), so Excel refuses it with
+   * AccessDenied ("You cannot perform the requested operation.", as reported for a locked cell, e.g.
+   * microsoftgraph/microsoft-graph-docs#4546); so are its charts (objects are protected too).
+   */
+  editable(sheet: SheetState): SheetState {
+    if (sheet.protection.protected) throw new FakeOfficeError('AccessDenied', 'You cannot perform the requested operation. (the sheet is protected)');
+    return sheet;
+  }
+
+  /**
+   * WorksheetProtection.protect and unprotect: on a sheet already in that state they fail with AccessDenied
+   * (OfficeDev/office-js#6784, Excel for Windows from June 2026; earlier builds did nothing), so the fake fails.
+   */
+  protect(sheet: SheetState, options: unknown, password: unknown): void {
+    if (sheet.protection.protected) throw new FakeOfficeError('AccessDenied', 'You cannot perform the requested operation. (already protected)');
+    if (password !== undefined && password !== null && password !== '') throw new FakeOfficeError('NotImplemented', 'fake: a protection password');
+    sheet.protection = { protected: true, options: options ?? null };
+  }
+
+  unprotect(sheet: SheetState): void {
+    if (!sheet.protection.protected) throw new FakeOfficeError('AccessDenied', 'You cannot perform the requested operation. (not protected)');
+    sheet.protection = { protected: false, options: null };
+  }
+
+  /** The user protects a sheet from Excel's Review tab, with no password. */
+  protectSheet(name: string): void {
+    this.protect(this.sheet(name), null, undefined);
+  }
+
+  allCharts(): ChartState[] {
+    return this.sheets.flatMap((s) => s.charts);
+  }
+
+  nextChartId(): string {
+    return `{C${String(++this.chartCounter).padStart(4, '0')}}`;
+  }
+
+  /**
+   * charts.add(type, sourceData, seriesBy): a chart over the source's cells, one series per row ("Rows") or
+   * column ("Columns"; "Auto": rows when the source is wider than tall, assumed), named "Chart n" (the first n
+   * free on the sheet). Placed over cells below the source until setPosition says where (assumed).
+   */
+  addChart(sheet: SheetState, type: unknown, source: ChartRef, seriesBy: unknown): ChartState {
+    this.editable(sheet);
+    if (typeof type !== 'string' || !type) throw invalidArgument(`chart type ${String(type)}`);
+    const byRows = seriesBy === 'Rows' || ((seriesBy === 'Auto' || seriesBy === undefined || seriesBy === null) && source.box.cols >= source.box.rows);
+    if (!byRows && seriesBy !== 'Columns' && seriesBy !== 'Auto' && seriesBy !== undefined && seriesBy !== null) throw invalidArgument(`seriesBy ${String(seriesBy)}`);
+    const { box } = source;
+    const series: ChartSeriesState[] = byRows
+      ? Array.from({ length: box.rows }, (_, i) => ({ name: `Series${i + 1}`, values: { sheet: source.sheet, box: { ...box, row: box.row + i, rows: 1 } }, categories: null }))
+      : Array.from({ length: box.cols }, (_, i) => ({ name: `Series${i + 1}`, values: { sheet: source.sheet, box: { ...box, col: box.col + i, cols: 1 } }, categories: null }));
+    let name = '';
+    for (let i = 1; !name || sheet.charts.some((c) => c.name === name); i++) name = `Chart ${i}`;
+    const chart: ChartState = { id: this.nextChartId(), name, type, title: '', over: { row: box.row + box.rows + 1, col: box.col, rows: 15, cols: 8 }, legend: {}, series };
+    sheet.charts.push(chart);
+    return chart;
+  }
+
+  findChart(sheet: SheetState, name: string): ChartState | undefined {
+    return sheet.charts.find((c) => c.name === name);
+  }
+
+  /** The sheet a chart is on (charts belong to a sheet). */
+  chartSheet(chart: ChartState): SheetState {
+    const sheet = this.sheets.find((s) => s.charts.includes(chart));
+    if (!sheet) throw itemNotFound('chart');
+    return sheet;
+  }
+
+  renameChart(chart: ChartState, name: unknown): void {
+    this.editable(this.chartSheet(chart));
+    if (typeof name !== 'string' || name.length === 0 || name.length > 255) throw invalidArgument(`chart name ${String(name)}`);
+    chart.name = name;
+  }
+
+  setSeriesName(chart: ChartState, series: ChartSeriesState, name: unknown): void {
+    this.editable(this.chartSheet(chart));
+    if (typeof name !== 'string' || name.length > 255) throw invalidArgument(`series name ${String(name)}`);
+    series.name = name;
+    series.nameFormula = name.startsWith('=') ? name : undefined;
+  }
+
+  /** setValues / setXAxisValues: one row or one column. */
+  setSeriesRange(chart: ChartState, series: ChartSeriesState, which: 'values' | 'categories', ref: ChartRef): void {
+    this.editable(this.chartSheet(chart));
+    if (ref.box.rows !== 1 && ref.box.cols !== 1) throw invalidArgument('a series range is one row or one column');
+    series[which] = { sheet: ref.sheet, box: { ...ref.box } };
+  }
+
+  addSeries(chart: ChartState, name: unknown, index: unknown): ChartSeriesState {
+    this.editable(this.chartSheet(chart));
+    if (index !== undefined && index !== null) throw new FakeOfficeError('NotImplemented', 'fake: series.add at an index');
+    const series: ChartSeriesState = { name: typeof name === 'string' ? name : `Series${chart.series.length + 1}`, values: null, categories: null };
+    if (typeof name === 'string' && name.startsWith('=')) series.nameFormula = name;
+    chart.series.push(series);
+    return series;
+  }
+
+  deleteSeries(chart: ChartState, series: ChartSeriesState): void {
+    this.editable(this.chartSheet(chart));
+    chart.series.splice(chart.series.indexOf(series), 1);
+  }
+
+  deleteChart(chart: ChartState): void {
+    const sheet = this.editable(this.chartSheet(chart));
+    sheet.charts.splice(sheet.charts.indexOf(chart), 1);
+  }
+
+  setChartPosition(chart: ChartState, start: Box, end: Box | null): void {
+    this.editable(this.chartSheet(chart));
+    const last = end ?? start;
+    const row = Math.min(start.row, last.row);
+    const col = Math.min(start.col, last.col);
+    chart.over = { row, col, rows: Math.max(start.row + start.rows, last.row + last.rows) - row, cols: Math.max(start.col + start.cols, last.col + last.cols) - col };
+  }
+
+  /** The user adds a chart of their own (Insert > Chart) over `over`, one series per row of `source`. */
+  userChart(sheetName: string, source: string, over: string): ChartState {
+    const sheet = this.sheet(sheetName);
+    const chart = this.addChart(sheet, 'ColumnClustered', { sheet, box: parseA1(source) }, 'Rows');
+    chart.over = parseA1(over);
+    return chart;
+  }
+
+  /** Rows from `from` of `sheet` moved by `delta`: what charts read there, and the charts on it, follow (as names do). */
+  private chartRowsMoved(sheet: SheetState, from: number, delta: number): void {
+    const move = (box: Box): Box | null => {
+      if (delta > 0) {
+        if (from <= box.row) return { ...box, row: box.row + delta };
+        if (from < box.row + box.rows) return { ...box, rows: box.rows + delta };
+        return box;
+      }
+      const end = from - delta;
+      const lost = Math.max(0, Math.min(end, box.row + box.rows) - Math.max(from, box.row));
+      if (end <= box.row) return { ...box, row: box.row + delta };
+      if (lost === box.rows) return null;
+      return lost > 0 ? { ...box, row: Math.min(box.row, from), rows: box.rows - lost } : box;
+    };
+    for (const c of this.allCharts()) {
+      for (const x of c.series) {
+        if (x.values?.sheet === sheet) x.values = ((b) => b && { sheet, box: b })(move(x.values.box));
+        if (x.categories?.sheet === sheet) x.categories = ((b) => b && { sheet, box: b })(move(x.categories.box));
+      }
+    }
+    for (const c of sheet.charts) c.over = move(c.over) ?? { ...c.over, rows: 1 };
+  }
+
   // Ranges -------------------------------------------------------------------------------------------
 
   /** values and formulas: each string is entered as typed, so "=..." becomes a formula unless the cell is '@'. */
   writeValues(sheet: SheetState, box: Box, input: unknown): void {
+    this.editable(sheet);
     const at = rectangular(input, box.rows, box.cols);
     for (let r = 0; r < box.rows; r++) {
       for (let c = 0; c < box.cols; c++) {
@@ -603,6 +804,7 @@ export class FakeExcel {
 
   /** valuesAsJson (ExcelApi 1.16): typed cell values; a String is text whatever the number format. */
   writeTypedValues(sheet: SheetState, box: Box, input: unknown): void {
+    this.editable(sheet);
     const at = rectangular(input, box.rows, box.cols);
     for (let r = 0; r < box.rows; r++) {
       for (let c = 0; c < box.cols; c++) {
@@ -620,6 +822,7 @@ export class FakeExcel {
   }
 
   writeNumberFormats(sheet: SheetState, box: Box, input: unknown): void {
+    this.editable(sheet);
     const at = rectangular(input, box.rows, box.cols);
     for (let r = 0; r < box.rows; r++) {
       for (let c = 0; c < box.cols; c++) {
@@ -632,21 +835,25 @@ export class FakeExcel {
   }
 
   setBold(sheet: SheetState, box: Box, v: unknown): void {
+    this.editable(sheet);
     if (typeof v !== 'boolean') throw invalidArgument('bold must be a boolean');
     forEachCell(sheet, box, (cell) => (cell.bold = v));
   }
 
   setIndent(sheet: SheetState, box: Box, v: unknown): void {
+    this.editable(sheet);
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 250) throw invalidArgument(`indentLevel ${String(v)}`);
     forEachCell(sheet, box, (cell) => (cell.indent = v));
   }
 
   setColumnWidth(sheet: SheetState, box: Box, v: unknown): void {
+    this.editable(sheet);
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw invalidArgument(`columnWidth ${String(v)}`);
     for (let c = box.col; c < box.col + box.cols; c++) sheet.widths.set(c, v);
   }
 
   clear(sheet: SheetState, box: Box, applyTo: unknown = 'All'): void {
+    this.editable(sheet);
     for (let r = box.row; r < box.row + box.rows; r++) {
       for (let c = box.col; c < box.col + box.cols; c++) {
         const cell = sheet.get(r, c);
@@ -665,6 +872,7 @@ export class FakeExcel {
   }
 
   group(sheet: SheetState, box: Box, option: unknown): void {
+    this.editable(sheet);
     if (option !== 'ByRows') throw new FakeOfficeError('NotImplemented', 'fake: only ByRows');
     for (let r = box.row; r < box.row + box.rows; r++) {
       if ((sheet.outline.get(r) ?? 0) >= 7) throw invalidOperation('Excel allows seven nested row groups (eight outline levels)');
@@ -681,6 +889,7 @@ export class FakeExcel {
    * ungroup that selection").
    */
   ungroup(sheet: SheetState, box: Box): void {
+    this.editable(sheet);
     let grouped = false;
     for (let r = box.row; r < box.row + box.rows; r++) grouped ||= (sheet.outline.get(r) ?? 0) > 0;
     if (!grouped) throw invalidOperation('Cannot ungroup that selection: none of its rows is grouped (assumed)');
@@ -697,6 +906,7 @@ export class FakeExcel {
    * nothing in #994: assumed silent, as reported).
    */
   deleteRange(sheet: SheetState, box: Box, shift: unknown): void {
+    this.editable(sheet);
     if (shift !== 'Up') throw new FakeOfficeError('NotImplemented', `fake: delete(${String(shift)})`);
     for (const t of this.tables) {
       if (t.sheet !== sheet || !overlaps(t.box, box)) continue;
@@ -760,6 +970,7 @@ export class FakeExcel {
   // Validation ---------------------------------------------------------------------------------------
 
   setValidationRule(sheet: SheetState, box: Box, rule: unknown): void {
+    this.editable(sheet);
     const list = (rule as { list?: { source?: unknown } } | null)?.list;
     if (!list) throw new FakeOfficeError('NotImplemented', 'fake: only list validation');
     const source = list.source;
@@ -776,12 +987,14 @@ export class FakeExcel {
   }
 
   clearValidation(sheet: SheetState, box: Box): void {
+    this.editable(sheet);
     forEachCell(sheet, box, (cell) => (cell.validation = undefined));
   }
 
   // Tables -------------------------------------------------------------------------------------------
 
   addTable(sheet: SheetState, requested: Box, hasHeaders: boolean): TableState {
+    this.editable(sheet);
     if (!hasHeaders) throw new FakeOfficeError('NotImplemented', 'fake: tables without headers');
     // A header-only range gets one empty body row, as Excel does.
     const box = { ...requested, rows: Math.max(2, requested.rows) };
@@ -818,6 +1031,7 @@ export class FakeExcel {
    * the new cells, so a formula-like string given to rows.add becomes a formula.
    */
   addTableRows(t: TableState, index: unknown, input: unknown): void {
+    this.editable(t.sheet);
     if (index !== undefined && index !== null && index !== t.box.rows - 1) throw new FakeOfficeError('NotImplemented', 'fake: rows.add only appends');
     const rows = Array.isArray(input) ? input : [[input ?? '']];
     if (rows.length === 0) throw invalidArgument('no rows');
@@ -845,6 +1059,7 @@ export class FakeExcel {
 
   /** TableRow.delete, TableRowCollection.deleteRowsAt and Range.delete on body rows: the cells below move up. */
   deleteTableRows(t: TableState, index: number, count: number): void {
+    this.editable(t.sheet);
     const bodyRows = t.box.rows - 1;
     if (!Number.isInteger(index) || !Number.isInteger(count) || count < 1 || index < 0 || index + count > bodyRows) {
       throw itemNotFound(`table rows ${index}..${index + count - 1}`);

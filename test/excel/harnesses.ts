@@ -1,8 +1,9 @@
 /** The two implementations, each with an inspector over the workbook behind it. */
+import { parseQualified, qualify } from '../../src/engine/ports/address';
 import { MemoryGateway } from '../../src/excel/memoryGateway';
 import { OfficeGateway, type OfficeGatewayOptions } from '../../src/excel/officeGateway';
 import type { Harness, Inspector } from './contract';
-import { a1, FakeExcel, quoteSheet, type FakeExcelOptions } from './fakeExcel';
+import { a1, FakeExcel, quoteSheet, type ChartRef, type FakeExcelOptions } from './fakeExcel';
 import { realExcelRun, WINDOWS, type HostProfile } from './officeJs';
 
 export function fakeInspector(fake: FakeExcel): Inspector {
@@ -25,6 +26,23 @@ export function fakeInspector(fake: FakeExcel): Inspector {
     deleteRows: (sheet, first, count) => fake.deleteRows(sheet, first - 1, count),
     renameSheet: (from, to) => fake.renameSheet(from, to),
     deleteSheet: (name) => fake.deleteSheet(fake.sheet(name)),
+    charts: (sheet) => {
+      const address = (ref: ChartRef | null) => (ref ? `${quoteSheet(ref.sheet.name)}!${a1(ref.box)}` : null);
+      const shown = (ref: ChartRef | null) => {
+        const out: (string | number | boolean)[] = [];
+        if (!ref) return out;
+        for (let r = ref.box.row; r < ref.box.row + ref.box.rows; r++) for (let c = ref.box.col; c < ref.box.col + ref.box.cols; c++) out.push(ref.sheet.get(r, c)?.value ?? '');
+        return out;
+      };
+      return fake.sheet(sheet).charts.map((c) => ({
+        name: c.name,
+        title: c.title,
+        over: a1(c.over),
+        series: c.series.map((x) => ({ name: x.name, linked: x.nameFormula !== undefined, values: address(x.values), categories: address(x.categories), shown: shown(x.values) })),
+      }));
+    },
+    userChart: (sheet, source, over) => void fake.userChart(sheet, source, over),
+    protect: (sheet) => fake.protectSheet(sheet),
   };
 }
 
@@ -57,6 +75,19 @@ export function memoryHarness(options: { date1904?: boolean } = {}): Harness & {
     deleteRows: (sheet, first, count) => memory.deleteSheetRows(sheet, first, count),
     renameSheet: (from, to) => memory.renameSheet(from, to),
     deleteSheet: (name) => memory.deleteSheet(name),
+    charts: (sheet) =>
+      memory.chartsOn(sheet).map((c) => ({
+        name: c.name,
+        title: c.title,
+        over: c.over,
+        series: c.series.map((x) => ({ name: x.name, linked: false, values: x.values, categories: x.categories, shown: x.shown })),
+      })),
+    userChart: (sheet, source, over) => {
+      const { box } = parseQualified(`${quoteSheet(sheet)}!${source}`);
+      const rows = Array.from({ length: box.rows }, (_, i) => ({ name: `Series${i + 1}`, values: qualify(sheet, { ...box, row: box.row + i, rows: 1 }) }));
+      memory.addUserChart(sheet, over, rows);
+    },
+    protect: (sheet) => void memory.protectSheet(sheet),
   };
   return { memory, gateway: memory, inspect };
 }

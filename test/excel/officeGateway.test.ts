@@ -1,5 +1,5 @@
 /** What only the Office implementation has: round trips, request sizes, suspension, host capabilities. */
-import { GatewayError, type RowUpdate, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
+import { GatewayError, type ChartSpec, type RowUpdate, type TableColumnSpec, type WriteValue } from '../../src/engine/ports/workbook';
 import { EXCEL_PAYLOAD_LIMIT_BYTES } from '../../src/excel/payload';
 import { OfficeRuntimeSecretStore } from '../../src/excel/secretStore';
 import { FAKE_PAYLOAD_LIMIT } from './fakeExcel';
@@ -417,6 +417,71 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
     expect(typeof h.fake.settings.get('fin.binding.b1')).toBe('string');
     h.fake.settings.set('fin.binding.broken', '{not json');
     expect((await h.office.listBindings()).map((b) => b.id)).toEqual(['b1']);
+  });
+
+  describe('charts through the client library', () => {
+    const spec: ChartSpec = {
+      kind: 'line',
+      title: 'Revenue and net income',
+      categories: 'Sheet1!B1:D1',
+      series: [
+        { name: 'Revenue', values: 'Sheet1!B2:D2' },
+        { name: 'Net income', values: 'Sheet1!B3:D3' },
+      ],
+    };
+    const grid = { values: [[null, 'Jan', 'Feb', 'Mar'], ['Revenue', 10, 20, 30], ['Net income', 1, 2, 3], ['Other', 5, 6, 7]] };
+
+    test('a chart is one sync: made from the first series, named, titled, placed over its cells, the others added', async () => {
+      const h = officeHarness();
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, grid);
+      h.fake.resetLog();
+      await h.office.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, spec, 'FinChart_1');
+      expect(h.fake.syncCount).toBe(1);
+      const [chart] = h.fake.sheet('Sheet1').charts;
+      expect(chart).toMatchObject({ name: 'FinChart_1', type: 'LineMarkers', title: 'Revenue and net income', legend: { position: 'Bottom', visible: true } });
+      expect(chart.over).toEqual({ row: 1, col: 5, rows: 15, cols: 8 });
+    });
+
+    test("an update points the same chart and series elsewhere (the user's styling of them stays), in three syncs", async () => {
+      const h = officeHarness();
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, grid);
+      await h.office.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, spec, 'FinChart_1');
+      const [chart] = h.fake.sheet('Sheet1').charts;
+      const first = chart.series[0] as typeof chart.series[0] & { color?: string };
+      first.color = 'orange'; // the user restyled it in Excel
+      h.fake.resetLog();
+      expect(await h.office.updateChart('Sheet1', 'FinChart_1', { ...spec, series: [{ name: 'Other', values: 'Sheet1!B4:D4' }] })).toBe('updated');
+      expect(h.fake.syncCount).toBe(3);
+      expect(h.fake.sheet('Sheet1').charts).toEqual([chart]);
+      expect(chart.series).toEqual([first]);
+      expect(first).toMatchObject({ name: 'Other', color: 'orange' });
+      h.fake.resetLog();
+      expect(await h.office.updateChart('Sheet1', 'Gone', spec)).toBe('missing');
+      expect(h.fake.syncCount).toBe(1);
+    });
+
+    test('a chart Excel refuses half way is taken out: never half a chart', async () => {
+      const h = officeHarness();
+      await h.office.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, grid);
+      h.fake.plantFault({ request: 1, code: 'InvalidArgument', afterActions: 12 });
+      expect((await gatewayError(h.office.addChart({ sheet: 'Sheet1', over: 'F2:M16' }, spec, 'FinChart_1'))).code).toBe('InvalidInput');
+      expect(h.fake.sheet('Sheet1').charts).toEqual([]);
+    });
+  });
+
+  test('protection goes on without a password, letting the user filter and widen columns; its state is read first', async () => {
+    const h = officeHarness();
+    await h.office.writeGrid({ kind: 'newSheet', name: 'Push log', activate: false }, { values: [['Entry']] });
+    h.fake.resetLog();
+    await h.office.protectSheet('Push log');
+    expect(h.fake.syncCount).toBe(2);
+    expect(h.fake.sheet('Push log').protection).toEqual({ protected: true, options: { allowAutoFilter: true, allowFormatColumns: true } });
+    h.fake.resetLog();
+    await h.office.protectSheet('Push log');
+    expect(h.fake.syncCount).toBe(1);
+    const refused = await gatewayError(h.office.writeGrid({ kind: 'anchor', sheet: 'Push log', cell: 'A2' }, { values: [['x']] }));
+    expect(refused).toMatchObject({ code: 'Protected', hostCode: 'AccessDenied' });
+    expect(refused.message).toMatch(/unprotect it \(Review > Unprotect Sheet\)/);
   });
 
   test('the API key goes to add-in storage, never into the workbook', async () => {

@@ -6,6 +6,7 @@
 import * as fin from '../../src/functions/functions';
 import '../support/customFunctions';
 import { parseQualified, qualify } from '../../src/engine/ports/address';
+import { appendLogEntry } from '../../src/engine/pushLog/log';
 import { connectBehind, connected, openTab, renderPane, screen, startSandbox, waitFor, type PaneHarness, type TestSandbox } from './harness';
 
 let sb: TestSandbox;
@@ -131,6 +132,40 @@ test('with two companies, each copy\'s note names the companies of its sheet: a 
     expect(note('West')).toMatch(/ UTC from Westbrook Software$/);
     // Excel on the web's way out is the whole file: what it carries is said.
     expect(screen.getByText(/unhide and delete the hidden sheet FinLists .* it still carries this add-in's settings \(its blocks' records, with company and department ids/)).toBeTruthy();
+  } finally {
+    h.unmount();
+  }
+});
+
+test('the push log is offered apart and unticked: left out of the copies unless the user ticks it (issue 28, item 4)', async () => {
+  const h = renderPane(sb, { timeZone: 'UTC' });
+  try {
+    await connected(h, sb);
+    const { sheet } = await insertBlock(h);
+    await appendLogEntry(h.gateway, {
+      action: 'Push',
+      at: Date.UTC(2026, 10, 20),
+      connection: 'Northwind',
+      company: { id: 'comp_1' },
+      keyFingerprint: 'fp',
+      table: 'Transactions',
+      changes: [{ transaction: 'txn_1', field: 'Department', before: 'Ops', requested: 'Sales', after: 'Sales', sentAs: 'PATCH', outcome: 'Applied', reason: '' }],
+    });
+    await openTab(h, 'Share');
+    const withLog = await screen.findByRole('checkbox', { name: /^Also copy the push log \(sheet Push log: who pushed what to the books, and when\)\. Left out unless ticked\.$/ }, { timeout: 15000 });
+    expect((withLog as HTMLInputElement).checked).toBe(false);
+    expect(screen.queryByRole('checkbox', { name: /^Push log \(/ })).toBeNull();
+    await h.user.click(screen.getByRole('button', { name: 'Make a values copy' }));
+    await screen.findByText('Values copies made', {}, { timeout: 15000 });
+    expect(h.gateway.sheetNames().filter((n) => n.endsWith('(values)'))).toHaveLength(1);
+    expect(h.gateway.sheetNames()).not.toContain('Push log (values)');
+
+    await h.user.click(screen.getByRole('checkbox', { name: new RegExp(`^${escape(sheet)} \\(`) }));
+    await h.user.click(withLog);
+    await h.user.click(screen.getByRole('button', { name: 'Make a values copy' }));
+    await waitFor(() => expect(h.gateway.sheetNames()).toContain('Push log (values)'));
+    expect(await h.gateway.isSheetProtected('Push log (values)')).toBe(true);
+    expect(h.gateway.sheetNames().filter((n) => n.endsWith('(values)'))).toHaveLength(2);
   } finally {
     h.unmount();
   }

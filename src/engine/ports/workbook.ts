@@ -249,6 +249,42 @@ export interface BindingRecord {
   outlineDepth?: number;
 }
 
+/**
+ * Excel's chart kinds the add-in makes: lines (a trend by period) and clustered columns (periods side by
+ * side). Real Excel charts: the user restyles them in Excel as any other.
+ */
+export type ChartKind = 'line' | 'column';
+
+/** One series of a chart: its legend text and the cells of its figures. */
+export interface ChartSeriesSpec {
+  /** Shown in the legend; text, never a formula or a reference (see ChartSpec.title). */
+  name: string;
+  /** Sheet-qualified range of one row or one column of figures ("'P&L'!C12:N12"). */
+  values: string;
+}
+
+/**
+ * What a chart shows: series of cells, against the cells of their category labels. The chart reads the cells,
+ * so it follows whatever is written there (a refresh, a roll forward) with nothing to redo.
+ */
+export interface ChartSpec {
+  kind: ChartKind;
+  /** Text: a title or series name from the API that starts like a formula ("=", "+", "-", "@") stays text. */
+  title: string;
+  /** Sheet-qualified range of the category labels (the periods), as long as each series' values. */
+  categories: string;
+  series: ChartSeriesSpec[];
+}
+
+/** Where a chart goes: on `sheet`, over the cells `over` (an A1 range of that sheet, "P2:W18"). */
+export interface ChartPlacement {
+  sheet: string;
+  over: string;
+}
+
+/** What updateChart found. */
+export type ChartUpdate = 'updated' | 'missing';
+
 /** What the last large operation cost in round trips and request size (for benches and diagnostics). */
 export interface WriteStats {
   operation: string;
@@ -323,6 +359,32 @@ export interface WorkbookGateway {
    */
   isCalculating(): Promise<boolean>;
 
+  // Charts ------------------------------------------------------------------------------------------
+  /**
+   * Adds an Excel chart named `name` (Excel: Worksheet.charts, ExcelApi 1.1; its series, ExcelApi 1.7) over
+   * the cells of `placement`. Its series read the cells `spec` names, wherever they are in the workbook.
+   */
+  addChart(placement: ChartPlacement, spec: ChartSpec, name: string): Promise<void>;
+  /**
+   * Points the chart named `name` on `sheet` at the cells of `spec` (series re-pointed, added or removed, in
+   * order) and sets its title: its place, size and whatever the user restyled stay. 'missing' when the sheet
+   * has no chart of that name (the user deleted or renamed it), and nothing is done.
+   */
+  updateChart(sheet: string, name: string, spec: ChartSpec): Promise<ChartUpdate>;
+  /** Deletes the chart named `name` on `sheet`; nothing happens when there is none. */
+  deleteChart(sheet: string, name: string): Promise<void>;
+
+  // Sheet protection ---------------------------------------------------------------------------------
+  /**
+   * Excel's sheet protection without a password (Worksheet.protection, ExcelApi 1.2): the user cannot change
+   * its cells by mistake, and can lift it with Review > Unprotect Sheet (no password asked). The add-in's own
+   * writes to a protected sheet are refused too (GatewayError 'Protected'): it lifts the protection first.
+   * Protecting a protected sheet, or lifting it from one that has none, does nothing.
+   */
+  protectSheet(sheet: string): Promise<void>;
+  unprotectSheet(sheet: string): Promise<void>;
+  isSheetProtected(sheet: string): Promise<boolean>;
+
   // Stored in the workbook (never secrets) ---------------------------------------------------------
   readSetting(key: string): Promise<Json | undefined>;
   writeSetting(key: string, value: Json): Promise<void>;
@@ -339,8 +401,9 @@ export interface WorkbookGateway {
  * Inactive: Excel refused because another workbook or Excel window was in front while the add-in worked on
  * this one (the user went there during a refresh); the message says what was left and to come back and try
  * again. Nothing was taken for missing or damaged on the strength of it.
+ * Protected: the sheet is protected (Excel's AccessDenied): nothing was changed on it.
  */
-export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host' | 'Inactive';
+export type GatewayErrorCode = 'NotFound' | 'InvalidInput' | 'PayloadTooLarge' | 'Host' | 'Inactive' | 'Protected';
 
 /** How far appendRows or updateRowsByKey got before Excel stopped it, so the caller can redo the rest. */
 export interface PartialWrite {

@@ -46,7 +46,7 @@ export function copyNameFor(sheet: string): string {
 
 /** The sheets offered ticked: those the add-in feeds. */
 export function suggestedSheets(surveys: SheetSurvey[]): string[] {
-  return surveys.filter(holdsFinContent).map((s) => s.sheet);
+  return surveys.filter((s) => holdsFinContent(s) && !s.pushLog).map((s) => s.sheet);
 }
 
 /** When the chosen sheets' figures were fetched: the oldest block refresh and FIN answer among them. */
@@ -141,6 +141,8 @@ export interface ShareOptions {
    * a FIN cell calculating again shows its previous figure (office-js#4152) and the copy would keep it.
    */
   finSettled?: () => Promise<boolean>;
+  /** The push log is copied only when the user ticked it (issue 28, item 4): it says who changed the books. */
+  includePushLog?: boolean;
 }
 
 /**
@@ -155,6 +157,7 @@ export async function shareAsValues(
   onProgress?: (done: number, total: number) => void,
   options: ShareOptions = {},
 ): Promise<ShareResult> {
+  chosen = chosen.filter((s) => !s.pushLog || options.includePushLog === true);
   if (chosen.length === 0) throw new RangeError('Choose at least one sheet to copy as values.');
   if (options.finSettled && chosen.some((s) => s.finCells > 0) && !(await options.finSettled())) {
     throw new Refusal(

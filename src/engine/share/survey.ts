@@ -8,6 +8,7 @@ import { CONSOLIDATED_BINDING_KIND } from '../consolidation/insert';
 import type { FinCell } from '../fin';
 import { cellA1, parseQualified, qualify } from '../ports/address';
 import type { BindingRecord, SheetContent, WorkbookGateway } from '../ports/workbook';
+import { recentEntries } from '../pushLog/log';
 import { failureOf, formatAge, isOld, type RefreshPlan } from '../statements';
 import { callsFin, finCallCount, isBusy, isErrorValue } from './cells';
 
@@ -35,6 +36,11 @@ export interface SheetSurvey {
   companies: string[];
   /** FIN cells whose company is not known (not evaluated since the add-in started). */
   unknownCompanyCells: number;
+  /**
+   * The workbook's push log (issue 28, item 4): who pushed what to the books. Left out of values copies
+   * unless the user asks for it; its cells are not read (it only grows, and holds no formula).
+   */
+  pushLog?: true;
 }
 
 /** The companies FIN cells read when last evaluated (the runtime's record), and how many cells it has none of. */
@@ -115,8 +121,13 @@ export async function surveyWorkbook(gateway: WorkbookGateway, facts: SurveyFact
   const bindings = await gateway.listBindings();
   const located = await Promise.all(bindings.map(async (b) => ({ binding: b, sheet: await sheetOf(gateway, b) })));
   const out: SheetSurvey[] = [];
+  const log = (await recentEntries(gateway, 0)).sheet?.toLowerCase();
   for (const info of await gateway.listSheets()) {
     if (!info.visible) continue;
+    if (info.name.toLowerCase() === log) {
+      out.push({ sheet: info.name, hasContent: true, finCells: 0, formulaCells: 0, busy: [], errors: [], blocks: [], companies: [], unknownCompanyCells: 0, pushLog: true });
+      continue;
+    }
     const blocks = located
       .filter((l) => l.sheet !== null && l.sheet.toLowerCase() === info.name.toLowerCase())
       .map((l) => ({ binding: l.binding, stale: staleness(l.binding, facts) }));

@@ -2,6 +2,7 @@
 // place cents become units) and written through the workbook port under a defined name that Excel moves
 // with its cells, recorded as a binding so Refresh can rebuild it where it is now (placement.ts).
 
+import { followBlockCharts } from '../charts/blockCharts';
 import { renderStatement, type StatementGrid } from '../render';
 import { formatRefreshedAt, STAMP_ROW, type RefreshKindStamp } from '../render/statementGrid';
 import type { CachedReader } from '../reader/cachedReader';
@@ -200,7 +201,9 @@ export async function refreshStatement(
     name,
   });
   const { lastFailure: _cleared, ...parameters } = binding.parameters as { lastFailure?: unknown } & BindingRecord['parameters'];
-  return recordWritten(deps, { ...binding, parameters }, { grid, fetched, written, name });
+  const result = await recordWritten(deps, { ...binding, parameters }, { grid, fetched, written, name });
+  // The block's charts, pointed at the rows their lines are on now (a line may have come or gone above them).
+  return { ...result, binding: await followBlockCharts(deps.gateway, result.binding, gridWrite.values, formatRefreshedAt(new Date(deps.now()), deps.timeZone)) };
 }
 
 /** The name first: were the binding to go first and the name not, nothing would remember the name. */

@@ -43,6 +43,10 @@ export interface EngineOptions {
   journal: SecretStore;
   /** Who pushes: a fingerprint of the connected key (never the key) and the connection's name. */
   owner: { keyFingerprint: string; label: string };
+  /** The connection's name as the push log gives it (default: owner.label). */
+  connection?: string;
+  /** The user's IANA time zone, for the push log's local times (default UTC). */
+  timeZone?: string;
   /** Wall clock, ms (default Date.now): today's date in the company zone, journal timestamps. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -80,6 +84,8 @@ export interface Deps {
   gateway: WorkbookGateway;
   journalStore: SecretStore;
   owner: { keyFingerprint: string; label: string };
+  connection: string;
+  timeZone: string | undefined;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   poll: Required<PollOptions>;
@@ -105,6 +111,8 @@ export function resolveDeps(o: EngineOptions): Deps {
     gateway: o.gateway,
     journalStore: o.journal,
     owner: o.owner,
+    connection: o.connection ?? o.owner.label,
+    timeZone: o.timeZone,
     now: o.now ?? Date.now,
     sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     poll: { initialDelayMs: o.poll?.initialDelayMs ?? 500, maxDelayMs: o.poll?.maxDelayMs ?? 8000, maxPolls: o.poll?.maxPolls ?? 60 },

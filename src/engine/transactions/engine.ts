@@ -4,7 +4,9 @@
 
 import { BINDING_KIND, stateOf, TableStore, type TableState } from './state';
 import { openJournal } from './journal';
-import { resolveDeps, type EngineOptions, type ProgressFn } from './context';
+import { resolveDeps, type Deps, type EngineOptions, type ProgressFn } from './context';
+import { appendLogEntry, entriesOfMarks } from '../pushLog/log';
+import { jobMark, PushRecord } from './logEntry';
 import { catchUp, pull, refresh, type CatchUp, type PullOptions, type PullResult, type RefreshResult, type SeenRun } from './pull';
 import { review, type ReviewPlan } from './review';
 import { push, type PushOptions, type PushResult } from './push';
@@ -25,6 +27,16 @@ export interface TransactionsTableInfo {
   state: TableState;
 }
 
+/**
+ * Where a push, shift or resumed push went in the push log: its entry and the log's sheet; why it could not be
+ * written (the changes were made all the same); or null when the run sent nothing and stopped on no error.
+ */
+export type LogWritten = { entry: number; sheet: string } | { error: string } | null;
+
+export interface Logged {
+  log: LogWritten;
+}
+
 export interface TransactionsEngine {
   /** Transactions tables of this workbook (from their bindings; no call). */
   tables(): Promise<TransactionsTableInfo[]>;
@@ -34,12 +46,13 @@ export interface TransactionsEngine {
   catchUp(bindingId: string, run: SeenRun, onProgress?: ProgressFn): Promise<CatchUp>;
   /** What a push would send and cost; marks invalid rows. No call. */
   review(bindingId: string): Promise<ReviewPlan>;
-  push(bindingId: string, options?: PushOptions): Promise<PushResult>;
-  shiftAccountingDates(bindingId: string, ids: string[], months: number, options?: PushOptions): Promise<ShiftResult>;
+  /** Pushes the table's edits; the push log gets the entry. */
+  push(bindingId: string, options?: Omit<PushOptions, 'log'>): Promise<PushResult & Logged>;
+  shiftAccountingDates(bindingId: string, ids: string[], months: number, options?: Omit<PushOptions, 'log'>): Promise<ShiftResult & Logged>;
   /** Unfinished pushes of the table, with what resuming each does or why it cannot (no call). */
   unfinished(bindingId: string): Promise<UnfinishedPush[]>;
   /** Resumes the unfinished pushes the user confirmed (by Idempotency-Key); nothing else is sent. */
-  resume(bindingId: string, keys: readonly string[], onProgress?: ProgressFn): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] }>;
+  resume(bindingId: string, keys: readonly string[], onProgress?: ProgressFn): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] } & Logged>;
   /** Forgets unfinished pushes the user chose to discard (no call). */
   discard(bindingId: string, keys: readonly string[]): Promise<void>;
   drillDown(request: DrillDownRequest, onProgress?: ProgressFn): Promise<DrillDownResult>;
@@ -47,6 +60,33 @@ export interface TransactionsEngine {
   drillDownFromSelection(options: CellDrillOptions): Promise<CellDrillResult>;
   /** Forgets a table's binding, flags and journal (when the user deleted the table). */
   forget(bindingId: string): Promise<void>;
+}
+
+/**
+ * Runs a push, shift or resumed push with a record of what it sends, then appends its entry to the push log:
+ * also when the run stops on an error after the table was opened (what was sent is logged as interrupted), and
+ * before the error goes on. A log that cannot be written is said in the result's warnings: the changes stand.
+ */
+async function logged<T extends { warnings: string[] }>(deps: Deps, record: PushRecord, run: () => Promise<T>): Promise<T & Logged> {
+  const write = async (): Promise<LogWritten> => {
+    try {
+      const entry = await record.entry(deps, { timeZone: deps.timeZone, connection: deps.connection, keyFingerprint: deps.owner.keyFingerprint });
+      return entry ? await appendLogEntry(deps.gateway, entry) : null;
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    record.failed(error);
+    await write();
+    throw error;
+  }
+  const log = await write();
+  if (log && 'error' in log) result.warnings.push(`The push log could not be written (${log.error}); the changes above were made.`);
+  return { ...result, log };
 }
 
 export function createTransactionsEngine(options: EngineOptions): TransactionsEngine {
@@ -74,10 +114,24 @@ export function createTransactionsEngine(options: EngineOptions): TransactionsEn
     refresh: (id, p) => run(() => refresh(deps, id, p)),
     catchUp: (id, seen, p) => run(() => catchUp(deps, id, seen, p)),
     review: (id) => review(deps, id),
-    push: (id, o) => run(() => push(deps, id, o)),
-    shiftAccountingDates: (id, ids, months, o) => run(() => shiftAccountingDates(deps, id, ids, months, o)),
+    push: (id, o) =>
+      run(() => {
+        const record = new PushRecord('Push', deps.now());
+        return logged(deps, record, () => push(deps, id, { ...o, log: record }));
+      }),
+    shiftAccountingDates: (id, ids, months, o) =>
+      run(() => {
+        const record = new PushRecord('Shift', deps.now());
+        return logged(deps, record, () => shiftAccountingDates(deps, id, ids, months, { ...o, log: record }));
+      }),
     unfinished: (id) => unfinished(deps, id),
-    resume: (id, keys, p) => run(() => resume(deps, id, keys, p)),
+    resume: (id, keys, p) =>
+      run(async () => {
+        const record = new PushRecord('Resumed push', deps.now());
+        // The entries that left these jobs unfinished: the resumption names them.
+        record.resumes = await entriesOfMarks(deps.gateway, keys.map(jobMark));
+        return logged(deps, record, () => resume(deps, id, keys, p, record));
+      }),
     discard: (id, keys) => discard(deps, id, keys),
     drillDown: (req, p) => drillDown(deps, req, p),
     drillDownFromSelection: (o) => drillDownFromSelection(deps, o),

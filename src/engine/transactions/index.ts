@@ -1,4 +1,4 @@
-export { createTransactionsEngine, type TransactionsEngine, type TransactionsTableInfo } from './engine';
+export { createTransactionsEngine, type Logged, type LogWritten, type TransactionsEngine, type TransactionsTableInfo } from './engine';
 export { tablesByCompany } from './byCompany';
 export type { EngineOptions, PollOptions, Progress } from './context';
 export type { PullResult, RefreshResult } from './pull';

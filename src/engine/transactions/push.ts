@@ -9,6 +9,7 @@ import { callsSince, editContext, meterSnapshot, openTable, readView, type Deps,
 import { KEY_COLUMN } from './columns';
 import { groupEdits, type EditUpdate } from './edits';
 import { runJobs, type JobReport, type JobSpec, type RunResult } from './jobs';
+import type { PushRecord } from './logEntry';
 import * as M from './messages';
 import { writeOutcomes } from './outcomes';
 import { sendPatches } from './patches';
@@ -38,12 +39,15 @@ export interface PushResult {
 
 export interface PushOptions {
   onProgress?: ProgressFn;
+  /** Told what is sent and how each ended, for the push log (logEntry.ts). */
+  log?: PushRecord;
 }
 
 export async function push(deps: Deps, bindingId: string, options: PushOptions = {}): Promise<PushResult> {
   const onProgress = options.onProgress;
   const snap = await meterSnapshot(deps.client);
   const t = await openTable(deps, bindingId);
+  options.log?.opened(t);
   const warnings: string[] = [];
   const marks = await unfinishedMarks(t);
 
@@ -68,12 +72,15 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
   const stop: { reason?: string } = {};
 
   const patchEdits = groups.filter((g) => g.method === 'patch').map((g) => ({ edit: byId.get(g.ids[0])!, update: g.update as EditUpdate }));
-  const patched = await sendPatches(deps, patchEdits, stop, onProgress);
-
   const specs: JobSpec[] = groups.filter((g) => g.method === 'bulk').flatMap((g) => g.jobs.map((ids) => ({ kind: 'edit' as const, ids, update: g.update as EditUpdate })));
+  options.log?.sending(t, view, [...patchEdits.map(({ edit, update }) => ({ ids: [edit.id], update, via: 'patch' as const })), ...specs.map((s) => ({ ...s, via: 'job' as const }))]);
+  const patched = await sendPatches(deps, patchEdits, stop, onProgress);
+  options.log?.patched(patched.outcomes, patched.returned);
+
   let run: RunResult = { reports: [], outcomes: [], finishedKeys: [] };
   if (stop.reason) for (const s of specs) for (const id of s.ids) run.outcomes.push({ id, ok: false, status: M.notSent(stop.reason) });
   else run = await runJobs(deps, t, specs, view, onProgress);
+  options.log?.jobs(run);
 
   const sent = [...patchEdits.map(({ edit, update }) => ({ ids: [edit.id], update })), ...specs];
   await writeOutcomes(deps, t, view, [...patched.outcomes, ...run.outcomes], { sent, finishedKeys: run.finishedKeys });

@@ -13,6 +13,7 @@ import { canonicalUpdate, checkEdit, describeUpdate, detectEdit, type EditContex
 import { terminalJobOutcomes, waitTerminal, type JobReport } from './jobs';
 import { bodyDigest, canonicalBody, type JobKind, type JournalEntry } from './journal';
 import * as M from './messages';
+import type { PushRecord } from './logEntry';
 import { errorReason, writeOutcomes, type RowOutcome } from './outcomes';
 import type { SyncOutcome } from './pull';
 import { readBackNow, settleThenReread } from './reread';
@@ -191,11 +192,12 @@ export interface ResumeResult {
 }
 
 /** Finishes the confirmed, resumable pushes: poll a known job, or re-POST the same key and the rebuilt body. */
-async function resumeConfirmed(deps: Deps, t: OpenTable, keys: readonly string[], onProgress?: ProgressFn): Promise<ResumeResult> {
+async function resumeConfirmed(deps: Deps, t: OpenTable, keys: readonly string[], onProgress?: ProgressFn, log?: PushRecord): Promise<ResumeResult> {
   const view = await readView(deps, t);
   const chosen = (await assess(deps, t, view)).filter((a) => a.push.resumable && a.entry && keys.includes(a.push.idempotencyKey));
   const result: ResumeResult = { entries: chosen.length, reports: [], updated: 0, failed: 0, unknown: 0 };
   if (chosen.length === 0) return result;
+  log?.sending(t, view, chosen.map((c) => ({ ids: c.push.ids, update: c.entry!.update, via: 'job' as const })));
   onProgress?.({ phase: 'resuming', message: `Resuming ${M.pluralJobs(chosen.length)}…` });
   const outcomes: RowOutcome[] = [];
   const finished: string[] = [];
@@ -221,6 +223,7 @@ async function resumeConfirmed(deps: Deps, t: OpenTable, keys: readonly string[]
       }
     }
   }
+  log?.jobs({ reports: result.reports, outcomes });
   await writeOutcomes(deps, t, view, outcomes, { sent: chosen.map((c) => ({ ids: c.push.ids, update: c.entry!.update })), finishedKeys: finished });
   for (const r of result.reports) {
     if (r.result === 'success') result.updated += r.rows;
@@ -255,11 +258,13 @@ export async function resume(
   bindingId: string,
   keys: readonly string[],
   onProgress?: ProgressFn,
+  log?: PushRecord,
 ): Promise<ResumeResult & { reread: SyncOutcome | null; calls: number | null; warnings: string[] }> {
   const snap = await meterSnapshot(deps.client);
   const t = await openTable(deps, bindingId);
+  log?.opened(t);
   const warnings: string[] = [];
-  const r = await resumeConfirmed(deps, t, keys, onProgress);
+  const r = await resumeConfirmed(deps, t, keys, onProgress, log);
   const reread = readBackNow(r.reports) ? await settleThenReread(deps, t, warnings, onProgress) : null;
   return { ...r, reread, warnings, calls: await callsSince(deps.client, snap) };
 }

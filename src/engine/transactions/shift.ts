@@ -25,6 +25,7 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
   const onProgress = options.onProgress;
   const snap = await meterSnapshot(deps.client);
   const t = await openTable(deps, bindingId);
+  options.log?.opened(t);
   const warnings: string[] = [];
   const marks = await unfinishedMarks(t);
   let check: SyncOutcome | null = null;
@@ -66,7 +67,9 @@ export async function shiftAccountingDates(deps: Deps, bindingId: string, ids: s
 
   const specs: JobSpec[] = [];
   for (let i = 0; i < ok.length; i += deps.maxJobIds) specs.push({ kind: 'shift', ids: ok.slice(i, i + deps.maxJobIds), update: { accounting_shift: months } });
+  options.log?.sending(t, view, specs.map((s) => ({ ...s, via: 'job' as const })));
   const run = await runJobs(deps, t, specs, view, onProgress);
+  options.log?.jobs(run);
   await writeOutcomes(deps, t, view, run.outcomes, { sent: specs, finishedKeys: run.finishedKeys });
 
   const reread = readBackNow(run.reports) ? await settleThenReread(deps, t, warnings, onProgress) : null;

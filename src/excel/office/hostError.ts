@@ -15,6 +15,9 @@ const COME_BACK = 'Another workbook or Excel window was in front, and Excel woul
  */
 const GENERAL_HINT = 'If another workbook or Excel window was in front, or several sheets are selected, come back to this workbook, select one sheet and try again.';
 
+/** AccessDenied is what Excel answers a change to a protected sheet. */
+const PROTECTED_HINT = 'The sheet may be protected: unprotect it (Review > Unprotect Sheet) and try again.';
+
 export function hostError(error: unknown): GatewayError {
   if (error instanceof WriteStopped) return hostError(error.reason);
   if (error instanceof GatewayError) return error;
@@ -24,6 +27,8 @@ export function hostError(error: unknown): GatewayError {
   if (e.code === 'ItemNotFound') return new GatewayError('NotFound', message, e.code);
   if (e.code === 'InvalidArgument') return new GatewayError('InvalidInput', message, e.code);
   if (e.code === 'InvalidSelection') return new GatewayError('Inactive', COME_BACK, e.code);
+  // What Excel says of a locked cell on a protected sheet ("You cannot perform the requested operation.").
+  if (e.code === 'AccessDenied') return new GatewayError('Protected', `${message.replace(/\.?\s*$/, '.')} ${PROTECTED_HINT}`, e.code);
   if (e.code === 'GeneralException') return new GatewayError('Host', `${message.replace(/\.?\s*$/, '.')} ${GENERAL_HINT}`, e.code);
   return new GatewayError('Host', message, e.code);
 }

@@ -6,7 +6,8 @@
  *  - Worksheet.copy: ExcelApi 1.7 ("Copies a worksheet and places it at the specified position");
  *  - Range.dataValidation (and DataValidation.clear): ExcelApi 1.8;
  *  - Range.copyFrom with RangeCopyType "Values": ExcelApi 1.9, Excel's Paste Values (learn.microsoft.com/
- *    javascript/api/excel/excel.rangecopytype).
+ *    javascript/api/excel/excel.rangecopytype);
+ *  - Worksheet.protection (a protected sheet's copy is protected too, and is lifted for the paste): ExcelApi 1.2.
  * A new workbook is out of reach: Excel.createWorkbook (ExcelApi 1.8) opens one only from a whole .xlsx in
  * Base64, which the add-in cannot build from some sheets (getFileAsync's Compressed file is the whole
  * workbook, FIN formulas included, and Excel on the web offers only Pdf), and no API runs in the workbook
@@ -20,6 +21,7 @@ import { uniqueSheetName } from '../hostRules';
 import { fitText, TEXT_FORMAT } from '../gridPlan';
 import { removeAddedSheet } from './grid';
 import { stoppedError } from './hostError';
+import { PROTECTION_OPTIONS } from './protection';
 import { putValues } from './ranges';
 import { readChunked, tryUndo, WriteStopped, type Session } from './session';
 
@@ -75,10 +77,14 @@ export async function copySheetAsValues(session: Session, name: string, options:
   const sheets = ctx.workbook.worksheets.load('items/name');
   const source = session.sheet(name);
   const used = source.getUsedRangeOrNullObject(true).load('address');
+  const sourceProtection = source.protection.load('protected');
   await session.sync();
   const copyName = uniqueSheetName(options.name, sheets.items.map((s) => s.name));
   const copy = source.copy(Excel.WorksheetPositionType.after, source);
   copy.name = copyName;
+  // A protected sheet's copy is protected too (Excel copies it): lifted for the paste and the note, put back last.
+  const isProtected = sourceProtection.protected;
+  if (isProtected) copy.protection.unprotect();
   if (!used.isNullObject) {
     const box = parseQualified(used.address).box;
     const target = copy.getRangeByIndexes(box.row, box.col, box.rows, box.cols);
@@ -96,6 +102,7 @@ export async function copySheetAsValues(session: Session, name: string, options:
       // Through the one text writer, as every text cell: it names companies, and a name is never a formula.
       putValues(session, copy, 0, 0, options.note.map((line) => [fitText(line)]));
     }
+    if (isProtected) copy.protection.protect(PROTECTION_OPTIONS);
     after = copy.getUsedRangeOrNullObject(true).load('address');
     await session.sync();
   } catch (error) {

@@ -7,6 +7,7 @@ import { ActionOutcome } from '../shared/ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
 import { DepartmentsField } from './DepartmentsField';
 import { useDepartments } from '../shared/useDepartments';
+import { ChartPanel } from './ChartPanel';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
 import { InView } from '../shared/InView';
@@ -293,6 +294,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
       <InView watch={progress ? `${progress.done}/${progress.total}` : result || (error ? 'error' : '')}>
         <ActionOutcome progress={progress} label="Fetching periods" unit="fetched" result={result} error={error ?? departments.error} connection={target} />
       </InView>
+      <ChartPanel connection={connection} version={costVersion + periodVersion} />
     </div>
   );
 }

@@ -77,7 +77,12 @@ export function SharePanel({ services, connection }: ScreenProps) {
     void look();
   }, [look]);
 
-  const picked = survey?.sheets.filter((s) => chosen.has(s.sheet)) ?? [];
+  // The push log is offered apart, unticked: a values copy is for people outside, and the log says who
+  // changed the books (issue 28, item 4).
+  const [withLog, setWithLog] = useState(false);
+  const log = survey?.sheets.find((s) => s.pushLog);
+  const picked = survey?.sheets.filter((s) => !s.pushLog && chosen.has(s.sheet)) ?? [];
+  const copies = picked.length + (withLog && log ? 1 : 0);
   const warnings = survey ? shareWarnings(picked, survey.facts) : [];
 
   const toggle = (sheet: string, on: boolean) => {
@@ -91,12 +96,13 @@ export function SharePanel({ services, connection }: ScreenProps) {
   };
 
   const makeCopies = async () => {
-    if (!survey || picked.length === 0) return;
+    if (!survey || copies === 0) return;
     setBusy('copying');
     setError(null);
     setResult(null);
     try {
-      const done = await share.copy([...chosen], survey.facts, (d, total) => setProgress({ done: d, total }));
+      const names = [...picked.map((s) => s.sheet), ...(withLog && log ? [log.sheet] : [])];
+      const done = await share.copy(names, survey.facts, (d, total) => setProgress({ done: d, total }), { includePushLog: withLog });
       setResult(done);
       await services.actions.record(connection.companyId, { action: `Share as values (${plural(done.copies.length, 'sheet')})`, calls: 0, at: services.now() });
     } catch (e) {
@@ -117,7 +123,7 @@ export function SharePanel({ services, connection }: ScreenProps) {
       {survey && survey.sheets.length > 0 && (
         <fieldset className={shareStyles.sheets}>
           <legend className={shareStyles.legend}>Sheets to copy</legend>
-          {survey.sheets.map((s) => (
+          {survey.sheets.filter((s) => !s.pushLog).map((s) => (
             <Checkbox
               key={s.sheet}
               label={`${s.sheet} (${sheetSummary(s)})`}
@@ -127,6 +133,17 @@ export function SharePanel({ services, connection }: ScreenProps) {
             />
           ))}
         </fieldset>
+      )}
+      {log && (
+        <Checkbox
+          label={`Also copy the push log (sheet ${log.sheet}: who pushed what to the books, and when). Left out unless ticked.`}
+          checked={withLog}
+          disabled={busy !== null}
+          onChange={(_, d) => {
+            setResult(null);
+            setWithLog(d.checked === true);
+          }}
+        />
       )}
       {survey && !survey.sheets.some(holdsFinContent) && <Text>No sheet holds FIN formulas or blocks yet.</Text>}
       {warnings.length > 0 && (
@@ -142,8 +159,8 @@ export function SharePanel({ services, connection }: ScreenProps) {
         </MessageBar>
       )}
       <div className={styles.row}>
-        <Button appearance="primary" disabled={busy !== null || picked.length === 0} onClick={() => void makeCopies()}>
-          {picked.length > 1 ? `Make ${picked.length} values copies` : 'Make a values copy'}
+        <Button appearance="primary" disabled={busy !== null || copies === 0} onClick={() => void makeCopies()}>
+          {copies > 1 ? `Make ${copies} values copies` : 'Make a values copy'}
         </Button>
         <Button disabled={busy !== null} onClick={() => void look()}>
           Look again

@@ -10,14 +10,15 @@ import { DrillDownForm } from './DrillDownForm';
 import { EditAndPushForm } from './EditAndPushForm';
 import { NOT_CONNECTED } from './messages';
 import { PullForm } from './PullForm';
+import { PushLogPanel } from './PushLogPanel';
 import { ShiftForm } from './ShiftForm';
 import { useTransactionsActions, type ActionOrigin, type TransactionsActions } from './useTransactionsActions';
 
 // Transactions: pull a filtered table of transactions onto a new sheet; refresh it (incrementally when its
 // filters allow, else a re-pull, and the screen says which); review the department and accounting-date
 // edits made in the table (what would be sent, grouped, and what it costs) and push them; shift the
-// accounting date of chosen rows; resume a push that was cut short; and open the journal lines behind a
-// statement number. Everything the table needs lives in the workbook; the engine does the work. An
+// accounting date of chosen rows; resume a push that was cut short; open the journal lines behind a
+// statement number; and see the last entries of the push log, whose sheet it opens. Everything the table needs lives in the workbook; the engine does the work. An
 // action's progress and result appear under the buttons of the form that started it, where the user is.
 
 export function TransactionsScreen({ services }: { services: PaneServices }) {
@@ -47,6 +48,9 @@ function Connected({ services, connection }: { services: PaneServices; connectio
       <ErrorMessage error={categories.error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
       <Divider />
       <DrillDownForm actions={actions} categories={categories} status={status('drill')} />
+      <Divider />
+      {/* Read again when an action ends (a push, a shift, a resume appends to the log). */}
+      <PushLogPanel connection={connection} version={`${actions.busy ?? ''}|${actions.result}`} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // What the Transactions screen says, in one place: the cost note of the filters, the line after each action,
 // the review's lines. The engine's own words (Push status, progress, refresh notes) stay in the engine.
 
-import type { CellDrillResult, DrillDownResult, GroupSummary, PullResult, PushResult, RefreshResult, ResumeResult, UnfinishedPush, ReviewPlan, ShiftResult, TransactionFilters } from '../../engine/transactions';
+import type { CellDrillResult, DrillDownResult, GroupSummary, Logged, LogWritten, PullResult, PushResult, RefreshResult, ResumeResult, UnfinishedPush, ReviewPlan, ShiftResult, TransactionFilters } from '../../engine/transactions';
 import { allowsIncrementalRefresh, centsToDisplay, describeFilters, mutableFilterNames, plural, pluralGrouped } from '../../runtime/screenKit';
 
 export const NOT_CONNECTED = 'Connect to a company to pull its transactions.';
@@ -70,20 +70,29 @@ export function reviewed(plan: ReviewPlan): string {
   return plan.edited === 0 ? 'No edits in this table.' : `${pluralGrouped(plan.edited, 'edited row')} found.`;
 }
 
-export function pushed(res: PushResult): string {
+/** Where the run went in the push log, or why it is not there (the changes stand either way). */
+export function loggedText(log: LogWritten | undefined): string {
+  if (!log) return '';
+  if ('error' in log) return ` The push log could not be written (${log.error}); the changes were made.`;
+  return ` Logged as entry ${log.entry} of the push log (sheet ${log.sheet}).`;
+}
+
+export function pushed(res: PushResult & Partial<Logged>): string {
   const jobs = res.jobs.length ? `, ${pluralGrouped(res.jobs.length, 'job')}` : '';
   const patches = res.patches.length ? `, ${pluralGrouped(res.patches.length, 'single-row update')}` : '';
   const warnings = res.warnings.length ? ` ${res.warnings.join(' ')}` : '';
   const notSent = res.invalid.length + res.held.length;
-  return `Pushed: ${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${warnings}`;
+  // A log that could not be written is among the warnings already.
+  const logged = res.log && !('error' in res.log) ? loggedText(res.log) : '';
+  return `Pushed: ${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${warnings}${logged}`;
 }
 
-export function resumed(res: ResumeResult & { calls: number | null }): string {
-  return `Resumed ${pluralGrouped(res.entries, 'job')}: ${res.updated} rows updated, ${res.failed} failed, ${res.unknown} still unknown${callsText(res.calls)}.`;
+export function resumed(res: ResumeResult & { calls: number | null } & Partial<Logged>): string {
+  return `Resumed ${pluralGrouped(res.entries, 'job')}: ${res.updated} rows updated, ${res.failed} failed, ${res.unknown} still unknown${callsText(res.calls)}.${loggedText(res.log)}`;
 }
 
-export function shifted(res: ShiftResult, months: number): string {
-  return `Shifted ${pluralGrouped(res.updated, 'row')} by ${plural(months, 'month')}; ${res.invalid.length} not sent${callsText(res.calls)}. See Push status.`;
+export function shifted(res: ShiftResult & Partial<Logged>, months: number): string {
+  return `Shifted ${pluralGrouped(res.updated, 'row')} by ${plural(months, 'month')}; ${res.invalid.length} not sent${callsText(res.calls)}. See Push status.${loggedText(res.log)}`;
 }
 
 export function drilledFromCell(res: CellDrillResult): string {

@@ -4,6 +4,7 @@
 import { callsFin, copyNameFor, shareAsValues, shareWarnings, suggestedSheets, surveyWorkbook, valuesNote, type ShareFacts } from '../../../src/engine/share';
 import type { BindingRecord } from '../../../src/engine/ports/workbook';
 import { MemoryGateway } from '../../../src/excel/memoryGateway';
+import { appendLogEntry } from '../../../src/engine/pushLog/log';
 
 const ACCOUNTING = '#,##0.00;(#,##0.00);"-"';
 const NOW = Date.parse('2026-11-20T15:00:00Z');
@@ -217,4 +218,43 @@ test('the note names every company of its sheet: its blocks\', a consolidated bl
     ['P&L (values)', 'Values as of 2026-11-20 14:00 UTC from Acme Growth Co, Beta Labs and c3'],
     ['Notes (values)', 'Values as of 2026-11-20 14:00 UTC from Acme Growth Co and Beta Labs'],
   ]);
+});
+
+describe('the push log (issue 28, item 4)', () => {
+  async function withLog(): Promise<MemoryGateway> {
+    const g = await model();
+    await appendLogEntry(g, {
+      action: 'Push',
+      at: NOW,
+      connection: 'Acme books',
+      company: { id: 'c1', name: 'Acme Growth Co' },
+      keyFingerprint: 'fp1',
+      table: 'Transactions',
+      changes: [{ transaction: 't1', field: 'Department', before: 'Ops', requested: 'Sales', after: 'Sales', sentAs: 'PATCH', outcome: 'Applied', reason: '' }],
+    });
+    return g;
+  }
+
+  test('the survey knows the log without reading it, and never suggests it', async () => {
+    const g = await withLog();
+    const sheets = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
+    expect(sheets.find((s) => s.sheet === 'Push log')).toMatchObject({ pushLog: true, hasContent: true, finCells: 0, blocks: [] });
+    expect(suggestedSheets(sheets)).toEqual(['P&L', 'Txns']);
+  });
+
+  test('left out of the copies unless the user ticked it; then copied, values only, and protected like the log', async () => {
+    const g = await withLog();
+    const sheets = await surveyWorkbook(g, { now: NOW, finCompanies: finOfAcme });
+    const all = sheets.filter((s) => ['Notes', 'Push log'].includes(s.sheet));
+    const without = await shareAsValues(g, all, facts);
+    expect(without.copies.map((c) => c.source)).toEqual(['Notes']);
+    await expect(shareAsValues(g, all.filter((s) => s.pushLog), facts)).rejects.toThrow('Choose at least one sheet');
+    const withIt = await shareAsValues(g, all.filter((s) => s.pushLog), facts, undefined, { includePushLog: true });
+    expect(withIt.copies.map((c) => c.source)).toEqual(['Push log']);
+    const copy = withIt.copies[0].sheet;
+    expect(await g.isSheetProtected(copy)).toBe(true);
+    const read = await g.readSheet(copy);
+    expect(read.values.flat()).toEqual(expect.arrayContaining(['Entry', 't1', 'Applied', 'Acme books']));
+    expect(read.formulas.flat().every((f) => f === null)).toBe(true);
+  });
 });
