@@ -6,4 +6,5 @@ export { readBudget, monthsCovered, type BudgetLine, type BudgetSheet } from './
 export { monthsOfPeriod } from './months';
 export { matchBudget, type BudgetMatch, type CostSigns, type MatchedLine, type UnmatchedLine } from './match';
 export { budgetReport } from './report';
-export { listBudgets, keepBudget, forgetBudget, readKeptBudget, readSelectedBudget, BUDGETS_SETTING, type KeptBudget, type ReadBudget } from './kept';
+export { listBudgets, keepBudget, forgetBudget, readKeptBudget, selectedBudget, BUDGETS_SETTING, type KeptBudget, type ReadBudget } from './kept';
+export { checkBudget, checkCost, type BudgetCheck } from './check';

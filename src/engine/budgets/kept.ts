@@ -70,13 +70,13 @@ export async function readKeptBudget(gateway: WorkbookGateway, name: string): Pr
   return { name, address: at.address, sheet: await readBudgetAt(gateway, at.address) };
 }
 
-/** The selection read as a budget (to check it before keeping it). */
-export async function readSelectedBudget(gateway: WorkbookGateway): Promise<{ address: string; sheet: BudgetSheet }> {
+/** Where the selected budget is (to check it before keeping it): the whole selection, at least two by two. */
+export async function selectedBudget(gateway: WorkbookGateway): Promise<string> {
   const selection = await gateway.getSelection();
   if (selection.rowCount < 2 || selection.columnCount < 2) {
     throw new Refusal('Select the budget', 'Select the whole budget: its months across the first row and its category names down the first column.', 'budget_selection');
   }
-  return { address: selection.address, sheet: await readBudgetAt(gateway, selection.address) };
+  return selection.address;
 }
 
 /**

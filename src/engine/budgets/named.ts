@@ -1,7 +1,8 @@
 // A line of the budget by what a formula names, read from the budget alone: FIN.BUDGET never asks the API, not
 // even for the chart of accounts, so it matches the text against the budget's own names and paths. A name or a
-// path matches a line when one ends the other ("Rent" meets "G&A > Rent", and "Operating Expenses > G&A > Rent"
-// meets a line typed "Rent"); a category the budget has no line for is the sum of the lines typed under it by
+// path matches a line when the names of one run along the other's in order and both end on the same name ("Rent"
+// meets "G&A > Rent"; "Operating Expenses > G&A > Rent", the formula helper's full path, meets a line typed
+// "Rent" or "Operating Expenses > Rent"); a category the budget has no line for is the sum of the lines typed under it by
 // path ("Payroll" sums "Payroll > Salaries" and "Payroll > Benefits"). Lines typed by name only cannot tell
 // their parent: the message says so.
 
@@ -9,10 +10,16 @@ import { fail, ok, type Result } from '../result';
 import { pathSegments } from '../tree';
 import type { BudgetLine, BudgetSheet } from './sheet';
 
-function endsWith(names: readonly string[], tail: readonly string[]): boolean {
-  if (tail.length > names.length) return false;
-  const offset = names.length - tail.length;
-  return tail.every((s, i) => names[offset + i] === s);
+/** `segments` appear in order along `names`, the last of them being its last name (the tree's rule: tree/lookup.ts). */
+function runsAlong(names: readonly string[], segments: readonly string[]): boolean {
+  if (segments.length === 0 || segments.length > names.length || names[names.length - 1] !== segments[segments.length - 1]) return false;
+  let at = 0;
+  for (const s of segments.slice(0, -1)) {
+    while (at < names.length - 1 && names[at] !== s) at += 1;
+    if (at >= names.length - 1) return false;
+    at += 1;
+  }
+  return true;
 }
 
 /** `segments` runs along `names` and ends before its last name: the line is typed under what was named. */
@@ -36,7 +43,7 @@ export function linesNamed(sheet: Pick<BudgetSheet, 'lines'>, text: unknown): Re
   const segments = pathSegments(text);
   if (segments.some((s) => s === '')) return fail(`Bad category path "${text.trim()}": a name is missing between the '>' signs`);
   const paths = sheet.lines.map((line) => ({ line, names: pathSegments(line.label) }));
-  const own = paths.filter((p) => endsWith(p.names, segments) || endsWith(segments, p.names));
+  const own = paths.filter((p) => runsAlong(p.names, segments) || runsAlong(segments, p.names));
   if (own.length === 1) return ok([own[0].line]);
   if (own.length > 1) return fail(`"${text.trim()}" matches ${own.length} lines of the budget: ${quoted(own.map((p) => p.line.label))}; give the path`);
   // Lines under the category by their typed paths, each counted once (not again under another of them).

@@ -1,14 +1,17 @@
 import { Badge, Button, Field, Input, Listbox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useId, useMemo, useState, type CSSProperties } from 'react';
 import { ErrorMessage } from '../shared/ErrorMessage';
-import { checkPeriod, lastQuarterText, totalFormula } from './formula';
+import { budgetFormula, checkPeriod, lastQuarterText, totalFormula } from './formula';
+import { ChoiceField } from '../shared/ChoiceField';
+import { useBudgets } from '../shared/useBudgets';
 import { useToday } from '../shared/hooks';
 import type { ScreenProps } from '../services';
 import { useScreenStyles } from '../shared/styles';
 import { filterCategories, useCategories } from '../shared/useCategories';
 
 // The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
-// the matching FIN.TOTAL formula into the selected cell. The categories come through the shared cache, so
+// the matching FIN.TOTAL formula into the selected cell; with a budget kept in the workbook, FIN.BUDGET or
+// FIN.BUDGET_VARIANCE of it instead. The categories come through the shared cache, so
 // they cost one call once (and nothing when the FIN functions already fetched them).
 
 const useHelperStyles = makeStyles({
@@ -39,11 +42,17 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
   const [periodText, setPeriodText] = useState(() => lastQuarterText(today));
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const budgets = useBudgets(connection.workspace, 0);
+  const [fn, setFn] = useState<'TOTAL' | 'BUDGET' | 'BUDGET_VARIANCE'>('TOTAL');
+  const [budgetName, setBudgetName] = useState('');
+  const budget = budgets.find((b) => b.name === budgetName) ?? budgets[0];
+  const chosenFn = budget ? fn : 'TOTAL';
 
   const shown = useMemo(() => (tree ? filterCategories(tree, filter) : []), [tree, filter]);
   const selected = tree && selectedId ? (tree.byId.get(selectedId) ?? null) : null;
   const period = checkPeriod(periodText, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
-  const formula = tree && selected && period.ok ? totalFormula(tree, selected, periodText) : '';
+  const formula =
+    tree && selected && period.ok ? (chosenFn === 'TOTAL' || !budget ? totalFormula(tree, selected, periodText) : budgetFormula(chosenFn, budget.name, tree, selected, periodText)) : '';
   const periodHint = period.ok
     ? period.value.kind === 'period'
       ? `${period.value.period.start} to ${period.value.period.end}`
@@ -110,6 +119,23 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
               </Badge>{' '}
               {selected.name} is a balance: it is read at the end of the period.
             </Text>
+          )}
+          {budgets.length > 0 && (
+            <>
+              <ChoiceField
+                label="Function"
+                value={chosenFn}
+                choices={[
+                  { key: 'TOTAL', label: 'FIN.TOTAL: the category’s total' },
+                  { key: 'BUDGET', label: 'FIN.BUDGET: the budget' },
+                  { key: 'BUDGET_VARIANCE', label: 'FIN.BUDGET_VARIANCE: actual less budget' },
+                ]}
+                onChange={setFn}
+              />
+              {chosenFn !== 'TOTAL' && budget && (
+                <ChoiceField label="Budget" value={budget.name} choices={budgets.map((b) => ({ key: b.name, label: b.name }))} onChange={setBudgetName} />
+              )}
+            </>
           )}
           <Field
             label="Formula period"

@@ -5,6 +5,8 @@ import type { Period, YearMonth } from '../../engine/dates';
 import type { Scale } from '../../engine/render';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { BoardPackPanel } from './BoardPackPanel';
+import { BudgetsPanel } from './BudgetsPanel';
+import { useBudgets } from '../shared/useBudgets';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
 import { InView } from '../shared/InView';
@@ -56,11 +58,19 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   }, [workspace, pack]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
-  const [layout, setLayout] = useState<LayoutKey>('single');
+  const [layoutChoice, setLayout] = useState<LayoutKey>('single');
   const [total, setTotal] = useState(false);
   // A comparison is read by its variance: offered, and on unless the user turns it off.
   const [variance, setVariance] = useState(true);
   const [scale, setScale] = useState<Scale>('units');
+  // Against budget: a budget the workbook keeps (BudgetsPanel), for an income statement.
+  const [budgetsVersion, setBudgetsVersion] = useState(0);
+  const budgets = useBudgets(workspace, budgetsVersion);
+  const [budgetName, setBudgetName] = useState('');
+  const layouts = LAYOUTS.filter((l) => l.key !== 'budget' || (statement === 'income_statement' && budgets.length > 0));
+  // A layout no longer offered (another statement chosen, the budget forgotten) falls back to one period.
+  const layout = layouts.some((l) => l.key === layoutChoice) ? layoutChoice : 'single';
+  const budget = layout === 'budget' ? (budgets.find((b) => b.name === budgetName) ?? budgets[0]) : undefined;
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
   // The reporting period and the board pack are the default connection's (its FIN formulas name no company);
   // a statement block may be any connected company's, and is refreshed on its connection.
@@ -89,7 +99,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const canVariance = offersVariance({ layout });
   const spec: StatementSpec | null = useMemo(
     () =>
-      period.ok
+      period.ok && (layout !== 'budget' || budget)
         ? {
             statement,
             period: relation ? 'custom' : periodChoice,
@@ -101,9 +111,10 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             ...(canTotal && total ? { total: true } : {}),
             ...(canVariance && variance ? { variance: true } : {}),
             ...(relation ? { relation } : {}),
+            ...(layout === 'budget' && budget ? { budget: budget.name } : {}),
           }
         : null,
-    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance],
+    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance, budget],
   );
 
   // The year to date differs from the period picked: say which two spans are compared.
@@ -181,6 +192,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           setCostVersion((v) => v + 1);
         }}
       />
+      <BudgetsPanel services={services} connection={connection} budgets={budgets} onChanged={() => setBudgetsVersion((v) => v + 1)} />
       <BoardPackPanel
         services={services}
         connection={connection}
@@ -240,10 +252,21 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         label="Layout"
         hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : ytdHint}
         value={layout}
-        choices={LAYOUTS}
+        choices={layouts}
         onChange={setLayout}
         disabled={busy}
       />
+      {layout === 'budget' && budget && (
+        // Actual, Budget, Variance and Variance %: the budget is read from the workbook, for no call.
+        <ChoiceField
+          label="Budget"
+          hint="Actual, Budget, Variance and Variance %, favourable positive. The budget is read from this workbook: no call."
+          value={budget.name}
+          choices={budgets.map((b) => ({ key: b.name, label: b.address ? b.name : `${b.name} (not found)` }))}
+          onChange={setBudgetName}
+          disabled={busy}
+        />
+      )}
       {canTotal && (
         // Summed from the fetched periods' cents when the block is written: costs nothing more.
         <Checkbox label="Add a Total column (no extra call)" checked={total} onChange={(_, d) => setTotal(d.checked === true)} disabled={busy} />

@@ -110,6 +110,7 @@ test("FIN.BUDGET's lines by name or path within the budget alone: one line, the 
   const sheet = read([
     ['', '2026-01'],
     ['Rent', 1],
+    ['Operating Expenses > Software', 7],
     ['Payroll & Benefits > Salaries & Wages', 2],
     ['Payroll & Benefits > Benefits', 3],
     ['Payroll & Benefits > Benefits > Health', 4],
@@ -123,6 +124,9 @@ test("FIN.BUDGET's lines by name or path within the budget alone: one line, the 
   expect(labels('rent')).toEqual(['Rent']);
   expect(labels('Operating Expenses > General & Administrative > Rent')).toEqual(['Rent']);
   expect(labels('Salaries & Wages')).toEqual(['Payroll & Benefits > Salaries & Wages']);
+  // The formula helper writes full paths: they meet a line typed with a head and a tail of its path.
+  expect(labels('Operating Expenses > General & Administrative > Software')).toEqual(['Operating Expenses > Software']);
+  expect(labels('Operating Expenses > Payroll & Benefits > Salaries & Wages')).toEqual(['Payroll & Benefits > Salaries & Wages']);
   // A parent without a line of its own: its lines by path, Health counted once (within Benefits).
   expect(labels('Payroll & Benefits')).toEqual(['Payroll & Benefits > Salaries & Wages', 'Payroll & Benefits > Benefits']);
   expect(labels('Events')).toContain('matches 2 lines of the budget: "Marketing > Events", "Sales > Events"; give the path');
