@@ -5,7 +5,7 @@
 // the workspace's (workspace.ts).
 
 export { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
-export { addMonths, calendarDateAt, endOfMonth, formatYearMonth, monthIndex, monthIndexToYearMonth, namedPeriod, parseDateArgument, PERIOD_CHOICES, periodLabel } from '../engine/dates';
+export { addMonths, calendarDateAt, endOfMonth, formatYearMonth, isWholeMonths, monthIndex, monthIndexToYearMonth, namedPeriod, parseDateArgument, PERIOD_CHOICES, periodLabel } from '../engine/dates';
 export { isFinError, permissionFor, resolveInTree } from '../engine/fin';
 export { GatewayError } from '../engine/ports/workbook';
 export { capFromMessage } from '../engine/reader/capBlock';

@@ -3,7 +3,7 @@
 // not and why, which categories have no line; the chart of accounts its only cost), keeps it under a name, and
 // inserts the income statement against it: Actual, Budget and the variance, the budget side costing nothing.
 import { act } from 'react';
-import { periodOfMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
+import { calendarDateAt, isEndOfMonth, periodOfMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
 import { BUDGETS_SETTING } from '../../src/engine/budgets';
 import { monthsFrom, typeBudget, typedCents } from '../support/budget';
 import { connected, errorText, openTab, renderPane, screen, startSandbox, waitFor, within, type TestSandbox } from './harness';
@@ -56,9 +56,15 @@ test('select a budget, check it, keep it, and insert the last quarter against it
   expect(await h.gateway.readSetting(BUDGETS_SETTING)).toEqual(['Plan_2026']);
   expect(within(within(budgets).getByRole('list', { name: 'Kept budgets' })).getByText(`Plan_2026: ${typed.address}`)).toBeTruthy();
 
+  // A budget is kept by month: the year to date ending today (unless today ends a month) is refused in place.
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Layout' }), screen.getByRole('option', { name: 'Against budget' }));
+  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Year to date' }));
+  if (!isEndOfMonth(calendarDateAt(Date.now()))) {
+    expect(await screen.findByText('A budget is kept by month: choose whole months (last month, a quarter, or a period of the reporting period).')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Insert' }).hasAttribute('disabled')).toBe(true);
+  }
   // The income statement of last quarter against it: the chart is cached now, the quarter's statement is the cost.
   await h.user.selectOptions(screen.getByRole('combobox', { name: 'Period' }), screen.getByRole('option', { name: 'Last quarter' }));
-  await h.user.selectOptions(screen.getByRole('combobox', { name: 'Layout' }), screen.getByRole('option', { name: 'Against budget' }));
   expect((screen.getByRole('combobox', { name: 'Budget' }) as HTMLSelectElement).value).toBe('Plan_2026');
   await screen.findByText('Costs 1 call (1 cached)');
   const usage = await sb.usage(company());

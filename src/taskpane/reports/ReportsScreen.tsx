@@ -17,7 +17,7 @@ import type { FittingBlock } from '../../engine/statements/fit';
 import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, isWholeMonths, kpiReads, LAYOUTS, notStartedText, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -95,11 +95,13 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     if (reporting?.state !== 'set') return fail<Period>('Set the reporting period above first.');
     return ok(relativePeriod(relation, reporting.month, target.fiscalYearStartMonth));
   }, [relation, reporting, periodChoice, today, target.fiscalYearStartMonth, customStart, customEnd]);
+  // A budget is kept by month: a period that ends today (this month so far) has no budget to set against it.
+  const budgetError = budget && period.ok && !isWholeMonths(period.value) ? 'A budget is kept by month: choose whole months (last month, a quarter, or a period of the reporting period).' : undefined;
   const canTotal = offersTotal({ statement, layout });
   const canVariance = offersVariance({ layout });
   const spec: StatementSpec | null = useMemo(
     () =>
-      period.ok && (layout !== 'budget' || budget)
+      period.ok && (layout !== 'budget' || (budget && !budgetError))
         ? {
             statement,
             period: relation ? 'custom' : periodChoice,
@@ -114,7 +116,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             ...(layout === 'budget' && budget ? { budget: budget.name } : {}),
           }
         : null,
-    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance, budget],
+    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance, budget, budgetError],
   );
 
   // The year to date differs from the period picked: say which two spans are compared.
@@ -261,6 +263,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         <ChoiceField
           label="Budget"
           hint="Actual, Budget, Variance and Variance %, favourable positive. The budget is read from this workbook: no call."
+          error={budgetError}
           value={budget.name}
           choices={budgets.map((b) => ({ key: b.name, label: b.address ? b.name : `${b.name} (not found)` }))}
           onChange={setBudgetName}
