@@ -5,7 +5,7 @@
 import { readBudgetAt } from '../../../src/engine/budgets/kept';
 import { keepBudget, matchBudget } from '../../../src/engine/budgets';
 import { buildTree } from '../../../src/engine/tree';
-import { monthIndex, monthIndexToYearMonth, periodOfMonth, type YearMonth } from '../../../src/engine/dates';
+import { isoToSerial, monthIndex, monthIndexToYearMonth, periodOfMonth, type YearMonth } from '../../../src/engine/dates';
 import { setReportingPeriod } from '../../../src/engine/reporting/period';
 import { changedOnly, createStatementsEngine, type StatementSpec } from '../../../src/engine/statements';
 import { rollSpec } from '../../../src/engine/statements/relative';
@@ -60,6 +60,11 @@ const row = (block: SheetBlock, label: string) => {
   return r;
 };
 const units = (cents: number) => cents / 100;
+const serial = (iso: string) => {
+  const s = isoToSerial(iso, 1900);
+  if (!s.ok) throw new Error(s.error);
+  return s.value;
+};
 
 test('a budget is matched by name path: the lines that match no category and the categories no line covers are said', async () => {
   const rt = await testRuntime(sb);
@@ -214,6 +219,9 @@ test('FIN.BUDGET spends no call, not even on a cold cache; FIN.BUDGET_VARIANCE s
   const before = await sb.usage(company());
   expect(await rt.service.evaluate({ name: 'BUDGET', args: [range, 'Rent', month.start.slice(0, 7)] })).toBe(500);
   expect(await rt.service.evaluate({ name: 'BUDGET', args: [range, 'Salaries & Wages', ytd.start, ytd.end] })).toBeCloseTo(units(typedCents(typed, 'Payroll & Benefits > Salaries & Wages', ytd.start, ytd.end)), 9);
+  // Months headed by date cells (serials in the workbook's date system, which the runtime asks the host for).
+  const dated = [range[0].map((h, c) => (c === 0 ? h : serial(`${String(h)}-01`))), ...range.slice(1)];
+  expect(await rt.service.evaluate({ name: 'BUDGET', args: [dated, 'Rent', month.start.slice(0, 7)] })).toBe(500);
   // A parent by the paths typed under it.
   expect(await rt.service.evaluate({ name: 'BUDGET', args: [range, 'Payroll & Benefits', month.start.slice(0, 7)] })).toBeCloseTo(1000 + months.indexOf(month.start.slice(0, 7)) + 250.25, 9);
   expect(await sb.usage(company())).toBe(before);
