@@ -267,7 +267,7 @@ export function merchants(category: string, company?: string, invocation?: Custo
  * @requiresAddress
  * @param budget The budget: the name it was kept under (Reports tab), or its cells, months across the top.
  * @param category The budget line's name or path, as in the budget's first column; a parent sums the lines typed under it.
- * @param start A month or a period of whole months ("2026-07", "2026-Q3", "FY2026", "YTD", FIN_PERIOD).
+ * @param start A month or a period of whole months ("2026-07", "2026-Q3", "FY2026", "2026-07 YTD", FIN_PERIOD).
  * @param [end] The last month (default: the end of start's period).
  * @param [company] The company whose fiscal year and today the period is read by (default: the default connection).
  * @param invocation Invocation of the function.
@@ -290,7 +290,7 @@ export function budget(
  * @requiresAddress
  * @param budget The budget: the name it was kept under (Reports tab), or its cells, months across the top.
  * @param category Category name, path or id, or "Net Income" / "Operating Income".
- * @param start A month or a period of whole months ("2026-07", "2026-Q3", "FY2026", "YTD", FIN_PERIOD).
+ * @param start A month or a period of whole months ("2026-07", "2026-Q3", "FY2026", "2026-07 YTD", FIN_PERIOD).
  * @param [end] The last month (default: the end of start's period).
  * @param [company] The company: a connection's short name or company id (default: the default connection).
  * @param invocation Invocation of the function.

@@ -51,7 +51,7 @@ test('select a budget, check it, keep it, and insert the last quarter against it
   await h.user.clear(name);
   await h.user.type(name, 'Plan_2026');
   await h.user.click(within(check).getByRole('button', { name: 'Keep as a budget' }));
-  await within(budgets).findByText(`Kept ${typed.address} as the budget Plan_2026. Formulas use it by that name: =FIN.BUDGET(Plan_2026, "Rent", FIN_PERIOD).`);
+  await within(budgets).findByText(`Kept ${typed.address} as the budget Plan_2026. Formulas read it by its name, as in FIN.BUDGET(Plan_2026, "Rent", FIN_PERIOD).`);
   expect(h.gateway.definedNames()).toContainEqual({ name: 'Plan_2026', visible: true, address: typed.address });
   expect(await h.gateway.readSetting(BUDGETS_SETTING)).toEqual(['Plan_2026']);
   expect(within(within(budgets).getByRole('list', { name: 'Kept budgets' })).getByText(`Plan_2026: ${typed.address}`)).toBeTruthy();
@@ -106,7 +106,7 @@ test('a budget with text where a figure belongs is refused, naming the cell; not
   await h.user.click(within(screen.getByRole('region', { name: 'Budgets' })).getByRole('button', { name: 'Check the selected budget' }));
   const [, second] = months.map((m) => monthIndexToYearMonth(monthIndex(`${m}-01`)));
   const monthName = new Date(Date.UTC(second.year, second.month - 1, 1)).toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
-  expect(await errorText()).toContain(`The budget has text "1,200" where a figure belongs: type it as a number: Rent, ${monthName} ${second.year} (Budget!C2).`);
+  expect(await errorText()).toContain(`The budget has text "1,200" where a figure belongs (Rent, ${monthName} ${second.year}, Budget!C2): type it as a number.`);
   expect(screen.queryByRole('region', { name: 'Budget check' })).toBeNull();
   expect(await h.gateway.readSetting(BUDGETS_SETTING)).toBeUndefined();
   // Without a kept budget the layout is not offered.

@@ -109,20 +109,20 @@ function shown(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** A figure cell: cents in the user's signs (0 for a blank), or what is wrong with it. */
-function figureOf(value: unknown): { cents: number } | { problem: string } {
+/** A figure cell: cents in the user's signs (0 for a blank), or what is wrong with it and what to do. */
+function figureOf(value: unknown): { cents: number } | { problem: string; advice: string } {
   if (value === null || value === undefined) return { cents: 0 };
   if (typeof value === 'number') {
     const cents = unitsToCents(value);
-    return cents === null ? { problem: `${shown(value)} is not an amount this add-in can hold` } : { cents };
+    return cents === null ? { problem: `${shown(value)} where a figure belongs`, advice: 'type the amount in units' } : { cents };
   }
   if (typeof value === 'string') {
     if (value.trim() === '') return { cents: 0 };
-    if (ERROR_LITERAL.test(value.trim())) return { problem: `the error ${value.trim().toUpperCase()} where a figure belongs` };
-    return { problem: `text "${shown(value)}" where a figure belongs: type it as a number` };
+    if (ERROR_LITERAL.test(value.trim())) return { problem: `the error ${value.trim().toUpperCase()} where a figure belongs`, advice: 'correct what the cell reads' };
+    return { problem: `text "${shown(value)}" where a figure belongs`, advice: 'type it as a number' };
   }
-  if (typeof value === 'boolean') return { problem: `${value ? 'TRUE' : 'FALSE'} where a figure belongs` };
-  return { problem: 'an error where a figure belongs' };
+  if (typeof value === 'boolean') return { problem: `${value ? 'TRUE' : 'FALSE'} where a figure belongs`, advice: 'type a number' };
+  return { problem: 'an error where a figure belongs', advice: 'correct what the cell reads' };
 }
 
 /**
@@ -181,7 +181,7 @@ export function readBudget(values: readonly (readonly unknown[])[], options: Bud
       if ('problem' in figure) {
         const month = monthIndexToYearMonth(months[i]);
         const line = label ? `${label}, ` : '';
-        return fail(`The budget has ${figure.problem}: ${line}${monthLabel(month.year, month.month)} (${cellName(r, c)}).`);
+        return fail(`The budget has ${figure.problem} (${line}${monthLabel(month.year, month.month)}, ${cellName(r, c)}): ${figure.advice}.`);
       }
       cents.push(figure.cents);
     }

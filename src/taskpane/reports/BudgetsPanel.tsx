@@ -71,7 +71,7 @@ export function BudgetsPanel({ services, connection, budgets, onChanged }: Budge
     run(async () => {
       if (!check) return;
       const kept = await workspace.budgets.keep(name, check.address);
-      setResult(`Kept ${check.address} as the budget ${kept.name}. Formulas use it by that name: =FIN.BUDGET(${kept.name}, "Rent", FIN_PERIOD).`);
+      setResult(`Kept ${check.address} as the budget ${kept.name}. Formulas read it by its name, as in FIN.BUDGET(${kept.name}, "Rent", FIN_PERIOD).`);
       setCheck(null);
       onChanged();
     });

@@ -313,6 +313,6 @@ test('an edited budget makes its blocks due, rebuilt from the cache for no call;
   const early = periodOfMonth(monthIndexToYearMonth(monthIndex(`${months[0]}-01`) - 1), 'month', 1);
   await expect(statements.insert({ ...spec, start: early.start, end: early.end }, 'newSheet')).rejects.toMatchObject({ code: 'budget_months', message: expect.stringContaining(`${BUDGET}: The budget has no column for`) });
   gateway.typeValue('Budget', `${String.fromCharCode(65 + column)}2`, '1,200');
-  await expect(statements.insert(spec, 'newSheet')).rejects.toMatchObject({ code: 'budget_unreadable', message: expect.stringContaining(`(Budget!${String.fromCharCode(65 + column)}2)`) });
+  await expect(statements.insert(spec, 'newSheet')).rejects.toMatchObject({ code: 'budget_unreadable', message: expect.stringContaining(`, Budget!${String.fromCharCode(65 + column)}2): type it as a number.`) });
   expect(await sb.usage(company())).toBe(before);
 });

@@ -77,12 +77,12 @@ test('Excel on Windows hands a blank cell of a range over as 0: a row of zeros i
 test('text, TRUE/FALSE or an error where a figure belongs is refused, naming the line, the month and the cell', () => {
   const head = ['', '2026-01', '2026-02', '2026-03'];
   expect(refusal([head, ['Rent', 500, '1,200', 500]], address)).toBe(
-    'The budget has text "1,200" where a figure belongs: type it as a number: Rent, Feb 2026 (Budget!C2).',
+    'The budget has text "1,200" where a figure belongs (Rent, Feb 2026, Budget!C2): type it as a number.',
   );
-  expect(refusal([head, ['Rent', 500, 500, true]], address)).toContain('TRUE where a figure belongs: Rent, Mar 2026 (Budget!D2)');
-  expect(refusal([head, ['Rent', '#N/A', 500, 500]], address)).toContain('the error #N/A where a figure belongs: Rent, Jan 2026 (Budget!B2)');
+  expect(refusal([head, ['Rent', 500, 500, true]], address)).toContain('TRUE where a figure belongs (Rent, Mar 2026, Budget!D2): type a number.');
+  expect(refusal([head, ['Rent', '#N/A', 500, 500]], address)).toContain('the error #N/A where a figure belongs (Rent, Jan 2026, Budget!B2): correct what the cell reads.');
   // Without addresses (a FIN cell knows only the range), the place is its row and column in the budget.
-  expect(refusal([head, ['Rent', 500, 'n/a', 500]])).toContain('Rent, Feb 2026 (row 2, column 3 of the budget)');
+  expect(refusal([head, ['Rent', 500, 'n/a', 500]])).toContain('(Rent, Feb 2026, row 2, column 3 of the budget)');
   // A note in a column left out (a Total, a comment) is not a figure.
   expect(readBudget([[...head, 'Notes'], ['Rent', 1, 2, 3, 'indexed to CPI']], options).ok).toBe(true);
 });
