@@ -559,6 +559,12 @@ export class MemoryGateway implements WorkbookGateway {
     this.names.delete(name.toLowerCase());
   }
 
+  async nameRange(address: string, name: string): Promise<void> {
+    checkDefinedName(name);
+    const { sheet, box } = parseQualified(address);
+    this.names.set(name.toLowerCase(), { name, sheet: this.sheet(sheet), box, visible: true });
+  }
+
   // Tables -----------------------------------------------------------------------------------------
 
   private table(name: string): MemoryTable {

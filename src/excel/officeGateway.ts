@@ -34,7 +34,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import * as charts from './office/charts';
-import { checkFormula, unreadableSelection } from './hostRules';
+import { checkDefinedName, checkFormula, unreadableSelection } from './hostRules';
 import { findContent, readRange, writeFormula, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import * as names from './office/names';
@@ -124,6 +124,11 @@ export class OfficeGateway implements WorkbookGateway {
 
   deleteName(name: string): Promise<void> {
     return this.measured('deleteName', (s) => names.deleteName(s, name));
+  }
+
+  async nameRange(address: string, name: string): Promise<void> {
+    checkDefinedName(name);
+    return this.measured('nameRange', (s) => names.nameRange(s, address, name));
   }
 
   createTable(spec: TableSpec): Promise<TableRef> {

@@ -267,6 +267,52 @@ export function merchants(category: string, company?: string, invocation?: Custo
 }
 
 /**
+ * One line of a budget kept in the workbook over a period, in units as typed there. Reads only the budget: spends no call.
+ * @customfunction BUDGET
+ * @requiresAddress
+ * @param budget The budget: the name it was kept under (Reports tab), or its cells, months across the top.
+ * @param category The budget line's name or path, as in the budget's first column; a parent sums the lines typed under it.
+ * @param start A month or a period of whole months ("2026-07", "2026-Q3", "FY2026", "2026-07 YTD", FIN_PERIOD).
+ * @param [end] The last month (default: the end of start's period).
+ * @param [company] The company whose fiscal year and today the period is read by (default: the default connection).
+ * @param invocation Invocation of the function.
+ * @returns The budget in currency units, in the budget's own signs.
+ */
+export function budget(
+  budget: any[][],
+  category: string,
+  start: number | string,
+  end?: number | string,
+  company?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number> {
+  return evaluate(invocation, 'BUDGET', [budget, category, start, end, company]);
+}
+
+/**
+ * Actual minus budget for an income-statement line over a period, favourable positive, in units.
+ * @customfunction BUDGET_VARIANCE
+ * @requiresAddress
+ * @param budget The budget: the name it was kept under (Reports tab), or its cells, months across the top.
+ * @param category Category name, path or id, or "Net Income" / "Operating Income".
+ * @param start A month or a period of whole months ("2026-07", "2026-Q3", "FY2026", "2026-07 YTD", FIN_PERIOD).
+ * @param [end] The last month (default: the end of start's period).
+ * @param [company] The company: a connection's short name or company id (default: the default connection).
+ * @param invocation Invocation of the function.
+ * @returns The variance in currency units: positive when better than budget.
+ */
+export function budgetVariance(
+  budget: any[][],
+  category: string,
+  start: number | string,
+  end?: number | string,
+  company?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<number> {
+  return evaluate(invocation, 'BUDGET_VARIANCE', [budget, category, start, end, company]);
+}
+
+/**
  * A period keyed on a month, as text every FIN function takes: the month, quarter, fiscal year, year to date or
  * trailing twelve months of base, shifted by offset. Spends no call.
  * @customfunction PERIOD

@@ -135,6 +135,10 @@ export async function sumOverGroup(
   ctx: EvalContext,
   call: FinCall,
 ): Promise<number> {
+  // Each company's variance against the one budget, added up, would count the budget once per company.
+  if (call.name === 'BUDGET' || call.name === 'BUDGET_VARIANCE') {
+    throw new FinError('value', `"${group.name}" is a group: a budget is compared with one company's figures, so name a company, not a group`, 'group_budget');
+  }
   if (resolved.missing.length > 0) throw missing(resolved.missing[0]);
   const members = resolved.connected;
   const reads = members.map((): ReadRequest[] => []);

@@ -6,7 +6,7 @@
 
 export { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
 export { defaultParent as defaultDepartmentsUnder } from '../engine/departments/split';
-export { addMonths, calendarDateAt, endOfMonth, formatYearMonth, monthIndex, monthIndexToYearMonth, namedPeriod, parseDateArgument, PERIOD_CHOICES, periodLabel } from '../engine/dates';
+export { addMonths, calendarDateAt, endOfMonth, formatYearMonth, isWholeMonths, monthIndex, monthIndexToYearMonth, namedPeriod, parseDateArgument, PERIOD_CHOICES, periodLabel } from '../engine/dates';
 export { isFinError, permissionFor, resolveInTree } from '../engine/fin';
 export { GatewayError } from '../engine/ports/workbook';
 export { capFromMessage } from '../engine/reader/capBlock';

@@ -8,6 +8,7 @@
 
 import type { Client, Plan } from '../api';
 import type { CallsLeft } from '../engine/budget/callsLeft';
+import { checkBudget, checkCost, forgetBudget, keepBudget, listBudgets, selectedBudget, type BudgetCheck, type KeptBudget } from '../engine/budgets';
 import { exceedsLeft, notStartedText } from '../engine/budget/callsLeft';
 import {
   consolidatedBlocks,
@@ -204,6 +205,19 @@ export interface Workspace {
   readonly pushLog: {
     recent(count?: number): Promise<{ sheet: string | null; entries: LogSummary[] }>;
     open(): Promise<string>;
+  };
+  /** Budgets kept in the workbook (engine/budgets), matched to the default company's chart of accounts; never sent anywhere. */
+  readonly budgets: {
+    /** The budgets the workbook keeps, and where each is now. */
+    list(): Promise<KeptBudget[]>;
+    /** What checking a budget spends: the chart of accounts, unless cached. */
+    checkCost(): Promise<CallCost>;
+    /** The budget at `address` (the selection when omitted) read and matched: what matches, what does not, what no line covers. */
+    check(address?: string): Promise<BudgetCheck>;
+    /** Keeps the cells as a budget under `name` (a visible workbook name), or points a kept budget's name there. */
+    keep(name: string, address: string): Promise<KeptBudget>;
+    /** The add-in stops offering it and its name goes; its cells stay. */
+    forget(name: string): Promise<void>;
   };
   /** Share as values: what each sheet holds and what to warn about, then the values copies. */
   readonly share: {
@@ -526,6 +540,13 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     pushLog: {
       recent: (count) => recentEntries(gateway, count),
       open: () => openLog(gateway),
+    },
+    budgets: {
+      list: () => listBudgets(gateway),
+      checkCost: () => checkCost(own.reader),
+      check: async (address) => checkBudget(gateway, own.reader, own.client, address ?? (await selectedBudget(gateway))),
+      keep: (name, address) => keepBudget(gateway, name, address),
+      forget: (name) => forgetBudget(gateway, name),
     },
     share: {
       survey: async (finQuietMs) => {

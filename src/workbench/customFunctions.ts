@@ -13,6 +13,8 @@ export interface ParameterInfo {
   name: string;
   type?: string;
   optional?: boolean;
+  /** 'matrix': the parameter takes a range or an array as it is (rows of values), as a budget does. */
+  dimensionality?: string;
 }
 
 /** One function of functions.json (what Excel registers). */
@@ -36,7 +38,7 @@ export function parseFunctionsJson(json: unknown): Map<string, FunctionInfo> {
     out.set(f.id.toUpperCase(), {
       id: f.id.toUpperCase(),
       name: typeof f.name === 'string' ? f.name : f.id,
-      parameters: parameters.map((p) => ({ name: String(p.name), type: p.type, optional: p.optional === true })),
+      parameters: parameters.map((p) => ({ name: String(p.name), type: p.type, optional: p.optional === true, dimensionality: p.dimensionality })),
       stream: options.stream === true,
       cancelable: options.cancelable === true || options.stream === true,
     });
@@ -74,6 +76,7 @@ function errorResult(error: unknown): CellResult {
 }
 
 type Literal = Scalar | null;
+type Argument = Literal | Literal[][];
 
 /** Excel's conversion of an argument to a parameter's declared type; an error when it cannot. */
 function coerce(value: Literal, type: string | undefined, name: string): Literal | CellError {
@@ -100,7 +103,7 @@ export interface PreparedCall {
   key: string;
   label: string;
   fn: CustomFunction;
-  values: Literal[];
+  values: Argument[];
   info?: FunctionInfo;
 }
 
@@ -127,7 +130,8 @@ export class CustomFunctionHost {
 
   /**
    * Excel's part before the call: the function by name, one argument per declared parameter (undefined for
-   * one left empty), each a single value of its declared type. An error when Excel would not call it.
+   * one left empty), each a single value of its declared type, or the rows of a range for a matrix parameter
+   * (a blank cell in it is null, as Excel on the web gives it). An error when Excel would not call it.
    */
   prepare(name: string, args: (Value | Matrix | undefined)[]): PreparedCall | CellError {
     const id = name.toUpperCase().slice(this.namespace.length + 1);
@@ -137,11 +141,18 @@ export class CustomFunctionHost {
     const info = this.info.get(id);
     const params: ParameterInfo[] = info?.parameters ?? Array.from({ length: Math.max(0, fn.length - 1) }, (_, i) => ({ name: `argument ${i + 1}` }));
     if (args.length > params.length) return errors.value(`${label} takes at most ${plural(params.length, 'argument')}`);
-    const values: Literal[] = [];
+    const values: Argument[] = [];
     for (let i = 0; i < params.length; i++) {
       const p = params[i];
       const given = args[i];
       if (given === undefined && info && !p.optional) return errors.value(`${label} needs its ${p.name} argument`);
+      if (p.dimensionality === 'matrix' && given !== undefined) {
+        const rows = isMatrix(given) ? given : [[given]];
+        const failed = rows.flat().find(isError);
+        if (failed) return failed;
+        values.push(rows as Literal[][]);
+        continue;
+      }
       let one: Value;
       if (isMatrix(given)) {
         if (given.length !== 1 || given[0].length !== 1) return errors.value(`${label} takes one value for ${p.name}, not a range or an array`);

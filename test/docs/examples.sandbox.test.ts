@@ -58,6 +58,19 @@ const CELLS: Record<string, string> = { A1: recentMonth, B2: '1200', B3: '-300',
  * makes (FIN_PERIOD, a month as text; docs/fin-functions.md, "The reporting period").
  */
 const NAMES: Record<string, string> = { FIN_PERIOD: recentMonth };
+/**
+ * The budget the examples name (docs/fin-functions.md, "Budgets"), kept as the pane keeps one: a range under a
+ * visible name, months across (every month of 2026 and of the recent month's year, whatever the clock), lines down.
+ */
+const BUDGET_NAME = 'Budget_2026';
+const BUDGET_LINES: [string, number][] = [
+  ['Platform Subscriptions', 250000],
+  ['Operating Expenses > Rent', 12000],
+  ['Payroll & Benefits > Salaries & Wages', 90000],
+  ['Payroll & Benefits > Benefits', 15000.5],
+];
+/** A budget answers for whole months only: a day, or a period ending today (YTD, TTM), has no budget to read. */
+const BY_MONTH = new Set(['BUDGET', 'BUDGET_VARIANCE']);
 /** Where each example formula goes: a cell no example reads, with room for a spill below and to the right. */
 const FORMULA_CELL = 'AA1';
 
@@ -66,7 +79,11 @@ const FORMULA_CELL = 'AA1';
  * Optional parameters are left empty.
  */
 const OTHER_ARGUMENTS: Record<string, string> = { category: '"Revenue"', line: '"Net Income"', start: `"${recentMonth}"`, date: `"${recentMonth}"`, base: `"${recentMonth}"` };
-const OTHER_ARGUMENTS_OF: Record<string, Record<string, string>> = { BALANCE: { category: '"Cash"' } };
+const OTHER_ARGUMENTS_OF: Record<string, Record<string, string>> = {
+  BALANCE: { category: '"Cash"' },
+  BUDGET: { budget: BUDGET_NAME, category: '"Rent"' },
+  BUDGET_VARIANCE: { budget: BUDGET_NAME },
+};
 
 /**
  * Where docs/fin-functions.md gives argument examples outside its table, and which parameters they are for.
@@ -75,7 +92,7 @@ const OTHER_ARGUMENTS_OF: Record<string, Record<string, string>> = { BALANCE: { 
  */
 const DOC_PARAGRAPHS: { opening: string; targets: (fn: string, param: string) => boolean }[] = [
   { opening: 'Categories are given by', targets: (fn, param) => fn === 'TOTAL' && param === 'category' },
-  { opening: 'Dates are', targets: (_fn, param) => param === 'start' || param === 'date' },
+  { opening: 'Dates are', targets: (fn, param) => !BY_MONTH.has(fn) && (param === 'start' || param === 'date') },
 ];
 const FUNCTIONS_DOC = 'docs/fin-functions.md';
 
@@ -101,6 +118,13 @@ beforeAll(async () => {
   for (const [i, [name, value]] of Object.entries(NAMES).entries()) {
     await world.book.writeGrid(i === 0 ? { kind: 'newSheet', name: 'Names', activate: false } : { kind: 'anchor', sheet: 'Names', cell: `A${i + 1}` }, { values: [[value]] }, { name, nameVisible: true });
   }
+  const years = [...new Set([2026, Number(recentMonth.slice(0, 4))])].sort();
+  const months = years.flatMap((year) => Array.from({ length: 12 }, (_, m) => formatYearMonth(year, m + 1)));
+  const budget = await world.book.writeGrid(
+    { kind: 'newSheet', name: 'Budget', activate: false },
+    { values: [['Category', ...months], ...BUDGET_LINES.map(([label, units]) => [label, ...months.map(() => units)])] },
+  );
+  await world.book.nameRange(budget.address, BUDGET_NAME);
 });
 afterAll(async () => {
   runtime.configureRuntime(null);
@@ -138,7 +162,7 @@ function unfilledCells(formula: string): string[] {
   for (const token of tokenize(formula.replace(/^=/, ''))) {
     if (!isRange(token)) continue;
     const ref = parseReference(token.value, 'here');
-    if (ref.kind === 'name' && ref.name.toUpperCase() in NAMES) continue;
+    if (ref.kind === 'name' && (ref.name.toUpperCase() in NAMES || ref.name === BUDGET_NAME)) continue;
     if (ref.kind !== 'reference' || ref.reference.sheet !== 'here') {
       missing.push(token.value);
       continue;
@@ -246,11 +270,11 @@ async function messageExamples(): Promise<Example[]> {
   }
   // A bad date's message lists the forms a date takes: each in every start and date parameter that takes any
   // day. FIN.TOTAL shows the same list but takes a day only as the edge of whole months (its next message
-  // says so), so it is not checked there.
+  // says so), so it is not checked there; nor are the budget functions, which take whole months only.
   const forms = listedForms(await messageOf('=FIN.PNL("Revenue","not a date")'));
   for (const f of help.functions) {
     for (const p of f.parameters) {
-      if (f.id === 'TOTAL' || (p.name !== 'start' && p.name !== 'date')) continue;
+      if (f.id === 'TOTAL' || BY_MONTH.has(f.id) || (p.name !== 'start' && p.name !== 'date')) continue;
       for (const example of forms) examples.push(argumentFormula({ fn: f.id, param: p.name, example, where: 'the bad-date message' }));
     }
   }

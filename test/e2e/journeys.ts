@@ -1333,6 +1333,149 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
+      name: 'A budget typed into a sheet, kept, and the P&L against it for the year to date, checked against the API and the budget (issue 27)',
+      run: async ({ page, shot, step, log }) => {
+        // The year to date of last month, the reporting period; the budget covers that whole year, month by month.
+        const [y, m] = world.today.split('-').map(Number);
+        const last = m === 1 ? { year: y - 1, month: 12 } : { year: y, month: m - 1 };
+        const period = `${last.year}-${String(last.month).padStart(2, '0')}`;
+        const ytd = { start: `${last.year}-01-01`, end: monthRange(last.year, last.month).end };
+        step('fetching the year to date from the API');
+        const actual = await api<IncomeStatement>(world, 'growth-admin', `/reports/income_statement?start_date=${ytd.start}&end_date=${ytd.end}`);
+        const lineCents = (name: string) => {
+          for (const section of SECTIONS) {
+            const found = ((actual[section] as { categories?: ReportCategory[] } | undefined)?.categories ?? []).find((c) => c.name === name);
+            if (found) return found.amount_cents;
+          }
+          return 0;
+        };
+        // The controller's budget, as budgets are kept: costs as positive amounts, the same every month, in
+        // round hundreds near the year's run rate: revenue beaten on one line and missed on the other, rent
+        // under budget, salaries over it.
+        const runRate = (name: string, factor: number, extra = 0) => Math.round((Math.abs(lineCents(name)) / last.month / 100) * factor / 100) * 100 + extra;
+        const budget: { label: string; units: number; category: string; cost: boolean; months?: number }[] = [
+          { label: 'Platform Subscriptions', units: runRate('Platform Subscriptions', 0.95), category: 'Platform Subscriptions', cost: false },
+          { label: 'Enterprise Licenses', units: runRate('Enterprise Licenses', 1.04, 0.5), category: 'Enterprise Licenses', cost: false },
+          { label: 'Operating Expenses > Rent', units: runRate('Rent', 1.03), category: 'Rent', cost: true },
+          { label: 'Salaries & Wages', units: runRate('Salaries & Wages', 0.97), category: 'Salaries & Wages', cost: true },
+          { label: 'Marketing', units: 7000, category: '', cost: true, months: 1 }, // no such category: left out, and said
+        ];
+        // Headed as a controller types them; a date cell would do as well (the FIN functions read serials too).
+        const months = MONTHS.map((month) => `${month} ${last.year}`);
+
+        step('connecting; the reporting period set to last month');
+        await connectDemo(page);
+        const p = pane(page);
+        await p.getByRole('textbox', { name: 'Reporting period' }).fill(period);
+        await p.getByRole('button', { name: 'Set reporting period', exact: true }).click();
+        await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${period} \\('Reporting period'!B1\\): spent 0 calls`) }).waitFor({ timeout: LONG });
+
+        step('typing the budget into Sheet1: months across, categories down, units');
+        await showSheet(page, 'Sheet1');
+        const type = async (address: string, text: string) => {
+          await goToCell(page, address);
+          await enterValue(page, text);
+        };
+        await type('A1', 'Category');
+        for (const [i, month] of months.entries()) await type(`${columnLetters(i + 1)}1`, month);
+        for (const [r, line] of budget.entries()) {
+          await type(`A${r + 2}`, line.label);
+          for (let i = 0; i < (line.months ?? 12); i++) await type(`${columnLetters(i + 1)}${r + 2}`, String(line.units));
+        }
+        const nameBox = workbook(page).getByLabel('Name Box', { exact: true });
+        await nameBox.fill('A1:M6');
+        await nameBox.press('Enter');
+        await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: /^A1\b/ }).waitFor();
+
+        step('checking the selected budget against the chart of accounts, then keeping it');
+        await openPaneTab(page, 'Reports');
+        const budgets = p.getByRole('region', { name: 'Budgets' });
+        await budgets.getByText('Checking spends 1 call: the chart of accounts, once').waitFor();
+        const beforeCheck = await usage(world, 'growth-admin');
+        await budgets.getByRole('button', { name: 'Check the selected budget', exact: true }).click();
+        const check = budgets.getByRole('region', { name: 'Budget check' });
+        await check.getByText(`Sheet1!A1:M6: 4 lines matched to categories, Jan ${last.year} to Dec ${last.year}. Costs typed as positive amounts.`, { exact: true }).waitFor({ timeout: LONG });
+        await check.getByText(/^Lines that match no category, left out: Marketing \(Sheet1!A6\): Unknown category "Marketing": did you mean "Sales & Marketing"/).waitFor();
+        await check.getByText(/^Categories with no budget line \(budgeted at 0\): .*Cost of Revenue/).waitFor();
+        assert.equal((await usage(world, 'growth-admin')) - beforeCheck, 1, 'checking spent the chart of accounts, nothing for the budget');
+        const name = `Budget_${last.year}`;
+        assert.equal(await check.getByRole('textbox', { name: 'Budget name' }).inputValue(), name);
+        await check.scrollIntoViewIfNeeded();
+        await shot('27-budget-checked');
+        await check.getByRole('button', { name: 'Keep as a budget', exact: true }).click();
+        await budgets.getByRole('status').filter({ hasText: `Kept Sheet1!A1:M6 as the budget ${name}.` }).waitFor();
+
+        step('the income statement for the year to date of the reporting period, against the budget');
+        const cost = await chooseStatement(page, { statement: 'Income statement', period: 'Year to date of the reporting period', layout: 'Against budget', units: 'Units', where: 'New sheet' });
+        assert.match(cost, /^Costs 1 call \(1 cached\)/, 'the year to date; the chart of accounts is cached and the budget costs nothing');
+        assert.equal(await p.getByLabel('Budget', { exact: true }).inputValue(), name);
+        const beforeInsert = await usage(world, 'growth-admin');
+        const inserted = await insertStatement(page);
+        assert.match(inserted, /Spent 1 call\./);
+        assert.equal((await usage(world, 'growth-admin')) - beforeInsert, 1);
+        const sheet = sheetOf(inserted);
+        assert.equal(sheet, 'P&L YTD vs budget');
+        const grid = sheetGrid(page, sheet);
+        await grid.getByRole('gridcell', { name: 'Variance fav/(unfav)', exact: true }).waitFor();
+
+        step('checking Actual against the API, Budget against the typed budget, and their variance');
+        const rows = await readGrid(grid);
+        const header = rows.find((r) => r.cells[1] === 'Actual');
+        assert.ok(header, 'the Actual column');
+        assert.deepEqual(header.cells.slice(1, 5), ['Actual', 'Budget', 'Variance fav/(unfav)', 'Variance % fav/(unfav)']);
+        const described = rows.find((r) => r.cells[0].includes('against the budget'));
+        assert.ok(described?.cells[0].endsWith(`(${ytd.start} to ${ytd.end}) against the budget ${name}; left out, matching no category: "Marketing"`), `the block says what it compares: ${described?.cells[0]}`);
+        const shownRow = (label: string) => {
+          const row = rows.find((r) => r.row > header.row && r.cells[0] === label && r.cells[1] !== '');
+          assert.ok(row, `a ${label} row`);
+          return row.cells.slice(1, 4).map(parseAmount);
+        };
+        const mismatches: string[] = [];
+        const expectRow = (label: string, actualCents: number, budgetCents: number) => {
+          const [a, b, v] = shownRow(label);
+          const near = (x: number, cents: number) => Math.abs(x - cents / 100) < 0.005;
+          if (!near(a, actualCents)) mismatches.push(`${label}: Actual ${a}, the API says ${actualCents / 100}`);
+          if (!near(b, budgetCents)) mismatches.push(`${label}: Budget ${b}, the budget says ${budgetCents / 100}`);
+          if (!near(v, actualCents - budgetCents)) mismatches.push(`${label}: Variance ${v}, expected ${(actualCents - budgetCents) / 100}`);
+        };
+        // Budgeted in the statement's signs: costs negative. Favourable positive: revenue above budget, costs below it.
+        const typedCents = (line: (typeof budget)[number]) => (line.cost ? -1 : 1) * Math.round(line.units * 100) * Math.min(line.months ?? 12, last.month);
+        let budgetRevenue = 0;
+        let budgetCosts = 0;
+        for (const line of budget.filter((l) => l.category)) {
+          expectRow(line.category, lineCents(line.category), typedCents(line));
+          if (line.cost) budgetCosts += typedCents(line);
+          else budgetRevenue += typedCents(line);
+        }
+        // A parent is budgeted at its lines' sum; a category with no line at 0.
+        expectRow('Payroll & Benefits', lineCents('Payroll & Benefits'), typedCents(budget[3]));
+        expectRow('Advertising', lineCents('Advertising'), 0);
+        expectRow('Total revenue', (actual.revenue as { total_cents: number }).total_cents, budgetRevenue);
+        expectRow('Total expenses', (actual.expenses as { total_cents: number }).total_cents, budgetCosts);
+        expectRow('Net income', actual.net_income_cents, budgetRevenue + budgetCosts);
+        assert.deepEqual(mismatches, [], `figures that differ from the API or the budget on ${sheet}`);
+        const [, , rentVariance] = shownRow('Rent');
+        log(`year to date ${ytd.start} to ${ytd.end}: Actual equals the API and Budget the typed budget on every budgeted line, its parent, the totals and net income; Rent's variance ${rentVariance}`);
+
+        step('FIN.BUDGET and FIN.BUDGET_VARIANCE in the model: the budget costs nothing, the actual is cached');
+        const beforeFormulas = await usage(world, 'growth-admin');
+        await showSheet(page, 'Sheet1');
+        await goToCell(page, 'O2');
+        const budgetLine = await enterFormula(page, `=FIN.BUDGET(${name}, "Rent", FIN_PERIOD&" YTD")`);
+        assert.equal(budgetLine, `O2 = ${budget[2].units * last.month}`);
+        await goToCell(page, 'O3');
+        const varianceLine = await enterFormula(page, `=FIN.BUDGET_VARIANCE(${name}, "Rent", FIN_PERIOD&" YTD")`);
+        const formulaVariance = Number(/^O3 = (-?[\d.]+)$/.exec(varianceLine)?.[1]);
+        assert.ok(Math.abs(formulaVariance - rentVariance) < 0.005, `the formula's variance ${varianceLine} is the block's ${rentVariance}`);
+        assert.equal((await usage(world, 'growth-admin')) - beforeFormulas, 0, 'no call: the budget is the workbook\'s, the actual was cached by the block');
+        log(`FIN.BUDGET of Rent ${budget[2].units * last.month}, its variance ${formulaVariance}: 0 calls`);
+
+        await showSheet(page, sheet);
+        await goToCell(page, 'A1');
+        await shot('28-pnl-against-budget-ytd');
+      },
+    },
+    {
       name: 'Share as values: a block and FIN cells copied to a sheet with no FIN formula (issue 15)',
       run: async ({ page, shot, step, log }) => {
         const year = lastYear(world);

@@ -316,6 +316,22 @@ export function gatewayContract(label: string, make: MakeHarness): void {
         await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [['x']] }, { name: '_R2D2.v1?\\x' });
         expect(inspect.names().map((n) => n.name)).toEqual(['_R2D2.v1?\\x']);
       });
+
+      test("nameRange names the user's own cells, visible, leaving them as they are; again it points the name elsewhere; rows inserted inside grow it", async () => {
+        inspect.type('Sheet1', 'B2', 'Rent');
+        inspect.type('Sheet1', 'C2', 1200);
+        await gw.nameRange('Sheet1!B1:D4', 'Budget_2026');
+        expect(inspect.names()).toEqual([{ name: 'Budget_2026', visible: true, address: 'Sheet1!B1:D4' }]);
+        expect(inspect.cell('Sheet1', 'B2').value).toBe('Rent');
+        expect(inspect.cell('Sheet1', 'C2').value).toBe(1200);
+        expect(await gw.locateBlock('budget_2026')).toEqual({ state: 'found', sheet: 'Sheet1', address: 'Sheet1!B1:D4', rowCount: 4, columnCount: 3 });
+        inspect.insertRows('Sheet1', 3, 2);
+        expect(await gw.locateBlock('Budget_2026')).toMatchObject({ address: 'Sheet1!B1:D6', rowCount: 6 });
+        await gw.nameRange('Sheet1!B1:E6', 'Budget_2026');
+        expect(inspect.names()).toEqual([{ name: 'Budget_2026', visible: true, address: 'Sheet1!B1:E6' }]);
+        for (const bad of ['FY2026', 'has space', 'TRUE']) expect((await rejection(gw.nameRange('Sheet1!B1:D4', bad))).code).toBe('InvalidInput');
+        expect(inspect.names()).toHaveLength(1);
+      });
     });
 
     test('findContent: the smallest range around values and formulas in a range; blanks and formats alone are null', async () => {

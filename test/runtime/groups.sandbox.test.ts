@@ -83,6 +83,23 @@ test('a group naming one company four ways (spellings and its id) counts it once
   ]);
 });
 
+test("a group is refused by the budget functions: each company's variance against the one budget would count the budget again", async () => {
+  const { runtime } = runtimeWith({ [GROUPS_SETTING]: { Group: ['North', 'West'] } });
+  await connectBoth(runtime);
+  await runtime.acceptGroup('Group');
+  const budget = [['', month.start.slice(0, 7)], ['Rent', 500]];
+  for (const name of ['BUDGET', 'BUDGET_VARIANCE']) {
+    const before = [await sb.usage(a), await sb.usage(b)];
+    await expect(runtime.evaluateFin({ name, args: [budget, 'Rent', month.start.slice(0, 7), null, 'Group'], company: 'Group' }, {})).rejects.toMatchObject({
+      code: 'group_budget',
+      message: '"Group" is a group: a budget is compared with one company\'s figures, so name a company, not a group',
+    });
+    expect([await sb.usage(a), await sb.usage(b)]).toEqual(before);
+  }
+  // One company of it answers.
+  expect(await runtime.evaluateFin({ name: 'BUDGET', args: [budget, 'Rent', month.start.slice(0, 7), null, 'West'], company: 'West' }, {})).toBe(500);
+});
+
 describe('companies that report in different currencies', () => {
   const setCurrency = (company: string, currency: string) => sb.running.ctx.db.prepare('UPDATE companies SET currency = ? WHERE id = ?').run(currency, company);
   afterEach(() => {

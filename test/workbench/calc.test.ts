@@ -13,6 +13,7 @@ const METADATA = {
     { id: 'FAIL', name: 'FAIL', parameters: [{ name: 'why' }] },
     { id: 'GRID', name: 'GRID', parameters: [{ name: 'rows', type: 'number' }] },
     { id: 'TICK', name: 'TICK', parameters: [], options: { stream: true } },
+    { id: 'RANGE', name: 'RANGE', parameters: [{ name: 'cells', type: 'any', dimensionality: 'matrix' }, { name: 'b', optional: true }] },
   ],
 };
 
@@ -30,6 +31,10 @@ function world() {
       throw new CustomFunctionsError('#N/A', String(why));
     }],
     ['GRID', async (rows: unknown) => Array.from({ length: Number(rows) }, (_, r) => [`r${r}`, r])],
+    ['RANGE', async (...args: unknown[]) => {
+      calls.push(args);
+      return JSON.stringify(args[0]);
+    }],
     ['TICK', (invocation: unknown) => {
       const inv = invocation as { setResult: (v: unknown) => void; onCanceled: () => void };
       ticker = inv.setResult;
@@ -76,6 +81,26 @@ describe('formula cells', () => {
     await w.settle();
     expect(w.engine.resultAt(w.at('C2'))).toEqual({ state: 'value', value: '["2026-11",null,null]' });
     expect(w.book.definedNames()).toContainEqual({ name: 'FIN_PERIOD', visible: true, address: 'Sheet1!B1' });
+  });
+
+  it('hands a matrix parameter its range as rows (a defined name too, followed when a cell of it changes), blanks as null', async () => {
+    const w = world();
+    await w.book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [[null, '2026-01'], ['Rent', 500]] });
+    await w.book.nameRange('Sheet1!A1:B2', 'Budget_2026');
+    await w.book.writeFormula('Sheet1!D1', '=FIN.RANGE(Budget_2026)');
+    await w.book.writeFormula('Sheet1!D2', '=FIN.RANGE(A2:B2)');
+    await w.book.writeFormula('Sheet1!D3', '=FIN.RANGE(7)');
+    await w.settle();
+    expect(w.engine.resultAt(w.at('D1'))).toEqual({ state: 'value', value: '[[null,"2026-01"],["Rent",500]]' });
+    expect(w.engine.resultAt(w.at('D2'))).toEqual({ state: 'value', value: '[["Rent",500]]' });
+    expect(w.engine.resultAt(w.at('D3'))).toEqual({ state: 'value', value: '[[7]]' });
+    await w.book.enter(w.at('B2'), '650');
+    await w.settle();
+    expect(w.engine.resultAt(w.at('D1'))).toEqual({ state: 'value', value: '[[null,"2026-01"],["Rent",650]]' });
+    // An error in the range is the answer, as for a single value: the function is not called with it.
+    await w.book.writeFormula('Sheet1!B2', '=1/0');
+    await w.settle();
+    expect(w.engine.resultAt(w.at('D1'))).toMatchObject({ state: 'error', code: '#DIV/0!' });
   });
 
   it('shows errors with their messages, and refuses what Excel would refuse', async () => {

@@ -1,6 +1,7 @@
 // What each FIN function evaluates, by its name: the service looks a cell's call (finCall.ts) up here, and
 // formulaCalls.ts takes the names of the functions that read.
 
+import * as budgets from '../budgets/fin';
 import type { Evaluation } from './reads';
 import * as lists from './lists';
 import type { Matrix } from './matrix';
@@ -25,4 +26,7 @@ export const CALL_ATTEMPTS: Readonly<Record<string, CallAttempt>> = {
   CATEGORIES: (parts, _, ev): Matrix => lists.categories(parts, ev),
   DEPARTMENTS: (parts, _, ev): Matrix => lists.departments(parts, ev),
   MERCHANTS: (parts, a, ev): Promise<Matrix> => lists.merchants(parts, { category: a[0] }, ev),
+  // A budget kept in the workbook (engine/budgets): the budget side reads nothing of the API.
+  BUDGET: (parts, a): number => budgets.budget(parts, { budget: a[0], line: a[1], start: a[2], end: a[3] }),
+  BUDGET_VARIANCE: (parts, a, ev): number => budgets.budgetVariance(parts, { budget: a[0], line: a[1], start: a[2], end: a[3] }, ev),
 };

@@ -68,6 +68,9 @@ const PLANS: Readonly<Record<string, (call: FinCall) => string[]>> = {
   DEPARTMENTS: () => [DEPARTMENTS],
   TRANSACTIONS: (call) => [...(isMissing(call.args[2]) ? [] : [CATEGORIES]), ...pages('transactions', call, transactionPages(call.args[4]))],
   MERCHANTS: (call) => [CATEGORIES, ...pages('merchants', call, Math.ceil(MAX_MERCHANTS / MERCHANTS_PAGE_SIZE))],
+  // The budget is the workbook's: FIN.BUDGET reads nothing; its variance reads what FIN.PNL of the period does.
+  BUDGET: () => [],
+  BUDGET_VARIANCE: ({ args: [, , start, end] }) => [CATEGORIES, statement('income_statement', start, end)],
 };
 
 export function plannedRequests(call: FinCall): string[] {

@@ -314,6 +314,12 @@ export interface WorkbookGateway {
   locateBlock(name: string): Promise<BlockLocation>;
   /** Deletes a defined name (the cells it referred to stay as they are); nothing happens when there is none. */
   deleteName(name: string): Promise<void>;
+  /**
+   * Names cells the user typed (a budget), with a visible workbook-scoped name formulas can use
+   * (=FIN.BUDGET(Budget_2026, …)); a name already defined is pointed at these cells. Excel moves it with them
+   * as it moves a block's name (rows inserted inside grow it). Names Excel would refuse are refused first.
+   */
+  nameRange(address: string, name: string): Promise<void>;
 
   // Tables ------------------------------------------------------------------------------------------
   createTable(spec: TableSpec): Promise<TableRef>;

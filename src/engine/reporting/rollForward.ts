@@ -9,7 +9,7 @@ import type { CallCost, CachedReader } from '../reader/cachedReader';
 import type { ReadRequest } from '../reader/requestCache';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { markFailed, refreshStatement, type BlockDeps } from '../statements/blocks';
-import { columnsFor } from '../statements/columns';
+import { blockRequests } from '../statements/columns';
 import { isDamage, isInactive } from '../statements/placement';
 import { rollBinding, specFromBinding, type StatementSpec } from '../statements/spec';
 import { setReportingPeriod } from './period';
@@ -47,7 +47,7 @@ export async function planRoll(gateway: WorkbookGateway, reader: CachedReader, m
     }
     blocks.push({ binding, spec: specFromBinding(binding)! });
   }
-  const requests = [...blocks.flatMap((b) => columnsFor(b.spec).map((c) => c.request)), ...formulaReads];
+  const requests = [...blocks.flatMap((b) => blockRequests(b.spec)), ...formulaReads];
   return { month, blocks, unchanged, cost: await reader.cost(requests) };
 }
 

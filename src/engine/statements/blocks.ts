@@ -3,7 +3,9 @@
 // with its cells, recorded as a binding so Refresh can rebuild it where it is now (placement.ts).
 
 import { followBlockCharts } from '../charts/blockCharts';
+import { budgetColumn, chartOfAccounts, prepareBudget, type BudgetColumn, type CategoriesClient } from '../budgets/column';
 import { renderStatement, type StatementGrid } from '../render';
+import type { IncomeStatementReport } from '../render/reportShapes';
 import { formatRefreshedAt, STAMP_ROW, type RefreshKindStamp } from '../render/statementGrid';
 import type { CachedReader } from '../reader/cachedReader';
 import { cellA1, parseQualified } from '../ports/address';
@@ -11,12 +13,13 @@ import type { BindingRecord, GridWrite, WorkbookGateway, WriteGridOptions, Write
 import { columnsFor, fetchColumns, type Fetched, type ReportsClient } from './columns';
 import { fetchByDepartment, type DepartmentsClient } from '../departments/block';
 import { blockName, checkRoom, placeBlock } from './placement';
-import { columnLabels, drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
+import { columnLabels, comparesBudget, drillParameters, sheetNameFor, specFromBinding, specsOf, specToParameters, STATEMENT_BINDING_KIND, type StatementSpec } from './spec';
 
 export interface BlockDeps {
   gateway: WorkbookGateway;
   reader: CachedReader;
-  client: ReportsClient & DepartmentsClient;
+  /** The reports, the departments a block by department reads, and the chart of accounts a block against budget matches the budget's lines to. */
+  client: ReportsClient & DepartmentsClient & CategoriesClient;
   companyName: string;
   now: () => number;
   /** The user's IANA time zone, for the refresh time written on the sheet; default UTC. */
@@ -28,28 +31,41 @@ export interface BlockResult {
   binding: BindingRecord;
 }
 
-/** The engine's rendering of a block. */
-export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string, refreshKind?: RefreshKindStamp): StatementGrid {
+/** The engine's rendering of a block; against a budget, its Budget column beside the actual one. */
+export function renderSpec(spec: StatementSpec, fetched: Fetched, companyName: string, timeZone?: string, refreshKind?: RefreshKindStamp, budget?: BudgetColumn): StatementGrid {
   return renderStatement({
-    reports: fetched.reports,
-    periodLabels: fetched.labels ?? columnLabels(spec, columnsFor(spec)),
-    description: fetched.description,
+    reports: budget ? [...fetched.reports, budget.report] : fetched.reports,
+    periodLabels: budget ? budget.labels : (fetched.labels ?? columnLabels(spec, columnsFor(spec))),
+    description: budget?.description ?? fetched.description,
     companyName,
     refreshedAt: new Date(fetched.fetchedAt),
     timeZone,
     refreshKind,
     scale: spec.scale,
     total: spec.total,
-    variance: spec.variance,
+    variance: spec.variance || budget !== undefined,
     fiscalYearStartMonth: spec.fiscalYearStartMonth,
   });
 }
 
-/** A block's reports through the cached reader: its periods', or by department its columns' (src/engine/departments). */
-function fetchBlock(deps: BlockDeps, spec: StatementSpec, options: { fresh?: boolean; onProgress?: (done: number, total: number) => void }): Promise<Fetched> {
-  const read = { reader: deps.reader, client: deps.client, ...options };
-  if (spec.layout === 'by_department') return fetchByDepartment({ start: spec.start, end: spec.end, parent: spec.departmentsUnder }, read);
-  return fetchColumns(columnsFor(spec), read);
+/**
+ * What a block shows, fetched: its reports through the cache (by department, its columns' from the journal:
+ * src/engine/departments) and, against a budget, the Budget column. The budget is read from the workbook
+ * first, so one that cannot answer for the period is refused before any call.
+ */
+async function fetchBlock(
+  deps: BlockDeps,
+  spec: StatementSpec,
+  options: { fresh?: boolean; onProgress?: (done: number, total: number) => void },
+): Promise<{ fetched: Fetched; budget?: BudgetColumn }> {
+  const read = { reader: deps.reader, client: deps.client, fresh: options.fresh, onProgress: options.onProgress };
+  if (spec.layout === 'by_department') return { fetched: await fetchByDepartment({ start: spec.start, end: spec.end, parent: spec.departmentsUnder }, read) };
+  const choice = comparesBudget(spec) && spec.budget ? { budget: spec.budget, start: spec.start, end: spec.end, fiscalYearStartMonth: spec.fiscalYearStartMonth } : null;
+  const prepared = choice ? await prepareBudget(deps.gateway, choice) : null;
+  const chart = prepared ? await chartOfAccounts(deps.reader, deps.client, options.fresh) : null;
+  const fetched = await fetchColumns(columnsFor(spec), read);
+  if (!choice || !prepared || !chart) return { fetched };
+  return { fetched, budget: budgetColumn(prepared, chart, fetched.reports[0] as IncomeStatementReport, choice) };
 }
 
 /** StatementGrid -> the port's GridWrite: strings stay text, numbers numbers, empties blank. */
@@ -133,11 +149,16 @@ export async function markFailed(deps: BlockDeps, binding: BindingRecord, messag
 async function recordWritten(
   deps: BlockDeps,
   base: Pick<BindingRecord, 'id' | 'kind' | 'company' | 'parameters'> & Partial<BindingRecord>,
-  block: { grid: StatementGrid; fetched: Fetched; written: WrittenRange; name: string },
+  block: { grid: StatementGrid; fetched: Fetched; written: WrittenRange; name: string; spec: StatementSpec; budget?: BudgetColumn },
 ): Promise<BlockResult> {
   const binding: BindingRecord = {
     ...base,
-    parameters: { ...base.parameters, ...drillParameters(block.grid), ...block.fetched.parameters },
+    parameters: {
+      ...base.parameters,
+      ...drillParameters(block.grid, block.spec),
+      ...block.fetched.parameters,
+      ...(block.budget ? { budgetFingerprint: block.budget.fingerprint } : {}),
+    },
     refreshedAt: new Date(block.fetched.fetchedAt).toISOString(),
     writtenAt: new Date(deps.now()).toISOString(),
     address: block.written.address,
@@ -155,8 +176,8 @@ export async function insertStatement(
   where: 'newSheet' | 'selection' | WriteTarget,
   onProgress?: (done: number, total: number) => void,
 ): Promise<BlockResult> {
-  const fetched = await fetchBlock(deps, spec, { onProgress });
-  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone);
+  const { fetched, budget } = await fetchBlock(deps, spec, { onProgress });
+  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone, undefined, budget);
   let target: WriteTarget;
   if (where === 'selection') {
     const cell = await deps.gateway.getSelectedCell();
@@ -170,7 +191,7 @@ export async function insertStatement(
   const name = blockName(id);
   const written = await deps.gateway.writeGrid(target, toGridWrite(grid), { name });
   const company = await deps.reader.companyId();
-  return recordWritten(deps, { id, kind: STATEMENT_BINDING_KIND, company, parameters: specToParameters(spec) }, { grid, fetched, written, name });
+  return recordWritten(deps, { id, kind: STATEMENT_BINDING_KIND, company, parameters: specToParameters(spec) }, { grid, fetched, written, name, spec, budget });
 }
 
 /**
@@ -190,8 +211,8 @@ export async function refreshStatement(
   if (!spec) throw new Error(`Block ${binding.id} is not a statement this pane can rebuild`);
   const placement = await placeBlock(deps.gateway, binding, spec);
   if (placement.kind === 'damaged') throw placement.refusal;
-  const fetched = await fetchBlock(deps, spec, { fresh: options.fresh, onProgress: options.onProgress });
-  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone, options.kind);
+  const { fetched, budget } = await fetchBlock(deps, spec, { fresh: options.fresh, onProgress: options.onProgress });
+  const grid = renderSpec(spec, fetched, deps.companyName, deps.timeZone, options.kind, budget);
   const gridWrite = toGridWrite(grid);
   await checkRoom(deps.gateway, spec, placement.address, extentOf(gridWrite));
   const { sheet, box } = parseQualified(placement.address);
@@ -201,7 +222,7 @@ export async function refreshStatement(
     name,
   });
   const { lastFailure: _cleared, ...parameters } = binding.parameters as { lastFailure?: unknown } & BindingRecord['parameters'];
-  const result = await recordWritten(deps, { ...binding, parameters }, { grid, fetched, written, name });
+  const result = await recordWritten(deps, { ...binding, parameters }, { grid, fetched, written, name, spec, budget });
   // The block's charts, pointed at the rows their lines are on now (a line may have come or gone above them).
   return { ...result, binding: await followBlockCharts(deps.gateway, result.binding, gridWrite.values, formatRefreshedAt(new Date(deps.now()), deps.timeZone)) };
 }

@@ -11,7 +11,8 @@ import type { CachedReader, CallCost } from '../reader/cachedReader';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import { plural } from '../text/plural';
 import { byDepartmentRequests } from '../departments/block';
-import type { StatementSpec } from './spec';
+import { CATEGORIES_REQUEST } from '../budgets/column';
+import { comparesBudget, type StatementSpec } from './spec';
 
 export interface StatementColumn {
   /** Periodic statements. */
@@ -70,6 +71,15 @@ export function columnsFor(spec: StatementSpec): StatementColumn[] {
     const query: ReportPeriodParams = { start_date: p.start, end_date: p.end };
     return { start: p.start, end: p.end, request: { path: `/reports/${spec.statement}`, query: { ...query } } };
   });
+}
+
+/**
+ * Every request a block reads: its columns' reports, and against a budget the chart of accounts its lines are
+ * matched to (the budget itself is read from the workbook: no call).
+ */
+export function blockRequests(spec: StatementSpec): ReadRequest[] {
+  const reports = columnsFor(spec).map((c) => c.request);
+  return comparesBudget(spec) ? [...reports, CATEGORIES_REQUEST] : reports;
 }
 
 /** The distinct requests of some columns (the same request twice is one call), by request key. */

@@ -8,7 +8,8 @@ import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
-import { columnsFor, type ReportsClient } from './columns';
+import type { CategoriesClient } from '../budgets/column';
+import { blockRequests, type ReportsClient } from './columns';
 import type { DepartmentsClient } from '../departments/block';
 import { planRefresh, refreshAll, refreshBlock, reprice, type CacheFacts, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
 import type { StatementSpec } from './spec';
@@ -20,7 +21,7 @@ import { planRoll, rollForward, type RollOutcome, type RollPlan } from '../repor
 export interface StatementsEngineOptions {
   gateway: WorkbookGateway;
   reader: CachedReader;
-  client: ReportsClient & DepartmentsClient;
+  client: ReportsClient & DepartmentsClient & CategoriesClient;
   /** Shown in each block's title. */
   companyName: string;
   now?: () => number;
@@ -77,7 +78,7 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     callsOf: (keys) => reader.callsOf(keys),
   });
   return {
-    cost: (spec) => reader.cost(columnsFor(spec).map((c) => c.request)),
+    cost: (spec) => reader.cost(blockRequests(spec)),
     insert: (spec, where, onProgress) => {
       reader.newRun();
       return insertStatement(deps, spec, where, onProgress);

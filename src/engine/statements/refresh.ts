@@ -11,11 +11,12 @@ import { canonicalKey, type ReadRequest } from '../reader/requestCache';
 import { plural } from '../text/plural';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { failureOf, markFailed, refreshStatement, type BlockDeps } from './blocks';
-import { columnsFor, distinctRequests } from './columns';
+import { blockRequests } from './columns';
 import { isDamage, isInactive, placeBlock, type Placement } from './placement';
 import type { YearMonth } from '../dates';
 import { readReportingPeriod } from '../reporting/period';
-import { rollBinding, specFromBinding, type StatementSpec } from './spec';
+import { budgetEdited } from '../budgets/column';
+import { comparesBudget, rollBinding, specFromBinding, type StatementSpec } from './spec';
 
 /** A block is shown as old when its data is older than this. */
 export const OLD_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +38,8 @@ export interface RefreshBlock {
   placement: Placement;
   /** The reporting period moved since it was written: `binding` carries its new dates (relative.ts). */
   rolled: boolean;
+  /** Against a budget: the budget's figures for its period were edited since it was written (engine/budgets). */
+  budgetChanged?: boolean;
 }
 
 export interface RefreshPlan {
@@ -70,10 +73,22 @@ async function blockOf(
   const binding = rolledBinding ?? recorded;
   const spec = specFromBinding(binding);
   if (!spec || binding.company !== companyId) return null;
-  const requests = [...distinctRequests(columnsFor(spec)).values()];
+  const requests = [...new Map(blockRequests(spec).map((r) => [canonicalKey(companyId, r), r])).values()];
   // A cash flow whose cash comes from the balance sheets changes when they do (reader/cashFlowCash.ts).
   const keys = [...new Set((facts.withDependents?.(requests) ?? requests).map((r) => canonicalKey(companyId, r)))];
-  return { binding, spec, keys, changed: [], changedCalls: 0, calls: keys.length, frozen: 0, placement: await placeBlock(gateway, binding, spec), rolled: rolledBinding !== null };
+  const budgetChanged = comparesBudget(spec) && spec.budget ? await budgetEdited(gateway, { ...spec, budget: spec.budget }, binding.parameters.budgetFingerprint) : false;
+  return {
+    binding,
+    spec,
+    keys,
+    changed: [],
+    changedCalls: 0,
+    calls: keys.length,
+    frozen: 0,
+    placement: await placeBlock(gateway, binding, spec),
+    rolled: rolledBinding !== null,
+    ...(budgetChanged ? { budgetChanged } : {}),
+  };
 }
 
 /** The month every relative block follows, when the workbook has a reporting period. */
@@ -145,11 +160,13 @@ export async function reprice(plan: RefreshPlan, companyId: string, facts: Cache
     const written = writtenAt(block.binding);
     // An unreadable time is not evidence of a change: the age badge covers it. A rolled block is behind in all of it.
     // A change inside closed books does not reopen them: only the user does (Refresh this block). New dates do.
-    const changed = block.rolled
-      ? block.keys
-      : Number.isFinite(written)
-        ? block.keys.filter((k) => (changes.get(k) ?? -Infinity) > written && !facts.isFrozen(k))
-        : [];
+    // An edited budget changes what the block shows, not what it fetches: rebuilt from the cache.
+    const changed =
+      block.rolled || block.budgetChanged
+        ? block.keys
+        : Number.isFinite(written)
+          ? block.keys.filter((k) => (changes.get(k) ?? -Infinity) > written && !facts.isFrozen(k))
+          : [];
     return { ...block, changed, changedCalls: 0, calls: calls(block.keys), frozen: block.keys.filter(facts.isFrozen).length };
   });
   const blockKeys = new Set(blocks.filter(isWritable).flatMap((b) => b.keys.filter((k) => !facts.isFrozen(k))));
@@ -189,7 +206,7 @@ export function planAfter(plan: RefreshPlan, outcome: RefreshOutcome): RefreshPl
     const binding = rebuilt.get(block.binding.id);
     if (binding) {
       const spec = specFromBinding(binding) ?? block.spec;
-      return { ...block, binding, spec, changed: [], changedCalls: 0, rolled: false, placement: { kind: 'named', address: binding.address } };
+      return { ...block, binding, spec, changed: [], changedCalls: 0, rolled: false, budgetChanged: false, placement: { kind: 'named', address: binding.address } };
     }
     const marked = failed.get(block.binding.id);
     return marked ? { ...block, binding: marked } : block;

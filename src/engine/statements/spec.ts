@@ -9,7 +9,7 @@ import type { BindingRecord, Json } from '../ports/workbook';
 import { isRelation, relationLabel, rollSpec, type PeriodRelation } from './relative';
 
 export type StatementKind = StatementReport['object'];
-export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year' | 'prior_ytd' | 'by_department';
+export type LayoutKey = 'single' | 'months' | 'quarters' | 'prior_period' | 'prior_year' | 'prior_ytd' | 'by_department' | 'budget';
 export type PeriodChoice = NamedPeriodKey | 'custom';
 
 export const STATEMENTS: readonly { key: StatementKind; label: string; sheet: string }[] = [
@@ -26,11 +26,12 @@ export const LAYOUTS: readonly { key: LayoutKey; label: string }[] = [
   { key: 'prior_year', label: 'Against the same period last year' },
   { key: 'prior_ytd', label: 'Against the prior year to date' },
   { key: 'by_department', label: 'By department' },
+  { key: 'budget', label: 'Against budget' },
 ];
 
-/** Departments are on income and cost only (journal lines of the income statement's categories): src/engine/departments. */
+/** Departments are on income and cost only (journal lines of the income statement's categories: src/engine/departments); a budget is kept for them too (engine/budgets). */
 export function offersLayout(statement: StatementKind, layout: LayoutKey): boolean {
-  return layout !== 'by_department' || statement === 'income_statement';
+  return (layout !== 'by_department' && layout !== 'budget') || statement === 'income_statement';
 }
 
 /** The layouts that put a period beside one other to compare with: they may get variance columns. */
@@ -62,11 +63,18 @@ export interface StatementSpec {
   relation?: PeriodRelation;
   /** By department: the department whose children are the columns (a dept_ id); absent, the tree's top tier. */
   departmentsUnder?: string;
+  /** The kept budget (its workbook name) an income statement "against budget" compares with (engine/budgets). */
+  budget?: string;
 }
 
 /** Periods side by side of a statement that flows over time can be totalled; a balance sheet's dates cannot. */
 export function offersTotal(spec: Pick<StatementSpec, 'statement' | 'layout'>): boolean {
   return spec.statement !== 'balance_sheet' && (spec.layout === 'months' || spec.layout === 'quarters');
+}
+
+/** An income statement against a kept budget: Actual, Budget and their variance, always (engine/budgets). */
+export function comparesBudget(spec: Pick<StatementSpec, 'statement' | 'layout'>): boolean {
+  return spec.layout === 'budget' && spec.statement === 'income_statement';
 }
 
 /** A comparison of two periods can show their variance, computed when the block is written (no call). */
@@ -124,9 +132,10 @@ export function columnLabels(spec: StatementSpec, periods: readonly { end?: stri
 export function describeSpec(spec: StatementSpec): string {
   const total = spec.total ? ' with a total' : '';
   const variance = spec.variance ? ' with variance' : '';
+  const layout = spec.layout === 'budget' ? `against the budget ${spec.budget ?? ''}`.trim() : layoutLabel(spec.layout).toLowerCase();
   const units = spec.scale === 'units' ? '' : `, in ${spec.scale}`;
   const relation = spec.relation ? ` (${relationLabel(spec.relation).toLowerCase()})` : '';
-  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}${relation}, ${layoutLabel(spec.layout).toLowerCase()}${total}${variance}${units}`;
+  return `${statementLabel(spec.statement)}, ${specPeriodLabel(spec)}${relation}, ${layout}${total}${variance}${units}`;
 }
 
 /** Excel's limit on a sheet name. */
@@ -150,13 +159,14 @@ const LAYOUT_WORDS: Readonly<Record<LayoutKey, string>> = {
   prior_year: 'vs last year',
   prior_ytd: 'vs prior YTD',
   by_department: 'by department',
+  budget: 'vs budget',
 };
 
 function baseSheetName(spec: StatementSpec): string {
   const s = STATEMENTS.find((x) => x.key === spec.statement);
   // A relative block's dates move with the reporting period, and a sheet name is not rewritten when they do.
   const period = spec.relation ? RELATION_SHEET_WORDS[spec.relation] : specPeriodLabel(spec);
-  return `${s?.sheet ?? spec.statement} ${period}`;
+  return `${s?.sheet ?? spec.statement} ${period}${spec.layout === 'budget' ? ' vs budget' : ''}`;
 }
 
 /**
@@ -174,6 +184,7 @@ export function sheetNameFor(spec: StatementSpec, inWorkbook: readonly Statement
   if (first.scale !== spec.scale) differences.push(spec.scale);
   if (Boolean(first.total) !== Boolean(spec.total)) differences.push(spec.total ? 'total' : 'no total');
   if (Boolean(first.variance) !== Boolean(spec.variance)) differences.push(spec.variance ? 'variance' : 'no variance');
+  if (spec.budget && first.budget !== spec.budget) differences.push(spec.budget);
   for (let n = differences.length; n > 0; n--) {
     const name = `${base} (${differences.slice(0, n).join(', ')})`;
     if (name.length <= SHEET_NAME_MAX) return name;
@@ -203,6 +214,7 @@ export function specToParameters(spec: StatementSpec): { [key: string]: Json } {
     ...(spec.variance ? { variance: true } : {}),
     ...(spec.relation ? { relation: spec.relation } : {}),
     ...(spec.departmentsUnder ? { departmentsUnder: spec.departmentsUnder } : {}),
+    ...(spec.budget ? { budget: spec.budget } : {}),
   };
 }
 
@@ -231,6 +243,10 @@ export function specFromBinding(binding: BindingRecord): StatementSpec | null {
   if (p.variance === true && offersVariance(spec)) spec.variance = true;
   if (isRelation(p.relation)) spec.relation = p.relation;
   if (layout === 'by_department' && typeof p.departmentsUnder === 'string' && p.departmentsUnder.startsWith('dept_')) spec.departmentsUnder = p.departmentsUnder;
+  if (layout === 'budget') {
+    if (!comparesBudget(spec) || typeof p.budget !== 'string' || p.budget === '') return null;
+    spec.budget = p.budget;
+  }
   return spec;
 }
 
@@ -253,9 +269,11 @@ export function rollBinding(binding: BindingRecord, month: YearMonth): BindingRe
  * date, start = end; null for a Variance or Variance % column, which is no period). Rewritten on every
  * refresh, since the rows follow the data.
  */
-export function drillParameters(grid: StatementGrid): { rowCategoryIds: (string | null)[]; columnPeriods: ({ start: string; end: string } | null)[] } {
+export function drillParameters(grid: StatementGrid, spec?: Pick<StatementSpec, 'statement' | 'layout'>): { rowCategoryIds: (string | null)[]; columnPeriods: ({ start: string; end: string } | null)[] } {
+  // Against budget, the second column is the budget's: no journal line explains it.
+  const budgetColumn = spec && comparesBudget(spec) ? 1 : -1;
   return {
     rowCategoryIds: grid.rowInfo.map((info) => (info.role === 'line' && info.categoryId && !info.isGroup ? info.categoryId : null)),
-    columnPeriods: grid.columns.map((c) => (c.variance ? null : { start: c.start ?? c.date ?? '', end: c.end ?? c.date ?? '' })),
+    columnPeriods: grid.columns.map((c, i) => (c.variance || i === budgetColumn ? null : { start: c.start ?? c.date ?? '', end: c.end ?? c.date ?? '' })),
   };
 }

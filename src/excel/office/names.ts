@@ -6,7 +6,7 @@
  * (OfficeDev/office-js#5504) and deleting a name has crashed Excel (#2983): a name is never deleted to be
  * added again, and a null type is never read as a broken name.
  */
-import { parseQualified, qualify, type Box } from '../../engine/ports/address';
+import { boxA1, parseQualified, qualify, type Box } from '../../engine/ports/address';
 import { GatewayError, type BlockLocation } from '../../engine/ports/workbook';
 import type { Session } from './session';
 
@@ -76,5 +76,18 @@ export async function deleteName(session: Session, name: string): Promise<void> 
   if (item.isNullObject) return;
   if (item.type === null) throw cannotTell(name);
   item.delete();
+  await session.sync();
+}
+
+/**
+ * Names cells the user typed (WorkbookGateway.nameRange): the name and the sheet are looked up in one sync,
+ * the name added or pointed at the cells in a second.
+ */
+export async function nameRange(session: Session, address: string, name: string): Promise<void> {
+  const { sheet, box } = parseQualified(address);
+  const existing = lookUpName(session.ctx, name).load('formula,visible');
+  const range = session.ctx.workbook.worksheets.getItem(sheet).getRange(boxA1(box));
+  await session.sync();
+  queueName(session.ctx, name, sheet, box, range, existing, true);
   await session.sync();
 }

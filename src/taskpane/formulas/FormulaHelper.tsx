@@ -1,8 +1,9 @@
 import { Badge, Button, Field, Input, Listbox, Option, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { useId, useMemo, useState, type CSSProperties } from 'react';
 import { ErrorMessage } from '../shared/ErrorMessage';
-import { checkPeriod, departmentFormula, lastQuarterText, totalFormula } from './formula';
+import { budgetFormula, checkPeriod, departmentFormula, lastQuarterText, totalFormula } from './formula';
 import { ChoiceField } from '../shared/ChoiceField';
+import { useBudgets } from '../shared/useBudgets';
 import { useDepartments } from '../shared/useDepartments';
 import { useToday } from '../shared/hooks';
 import type { ScreenProps } from '../services';
@@ -11,8 +12,9 @@ import { filterCategories, useCategories } from '../shared/useCategories';
 
 // The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
 // the matching FIN.TOTAL formula into the selected cell; with a department, the FIN.PNL of that department
-// (and those under it). The categories and departments come through the shared cache, so each list costs
-// one call once (and nothing when the FIN functions already fetched it).
+// (and those under it); with a budget kept in the workbook, FIN.BUDGET or FIN.BUDGET_VARIANCE of it instead.
+// The categories and departments come through the shared cache, so each list costs one call once (and
+// nothing when the FIN functions already fetched it).
 
 const useHelperStyles = makeStyles({
   categories: {
@@ -44,18 +46,25 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
   const [departmentId, setDepartmentId] = useState('');
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const budgets = useBudgets(connection.workspace, 0);
+  const [fn, setFn] = useState<'TOTAL' | 'BUDGET' | 'BUDGET_VARIANCE'>('TOTAL');
+  const [budgetName, setBudgetName] = useState('');
+  const budget = budgets.find((b) => b.name === budgetName) ?? budgets[0];
+  const chosenFn = budget ? fn : 'TOTAL';
 
   const shown = useMemo(() => (tree ? filterCategories(tree, filter) : []), [tree, filter]);
   const selected = tree && selectedId ? (tree.byId.get(selectedId) ?? null) : null;
   const period = checkPeriod(periodText, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
   const department = departments.tree && departmentId ? (departments.tree.byId.get(departmentId) ?? null) : null;
-  // Departments are on income and expense lines: a balance's formula takes none.
-  const byDepartment = department !== null && selected !== null && !selected.item.point_in_time;
+  // Departments are on income and expense lines: a balance's formula takes none. A budget is kept by category alone.
+  const byDepartment = department !== null && selected !== null && !selected.item.point_in_time && chosenFn === 'TOTAL';
   const formula =
     tree && selected && period.ok
-      ? byDepartment && departments.tree
-        ? departmentFormula(tree, selected, periodText, departments.tree, department)
-        : totalFormula(tree, selected, periodText)
+      ? chosenFn !== 'TOTAL' && budget
+        ? budgetFormula(chosenFn, budget.name, tree, selected, periodText)
+        : byDepartment && departments.tree
+          ? departmentFormula(tree, selected, periodText, departments.tree, department)
+          : totalFormula(tree, selected, periodText)
       : '';
   const periodHint = period.ok
     ? period.value.kind === 'period'
@@ -127,6 +136,23 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
               {selected.name} is a balance: it is read at the end of the period.
             </Text>
           )}
+          {budgets.length > 0 && (
+            <>
+              <ChoiceField
+                label="Function"
+                value={chosenFn}
+                choices={[
+                  { key: 'TOTAL', label: 'FIN.TOTAL: the category’s total' },
+                  { key: 'BUDGET', label: 'FIN.BUDGET: the budget' },
+                  { key: 'BUDGET_VARIANCE', label: 'FIN.BUDGET_VARIANCE: actual less budget' },
+                ]}
+                onChange={setFn}
+              />
+              {chosenFn !== 'TOTAL' && budget && (
+                <ChoiceField label="Budget" value={budget.name} choices={budgets.map((b) => ({ key: b.name, label: b.name }))} onChange={setBudgetName} />
+              )}
+            </>
+          )}
           <Field
             label="Formula period"
             hint={periodHint ?? 'A month (2026-07), quarter (2026-Q3), year (FY2026), YTD, TTM or a date.'}
@@ -135,7 +161,7 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
           >
             <Input value={periodText} onChange={(_, d) => setPeriodText(d.value)} spellCheck={false} />
           </Field>
-          {departments.tree ? (
+          {chosenFn !== 'TOTAL' ? null : departments.tree ? (
             <ChoiceField
               label="Department"
               hint={

@@ -36,6 +36,16 @@ export function departmentFormula(tree: Tree<Category>, node: TreeNode<Category>
   return `=FIN.PNL(${excelString(categoryReference(tree, node))},${excelString(period.trim())},,,${excelString(departmentReference(departments, department))})`;
 }
 
+/**
+ * A budget function of a kept budget (its workbook name, which Excel accepted as a name, written as it is). FIN.BUDGET
+ * reads the budget alone, so it gets the category's full path, which meets the budget line typed as its name or
+ * as part of its path; the variance reads the chart of accounts and takes what FIN.TOTAL does.
+ */
+export function budgetFormula(fn: 'BUDGET' | 'BUDGET_VARIANCE', budget: string, tree: Tree<Category>, node: TreeNode<Category>, period: string): string {
+  const category = fn === 'BUDGET' ? node.path : categoryReference(tree, node);
+  return `=FIN.${fn}(${budget},${excelString(category)},${excelString(period.trim())})`;
+}
+
 /** The period text as the FIN functions will read it (same parser), for the hint under the field. */
 export function checkPeriod(text: string, options: { today: string; fiscalYearStartMonth: number }): Result<DateArgument> {
   return parseDateArgument(text, { today: options.today, fiscalYearStartMonth: options.fiscalYearStartMonth });

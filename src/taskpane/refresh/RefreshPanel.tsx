@@ -358,7 +358,7 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
                     </Badge>
                   ) : changed ? (
                     <Badge appearance="tint" shape="rounded" color="warning">
-                      {block.rolled ? 'Behind the reporting period' : 'Changed by your push'}
+                      {block.rolled ? 'Behind the reporting period' : block.budgetChanged ? 'Budget edited' : 'Changed by your push'}
                     </Badge>
                   ) : closed ? (
                     <Badge appearance="tint" shape="rounded" color="informative">
@@ -373,7 +373,13 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
                 {!failure && !damaged && (
                   <Text block className={styles.note}>
                     {changed
-                      ? `${block.rolled ? `Behind the reporting period: its next refresh rolls it to ${block.spec.start} to ${block.spec.end}` : 'Changed by your push: refresh'} (${plural(block.changedCalls, 'call')}).`
+                      ? `${
+                          block.rolled
+                            ? `Behind the reporting period: its next refresh rolls it to ${block.spec.start} to ${block.spec.end}`
+                            : block.budgetChanged
+                              ? `Its budget ${block.spec.budget ?? ''} was edited since it was written: refresh`
+                              : 'Changed by your push: refresh'
+                        } (${plural(block.changedCalls, 'call')}).`
                       : closed
                         ? `Within the books closed through ${closedThrough}: kept by every refresh. Refresh this block reopens it.`
                         : 'Nothing known to have changed since it was written: your pushes and shifts are tracked here; changes made elsewhere show after Refresh changes.'}

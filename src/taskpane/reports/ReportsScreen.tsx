@@ -8,6 +8,8 @@ import { BoardPackPanel } from './BoardPackPanel';
 import { DepartmentsField } from './DepartmentsField';
 import { useDepartments } from '../shared/useDepartments';
 import { ChartPanel } from './ChartPanel';
+import { BudgetsPanel } from './BudgetsPanel';
+import { useBudgets } from '../shared/useBudgets';
 import { ReportingPeriodPanel, useReportingPeriod } from './ReportingPeriodPanel';
 import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
 import { InView } from '../shared/InView';
@@ -18,7 +20,7 @@ import type { FittingBlock } from '../../engine/statements/fit';
 import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, kpiReads, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, isWholeMonths, kpiReads, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -59,15 +61,21 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   }, [workspace, pack]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
-  const [chosenLayout, setLayout] = useState<LayoutKey>('single');
-  // By department is an income statement's only: another statement shows one period.
-  const layout: LayoutKey = offersLayout(statement, chosenLayout) ? chosenLayout : 'single';
+  const [layoutChoice, setLayout] = useState<LayoutKey>('single');
   /** By department: the department whose children are the columns (null: the top tier; undefined: not chosen yet). */
   const [departmentsUnder, setDepartmentsUnder] = useState<string | null | undefined>(undefined);
   const [total, setTotal] = useState(false);
   // A comparison is read by its variance: offered, and on unless the user turns it off.
   const [variance, setVariance] = useState(true);
   const [scale, setScale] = useState<Scale>('units');
+  // Against budget: a budget the workbook keeps (BudgetsPanel), for an income statement.
+  const [budgetsVersion, setBudgetsVersion] = useState(0);
+  const budgets = useBudgets(workspace, budgetsVersion);
+  const [budgetName, setBudgetName] = useState('');
+  const layouts = LAYOUTS.filter((l) => offersLayout(statement, l.key) && (l.key !== 'budget' || budgets.length > 0));
+  // A layout no longer offered (another statement chosen, the budget forgotten) falls back to one period.
+  const layout = layouts.some((l) => l.key === layoutChoice) ? layoutChoice : 'single';
+  const budget = layout === 'budget' ? (budgets.find((b) => b.name === budgetName) ?? budgets[0]) : undefined;
   const [where, setWhere] = useState<'newSheet' | 'selection'>('newSheet');
   // The reporting period and the board pack are the default connection's (its FIN formulas name no company);
   // a statement block may be any connected company's, and is refreshed on its connection.
@@ -93,11 +101,13 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
     if (reporting?.state !== 'set') return fail<Period>('Set the reporting period above first.');
     return ok(relativePeriod(relation, reporting.month, target.fiscalYearStartMonth));
   }, [relation, reporting, periodChoice, today, target.fiscalYearStartMonth, customStart, customEnd]);
+  // A budget is kept by month: a period that ends today (this month so far) has no budget to set against it.
+  const budgetError = budget && period.ok && !isWholeMonths(period.value) ? 'A budget is kept by month: choose whole months (last month, a quarter, or a period of the reporting period).' : undefined;
   const canTotal = offersTotal({ statement, layout });
   const canVariance = offersVariance({ layout });
   const spec: StatementSpec | null = useMemo(
     () =>
-      period.ok
+      period.ok && (layout !== 'budget' || (budget && !budgetError))
         ? {
             statement,
             period: relation ? 'custom' : periodChoice,
@@ -110,9 +120,10 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
             ...(canVariance && variance ? { variance: true } : {}),
             ...(relation ? { relation } : {}),
             ...(layout === 'by_department' && departmentsUnder ? { departmentsUnder } : {}),
+            ...(layout === 'budget' && budget ? { budget: budget.name } : {}),
           }
         : null,
-    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance, departmentsUnder],
+    [period, statement, periodChoice, relation, layout, scale, target.fiscalYearStartMonth, canTotal, total, canVariance, variance, departmentsUnder, budget, budgetError],
   );
 
   // The year to date differs from the period picked: say which two spans are compared.
@@ -190,6 +201,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
           setCostVersion((v) => v + 1);
         }}
       />
+      <BudgetsPanel services={services} connection={connection} budgets={budgets} onChanged={() => setBudgetsVersion((v) => v + 1)} />
       <BoardPackPanel
         services={services}
         connection={connection}
@@ -250,11 +262,23 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         label="Layout"
         hint={statement === 'balance_sheet' ? 'A balance sheet is taken at the end of each period.' : ytdHint}
         value={layout}
-        choices={LAYOUTS.filter((l) => offersLayout(statement, l.key))}
+        choices={layouts}
         onChange={setLayout}
         disabled={busy}
       />
       {layout === 'by_department' && <DepartmentsField departments={departments} value={departmentsUnder} onChange={setDepartmentsUnder} disabled={busy} />}
+      {layout === 'budget' && budget && (
+        // Actual, Budget, Variance and Variance %: the budget is read from the workbook, for no call.
+        <ChoiceField
+          label="Budget"
+          hint="Actual, Budget, Variance and Variance %, favourable positive. The budget is read from this workbook: no call."
+          error={budgetError}
+          value={budget.name}
+          choices={budgets.map((b) => ({ key: b.name, label: b.address ? b.name : `${b.name} (not found)` }))}
+          onChange={setBudgetName}
+          disabled={busy}
+        />
+      )}
       {canTotal && (
         // Summed from the fetched periods' cents when the block is written: costs nothing more.
         <Checkbox label="Add a Total column (no extra call)" checked={total} onChange={(_, d) => setTotal(d.checked === true)} disabled={busy} />

@@ -12,6 +12,10 @@ describe('the requests a FIN call reads at most', () => {
     expect(plannedRequests({ name: 'BALANCE', args: ['Cash', '2026-07'] })).toHaveLength(2);
     expect(plannedRequests({ name: 'CASHFLOW', args: ['Change in Cash', '2026-Q3', null] })).toHaveLength(1);
     expect(plannedRequests({ name: 'CASHFLOW', args: ['Accounts Payable', '2026-Q3', null] })).toHaveLength(2);
+    // A budget is the workbook's: its line reads nothing; its variance reads what FIN.PNL of the period does.
+    const budget = [['', '2026-07'], ['Rent', 500]];
+    expect(plannedRequests({ name: 'BUDGET', args: [budget, 'Rent', '2026-07', null] })).toEqual([]);
+    expect(plannedRequests({ name: 'BUDGET_VARIANCE', args: [budget, 'Rent', '2026-07', null] })).toEqual(plannedRequests({ name: 'PNL', args: ['Rent', '2026-07', null] }));
   });
 
   it('statements and lists: one request; transactions and merchants: their pages at most', () => {
