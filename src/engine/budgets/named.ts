@@ -7,20 +7,8 @@
 // their parent: the message says so.
 
 import { fail, ok, type Result } from '../result';
-import { pathSegments } from '../tree';
+import { pathSegments, runsAlong } from '../tree';
 import type { BudgetLine, BudgetSheet } from './sheet';
-
-/** `segments` appear in order along `names`, the last of them being its last name (the tree's rule: tree/lookup.ts). */
-function runsAlong(names: readonly string[], segments: readonly string[]): boolean {
-  if (segments.length === 0 || segments.length > names.length || names[names.length - 1] !== segments[segments.length - 1]) return false;
-  let at = 0;
-  for (const s of segments.slice(0, -1)) {
-    while (at < names.length - 1 && names[at] !== s) at += 1;
-    if (at >= names.length - 1) return false;
-    at += 1;
-  }
-  return true;
-}
 
 /** `segments` runs along `names` and ends before its last name: the line is typed under what was named. */
 function under(names: readonly string[], segments: readonly string[]): boolean {

@@ -1,4 +1,4 @@
 export { normalizeName, normalizePath, pathSegments } from './names';
 export { buildTree, subtreeIds, type Tree, type TreeItem, type TreeNode } from './tree';
-export { nodesAtPath, nodesNamed } from './lookup';
+export { nodesAtPath, nodesNamed, runsAlong } from './lookup';
 export { suggestions } from './suggest';

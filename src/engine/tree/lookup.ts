@@ -32,7 +32,7 @@ function endsWith(names: readonly string[], segments: readonly string[]): boolea
 }
 
 /** The segments appear in order along the path, the last one being the node's own name. */
-function runsAlong(names: readonly string[], segments: readonly string[]): boolean {
+export function runsAlong(names: readonly string[], segments: readonly string[]): boolean {
   if (segments.length === 0 || names.length < segments.length) return false;
   if (names[names.length - 1] !== segments[segments.length - 1]) return false;
   let at = 0;
