@@ -2,13 +2,15 @@
 // the statements it is derived from, at no call, whenever those are at hand:
 //   - cached and not due, or being fetched by another reader (a batch of cells, a block's columns: a read
 //     first lets the reads started beside it begin, then waits for them);
-//   - cached but due (a refresh): fetched again here, as the refresh would fetch them anyway;
-//   - not cached, but planned: cost() chose to fetch the months in place of the requests they answer.
+//   - not cached or due, but planned: the cost shown counted them (cost() chose to fetch the months in place
+//     of the requests they answer, or they are among the requests priced), so they are fetched here;
+//   - a refresh's blocks' monthly statements are planned so (planSources): it fetches them anyway.
 // Otherwise the request is fetched as before. A derived answer is an answer: cached under its own request,
 // due by the same rules, and due again when one of its sources is fetched again on purpose.
 
 import type { CallOptions } from '../../api/transport';
 import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
+import { endOfMonth, isIsoDate } from '../dates';
 import { CATEGORIES, derivationOf, derive, monthlySources, tiling, type Derivation } from './derive';
 
 /** What fetches a derivation's sources: the API client's reports and category list (createClient's satisfies it). */
@@ -45,6 +47,18 @@ const PLANNED_FOR_MS = 15 * 60 * 1000;
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const needsCategories = (d: Derivation) => d.kind !== 'statement';
+
+/** A statement of one month, a balance sheet at a month end, or the category list: what derivations start from. */
+function isMonthlySource(r: ReadRequest): boolean {
+  if (r.path === CATEGORIES.path) return true;
+  const q = r.query ?? {};
+  const start = typeof q.start_date === 'string' ? q.start_date : '';
+  const end = typeof q.end_date === 'string' ? q.end_date : '';
+  const date = typeof q.date === 'string' ? q.date : '';
+  if (r.path === '/reports/balance_sheet') return isIsoDate(date) && endOfMonth(date) === date && Object.keys(q).length === 1;
+  if (r.path !== '/reports/income_statement' && r.path !== '/reports/cash_flow') return false;
+  return isIsoDate(start) && isIsoDate(end) && start.endsWith('-01') && endOfMonth(start) === end && Object.keys(q).length === 2;
+}
 
 export class Derivations {
   private readonly running = new Map<string, Promise<CachedAnswer<unknown> | undefined>>();
@@ -92,14 +106,12 @@ export class Derivations {
     await nextTask();
     const { cache } = this.host;
     const candidates = monthlySources(d);
-    const kept = new Set<string>();
-    await Promise.all(
-      [...candidates, CATEGORIES].map(async (r) => {
-        if ((await cache.peek(company, r)) !== undefined) kept.add(canonicalKey(company, r));
-      }),
-    );
+    // Kept answers into memory, where fresh() looks.
+    await Promise.all([...candidates, CATEGORIES].map((r) => cache.peek(company, r)));
     const planned = (r: ReadRequest) => (this.planned.get(canonicalKey(company, r)) ?? -Infinity) >= this.now();
-    const fetchable = (r: ReadRequest) => this.fetcher(r) !== undefined && (kept.has(canonicalKey(company, r)) || planned(r));
+    // Only a source a plan counted is fetched here: one merely kept from before (a block since deleted) would
+    // cost more than the request itself.
+    const fetchable = (r: ReadRequest) => this.fetcher(r) !== undefined && planned(r);
     const atHand = (r: ReadRequest) => cache.fresh(company, r) !== undefined || cache.pending(company, r) !== undefined;
     // Monthly sources may be fetched (due, or planned); a covering statement only if at hand.
     const monthly = new Set(candidates.map((r) => canonicalKey(company, r)));
@@ -166,9 +178,9 @@ export class Derivations {
 
   /**
    * What reading `missing` (requests not cached, or due) takes once derivation has its say: the requests no
-   * identity answers are fetched, and their answers (with what is cached) serve as sources; a derived answer
-   * whose sources are cached but due costs those sources; where the months not cached are fewer than the
-   * requests they would answer, they are fetched instead, and the reader remembers that choice.
+   * identity answers are fetched, and their answers (with what is cached) serve as sources; where the months
+   * not cached (or due) are fewer than the requests they would answer, they are fetched instead. The reader
+   * remembers the sources each derived answer counts on, and fetches them itself if it is read first.
    */
   async plan(company: string, missing: readonly ReadRequest[]): Promise<DerivationPlan> {
     const derivable = this.on ? missing.map((r) => ({ r, d: derivationOf(r) })).filter((x): x is { r: ReadRequest; d: Derivation } => x.d !== null) : [];
@@ -177,14 +189,11 @@ export class Derivations {
     const key = (r: ReadRequest) => canonicalKey(company, r);
     const sources = new Map<string, ReadRequest>();
     for (const { d } of derivable) for (const r of [...monthlySources(d), ...(needsCategories(d) ? [CATEGORIES] : [])]) sources.set(key(r), r);
+    // Sources cached and not due; one due counts as not cached (fetching it again is a call like any other).
     const fresh = new Set<string>();
-    const due = new Set<string>();
     await Promise.all(
       [...sources].map(async ([k, r]) => {
-        if ((await cache.peek(company, r)) === undefined) return;
-        if (await cache.isStale(company, r)) {
-          if (this.fetcher(r)) due.add(k);
-        } else fresh.add(k);
+        if ((await cache.peek(company, r)) !== undefined && !(await cache.isStale(company, r))) fresh.add(k);
       }),
     );
     const derivableKeys = new Set(derivable.map(({ r }) => key(r)));
@@ -195,7 +204,7 @@ export class Derivations {
     const used = new Map<string, Set<string>>();
     const tryDerive = (r: ReadRequest, d: Derivation, extra: (k: string) => boolean): boolean => {
       // Only the monthly statements (and the category list), which a derivation knows how to fetch.
-      const ok = (s: ReadRequest) => sources.has(key(s)) && (fresh.has(key(s)) || fetch.has(key(s)) || due.has(key(s)) || extra(key(s)));
+      const ok = (s: ReadRequest) => sources.has(key(s)) && (fresh.has(key(s)) || fetch.has(key(s)) || extra(key(s)));
       if (needsCategories(d) && !ok(CATEGORIES)) return false;
       const pieces = tiling(d, ok);
       if (!pieces) return false;
@@ -221,7 +230,7 @@ export class Derivations {
     const lacking = new Map<string, ReadRequest>();
     for (const { d } of undecided) {
       for (const s of [...monthlySources(d), ...(needsCategories(d) ? [CATEGORIES] : [])]) {
-        if (!fresh.has(key(s)) && !fetch.has(key(s)) && !due.has(key(s)) && this.fetcher(s)) lacking.set(key(s), s);
+        if (!fresh.has(key(s)) && !fetch.has(key(s)) && this.fetcher(s)) lacking.set(key(s), s);
       }
     }
     let instead: DerivationPlan['instead'];
@@ -244,6 +253,28 @@ export class Derivations {
     for (const [k, t] of this.planned) if (t < this.now()) this.planned.delete(k);
     for (const k of derived) for (const s of used.get(k) ?? []) this.planned.set(s, until);
     return { fetch: [...fetch.values()], derived: derived.size, ...(instead ? { instead } : {}) };
+  }
+
+  /**
+   * A refresh's blocks' monthly statements and category list (canonical keys), which it fetches anyway: an
+   * answer derived from them fetches them itself when it is read first (a FIN cell before the blocks), so it
+   * costs nothing whatever the order.
+   */
+  planSources(keys: readonly string[]): () => void {
+    if (!this.on) return () => {};
+    const until = this.now() + PLANNED_FOR_MS;
+    const mine: string[] = [];
+    for (const k of keys) {
+      const r = requestOfKey(k);
+      if (r && isMonthlySource(r) && this.fetcher(r)) {
+        this.planned.set(k, until);
+        mine.push(k);
+      }
+    }
+    // Once the refresh is done, a later read must not fetch them for a derivation it did not plan.
+    return () => {
+      for (const k of mine) if (this.planned.get(k) === until) this.planned.delete(k);
+    };
   }
 
   /**

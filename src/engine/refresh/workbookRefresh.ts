@@ -94,6 +94,9 @@ export async function startWorkbookRefresh(
   // What the sync just marked is known now: the plan shown is priced again (the workbook is not read again).
   const priced = await deps.statements.reprice(options.plan);
   const plan = ran === 'full' ? priced : changedOnly(priced);
+  // The blocks' monthly statements, which the refresh fetches anyway, are what the FIN cells' totals and
+  // statements are derived from: a cell read before its block fetches them itself (reader/derivations.ts).
+  const unplan = deps.reader.derivations.planSources(plan.blocks.filter((b) => b.placement.kind !== 'damaged').flatMap((b) => b.keys));
   return {
     ran,
     formulas: ran === 'full' ? 'all' : 'changed',
@@ -103,6 +106,7 @@ export async function startWorkbookRefresh(
         formulas,
         onProgress: (done, total) => onProgress?.(done, total, plan.blockCalls),
       });
+      unplan();
       const tables = await refreshingTables;
       const calls = Math.max(0, (await deps.meter.count()) - before);
       return { ran, feed, blocks, tables, calls, message: describe(options.kind, ran, feed, blocks, tables, calls) };
