@@ -48,6 +48,23 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const needsCategories = (d: Derivation) => d.kind !== 'statement';
 
+/** The money of an answer, path by path (lines by category): what a check compares. */
+function figuresOf(value: unknown): string {
+  const out: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, `${path}[${(item as { category_id?: unknown })?.category_id ?? i}]`));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.endsWith('_cents') && typeof x === 'number') out.push(`${path}.${k}=${x}`);
+        else walk(x, `${path}.${k}`);
+      }
+    }
+  };
+  walk(value, '');
+  return out.sort().join(',');
+}
+
 /** A statement of one month, a balance sheet at a month end, or the category list: what derivations start from. */
 function isMonthlySource(r: ReadRequest): boolean {
   if (r.path === CATEGORIES.path) return true;
@@ -66,6 +83,8 @@ export class Derivations {
   private readonly planned = new Map<string, number>();
   /** How many answers were derived (the pane and the tests read it). */
   count = 0;
+  /** Keys of the answers derived here (in memory): a check compares only answers the API gave. */
+  private readonly derivedKeys = new Set<string>();
 
   constructor(
     private readonly host: DerivationHost,
@@ -127,6 +146,7 @@ export class Derivations {
       if (!value) return undefined;
       const answer = await cache.refresh(company, req, async () => value);
       this.count += 1;
+      this.derivedKeys.add(canonicalKey(company, req));
       return answer;
     } catch {
       // A source that failed: the request is fetched itself (and meets the same failure, worded for it).
@@ -189,6 +209,12 @@ export class Derivations {
     const key = (r: ReadRequest) => canonicalKey(company, r);
     const sources = new Map<string, ReadRequest>();
     for (const { d } of derivable) for (const r of [...monthlySources(d), ...(needsCategories(d) ? [CATEGORIES] : [])]) sources.set(key(r), r);
+    // Statements of several months cached: a tiling may use them whole (the year to March for the year to April).
+    for (const k of await cache.storedKeys(company).catch(() => [] as string[])) {
+      const r = requestOfKey(k);
+      const inner = r && derivationOf(r);
+      if (r && inner?.kind === 'statement' && derivable.some(({ d }) => d.kind !== 'balanceTotal' && (d.kind === 'statement' ? d.path : '/reports/income_statement') === inner.path && inner.from >= d.from && inner.to <= d.to)) sources.set(k, r);
+    }
     // Sources cached and not due; one due counts as not cached (fetching it again is a call like any other).
     const fresh = new Set<string>();
     await Promise.all(
@@ -197,6 +223,7 @@ export class Derivations {
       }),
     );
     const derivableKeys = new Set(derivable.map(({ r }) => key(r)));
+    const monthly = new Set(derivable.flatMap(({ d }) => [...monthlySources(d), ...(needsCategories(d) ? [CATEGORIES] : [])].map(key)));
     const fetch = new Map<string, ReadRequest>(missing.filter((r) => !derivableKeys.has(key(r))).map((r) => [key(r), r]));
     const chosen = new Set<string>();
     const derived = new Set<string>();
@@ -204,7 +231,7 @@ export class Derivations {
     const used = new Map<string, Set<string>>();
     const tryDerive = (r: ReadRequest, d: Derivation, extra: (k: string) => boolean): boolean => {
       // Only the monthly statements (and the category list), which a derivation knows how to fetch.
-      const ok = (s: ReadRequest) => sources.has(key(s)) && (fresh.has(key(s)) || fetch.has(key(s)) || extra(key(s)));
+      const ok = (s: ReadRequest) => sources.has(key(s)) && (fresh.has(key(s)) || (monthly.has(key(s)) && (fetch.has(key(s)) || extra(key(s)))));
       if (needsCategories(d) && !ok(CATEGORIES)) return false;
       const pieces = tiling(d, ok);
       if (!pieces) return false;
@@ -322,6 +349,39 @@ export class Derivations {
       const inner = derivationOf(req);
       return inner?.kind === 'statement' && inner.from >= d.from && inner.to <= d.to;
     });
+  }
+
+  /**
+   * Every answer the API gave (cached, not due) that an identity also decides from the cached statements,
+   * derived and compared figure by figure: a full refresh runs it, and a difference means this API breaks an
+   * identity (derivation is then turned off for the company). Calls nothing.
+   */
+  async check(company: string): Promise<{ checked: number; differed: string[] }> {
+    const { cache } = this.host;
+    const keys = await cache.storedKeys(company).catch(() => [] as string[]);
+    let checked = 0;
+    const differed: string[] = [];
+    for (const key of keys) {
+      if (this.derivedKeys.has(key)) continue;
+      const req = requestOfKey(key);
+      const d = req && derivationOf(req);
+      if (!req || !d) continue;
+      await cache.peek(company, req);
+      const given = cache.fresh(company, req);
+      if (!given) continue;
+      await Promise.all([...monthlySources(d), CATEGORIES].map((r) => cache.peek(company, r)));
+      const pieces = tiling(d, (r) => cache.fresh(company, r) !== undefined);
+      const categories = cache.fresh(company, CATEGORIES)?.value;
+      if (!pieces || (needsCategories(d) && categories === undefined)) continue;
+      const values = pieces.map((r) => cache.fresh(company, r)!.value);
+      const derived = derive(d, values, categories) ?? (d.kind === 'periodTotal' ? derive(d, values, categories, await this.otherStatements(company)) : null);
+      if (!derived) continue;
+      checked += 1;
+      // A total is its total_cents (a dialect's answer may carry the amount under a second name too).
+      const same = d.kind === 'statement' ? figuresOf(derived) === figuresOf(given.value) : derived.total_cents === (given.value as { total_cents?: unknown }).total_cents;
+      if (!same) differed.push(key.slice(key.indexOf(':', key.indexOf(':') + 1) + 1));
+    }
+    return { checked, differed };
   }
 
   /** Sources fetched again on purpose (Refresh this block, a refresh of the selection): what was derived from them is due. */

@@ -9,9 +9,12 @@ export interface DerivedCost {
   instead?: { fetch: number; replace: number };
 }
 
-/** "; 8 from the monthly statements (12 monthly statements fetched in place of 40 requests)", or ''. */
+/**
+ * ", and 40 from the monthly statements at no call: 12 monthly statements fetched in place of 40 requests",
+ * or ''. It follows the "(N cached)" of a cost, which readers of the cost line take as its end.
+ */
 export function derivedNote(cost: DerivedCost): string {
   if (!cost.derived) return '';
-  const instead = cost.instead ? ` (${plural(cost.instead.fetch, 'monthly statement')} fetched in place of ${plural(cost.instead.replace, 'request')})` : '';
-  return `; ${cost.derived} ${DERIVED_REASON}, 0 calls${instead}`;
+  const instead = cost.instead ? `: ${plural(cost.instead.fetch, 'monthly statement')} fetched in place of ${plural(cost.instead.replace, 'request')}` : '';
+  return `, and ${cost.derived} ${DERIVED_REASON} at no call${instead}`;
 }

@@ -86,7 +86,7 @@ export function distinctRequests(columns: readonly StatementColumn[]): Map<strin
  */
 export function costText(cost: CallCost): string {
   const pages = cost.estimated ? '; journal entries are read 500 to a call, so their pages are known once read' : '';
-  return `Costs ${cost.estimated ? `${cost.estimated} ` : ''}${plural(cost.calls, 'call')} (${cost.cached} cached${derivedNote(cost)}${pages})`;
+  return `Costs ${cost.estimated ? `${cost.estimated} ` : ''}${plural(cost.calls, 'call')} (${cost.cached} cached${pages})${derivedNote(cost)}`;
 }
 
 /** One API call for one report request. */

@@ -77,7 +77,7 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
 
     const cost = await rt.reader.cost([software, revenue, month(2)]);
     expect(cost).toEqual({ requests: 3, cached: 1, calls: 0, derived: 2 });
-    expect(costText(cost)).toBe('Costs 0 calls (1 cached; 2 from the monthly statements, 0 calls)');
+    expect(costText(cost)).toBe('Costs 0 calls (1 cached), and 2 from the monthly statements at no call');
 
     const { value, calls } = await counted(sb, () => Promise.all([read(rt, software), read(rt, revenue)]));
     expect(calls).toBe(0);
@@ -160,7 +160,7 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
     const totals = leaves.flatMap((c) => [1, 2, 3, 4].map((q) => total(c.id, q)));
     const cost = await rt.reader.cost(totals);
     expect(cost).toEqual({ requests: 40, cached: 0, calls: 12, derived: 40, instead: { fetch: 12, replace: 40 } });
-    expect(costText(cost)).toBe('Costs 12 calls (0 cached; 40 from the monthly statements, 0 calls (12 monthly statements fetched in place of 40 requests))');
+    expect(costText(cost)).toBe('Costs 12 calls (0 cached), and 40 from the monthly statements at no call: 12 monthly statements fetched in place of 40 requests');
     const { value, calls } = await counted(sb, () => Promise.all(totals.map((t) => read(rt, t))));
     expect(calls).toBe(12);
     const fetched = await Promise.all(totals.map((t) => plain.aggregations.total(t.query as never)));
