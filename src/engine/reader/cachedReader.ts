@@ -458,6 +458,7 @@ export class CachedReader {
   async markDue(keys: readonly string[]): Promise<void> {
     const company = await this.companyId();
     await this.cache.markDue(company, keys);
+    this.derivations.noteAsked(keys);
     await this.derivations.sourceChanged(company, keys);
   }
 

@@ -85,6 +85,12 @@ export class Derivations {
   count = 0;
   /** Keys of the answers derived here (in memory): a check compares only answers the API gave. */
   private readonly derivedKeys = new Set<string>();
+  /**
+   * Answers the user asked to fetch again (a refresh of the selection or the sheet: key -> when): derived again
+   * only from sources fetched since, else fetched themselves. Sources kept from before would give the figures
+   * of before, which is not what a refresh is for.
+   */
+  private readonly asked = new Map<string, number>();
 
   constructor(
     private readonly host: DerivationHost,
@@ -128,10 +134,16 @@ export class Derivations {
     // Kept answers into memory, where fresh() looks.
     await Promise.all([...candidates, CATEGORIES].map((r) => cache.peek(company, r)));
     const planned = (r: ReadRequest) => (this.planned.get(canonicalKey(company, r)) ?? -Infinity) >= this.now();
+    const asked = this.asked.get(canonicalKey(company, req));
     // Only a source a plan counted is fetched here: one merely kept from before (a block since deleted) would
     // cost more than the request itself.
     const fetchable = (r: ReadRequest) => this.fetcher(r) !== undefined && planned(r);
-    const atHand = (r: ReadRequest) => cache.fresh(company, r) !== undefined || cache.pending(company, r) !== undefined;
+    // The category list is no figure: any not due serves.
+    const atHand = (r: ReadRequest) => {
+      const fresh = cache.fresh(company, r);
+      const recent = asked === undefined || r.path === CATEGORIES.path || (fresh !== undefined && fresh.fetchedAt > asked);
+      return (fresh !== undefined && recent) || cache.pending(company, r) !== undefined;
+    };
     // Monthly sources may be fetched (due, or planned); a covering statement only if at hand.
     const monthly = new Set(candidates.map((r) => canonicalKey(company, r)));
     const available = (r: ReadRequest) => atHand(r) || (monthly.has(canonicalKey(company, r)) && fetchable(r));
@@ -147,6 +159,7 @@ export class Derivations {
       const answer = await cache.refresh(company, req, async () => value);
       this.count += 1;
       this.derivedKeys.add(canonicalKey(company, req));
+      this.asked.delete(canonicalKey(company, req));
       return answer;
     } catch {
       // A source that failed: the request is fetched itself (and meets the same failure, worded for it).
@@ -319,7 +332,8 @@ export class Derivations {
     for (const k of keys) {
       const req = requestOfKey(k);
       const d = req && derivationOf(req);
-      if (!d || (needsCategories(d) && !has(CATEGORIES))) continue;
+      // The category list is no figure: one cached serves whatever the run fetches.
+      if (!d || (needsCategories(d) && !has(CATEGORIES) && !this.host.cache.fresh(company, CATEGORIES))) continue;
       if (tiling(d, has)) out.add(k);
     }
     return out;
@@ -382,6 +396,15 @@ export class Derivations {
       if (!same) differed.push(key.slice(key.indexOf(':', key.indexOf(':') + 1) + 1));
     }
     return { checked, differed };
+  }
+
+  /** These answers (canonical keys) are to be fetched again on purpose: derived again only from sources fetched since. */
+  noteAsked(keys: readonly string[]): void {
+    const at = this.now();
+    for (const k of keys) {
+      const req = requestOfKey(k);
+      if (req && derivationOf(req)) this.asked.set(k, at);
+    }
   }
 
   /** Sources fetched again on purpose (Refresh this block, a refresh of the selection): what was derived from them is due. */

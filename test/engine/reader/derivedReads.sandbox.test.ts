@@ -151,6 +151,33 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
     expect(await rt.reader.isStale(revenue)).toBe(true);
   });
 
+  test('a refresh of the selection fetches a derived total again, or derives it from its months fetched again with it', async () => {
+    const rt = await testRuntime(sb);
+    await read(rt, { path: '/categories' });
+    await read(rt, total(named('Revenue').id, 4, { merchant: 'No Such Merchant' }));
+    await Promise.all([1, 2, 3].map((m) => read(rt, month(m))));
+    const revenue = total(named('Revenue').id, 1);
+    await read(rt, revenue);
+    expect(rt.reader.derivations.count).toBe(1);
+    const company = sb.companies['growth-admin'];
+    // The total alone: its months are as old as before, so it is fetched (priced so: its months are not in the refresh).
+    const alone = [canonicalKey(company, revenue)];
+    expect([...(await rt.reader.callsOf(alone)).values()]).toEqual([1]);
+    await rt.reader.markDue(alone);
+    expect((await counted(sb, () => read(rt, revenue))).calls).toBe(1);
+    expect(rt.reader.derivations.count).toBe(1);
+    // With its months: they are fetched again, and it is their sum (priced at no call).
+    const withMonths = [canonicalKey(company, revenue), ...[1, 2, 3].map((m) => canonicalKey(company, month(m)))];
+    expect([...(await rt.reader.callsOf(withMonths)).values()]).toEqual([0, 1, 1, 1]);
+    await rt.reader.markDue(withMonths);
+    const unplan = rt.reader.derivations.planSources(withMonths);
+    const again = await counted(sb, () => read(rt, revenue));
+    unplan();
+    expect(again.calls).toBe(3);
+    expect(rt.reader.derivations.count).toBe(2);
+    expect((again.value.value as { total_cents: number }).total_cents).toBe((await plain.aggregations.total(revenue.query as never)).total_cents);
+  });
+
   test('the plan fetches twelve months in place of forty quarterly totals, says so, and spends exactly that', async () => {
     const rt = await testRuntime(sb);
     await read(rt, { path: '/categories' });
