@@ -148,7 +148,7 @@ export class CachedReader {
     // Opened: what is queued or waiting for a retry (for that endpoint, or for any) is dropped; what is
     // being sent gets its answer.
     this.breakers = new OutageBreakers(this.now, (endpoint) => this.dropQueued(endpoint));
-    this.derivations = new Derivations(this, options.derive ?? true);
+    this.derivations = new Derivations(this, options.derive ?? true, this.now);
   }
 
   /** The company of the key; one GET /company (through the guard) only when the client was not told. */

@@ -79,7 +79,7 @@ function isMonthlySource(r: ReadRequest): boolean {
 
 export class Derivations {
   private readonly running = new Map<string, Promise<CachedAnswer<unknown> | undefined>>();
-  /** Sources a plan chose to fetch (key -> until when). */
+  /** Sources a cost or a refresh counted on (key -> until when): the first derived answer read fetches them. */
   private readonly planned = new Map<string, number>();
   /** How many answers were derived (the pane and the tests read it). */
   count = 0;
@@ -144,10 +144,11 @@ export class Derivations {
       const recent = asked === undefined || r.path === CATEGORIES.path || (fresh !== undefined && fresh.fetchedAt > asked);
       return (fresh !== undefined && recent) || cache.pending(company, r) !== undefined;
     };
-    // Monthly sources may be fetched (due, or planned); a covering statement only if at hand.
+    // A monthly source not cached, or due, may be fetched if planned; a covering statement only if at hand.
+    // (One cached but older than the request's refresh is neither: it would give the figures of before.)
     const monthly = new Set(candidates.map((r) => canonicalKey(company, r)));
-    const available = (r: ReadRequest) => atHand(r) || (monthly.has(canonicalKey(company, r)) && fetchable(r));
-    if (needsCategories(d) && !(atHand(CATEGORIES) || fetchable(CATEGORIES))) return undefined;
+    const available = (r: ReadRequest) => atHand(r) || (monthly.has(canonicalKey(company, r)) && fetchable(r) && cache.fresh(company, r) === undefined);
+    if (needsCategories(d) && !(atHand(CATEGORIES) || (fetchable(CATEGORIES) && cache.fresh(company, CATEGORIES) === undefined))) return undefined;
     const pieces = tiling(d, available);
     if (!pieces) return undefined;
     try {

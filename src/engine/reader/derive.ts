@@ -15,12 +15,12 @@
 
 import type { Category } from '../../api/types';
 import { endOfMonth, firstDayOf, isIsoDate, lastDayOf, monthIndex, monthIndexToYearMonth } from '../dates';
-import { requestKey, type ReadRequest } from './requestCache';
+import type { ReadRequest } from './requestCache';
 
-export const INCOME_STATEMENT = '/reports/income_statement';
-export const CASH_FLOW = '/reports/cash_flow';
-export const BALANCE_SHEET = '/reports/balance_sheet';
-export const TOTAL = '/aggregations/total';
+const INCOME_STATEMENT = '/reports/income_statement';
+const CASH_FLOW = '/reports/cash_flow';
+const BALANCE_SHEET = '/reports/balance_sheet';
+const TOTAL = '/aggregations/total';
 export const CATEGORIES: ReadRequest = { path: '/categories' };
 
 /** What the reader says of a figure it derived (the cost preview's reason). */
@@ -113,7 +113,7 @@ export function statementRequest(path: Statement, from: number, to: number): Rea
   return { path, query: { start_date: firstDay(from), end_date: lastDay(to) } };
 }
 
-export function balanceSheetRequest(month: number): ReadRequest {
+function balanceSheetRequest(month: number): ReadRequest {
   return { path: BALANCE_SHEET, query: { date: lastDay(month) } };
 }
 
@@ -350,9 +350,4 @@ export function derive(d: Derivation, pieces: readonly unknown[], categoryListAn
   // A statement without the category's section had nothing posted there ("present when such data exists").
   if (reports.some((r, i) => lines[i] === 'absent' && section in r)) return null;
   return totalAnswer(d, found.reduce((t, l) => t + l.cents, 0), currency, latestRefresh(reports));
-}
-
-/** Canonical request keys of a tiling, for dependents (a stale source makes its derived answers stale). */
-export function keysOf(pieces: readonly ReadRequest[]): string[] {
-  return pieces.map(requestKey);
 }
