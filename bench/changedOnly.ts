@@ -48,7 +48,7 @@ export async function changedOnlyBench(sb: TestSandbox, def: PackDefinition): Pr
     if (run.value.blocks.failed.length) throw new Error(`${kind} refresh: a block failed`);
     return run;
   };
-  /** The cached requests a run marked due (what it fetched again, frozen ones aside), as path?query. */
+  /** The cached requests a run marked due (fetched again or derived from the statements again, frozen ones aside), as path?query. */
   const markedSince = async (t0: number) =>
     [...(await rt.reader.changes())]
       .filter(([key, at]) => at >= t0 && !rt.reader.cache.isFrozen(key))

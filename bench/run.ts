@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       'against': co.startupMonth.fullDailyCalls,
     },
   ]);
-  console.log(`  requests fetched again after the ${co.oneMonthEdits.month} edits (besides 1 sync page): ${co.oneMonthEdits.requests.join(', ')}`);
+  console.log(`  requests due again after the ${co.oneMonthEdits.month} edits (besides 1 sync page; totals without a merchant derived from the months at no call): ${co.oneMonthEdits.requests.join(', ')}`);
   console.log(`  with books closed through ${co.closedThroughPriorQuarter.closedThrough}: ${co.closedThroughPriorQuarter.requests.join(', ') || 'none'}`);
   const w = bp.wall;
   console.log(

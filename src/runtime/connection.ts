@@ -17,6 +17,13 @@ export interface StoredConnection {
   keyFingerprint?: string;
   /** 1-12; default 1 (the API does not say, so the pane asks the user). */
   fiscalYearStartMonth?: number;
+  /**
+   * Figures the cached statements decide are answered from them at no call (engine/reader/derive.ts) unless
+   * this is false: the user turned it off, or a full refresh found a derived figure the API's differs from.
+   */
+  deriveFromStatements?: boolean;
+  /** Why derivation is off when the add-in turned it off (shown in the pane). */
+  derivationOffBecause?: string;
 }
 
 export interface ConnectParams {
@@ -25,6 +32,8 @@ export interface ConnectParams {
   /** Known already (skips the one GET /company that connecting otherwise spends). */
   companyId?: string;
   fiscalYearStartMonth?: number;
+  /** Derivation from the cached statements (StoredConnection.deriveFromStatements); default: as it was, else on. */
+  deriveFromStatements?: boolean;
   /** The connection's short name; default the name it already has, else the company id. */
   name?: string;
   /**
@@ -151,6 +160,20 @@ export async function storeConnection(secrets: SecretStore, apiKey: string, conn
   const keepsDefault = stored.defaultName !== null && stored.defaultName !== replaced?.name && list.some((c) => c.name === stored.defaultName);
   const next: StoredConnections = { defaultName: makeDefault || !keepsDefault ? connection.name : stored.defaultName, list };
   await secrets.set(apiKeySecret(connection.companyId), apiKey);
+  await secrets.set(CONNECTIONS_SECRET, JSON.stringify(next));
+  return next;
+}
+
+/** Changes a stored connection's settings (not its key, name or company); unknown companies are left alone. */
+export async function storeConnectionSettings(secrets: SecretStore, companyId: string, settings: Pick<StoredConnection, 'deriveFromStatements' | 'derivationOffBecause'>): Promise<StoredConnections> {
+  const stored = await readConnections(secrets);
+  const list = stored.list.map((c) => {
+    if (c.companyId !== companyId) return c;
+    const next: StoredConnection = { ...c, ...settings };
+    for (const k of ['deriveFromStatements', 'derivationOffBecause'] as const) if (next[k] === undefined) delete next[k];
+    return next;
+  });
+  const next = { ...stored, list };
   await secrets.set(CONNECTIONS_SECRET, JSON.stringify(next));
   return next;
 }

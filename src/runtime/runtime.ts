@@ -43,6 +43,7 @@ import {
   nameKey,
   readConnectionsWithKeys,
   storeConnection,
+  storeConnectionSettings,
   storeDefault,
   type ConnectParams,
   type StoredConnection,
@@ -181,6 +182,11 @@ export interface Runtime {
   connect(params: ConnectParams): Promise<StoredConnection>;
   /** Makes a connection (name or company id) the default of formulas without a company argument. */
   setDefault(company: string): Promise<void>;
+  /**
+   * Derivation from the cached statements on or off for a connection (the default one without `company`),
+   * persisted with it; `because` says why when the add-in turns it off (a full refresh's check).
+   */
+  setDerivation(on: boolean, options?: { company?: string; because?: string }): Promise<void>;
   /** Forgets one connection's key (the default one unless named); with forgetCachedAnswers also its cached answers. */
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
@@ -291,11 +297,11 @@ export function createRuntime(host: RuntimeHost): Runtime {
       now,
     });
 
-  const readerFor = (client: Client): CachedReader => new CachedReader({ client, cache, stateStore, now, apiTimeoutMs: host.apiTimeoutMs });
+  const readerFor = (client: Client, derive = true): CachedReader => new CachedReader({ client, cache, stateStore, now, apiTimeoutMs: host.apiTimeoutMs, derive });
 
   const build = (connection: StoredConnection, apiKey: string): Connected => {
     const client = clientFor(connection.baseUrl, apiKey, connection.companyId);
-    const reader = readerFor(client);
+    const reader = readerFor(client, connection.deriveFromStatements !== false);
     const service = new FinService({
       client,
       reader,
@@ -543,6 +549,12 @@ export function createRuntime(host: RuntimeHost): Runtime {
       const name = nameFor(params.name, earlier?.name ?? companyId, companyId, others);
       const connection: StoredConnection = { name, baseUrl: probe.baseUrl, companyId, keyFingerprint: await keyFingerprint(params.apiKey) };
       if (params.fiscalYearStartMonth !== undefined) connection.fiscalYearStartMonth = params.fiscalYearStartMonth;
+      // The company's derivation setting stays what it was unless asked (a new key for the same API).
+      const derive = params.deriveFromStatements ?? earlier?.deriveFromStatements;
+      if (derive === false) {
+        connection.deriveFromStatements = false;
+        if (params.deriveFromStatements === undefined && earlier?.derivationOffBecause) connection.derivationOffBecause = earlier.derivationOffBecause;
+      }
       await claimCache(secrets, companyId, params.apiKey, () => cache.clear(companyId));
       const stored: StoredConnections = await storeConnection(secrets, params.apiKey, connection, params.makeDefault !== false);
       generation += 1;
@@ -553,6 +565,19 @@ export function createRuntime(host: RuntimeHost): Runtime {
       emit();
       await recalculateFor(built);
       return connection;
+    },
+
+    async setDerivation(on, options = {}) {
+      const loaded = await load();
+      const chosen = pick(loaded, options.company);
+      if (!chosen) return;
+      chosen.reader.derivations.setEnabled(on);
+      delete chosen.connection.deriveFromStatements;
+      delete chosen.connection.derivationOffBecause;
+      if (!on) chosen.connection.deriveFromStatements = false;
+      if (!on && options.because) chosen.connection.derivationOffBecause = options.because;
+      await storeConnectionSettings(secrets, chosen.connection.companyId, { deriveFromStatements: chosen.connection.deriveFromStatements, derivationOffBecause: chosen.connection.derivationOffBecause });
+      emit();
     },
 
     async setDefault(company) {

@@ -19,6 +19,7 @@ export { kpiReads } from '../engine/reporting/boardPack';
 export { parseReportingMonth, REPORTING_PERIOD_NAME } from '../engine/reporting/period';
 export { fail, ok } from '../engine/result';
 export { holdsFinContent, shareWarnings, suggestedSheets } from '../engine/share';
+export { derivedNote } from '../engine/reader/derivedCost';
 export { columnsFor, costText, describeSpec, failureOf, formatAge, isOld, LAYOUTS, offersLayout, offersTotal, offersVariance, RELATIONS, relativePeriod, resolvePeriod, SCALES, specFromBinding, statementLabel, STATEMENTS } from '../engine/statements';
 export { plural, pluralGrouped, pluralNoun } from '../engine/text/plural';
 export { allowsIncrementalRefresh, describeFilters, idsInSelection, mutableFilterNames, normalizeFilters } from '../engine/transactions';

@@ -93,6 +93,7 @@ export const listConnections = async (): Promise<ConnectionList> => (await maybe
 export const identify = (params: { baseUrl: string; apiKey: string }): Promise<Identified> => sharedRuntime().identify(params);
 export const connect = (params: ConnectParams): Promise<StoredConnection> => sharedRuntime().connect(params);
 export const setDefault = (company: string): Promise<void> => sharedRuntime().setDefault(company);
+export const setDerivation = (on: boolean, options?: { company?: string; because?: string }): Promise<void> => sharedRuntime().setDerivation(on, options);
 export const disconnect = (options?: DisconnectOptions): Promise<void> => sharedRuntime().disconnect(options);
 export const refreshedText = (company?: string): Promise<string> => sharedRuntime().refreshedText(company);
 /** Connection names the workbook's formulas asked for that are not connected here; none outside Office. */

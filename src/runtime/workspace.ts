@@ -62,6 +62,8 @@ export interface WorkspaceRuntime {
   refreshCells(cells: readonly FinCell[], options: { label: string; company?: string }): Promise<RefreshReport>;
   cellCompanies(cells: readonly FinCell[]): { companyIds: string[]; unknown: number };
   getFinService(company?: string): Promise<FinService | null>;
+  /** Derivation from the monthly statements on or off for a company, persisted (Runtime.setDerivation). */
+  setDerivation?(on: boolean, options?: { company?: string; because?: string }): Promise<void>;
 }
 
 /** A statement block as the chart panel lists it. */
@@ -339,7 +341,14 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
   const refreshDeps = (c: CompanyWorkspace): WorkbookRefreshDeps => {
     const store = c.reader.stateStore;
     if (!store) throw new Error('The connection has no storage for its refresh record');
-    return { statements: c.statements, tables: transactions, reader: c.reader, feed: { client: c.client, reader: c.reader, store }, meter: c.client.meter };
+    return {
+      statements: c.statements,
+      tables: transactions,
+      reader: c.reader,
+      feed: { client: c.client, reader: c.reader, store },
+      meter: c.client.meter,
+      derivationOff: async (because) => runtime.setDerivation?.(false, { company: c.companyId, because }),
+    };
   };
 
   const membersOf = async (block: ConsolidatedBlock): Promise<{ members: Member[] } | { missing: string[] }> => {

@@ -23,6 +23,8 @@ export interface PaneRuntime {
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
   connect(params: ConnectParams): Promise<StoredConnection>;
   setDefault(company: string): Promise<void>;
+  /** Figures the monthly statements decide answered from them (no call), or every figure fetched; persisted per connection. */
+  setDerivation(on: boolean, options?: { company?: string; because?: string }): Promise<void>;
   disconnect(options?: DisconnectOptions): Promise<void>;
   /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
   missingConnections(): string[];

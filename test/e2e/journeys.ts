@@ -1754,8 +1754,12 @@ export function journeys(world: World): Journey[] {
         await showSheet(page, 'Board P&L');
         await goToCell(page, 'Z1');
         await settledResult(page);
-        assert.equal((await usage(world, 'growth-admin')) - usage1, roll + 1, 'the roll spent the cost shown, and the one call about the formula');
-        log(`rolled to ${text(m1)} for ${roll} calls and 1 for the user's formula on FIN_PERIOD, as shown; the KPIs follow FIN_PERIOD`);
+        // The roll spends the cost shown and the one call about the formula; or one call less, when the formula's
+        // month (the same month a year before) is on its way as the prior year to date is read: that year to date
+        // is then the cached one to the month before plus that month (issue 30), derived at no call.
+        const rollSpent = (await usage(world, 'growth-admin')) - usage1;
+        assert.ok(rollSpent === roll + 1 || rollSpent === roll, `the roll spent the cost shown (${roll}) and the one call about the formula, or one less: ${rollSpent}`);
+        log(`rolled to ${text(m1)} for ${rollSpent} calls (${roll} shown, and about 1 for the user's formula on FIN_PERIOD); the KPIs follow FIN_PERIOD`);
         await shot('19-board-pack-rolled-forward');
 
         // Issue 15, item 5: the pack for the board, as values: no FIN formula left, no call spent.

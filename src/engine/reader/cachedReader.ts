@@ -26,6 +26,7 @@ import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './
 import type { CacheStore } from '../ports/storage';
 import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 import { walkCalls, walkKind, weaker, WalkDensity, type WalkEstimate } from './walks';
+import { Derivations, type SourceClient } from './derivations';
 
 /** What the reader needs of the API client (createClient's result satisfies it). */
 export interface ReaderClient {
@@ -36,6 +37,9 @@ export interface ReaderClient {
     /** Set by the client when the server refused a call for the monthly cap (cleared at the reset). */
     readonly monthlyLimit?: { resetDate: string; reset: { epochMs: number } } | null;
   };
+  /** What a derivation fetches its due sources with (derivations.ts); without them it fetches the request. */
+  readonly reports?: SourceClient['reports'];
+  readonly categories?: SourceClient['categories'];
 }
 
 export interface ReaderOptions {
@@ -46,6 +50,8 @@ export interface ReaderOptions {
   now?: () => number;
   /** Upper bound for one call including the client's retries (default 120 s). */
   apiTimeoutMs?: number;
+  /** Answer from the cached statements what an identity of the spec decides (derivations.ts); on by default. */
+  derive?: boolean;
 }
 
 export interface CallCost {
@@ -55,6 +61,13 @@ export interface CallCost {
   cached: number;
   /** What fetching them spends: the requests not cached (a walk over pages counts its pages: walks.ts). */
   calls: number;
+  /** Of the requests not cached, those answered from the statements at no call (derivations.ts). */
+  derived?: number;
+  /**
+   * The plan fetches monthly statements in place of requests they answer, being fewer: `fetch` statements
+   * (counted in `calls`) for `replace` requests.
+   */
+  instead?: { fetch: number; replace: number };
   /**
    * Some of `calls` is an estimate: a walk not cached yet, whose pages are known only once walked; "about"
    * from the company's other walks, "at least" (one page) when none is known.
@@ -123,6 +136,8 @@ export class CachedReader {
   /** Items per day of the walks known (walks.ts): what a walk not cached yet is priced at. */
   private readonly walkDensity = new WalkDensity();
   private walksLearned?: Promise<void>;
+  /** Answers the cached statements determine (derivations.ts). */
+  readonly derivations: Derivations;
 
   constructor(options: ReaderOptions) {
     this.client = options.client;
@@ -133,6 +148,7 @@ export class CachedReader {
     // Opened: what is queued or waiting for a retry (for that endpoint, or for any) is dropped; what is
     // being sent gets its answer.
     this.breakers = new OutageBreakers(this.now, (endpoint) => this.dropQueued(endpoint));
+    this.derivations = new Derivations(this, options.derive ?? true, this.now);
   }
 
   /** The company of the key; one GET /company (through the guard) only when the client was not told. */
@@ -202,8 +218,14 @@ export class CachedReader {
         throw error;
       }
     };
+    if (!options.fresh) {
+      const derived = await this.derivations.answer<T>(company, req);
+      if (derived) return derived;
+    }
     const keep = { keepOnFailure: keepsFiguresOnFailure };
     const answer = options.fresh ? await this.cache.refresh<T>(company, req, remembering, keep) : await this.cache.get<T>(company, req, remembering, keep);
+    // Fetched again on purpose (Refresh this block): what was derived from it follows on its next read.
+    if (options.fresh) await this.derivations.sourceChanged(company, [key]);
     if (answer.stale) this.staleServed += 1;
     if (walkKind(req)) this.walkDensity.note(req, answer.value);
     return answer;
@@ -290,8 +312,20 @@ export class CachedReader {
     const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
     const cached = hits.filter(Boolean).length;
     const missing = [...distinct.values()].filter((_, i) => !hits[i]);
-    const priced = await this.priced(missing);
-    return { requests: distinct.size, cached, calls: priced.calls, ...(priced.estimated ? { estimated: priced.estimated } : {}) };
+    if (!company) {
+      const priced = await this.priced(missing);
+      return { requests: distinct.size, cached, calls: priced.calls, ...(priced.estimated ? { estimated: priced.estimated } : {}) };
+    }
+    const plan = await this.derivations.plan(company, missing);
+    const priced = await this.priced(plan.fetch);
+    return {
+      requests: distinct.size,
+      cached,
+      calls: priced.calls,
+      ...(plan.derived > 0 ? { derived: plan.derived } : {}),
+      ...(plan.instead ? { instead: plan.instead } : {}),
+      ...(priced.estimated ? { estimated: priced.estimated } : {}),
+    };
   }
 
   /**
@@ -302,9 +336,12 @@ export class CachedReader {
     const out = new Map<string, number>();
     const walks: ReadRequest[] = [];
     const walkKeys: string[] = [];
+    // An answer derived from statements fetched in the same run costs nothing.
+    const derived = this.derivations.derivedAmong(keys);
     for (const key of keys) {
       const req = requestOfKey(key);
-      if (req && walkKind(req)) {
+      if (derived.has(key)) out.set(key, 0);
+      else if (req && walkKind(req)) {
         walks.push(req);
         walkKeys.push(key);
       } else out.set(key, 1);
@@ -408,14 +445,21 @@ export class CachedReader {
 
   /** The cached answers a known change touches are due for a refresh (a push; a sync that saw changes). */
   async markStale(touched: (req: ReadRequest) => boolean): Promise<string[]> {
-    const marked = await this.cache.markStale(await this.companyId(), touched);
+    const company = await this.companyId();
+    const marked = await this.cache.markStale(company, touched);
+    // What was derived from a touched answer is touched with it (the rules place both alike; this makes sure).
+    const dependents = new Set(await this.derivations.dependentsOf(company, marked));
+    const also = dependents.size ? await this.cache.markStale(company, (req) => !touched(req) && dependents.has(canonicalKey(company, req))) : [];
     if (marked.length) this.emit();
-    return marked;
+    return [...marked, ...also];
   }
 
   /** These answers (canonical keys) are fetched again on their next read; no change is recorded for them. */
   async markDue(keys: readonly string[]): Promise<void> {
-    await this.cache.markDue(await this.companyId(), keys);
+    const company = await this.companyId();
+    await this.cache.markDue(company, keys);
+    this.derivations.noteAsked(keys);
+    await this.derivations.sourceChanged(company, keys);
   }
 
   /** Keys of the company's cached answers due for a refresh; never calls the API. */

@@ -186,6 +186,11 @@ export class RequestCache {
     }
   }
 
+  /** The fetch of `req` under way, if any (a derivation waits for its sources rather than paying for itself). */
+  pending<T>(companyId: string, req: ReadRequest): Promise<CachedAnswer<T>> | undefined {
+    return this.inFlight.get(canonicalKey(companyId, req)) as Promise<CachedAnswer<T>> | undefined;
+  }
+
   /**
    * Fetches `req` again whatever is cached and keeps the new answer in place of the old one ("Refresh this
    * block"), so every later reader of the same request -- FIN cells included -- sees the same figures.

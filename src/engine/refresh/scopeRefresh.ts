@@ -226,6 +226,9 @@ export async function startScopeRefresh(deps: ScopeRefreshDeps, plan: ScopePlan)
   // Due, not changed: a block outside the scope that shows one of these is not behind because of it.
   await deps.reader.markDue(plan.keys);
   for (const g of plan.groupReads) await g.reader.markDue([g.key]);
+  // The monthly statements among them, fetched anyway, are what the others derived from them are read from
+  // (the plan priced those at no call: reader/derivations.ts), whatever the order of reads.
+  const unplan = deps.reader.derivations.planSources(plan.keys);
   const label = `Refresh of ${plan.area.label}`;
   return {
     cells: deps.cells ? plan.cells : [],
@@ -250,6 +253,7 @@ export async function startScopeRefresh(deps: ScopeRefreshDeps, plan: ScopePlan)
       }
       // Last, through the caches: a report of the default company a block or a cell shares is fetched once.
       const groups = plan.groups.length && deps.consolidated ? await rebuildConsolidated(deps.consolidated, plan.groups, plan.area.kind) : null;
+      unplan();
       const othersAfter = await Promise.all(others.map(([, meter]) => meter.count()));
       const calls = Math.max(0, (await deps.meter.count()) - before) + othersAfter.reduce((n, c, i) => n + Math.max(0, c - othersBefore[i]), 0);
       const done: string[] = [];

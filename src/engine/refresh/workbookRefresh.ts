@@ -28,6 +28,8 @@ export interface WorkbookRefreshDeps {
   feed: FeedDeps;
   /** The client's call meter: what the refresh spent. */
   meter: { count(): Promise<number> };
+  /** Turns derivation off for the company, persisted, saying why (a full refresh found a derived figure wrong). */
+  derivationOff?: (because: string) => Promise<void>;
 }
 
 export interface TableRefresh {
@@ -94,6 +96,9 @@ export async function startWorkbookRefresh(
   // What the sync just marked is known now: the plan shown is priced again (the workbook is not read again).
   const priced = await deps.statements.reprice(options.plan);
   const plan = ran === 'full' ? priced : changedOnly(priced);
+  // The blocks' monthly statements, which the refresh fetches anyway, are what the FIN cells' totals and
+  // statements are derived from: a cell read before its block fetches them itself (reader/derivations.ts).
+  const unplan = deps.reader.derivations.planSources(plan.blocks.filter((b) => b.placement.kind !== 'damaged').flatMap((b) => b.keys));
   return {
     ran,
     formulas: ran === 'full' ? 'all' : 'changed',
@@ -103,11 +108,32 @@ export async function startWorkbookRefresh(
         formulas,
         onProgress: (done, total) => onProgress?.(done, total, plan.blockCalls),
       });
+      unplan();
       const tables = await refreshingTables;
       const calls = Math.max(0, (await deps.meter.count()) - before);
-      return { ran, feed, blocks, tables, calls, message: describe(options.kind, ran, feed, blocks, tables, calls) };
+      const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
+      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${checked}` };
     },
   };
+}
+
+/**
+ * After a full refresh, every answer the API gave that the monthly statements also decide is compared with
+ * them (reader/derivations.ts, no call). A difference means this API breaks an identity the add-in relies on:
+ * derivation is turned off for the company, and the refresh says so. With derivation off, the refresh says
+ * what the check found either way (that is how a user learns whether it can be turned on).
+ */
+async function checkDerivations(deps: WorkbookRefreshDeps, company: string): Promise<string> {
+  const { derivations } = deps.reader;
+  const { checked, differed } = await derivations.check(company).catch(() => ({ checked: 0, differed: [] as string[] }));
+  if (differed.length > 0) {
+    const because = `${plural(differed.length, 'figure')} of the API differed from the sum of its monthly statements (${differed.slice(0, 2).join('; ')}${differed.length > 2 ? '; ...' : ''})`;
+    derivations.setEnabled(false);
+    await deps.derivationOff?.(because).catch(() => undefined);
+    return ` Derivation from the monthly statements is now off for this company: ${because}. Every figure is fetched from the API.`;
+  }
+  if (!derivations.enabled && checked > 0) return ` ${plural(checked, 'figure')} of the API matched the sum of the monthly statements: derivation from them can be turned on (Connection).`;
+  return '';
 }
 
 /** The company's tables one after another: caught up from the feed on a changed refresh, refreshed on a full one. */

@@ -10,6 +10,7 @@ import type { StatementReport } from '../render';
 import type { CachedReader, CallCost } from '../reader/cachedReader';
 import { requestKey, type CachedAnswer, type ReadRequest } from '../reader/requestCache';
 import { plural } from '../text/plural';
+import { derivedNote } from '../reader/derivedCost';
 import { byDepartmentRequests } from '../departments/block';
 import { CATEGORIES_REQUEST } from '../budgets/column';
 import { comparesBudget, type StatementSpec } from './spec';
@@ -95,7 +96,7 @@ export function distinctRequests(columns: readonly StatementColumn[]): Map<strin
  */
 export function costText(cost: CallCost): string {
   const pages = cost.estimated ? '; journal entries are read 500 to a call, so their pages are known once read' : '';
-  return `Costs ${cost.estimated ? `${cost.estimated} ` : ''}${plural(cost.calls, 'call')} (${cost.cached} cached${pages})`;
+  return `Costs ${cost.estimated ? `${cost.estimated} ` : ''}${plural(cost.calls, 'call')} (${cost.cached} cached${pages})${derivedNote(cost)}`;
 }
 
 /** One API call for one report request. */

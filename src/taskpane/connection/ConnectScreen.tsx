@@ -16,6 +16,7 @@ import type { PaneServices } from '../services';
 import { PLANS, planLabel } from '../../runtime';
 import type { ConnectedState, ConnectionSummary } from '../session';
 import { useScreenStyles } from '../shared/styles';
+import { DerivationSetting } from './DerivationSetting';
 
 // Connect: an API key (and under Advanced a base URL and the fiscal year start), or one click on the demo
 // company of the local sandbox. Connected: which company, the plan (the user's choice: the API does not
@@ -230,6 +231,7 @@ function ConnectionDetails({ services, state }: { services: PaneServices; state:
         {planLabel(state.plan)} plan. Fiscal year starts in {MONTHS[state.fiscalYearStartMonth - 1]}. Disconnecting removes the key from this
         computer; figures already in the workbook stay.
       </Text>
+      <DerivationSetting services={services} companyId={state.companyId} />
       <Checkbox
         checked={forgetCompany}
         onChange={(_, d) => setForgetCompany(d.checked === true)}

@@ -7,7 +7,7 @@ import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { parseReportingMonth, plural } from '../../runtime/screenKit';
+import { derivedNote, parseReportingMonth, plural } from '../../runtime/screenKit';
 
 // The board-pack template: one action inserting a monthly pack keyed on the reporting period (the P&L of the
 // month and year to date against the prior year, the P&L by month, the balance sheet against the prior year
@@ -79,7 +79,7 @@ export function BoardPackPanel({ services, connection, period, pack, costVersion
           : !month
             ? 'Set the reporting period first: the pack follows it.'
             : cost
-              ? `Five statement sheets and a KPI sheet for ${monthText}, rolling forward with the reporting period: costs ${plural(cost.calls, 'call')} (${cost.cached} cached).`
+              ? `Five statement sheets and a KPI sheet for ${monthText}, rolling forward with the reporting period: costs ${plural(cost.calls, 'call')} (${cost.cached} cached)${derivedNote(cost)}.`
               : ''}
       </Text>
       <div className={styles.row}>

@@ -12,7 +12,7 @@ import type { ConnectedState } from '../session';
 import type { Workspace } from '../../runtime';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../../runtime/screenKit';
+import { derivedNote, formatYearMonth, monthIndex, monthIndexToYearMonth, parseReportingMonth, plural, REPORTING_PERIOD_NAME } from '../../runtime/screenKit';
 
 // The reporting period (FIN_PERIOD): the month the relative blocks and the FIN cells that read it follow.
 // Moving it shows its cost first (the relative blocks' new periods not cached, the reads the caller knows its
@@ -54,7 +54,7 @@ export interface ReportingPeriodPanelProps {
 function costWords(plan: RollPlan, formulas: PeriodFormulas | null): string {
   const blocks = plan.blocks.length;
   const moves = blocks > 0 ? `rolls ${plural(blocks, 'block')} forward` : 'moves no block';
-  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached).`;
+  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached)${derivedNote(plan.cost)}.`;
   if (!formulas || formulas.cells === 0) return `${cost} Formulas that read ${REPORTING_PERIOD_NAME} recalculate too.`;
   const one = formulas.cells === 1;
   const unknown = formulas.unknown > 0 ? `; ${formulas.unknown} not calculated yet, not counted` : '';

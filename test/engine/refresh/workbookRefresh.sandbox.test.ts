@@ -95,9 +95,9 @@ describe('changed-only refresh of a workbook', () => {
     const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(value.ran).toBe('full');
     expect(value.message).toMatch(/^Refreshed everything: no record yet of what changed/);
-    // 1 watermark + 12 + 4 + 1 reports + 8 totals + the categories list (cached, due like every answer)
-    // + the table's incremental sync page.
-    expect(calls).toBe(1 + 17 + 8 + 1 + 1);
+    // 1 watermark + 12 + 4 + 1 reports + the categories list (cached, due like every answer) + the table's
+    // incremental sync page; the 8 quarterly totals are derived from the monthly statements (reader/derive.ts).
+    expect(calls).toBe(1 + 17 + 1 + 1);
     expect(value.tables.map((t) => t.outcome)).toEqual(['refreshed']);
     // Each block's stamp says which refresh wrote it.
     for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(full refresh\)$/);
@@ -125,9 +125,9 @@ describe('changed-only refresh of a workbook', () => {
     await sleep(1100);
     const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(value.ran).toBe('changed');
-    // 1 sync page + the March P&L + the 4 balance sheets (March on) + the year's cash flow + the Q1 totals
-    // of both categories (the Advertising or Revenue line the transaction left).
-    expect(calls).toBe(1 + 1 + 4 + 1 + 2);
+    // 1 sync page + the March P&L + the 4 balance sheets (March on) + the year's cash flow; the Q1 totals of
+    // both categories (the Advertising or Revenue line the transaction left) are derived from the months.
+    expect(calls).toBe(1 + 1 + 4 + 1);
     expect(value.blocks.refreshed).toHaveLength(3);
     for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/ \(refresh of changes\)$/);
     expect(value.tables).toMatchObject([{ outcome: 'unchanged' }]);
@@ -152,9 +152,9 @@ describe('changed-only refresh of a workbook', () => {
       // March and June balance sheets and the Q1 totals are closed.
       expect(calls).toBe(1 + 2 + 1);
       // A full refresh leaves the closed answers too: the watermark + 6 open months of P&L + 2 balance
-      // sheets + the cash flow + the Q3 and Q4 totals + categories + the table page.
+      // sheets + the cash flow + categories + the table page (the Q3 and Q4 totals derived from the months).
       const full = await counted(() => refreshWorkbook(p, 'full'));
-      expect(full.calls).toBe(1 + 6 + 2 + 1 + 4 + 1 + 1);
+      expect(full.calls).toBe(1 + 6 + 2 + 1 + 1 + 1);
     } finally {
       p.rt.reader.setBooksClosedThrough(null);
     }
@@ -172,7 +172,7 @@ describe('full refresh of a workbook', () => {
       return res;
     };
     const p = await pack(observe);
-    // 100 ms a request: the 26 reads of the blocks and formulas take four rounds of 8 slots.
+    // 100 ms a request: the 18 reads of the blocks and formulas (the totals are derived) take three rounds of 8 slots.
     await sb.control('control', { latency_ms: 100 });
     try {
       log.length = 0;
@@ -180,7 +180,7 @@ describe('full refresh of a workbook', () => {
       expect(value.tables).toMatchObject([{ outcome: 'refreshed' }]);
       const tablePage = log.find((l) => l.url.pathname.endsWith('/transactions') && l.url.searchParams.has('start_date'))!;
       const reads = log.filter((l) => /\/(reports|aggregations)\//.test(l.url.pathname));
-      expect(reads).toHaveLength(17 + 8);
+      expect(reads).toHaveLength(17);
       // Started after them, the table's page would go out once the last of them had come back.
       expect(tablePage.start).toBeLessThan(Math.max(...reads.map((r) => r.end)));
     } finally {
