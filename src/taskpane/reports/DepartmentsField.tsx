@@ -58,7 +58,8 @@ export function DepartmentsField({ departments, value, onChange, disabled }: Dep
     <ChoiceField
       label="Departments side by side"
       hint="Each with the departments under it, then Unassigned and the statement's Total."
-      value={value ?? TOP_TIER}
+      // Until the effect above has handed the default up, show it rather than the top tier for a render.
+      value={(value === undefined ? defaultDepartmentsUnder(tree) : value) ?? TOP_TIER}
       choices={parents(tree)}
       onChange={(key) => onChange(key === TOP_TIER ? null : key)}
       disabled={disabled}
