@@ -79,8 +79,14 @@ function isMonthlySource(r: ReadRequest): boolean {
 
 export class Derivations {
   private readonly running = new Map<string, Promise<CachedAnswer<unknown> | undefined>>();
-  /** Sources a cost or a refresh counted on (key -> until when): the first derived answer read fetches them. */
+  /** A refresh's blocks' monthly statements (key -> until when): it fetches them anyway, for whichever answer reads first. */
   private readonly planned = new Map<string, number>();
+  /**
+   * The sources a cost counted on, by the derived answer it counted them for (its key -> sources, until when):
+   * only that answer fetches them. Another read meanwhile must not, or it would spend the months of a preview
+   * the user never acted on while its own cost said one call.
+   */
+  private readonly plannedFor = new Map<string, { sources: ReadonlySet<string>; until: number }>();
   /** How many answers were derived (the pane and the tests read it). */
   count = 0;
   /** Keys of the answers derived here (in memory): a check compares only answers the API gave. */
@@ -133,7 +139,11 @@ export class Derivations {
     const candidates = monthlySources(d);
     // Kept answers into memory, where fresh() looks.
     await Promise.all([...candidates, CATEGORIES].map((r) => cache.peek(company, r)));
-    const planned = (r: ReadRequest) => (this.planned.get(canonicalKey(company, r)) ?? -Infinity) >= this.now();
+    const mine = this.plannedFor.get(canonicalKey(company, req));
+    const planned = (r: ReadRequest) => {
+      const k = canonicalKey(company, r);
+      return (this.planned.get(k) ?? -Infinity) >= this.now() || (mine !== undefined && mine.until >= this.now() && mine.sources.has(k));
+    };
     const asked = this.asked.get(canonicalKey(company, req));
     // Only a source a plan counted is fetched here: one merely kept from before (a block since deleted) would
     // cost more than the request itself.
@@ -291,8 +301,8 @@ export class Derivations {
     }
     for (const x of undecided) if (!derived.has(key(x.r))) fetch.set(key(x.r), x.r);
     const until = this.now() + PLANNED_FOR_MS;
-    for (const [k, t] of this.planned) if (t < this.now()) this.planned.delete(k);
-    for (const k of derived) for (const s of used.get(k) ?? []) this.planned.set(s, until);
+    for (const [k, p] of this.plannedFor) if (p.until < this.now()) this.plannedFor.delete(k);
+    for (const k of derived) this.plannedFor.set(k, { sources: used.get(k) ?? new Set(), until });
     return { fetch: [...fetch.values()], derived: derived.size, ...(instead ? { instead } : {}) };
   }
 

@@ -197,4 +197,20 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
     const few = [total(named('Revenue').id, 1), total(named('Revenue').id, 2)].map((t) => ({ ...t, query: { ...t.query, start_date: t.query!.start_date!.toString().replace(String(year), String(year - 1)), end_date: t.query!.end_date!.toString().replace(String(year), String(year - 1)) } }));
     expect(await rt.reader.cost(few)).toEqual({ requests: 2, cached: 0, calls: 2 });
   });
+
+  test('months a plan chose for its own totals are not fetched for another request read meanwhile: it costs what its own cost said', async () => {
+    const rt = await testRuntime(sb);
+    await read(rt, { path: '/categories' });
+    await read(rt, total(named('Revenue').id, 4, { merchant: 'No Such Merchant' }));
+    const leaves = categories.filter((c) => !c.point_in_time && c.account_type === 'expense' && !categories.some((x) => x.parent_id === c.id)).slice(0, 10);
+    // A preview (the board pack's, say) plans the twelve months for forty totals, and is not acted on.
+    expect((await rt.reader.cost(leaves.flatMap((c) => [1, 2, 3, 4].map((q) => total(c.id, q))))).instead).toEqual({ fetch: 12, replace: 40 });
+    // The user inserts the year to October instead: priced 1 call, it spends 1, not the ten months.
+    const ytd: ReadRequest = { path: '/reports/income_statement', query: { start_date: `${year}-01-01`, end_date: lastDay(10) } };
+    expect(await rt.reader.cost([ytd])).toEqual({ requests: 1, cached: 0, calls: 1 });
+    const { value, calls } = await counted(sb, () => read(rt, ytd));
+    expect(calls).toBe(1);
+    const api = await plain.reports.incomeStatement({ start_date: `${year}-01-01`, end_date: lastDay(10) });
+    expect((value.value as { net_income_cents: number }).net_income_cents).toBe(api.net_income_cents);
+  });
 });
