@@ -302,6 +302,8 @@ export class Derivations {
     for (const x of undecided) if (!derived.has(key(x.r))) fetch.set(key(x.r), x.r);
     const until = this.now() + PLANNED_FOR_MS;
     for (const [k, p] of this.plannedFor) if (p.until < this.now()) this.plannedFor.delete(k);
+    // The latest cost shown is the one followed: a request it prices as fetched forgets an earlier plan to derive it.
+    for (const k of fetch.keys()) this.plannedFor.delete(k);
     for (const k of derived) this.plannedFor.set(k, { sources: used.get(k) ?? new Set(), until });
     return { fetch: [...fetch.values()], derived: derived.size, ...(instead ? { instead } : {}) };
   }

@@ -205,8 +205,10 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
     const leaves = categories.filter((c) => !c.point_in_time && c.account_type === 'expense' && !categories.some((x) => x.parent_id === c.id)).slice(0, 10);
     // A preview (the board pack's, say) plans the twelve months for forty totals, and is not acted on.
     expect((await rt.reader.cost(leaves.flatMap((c) => [1, 2, 3, 4].map((q) => total(c.id, q))))).instead).toEqual({ fetch: 12, replace: 40 });
-    // The user inserts the year to October instead: priced 1 call, it spends 1, not the ten months.
+    // A preview that derives the year to October from its months (a pack whose block reads them), not acted on either.
     const ytd: ReadRequest = { path: '/reports/income_statement', query: { start_date: `${year}-01-01`, end_date: lastDay(10) } };
+    expect(await rt.reader.cost([ytd, ...Array.from({ length: 10 }, (_, i) => month(i + 1))])).toMatchObject({ calls: 10, derived: 1 });
+    // The user inserts the year to October alone: priced 1 call, it spends 1, not the ten months.
     expect(await rt.reader.cost([ytd])).toEqual({ requests: 1, cached: 0, calls: 1 });
     const { value, calls } = await counted(sb, () => read(rt, ytd));
     expect(calls).toBe(1);
