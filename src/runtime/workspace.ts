@@ -22,7 +22,7 @@ import {
 } from '../engine/consolidation/insert';
 import type { YearMonth } from '../engine/dates';
 import type { CallCost } from '../engine/reader/cachedReader';
-import { boardPackIn, insertBoardPack, packCost, type PackOutcome } from '../engine/reporting/boardPack';
+import { boardPackIn, checkPackBudget, insertBoardPack, packCost, type BoardPack, type PackOutcome } from '../engine/reporting/boardPack';
 import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
 import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
@@ -173,10 +173,14 @@ export interface Workspace {
   /** The workbook's reporting period and board pack: the default company's. */
   readonly reporting: {
     period(): Promise<ReportingPeriod>;
-    /** The board pack the workbook holds, by its KPI sheet. */
-    boardPack(): Promise<{ kpiSheet: string } | null>;
-    packCost(month: YearMonth): Promise<CallCost>;
-    insertPack(month: YearMonth, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
+    /** The board pack the workbook holds, by its KPI sheet (and its charts' sheet). */
+    boardPack(): Promise<BoardPack | null>;
+    /**
+     * What inserting the pack spends, `budget` a kept budget's name to set the month and the year to date
+     * against; refused (a Refusal) when that budget does not cover them, before any call.
+     */
+    packCost(month: YearMonth, budget?: string): Promise<CallCost>;
+    insertPack(month: YearMonth, budget?: string, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
     /** The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves; null where the host cannot pick out formulas. */
     readonly periodFormulas: ((skipSheets: readonly string[]) => Promise<PeriodFormulas>) | null;
   };
@@ -494,8 +498,12 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     reporting: {
       period: () => readReportingPeriod(gateway),
       boardPack: () => boardPackIn(gateway),
-      packCost: (month) => packCost(own.reader, month, own.fiscalYearStartMonth),
-      insertPack: (month, onProgress) => insertBoardPack(gateway, own.statements, month, { fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress }),
+      packCost: async (month, budget) => {
+        const choice = { fiscalYearStartMonth: own.fiscalYearStartMonth, ...(budget ? { budget } : {}) };
+        await checkPackBudget(gateway, month, choice);
+        return packCost(own.reader, month, choice);
+      },
+      insertPack: (month, budget, onProgress) => insertBoardPack(gateway, own.statements, month, { fiscalYearStartMonth: own.fiscalYearStartMonth, ...(budget ? { budget } : {}), onProgress }),
       periodFormulas: periodFormulasOf(),
     },
     consolidation: {

@@ -54,7 +54,10 @@ export interface ReportingPeriodPanelProps {
 function costWords(plan: RollPlan, formulas: PeriodFormulas | null): string {
   const blocks = plan.blocks.length;
   const moves = blocks > 0 ? `rolls ${plural(blocks, 'block')} forward` : 'moves no block';
-  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached).`;
+  // A block by department reads the month's journal entries: their pages are known once read ("at least", "about").
+  const estimate = plan.cost.estimated ? `${plan.cost.estimated} ` : '';
+  const pages = plan.cost.estimated ? '; journal entries are read 500 to a call, so their pages are known once read' : '';
+  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${estimate}${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached${pages}).`;
   if (!formulas || formulas.cells === 0) return `${cost} Formulas that read ${REPORTING_PERIOD_NAME} recalculate too.`;
   const one = formulas.cells === 1;
   const unknown = formulas.unknown > 0 ? `; ${formulas.unknown} not calculated yet, not counted` : '';
