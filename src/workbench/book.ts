@@ -164,10 +164,21 @@ export class WorkbenchBook extends MemoryGateway {
     return this.calculation?.calculating() ?? false;
   }
 
-  /** For layers that change what is shown without changing the book (formula results). */
+  private notifying: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * For layers that change what is shown without changing the book (formula results). The version moves at
+   * once; the page hears of it once per turn of the event loop: a sheet of a hundred FIN formulas answering
+   * one after the other (the board pack's charts) would otherwise re-render it for each answer, faster than
+   * React lets a root commit with updates still pending ("Maximum update depth exceeded").
+   */
   touch(): void {
     this.version += 1;
-    for (const l of [...this.listeners]) l();
+    if (this.notifying !== null) return;
+    this.notifying = setTimeout(() => {
+      this.notifying = null;
+      for (const l of [...this.listeners]) l();
+    }, 0);
   }
 
   // Inspection -----------------------------------------------------------------------------------------
