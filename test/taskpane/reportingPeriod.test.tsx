@@ -148,14 +148,14 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
   expect(KPIS.map((_, i) => h.gateway.cell('Board KPIs', `B${KPI_FIRST_ROW + i}`).formula)).toEqual(KPIS.map((k) => k.formula));
   expect(KPIS.every((k) => k.formula.includes('FIN_PERIOD') || /B\d/.test(k.formula))).toBe(true);
   // The charts' sheet: its table of FIN formulas on FIN_PERIOD, and Excel charts reading it.
-  expect(h.gateway.cell('Board charts', 'B3').formula).toBe('=MOD(VALUE(RIGHT(FIN_PERIOD,2))-1,12)+1');
-  expect(h.gateway.cell('Board charts', 'A6').formula).toBe('=FIN.PERIOD(FIN_PERIOD,1-$B$3)');
-  expect(h.gateway.cell('Board charts', 'B17').formula).toBe('=IF(12>$B$3,NA(),FIN.PNL("Revenue",$A17))');
+  expect(h.gateway.cell('Board charts', 'B37').formula).toBe('=MOD(VALUE(RIGHT(FIN_PERIOD,2))-1,12)+1');
+  expect(h.gateway.cell('Board charts', 'A40').formula).toBe('=FIN.PERIOD(FIN_PERIOD,1-$B$37)');
+  expect(h.gateway.cell('Board charts', 'B51').formula).toBe('=IF(12>$B$37,NA(),FIN.PNL("Revenue",$A51))');
   expect(h.gateway.chartsOn('Board charts').map((c) => [c.title, c.series.map((x) => x.values)])).toEqual([
-    ['Revenue and operating expenses by month, against the prior year', ["'Board charts'!B6:B17", "'Board charts'!C6:C17", "'Board charts'!D6:D17", "'Board charts'!E6:E17"]],
-    ['Net burn and cash at month end', ["'Board charts'!H6:H17", "'Board charts'!G6:G17"]],
-    ['Cash runway (months)', ["'Board charts'!I6:I17"]],
-    ['Gross margin by month', ["'Board charts'!F6:F17"]],
+    ['Revenue and operating expenses by month, against the prior year', ["'Board charts'!B40:B51", "'Board charts'!C40:C51", "'Board charts'!D40:D51", "'Board charts'!E40:E51"]],
+    ['Net burn and cash at month end', ["'Board charts'!H40:H51", "'Board charts'!G40:G51"]],
+    ['Cash runway (months)', ["'Board charts'!I40:I51"]],
+    ['Gross margin by month', ["'Board charts'!F40:F51"]],
   ]);
   // One pack per workbook: both would follow the one reporting period. Insert is refused, and says why.
   const again = screen.getByRole('button', { name: 'Insert the board pack' });

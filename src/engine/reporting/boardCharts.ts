@@ -1,6 +1,6 @@
-// The board pack's charts (issue 28, item 1): a "Board charts" sheet holding, first, a table of FIN formulas
-// on FIN_PERIOD (the months of its fiscal year to date, one row each) and, right of it, real Excel charts
-// whose series read that table. The charts read cells of their own sheet on purpose: a values copy of the
+// The board pack's charts (issue 28, item 1): a "Board charts" sheet holding real Excel charts, two by two at
+// the top where the board looks first, and below them the table of FIN formulas on FIN_PERIOD their series
+// read (the months of its fiscal year to date, one row each). The charts read cells of their own sheet on purpose: a values copy of the
 // sheet (Share) then keeps the charts pointing at its own values, as Excel's copy of a sheet does, where
 // charts reading the statement sheets would go on reading the live ones.
 //
@@ -24,10 +24,10 @@ export const CHART_SHEET = 'Board charts';
 
 const P = REPORTING_PERIOD_NAME;
 
-/** 0-based rows of the sheet: title, note, the month count, a blank row, the header, the twelve months. */
-const COUNT_ROW = 2;
-const HEADER_ROW = 4;
-const FIRST_MONTH_ROW = 5;
+/** 0-based rows of the sheet: title, note, the charts (rows 4 to 34), then the month count, the header, the twelve months. */
+const COUNT_ROW = 36;
+const HEADER_ROW = 38;
+const FIRST_MONTH_ROW = 39;
 const MONTHS = 12;
 
 /** A1 of the cell holding how many months of the fiscal year the reporting period is into. */
@@ -53,7 +53,7 @@ const COLUMNS: readonly ChartColumn[] = [
   { header: 'Cash runway (months)', formula: (r) => `IF(FIN.BALANCE("Cash",$A${r}&"-3M")>G${r},G${r}/((FIN.BALANCE("Cash",$A${r}&"-3M")-G${r})/3),NA())`, format: '0.0' },
 ];
 
-/** The charts: columns of the table (1-based: B is 1) each chart shows, and where it goes (right of the table, two by two). */
+/** The charts: columns of the table (1-based: B is 1) each chart shows, and where it goes (two by two, above the table). */
 interface BoardChart {
   name: string;
   title: string;
@@ -64,10 +64,10 @@ interface BoardChart {
 
 // The runway has a chart of its own: months cannot share a value axis with amounts (a chart here has one).
 export const BOARD_CHARTS: readonly BoardChart[] = [
-  { name: 'FinBoard_RevenueExpenses', title: 'Revenue and operating expenses by month, against the prior year', kind: 'column', columns: [1, 2, 3, 4], over: 'K1:R16' },
-  { name: 'FinBoard_BurnCash', title: 'Net burn and cash at month end', kind: 'column', columns: [7, 6], over: 'T1:AA16' },
-  { name: 'FinBoard_Runway', title: 'Cash runway (months)', kind: 'line', columns: [8], over: 'K18:R33' },
-  { name: 'FinBoard_GrossMargin', title: 'Gross margin by month', kind: 'line', columns: [5], over: 'T18:AA33' },
+  { name: 'FinBoard_RevenueExpenses', title: 'Revenue and operating expenses by month, against the prior year', kind: 'column', columns: [1, 2, 3, 4], over: 'A4:D18' },
+  { name: 'FinBoard_BurnCash', title: 'Net burn and cash at month end', kind: 'column', columns: [7, 6], over: 'E4:H18' },
+  { name: 'FinBoard_Runway', title: 'Cash runway (months)', kind: 'line', columns: [8], over: 'A20:D34' },
+  { name: 'FinBoard_GrossMargin', title: 'Gross margin by month', kind: 'line', columns: [5], over: 'E20:H34' },
 ];
 
 /** Months of the fiscal year to the reporting month, that month included (1 to 12). */
@@ -134,7 +134,8 @@ export async function insertBoardCharts(gateway: WorkbookGateway, fiscalYearStar
   const blank = () => Array<null>(width).fill(null);
   const rows: (string | null)[][] = [
     ['Board charts', ...blank().slice(1)],
-    [`The fiscal year to date of ${P}: FIN formulas, recalculated when it moves; the charts right of them read these cells. #N/A: a month after the period (or no burn, no runway), which the charts leave out.`, ...blank().slice(1)],
+    [`The fiscal year to date of ${P}. The charts read the table below (row ${HEADER_ROW + 1} on): FIN formulas, recalculated when it moves. #N/A: a month after the period (or no burn, no runway), which the charts leave out.`, ...blank().slice(1)],
+    ...Array.from({ length: COUNT_ROW - 2 }, blank),
     ['Months of the fiscal year to date', ...blank().slice(1)],
     blank(),
     ['Month', ...COLUMNS.map((c) => c.header)],
