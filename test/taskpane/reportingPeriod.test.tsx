@@ -130,7 +130,7 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
     'Board balance sheet',
     'Board cash flow',
     'Board P&L vs budget',
-    'Board P&L by department',
+    'Board P&L by dept',
     'Board KPIs',
     'Board charts',
   ]);

@@ -70,7 +70,8 @@ function packBlocks({ fiscalYearStartMonth, budget }: PackChoice): PackBlock[] {
     { sheet: 'Board balance sheet', spec: spec({ statement: 'balance_sheet', relation: 'ytd', layout: 'prior_period' }) },
     { sheet: 'Board cash flow', spec: spec({ statement: 'cash_flow', relation: 'ytd', layout: 'single' }) },
     ...againstBudget,
-    { sheet: 'Board P&L by department', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'by_department' }) },
+    // Short: its values copy, "… (values)", must fit Excel's 31 characters whole.
+    { sheet: 'Board P&L by dept', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'by_department' }) },
   ];
 }
 

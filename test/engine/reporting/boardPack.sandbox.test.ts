@@ -214,7 +214,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   expect(await world.book.readSetting(BOARD_PACK_SETTING)).toMatchObject({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1, budget: BUDGET });
   expect(await boardPackIn(world.book)).toEqual({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1 });
   expect(world.book.sheetNames()).toEqual(
-    expect.arrayContaining(['Board P&L', 'Board P&L by month', 'Board balance sheet', 'Board cash flow', 'Board P&L vs budget', 'Board P&L by department', 'Board KPIs', CHART_SHEET]),
+    expect.arrayContaining(['Board P&L', 'Board P&L by month', 'Board balance sheet', 'Board cash flow', 'Board P&L vs budget', 'Board P&L by dept', 'Board KPIs', CHART_SHEET]),
   );
 
   // Three KPI figures against the API, and every KPI a value (no error).
