@@ -622,6 +622,34 @@ export function gatewayContract(label: string, make: MakeHarness): void {
         expect(shown()).toEqual([{ name: 'FinChart_1', series: [['Total revenue', 'Sheet1!C7:D7', 'Sheet1!C3:D3', [1200.5, 1300]], ['Net income', 'Sheet1!C8:D8', 'Sheet1!C3:D3', [400.5, 450]]] }]);
       });
 
+      test("a chart of a table's columns (the board pack's charts): series by columns, kept on the copy's own cells", async () => {
+        await gw.writeGrid({ kind: 'newSheet', name: 'Board charts' }, { values: [['Month', 'Revenue', 'Net burn'], ['2026-01', 100, -5], ['2026-02', 120, 7.5], ['2026-03', 90, 12]] });
+        const spec: ChartSpec = {
+          kind: 'column',
+          title: 'Revenue and net burn',
+          categories: "'Board charts'!A2:A4",
+          series: [
+            { name: 'Revenue', values: "'Board charts'!B2:B4" },
+            { name: 'Net burn', values: "'Board charts'!C2:C4" },
+          ],
+        };
+        await gw.addChart({ sheet: 'Board charts', over: 'A6:D20' }, spec, 'FinBoard_1');
+        expect(inspect.charts('Board charts')).toMatchObject([
+          {
+            name: 'FinBoard_1',
+            over: 'A6:D20',
+            series: [
+              { name: 'Revenue', values: "'Board charts'!B2:B4", categories: "'Board charts'!A2:A4", shown: [100, 120, 90] },
+              { name: 'Net burn', values: "'Board charts'!C2:C4", shown: [-5, 7.5, 12] },
+            ],
+          },
+        ]);
+        const copy = await gw.copySheetAsValues('Board charts', { name: 'Board charts (values)', note: ['Values as of today'] });
+        expect(inspect.charts(copy.sheet)).toMatchObject([
+          { over: 'A8:D22', series: [{ values: "'Board charts (values)'!B4:B6", categories: "'Board charts (values)'!A4:A6", shown: [100, 120, 90] }, { values: "'Board charts (values)'!C4:C6", shown: [-5, 7.5, 12] }] },
+        ]);
+      });
+
       test('titles and series names from the API stay text, never a formula or a link', async () => {
         await block();
         const spec: ChartSpec = { ...SPEC, title: HOSTILE_TEXT[0], series: HOSTILE_TEXT.slice(0, 4).map((name) => ({ name, values: 'Sheet1!C7:D7' })) };
