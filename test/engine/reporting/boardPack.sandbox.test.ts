@@ -9,7 +9,7 @@
 import '../../../src/workbench/customFunctionsStub';
 import { keepBudget } from '../../../src/engine/budgets';
 import { calendarDateAt, formatYearMonth, lastDayOf, monthIndex, monthIndexToYearMonth, shiftMonth, type YearMonth } from '../../../src/engine/dates';
-import { boardChartSpecs, chartMonths, chartReads, CHART_SHEET } from '../../../src/engine/reporting/boardCharts';
+import { boardChartSpecs, chartMonths, chartReads, CHART_SHEET, insertBoardCharts } from '../../../src/engine/reporting/boardCharts';
 import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, KPIS, kpiReads, packCost, packFormulaReads, packSpecs, type PackChoice } from '../../../src/engine/reporting/boardPack';
 import { readReportingPeriod, setReportingPeriod } from '../../../src/engine/reporting/period';
 import { WALK_PARAM } from '../../../src/engine/reader/walks';
@@ -280,4 +280,30 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   console.log(
     `Board pack on the demo company, with a budget, by department and the charts: cold insert ${coldSpent} calls (${text(m0)}; shown ${cold.estimated} ${cold.calls}); roll forward to ${text(m1)} ${rollSpent} calls (shown ${plan.cost.estimated} ${plan.cost.calls})`,
   );
+});
+
+test("a November fiscal year: the charts' table runs from November across the calendar year to the reporting month, priced exactly", async () => {
+  const reader = (await runtime.getReader())!;
+  const period = await readReportingPeriod(world.book);
+  if (period.state !== 'set') throw new Error('the first test sets the period');
+  const month = period.month;
+  // The pack read January on, this year and last: November and December of both years before are new.
+  const cost = await reader.cost(chartReads(month, 11));
+  expect(cost.calls).toBeGreaterThan(0);
+  const before = await sb.usage(company());
+  const sheet = await insertBoardCharts(world.book, 11);
+  await settled();
+  expect((await sb.usage(company())) - before).toBe(cost.calls);
+  expect(sheet).not.toBe(CHART_SHEET); // made unique beside the pack's
+  const months = chartMonths(month, 11);
+  expect(months[0]).toEqual({ year: month.year - 1, month: 11 });
+  const charts = world.book.chartsOn(sheet);
+  const [revenue, revenuePrior] = charts[0].series;
+  expect(revenue.labels.slice(0, months.length)).toEqual(months.map(text));
+  for (const [i, m] of months.entries()) {
+    const f = await apiMonth(m);
+    expect(revenue.shown[i] as number).toBeCloseTo(f.revenue, 6);
+    expect(revenuePrior.shown[i] as number).toBeCloseTo(f.revenuePrior, 6);
+  }
+  for (const v of revenue.shown.slice(months.length)) expect(typeof v).not.toBe('number');
 });
