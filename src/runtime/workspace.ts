@@ -22,7 +22,7 @@ import {
 } from '../engine/consolidation/insert';
 import type { YearMonth } from '../engine/dates';
 import type { CallCost } from '../engine/reader/cachedReader';
-import { boardPackIn, checkPackBudget, insertBoardPack, packCost, type BoardPack, type PackOutcome } from '../engine/reporting/boardPack';
+import { boardPackIn, checkPackBudget, insertBoardPack, packCosts, type BoardPack, type PackCosts, type PackOutcome, type PackParts } from '../engine/reporting/boardPack';
 import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
 import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
@@ -139,6 +139,9 @@ export interface RefreshProgressCallbacks {
   onProgress?: (done: number, total: number, fetched: number) => void;
 }
 
+/** What the pane chooses of a board pack: its budget (a kept budget's name), if any, and its optional parts. */
+export type PackOptions = PackParts & { budget?: string };
+
 export interface Workspace {
   /** The default company's statements engine. */
   readonly statements: StatementsEngine;
@@ -176,11 +179,12 @@ export interface Workspace {
     /** The board pack the workbook holds, by its KPI sheet (and its charts' sheet). */
     boardPack(): Promise<BoardPack | null>;
     /**
-     * What inserting the pack spends, `budget` a kept budget's name to set the month and the year to date
-     * against; refused (a Refusal) when that budget does not cover them, before any call.
+     * What inserting the pack with `options` spends, and what its charts and its P&L by department each add;
+     * `budget` a kept budget's name to set the month and the year to date against, refused (a Refusal) when
+     * that budget does not cover them, before any call.
      */
-    packCost(month: YearMonth, budget?: string): Promise<CallCost>;
-    insertPack(month: YearMonth, budget?: string, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
+    packCost(month: YearMonth, options: PackOptions): Promise<PackCosts>;
+    insertPack(month: YearMonth, options: PackOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
     /** The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves; null where the host cannot pick out formulas. */
     readonly periodFormulas: ((skipSheets: readonly string[]) => Promise<PeriodFormulas>) | null;
   };
@@ -498,12 +502,12 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     reporting: {
       period: () => readReportingPeriod(gateway),
       boardPack: () => boardPackIn(gateway),
-      packCost: async (month, budget) => {
-        const choice = { fiscalYearStartMonth: own.fiscalYearStartMonth, ...(budget ? { budget } : {}) };
+      packCost: async (month, options) => {
+        const choice = { ...options, fiscalYearStartMonth: own.fiscalYearStartMonth };
         await checkPackBudget(gateway, month, choice);
-        return packCost(own.reader, month, choice);
+        return packCosts(own.reader, month, choice);
       },
-      insertPack: (month, budget, onProgress) => insertBoardPack(gateway, own.statements, month, { fiscalYearStartMonth: own.fiscalYearStartMonth, ...(budget ? { budget } : {}), onProgress }),
+      insertPack: (month, options, onProgress) => insertBoardPack(gateway, own.statements, month, { ...options, fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress }),
       periodFormulas: periodFormulasOf(),
     },
     consolidation: {

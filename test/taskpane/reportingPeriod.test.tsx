@@ -3,7 +3,7 @@
 // move the period one month and see the cost first, then the rolled block with the API's figures for its new
 // dates, having spent exactly the cost shown.
 import { calendarDateAt, formatYearMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
-import { KPI_FIRST_ROW, KPIS, packCost } from '../../src/engine/reporting/boardPack';
+import { KPI_FIRST_ROW, KPIS, packCost, packCosts } from '../../src/engine/reporting/boardPack';
 import { readReportingPeriod } from '../../src/engine/reporting/period';
 import { columnsFor } from '../../src/engine/statements';
 import { specFromBinding } from '../../src/engine/statements/spec';
@@ -94,13 +94,38 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
   // The first budget by default; its cost says the walk over the month's journal entries is priced at least.
   const picker = await screen.findByRole('combobox', { name: 'Budget in the pack' }, { timeout: 15000 });
   expect((picker as HTMLSelectElement).value).toBe('Budget_Both');
-  const cold = await packCost(reader, month, { fiscalYearStartMonth: 1, budget: 'Budget_Both' });
+  const cold = await packCost(reader, month, { fiscalYearStartMonth: 1, budget: 'Budget_Both', charts: true, byDepartment: true });
   expect(cold.estimated).toBe('at least');
   await screen.findByText(
     `Seven statement sheets (the P&L by department and against the budget Budget_Both among them), a KPI sheet and a sheet of charts for ${m0}, rolling forward with the reporting period: costs at least ${cold.calls} calls (0 cached): the P&L by department reads the month's journal entries, 500 to a call, so their pages are known once read.`,
     {},
     { timeout: 15000 },
   );
+  // The two costly parts, ticked, each with what it adds beside it; the pack's cost follows what is ticked.
+  const full = { fiscalYearStartMonth: 1, budget: 'Budget_Both', charts: true, byDepartment: true };
+  const parts = await packCosts(reader, month, full);
+  expect(parts.pack).toEqual(cold);
+  const charts = screen.getByRole('checkbox', { name: 'Board charts' }) as HTMLInputElement;
+  const byDept = screen.getByRole('checkbox', { name: 'P&L by department for the month' }) as HTMLInputElement;
+  expect([charts.checked, byDept.checked]).toEqual([true, true]);
+  await waitFor(() => expect(charts.getAttribute('aria-describedby') && document.getElementById(charts.getAttribute('aria-describedby')!)?.textContent).toBe(`adds ${parts.charts.calls} calls`));
+  expect(document.getElementById(byDept.getAttribute('aria-describedby')!)?.textContent).toBe(`adds at least ${parts.byDepartment.calls} calls`);
+  await h.user.click(charts);
+  const noCharts = await packCost(reader, month, { ...full, charts: false });
+  expect(noCharts.calls).toBe(cold.calls - parts.charts.calls);
+  await screen.findByText(
+    `Seven statement sheets (the P&L by department and against the budget Budget_Both among them), a KPI sheet for ${m0}, rolling forward with the reporting period: costs at least ${noCharts.calls} calls (0 cached): the P&L by department reads the month's journal entries, 500 to a call, so their pages are known once read.`,
+    {},
+    { timeout: 15000 },
+  );
+  await waitFor(() => expect(document.getElementById(charts.getAttribute('aria-describedby')!)?.textContent).toBe(`would add ${parts.charts.calls} calls`));
+  await h.user.click(byDept);
+  const neither = await packCost(reader, month, { ...full, charts: false, byDepartment: false });
+  expect(neither.estimated).toBeUndefined();
+  await screen.findByText(`Six statement sheets (the P&L against the budget Budget_Both among them), a KPI sheet for ${m0}, rolling forward with the reporting period: costs ${neither.calls} calls (0 cached).`, {}, { timeout: 15000 });
+  await h.user.click(charts);
+  await h.user.click(byDept);
+  await screen.findByText(new RegExp(`^Seven statement sheets .* and a sheet of charts for ${m0}, .*: costs at least ${cold.calls} calls`), {}, { timeout: 15000 });
   // A budget that does not cover the month is refused before anything is spent, and Insert with it.
   await h.user.selectOptions(picker, screen.getByRole('option', { name: 'Budget_LastYear' }));
   await screen.findByText('The budget does not cover the period', {}, { timeout: 15000 });
@@ -115,7 +140,7 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
   const usage = await sb.usage(sb.companies['growth-admin']);
   await h.user.click(screen.getByRole('button', { name: 'Insert the board pack' }));
   const done = await screen.findByText(/^Inserted the board pack for /, {}, { timeout: 30000 });
-  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs"\): it rolls forward/, {}, { timeout: 15000 });
+  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs", charts on "Board charts"\): it rolls forward/, {}, { timeout: 15000 });
   // Here no formula engine calculates the KPIs and the charts' table: the statements spend their share of the cost shown.
   const spent = (await sb.usage(sb.companies['growth-admin'])) - usage;
   expect(spent).toBeLessThan(cold.calls);

@@ -8,17 +8,19 @@
 //   Board cash flow      the fiscal year to date
 //   Board P&L vs budget  with a budget kept in the workbook (the one chosen): the month, beside the year to
 //                        date, each against the budget (Actual, Budget, Variance, Variance %)
-//   Board P&L by dept    the month by department (engine/departments: the month's journal entries, a walk
-//                        whose pages are known once read, so its cost is "at least" or "about" until then)
+//   Board P&L by dept    (optional) the month by department (engine/departments: the month's journal entries,
+//                        a walk whose pages are known once read, so its cost is "at least" or "about" until then)
 //   Board KPIs           revenue, its growth on the month before, gross margin, operating expense ratio, cash,
 //                        net burn, the average net burn of the last 3 months and the runway it gives
-//   Board charts         revenue and operating expenses by month against the prior year, net burn and cash,
+//   Board charts         (optional) revenue and operating expenses by month against the prior year, net burn and cash,
 //                        the runway, gross margin: Excel charts of a table of FIN formulas (boardCharts.ts)
 //
 // The KPIs read only what the blocks read (the month's income statement and balance sheet) plus the month
 // before and the balance sheets a month and three months back; the charts' table reads each month of the
 // fiscal year to date, the same month a year before and the balance sheets around it. So their cost is known
-// here (kpiReads, chartReads) and shown with the pack's.
+// here (kpiReads, chartReads) and shown with the pack's. The two optional parts are the costly ones (about 17
+// calls cold for the charts, 2 and the walk's pages for the departments): each has its cost shown apart
+// (packCosts) and the workbook records which were included.
 
 import { formatYearMonth, shiftMonth, type YearMonth } from '../dates';
 import { prepareBudget } from '../budgets/column';
@@ -48,13 +50,23 @@ interface PackBlock {
 
 const base = { period: 'custom', scale: 'units' } as const;
 
-/** How the pack is made: the company's fiscal year, and the kept budget (its workbook name) to compare with, if any. */
-export interface PackChoice {
+/**
+ * The pack's two costly parts, each the user's to leave out: the charts (their table reads every month of the
+ * fiscal year to date, a year before and the balance sheets around them) and the P&L by department (the
+ * department list and a walk over the month's journal entries). A company with 10 calls a month needs both off.
+ */
+export interface PackParts {
+  charts: boolean;
+  byDepartment: boolean;
+}
+
+/** How the pack is made: the company's fiscal year, the kept budget (its workbook name) to compare with, if any, and its parts. */
+export interface PackChoice extends PackParts {
   fiscalYearStartMonth: number;
   budget?: string;
 }
 
-function packBlocks({ fiscalYearStartMonth, budget }: PackChoice): PackBlock[] {
+function packBlocks({ fiscalYearStartMonth, budget, byDepartment }: PackChoice): PackBlock[] {
   const spec = (s: Omit<PackSpec, 'period' | 'scale' | 'fiscalYearStartMonth'>): PackSpec => ({ ...base, fiscalYearStartMonth, ...s });
   const againstBudget: PackBlock[] = budget
     ? [
@@ -71,7 +83,7 @@ function packBlocks({ fiscalYearStartMonth, budget }: PackChoice): PackBlock[] {
     { sheet: 'Board cash flow', spec: spec({ statement: 'cash_flow', relation: 'ytd', layout: 'single' }) },
     ...againstBudget,
     // Short: its values copy, "… (values)", must fit Excel's 31 characters whole.
-    { sheet: 'Board P&L by dept', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'by_department' }) },
+    ...(byDepartment ? [{ sheet: 'Board P&L by dept', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'by_department' }) }] : []),
   ];
 }
 
@@ -132,7 +144,7 @@ export function kpiReads(month: YearMonth): ReadRequest[] {
 /** The pack a workbook holds, as recorded when inserted. */
 export interface BoardPack {
   kpiSheet: string;
-  /** Absent in a pack inserted before the charts. */
+  /** Absent in a pack inserted without its charts (or before there were any), or whose charts' sheet is gone. */
   chartSheet?: string;
   /** The fiscal year the charts' formulas were written for (their months run from its start). */
   fiscalYearStartMonth?: number;
@@ -146,9 +158,38 @@ export function packFormulaReads(pack: BoardPack, month: YearMonth): ReadRequest
   return [...kpiReads(month), ...(pack.chartSheet ? chartReads(month, pack.fiscalYearStartMonth ?? 1) : [])];
 }
 
-/** What inserting the pack at a reporting month spends: its blocks', KPIs' and charts' requests not cached. Calls nothing. */
+/** Every request inserting the pack makes at a reporting month: its blocks', KPIs' and, when chosen, charts'. */
+function packRequests(month: YearMonth, choice: PackChoice): ReadRequest[] {
+  return [...packSpecs(month, choice).flatMap(blockRequests), ...kpiReads(month), ...(choice.charts ? chartReads(month, choice.fiscalYearStartMonth) : [])];
+}
+
+/** What inserting the pack at a reporting month spends: its parts' requests not cached. Calls nothing. */
 export function packCost(reader: CachedReader, month: YearMonth, choice: PackChoice): Promise<CallCost> {
-  return reader.cost([...packSpecs(month, choice).flatMap(blockRequests), ...kpiReads(month), ...chartReads(month, choice.fiscalYearStartMonth)]);
+  return reader.cost(packRequests(month, choice));
+}
+
+export interface PackCosts {
+  /** The pack as chosen. */
+  pack: CallCost;
+  /** What each costly part adds to the rest of the pack as chosen (ticking it, or what leaving it out saves). */
+  charts: CallCost;
+  byDepartment: CallCost;
+}
+
+/**
+ * The pack's cost as chosen and what each of its costly parts adds to it: the difference between the pack
+ * with the part and without it, the rest as chosen, so what they share (the categories, a balance sheet a cash
+ * flow is priced with) is counted once. Calls nothing.
+ */
+export async function packCosts(reader: CachedReader, month: YearMonth, choice: PackChoice): Promise<PackCosts> {
+  const part = async (key: keyof PackParts): Promise<CallCost> => {
+    const [on, off] = await Promise.all([packCost(reader, month, { ...choice, [key]: true }), packCost(reader, month, { ...choice, [key]: false })]);
+    // A walk is the department part's alone: its estimate goes with it.
+    const estimated = key === 'byDepartment' ? on.estimated : undefined;
+    return { requests: on.requests - off.requests, cached: on.cached - off.cached, calls: on.calls - off.calls, ...(estimated ? { estimated } : {}) };
+  };
+  const [pack, charts, byDepartment] = await Promise.all([packCost(reader, month, choice), part('charts'), part('byDepartment')]);
+  return { pack, charts, byDepartment };
 }
 
 /**
@@ -172,8 +213,8 @@ export interface PackOutcome {
   blocks: BindingRecord[];
   /** The KPI sheet's name as made (unique in the workbook). */
   kpiSheet: string;
-  /** The charts' sheet as made. */
-  chartSheet: string;
+  /** The charts' sheet as made; null when they were left out. */
+  chartSheet: string | null;
 }
 
 const KPI_COLUMN_WIDTHS = [220, 110, 330];
@@ -198,8 +239,8 @@ export async function insertBoardPack(
 ): Promise<PackOutcome> {
   await checkPackBudget(gateway, month, options);
   const blocks = packBlocks(options);
-  const steps = blocks.length + 2;
-  const outcome: PackOutcome = { blocks: [], kpiSheet: '', chartSheet: '' };
+  const steps = blocks.length + (options.charts ? 2 : 1);
+  const outcome: PackOutcome = { blocks: [], kpiSheet: '', chartSheet: null };
   let previous: { sheet: string; address: string } | null = null;
   for (const [i, block] of blocks.entries()) {
     let target: WriteTarget;
@@ -227,10 +268,12 @@ export async function insertBoardPack(
   for (const [i, kpi] of KPIS.entries()) await gateway.writeFormula(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1 + i, col: 1, rows: 1, cols: 1 }), kpi.formula);
   outcome.kpiSheet = sheet.sheet;
   options.onProgress?.(blocks.length + 1, steps);
-  outcome.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
+  if (options.charts) outcome.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
+  // What was included, so moving the period prices (and a reader of the workbook sees) only what is there.
   await gateway.writeSetting(BOARD_PACK_SETTING, {
     kpiSheet: sheet.sheet,
-    chartSheet: outcome.chartSheet,
+    ...(outcome.chartSheet ? { chartSheet: outcome.chartSheet } : {}),
+    included: { charts: options.charts, byDepartment: options.byDepartment },
     fiscalYearStartMonth: options.fiscalYearStartMonth,
     insertedFor: formatYearMonth(month.year, month.month),
     ...(options.budget ? { budget: options.budget } : {}),

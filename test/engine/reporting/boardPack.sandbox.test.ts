@@ -10,7 +10,7 @@ import '../../../src/workbench/customFunctionsStub';
 import { keepBudget } from '../../../src/engine/budgets';
 import { calendarDateAt, formatYearMonth, lastDayOf, monthIndex, monthIndexToYearMonth, shiftMonth, type YearMonth } from '../../../src/engine/dates';
 import { boardChartSpecs, chartMonths, chartReads, CHART_SHEET, insertBoardCharts } from '../../../src/engine/reporting/boardCharts';
-import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, KPIS, kpiReads, packCost, packFormulaReads, packSpecs, type PackChoice } from '../../../src/engine/reporting/boardPack';
+import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, KPIS, kpiReads, packCost, packCosts, packFormulaReads, packSpecs, type PackChoice, type PackParts } from '../../../src/engine/reporting/boardPack';
 import { readReportingPeriod, setReportingPeriod } from '../../../src/engine/reporting/period';
 import { WALK_PARAM } from '../../../src/engine/reader/walks';
 import { canonicalKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
@@ -26,13 +26,19 @@ import { apiReport, blockAt, expectBlockMatchesApi } from '../../taskpane/sheet'
 
 let sb: TestSandbox;
 let world: WorkbenchWorld;
+let registered: ReturnType<typeof registerFinFunctions>;
 
-beforeAll(async () => {
-  sb = await startSandbox();
-  const registered = registerFinFunctions();
+/** A new workbook with its own (empty) cache and meter, connected to the demo company: everything is cold again. */
+async function freshWorld(): Promise<void> {
   world = createWorkbench({ baseUrl: sb.baseUrl, metadata: registered.then((r) => r.info) });
   await registered;
   await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+}
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  registered = registerFinFunctions();
+  await freshWorld();
 });
 afterAll(async () => {
   runtime.configureRuntime(null);
@@ -46,7 +52,7 @@ const BUDGET = 'Budget_Board';
 
 /** Every request the pack reads at a month, by key; the walks (priced by their pages) apart. */
 function packKeys(month: YearMonth, choice: PackChoice): { keys: Set<string>; walks: number } {
-  const requests: ReadRequest[] = [...packSpecs(month, choice).flatMap(blockRequests), ...kpiReads(month), ...chartReads(month, choice.fiscalYearStartMonth)];
+  const requests: ReadRequest[] = [...packSpecs(month, choice).flatMap(blockRequests), ...kpiReads(month), ...(choice.charts ? chartReads(month, choice.fiscalYearStartMonth) : [])];
   const keys = new Set(requests.map((r) => canonicalKey(company(), r)));
   const walks = new Set(requests.filter((r) => r.query?.[WALK_PARAM]).map((r) => canonicalKey(company(), r))).size;
   return { keys, walks };
@@ -185,7 +191,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
     { label: 'Rent', units: months.map(() => 8_500) },
   ]);
   await keepBudget(world.book, BUDGET, typed.address);
-  const choice: PackChoice = { fiscalYearStartMonth: 1, budget: BUDGET };
+  const choice: PackChoice = { fiscalYearStartMonth: 1, budget: BUDGET, charts: true, byDepartment: true };
   await setReportingPeriod(world.book, m0);
   await settled();
 
@@ -211,7 +217,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
     ['month', 'by_department'],
   ]);
   expect(pack).toMatchObject({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET });
-  expect(await world.book.readSetting(BOARD_PACK_SETTING)).toMatchObject({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1, budget: BUDGET });
+  expect(await world.book.readSetting(BOARD_PACK_SETTING)).toMatchObject({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, included: { charts: true, byDepartment: true }, fiscalYearStartMonth: 1, budget: BUDGET });
   expect(await boardPackIn(world.book)).toEqual({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1 });
   expect(world.book.sheetNames()).toEqual(
     expect.arrayContaining(['Board P&L', 'Board P&L by month', 'Board balance sheet', 'Board cash flow', 'Board P&L vs budget', 'Board P&L by dept', 'Board KPIs', CHART_SHEET]),
@@ -306,4 +312,80 @@ test("a November fiscal year: the charts' table runs from November across the ca
     expect(revenuePrior.shown[i] as number).toBeCloseTo(f.revenuePrior, 6);
   }
   for (const v of revenue.shown.slice(months.length)) expect(typeof v).not.toBe('number');
+});
+
+/** What a walk among these requests is priced at now (its pages once read, "at least" one before). */
+async function walkPriced(requests: readonly ReadRequest[]): Promise<number> {
+  const reader = (await runtime.getReader())!;
+  return (await reader.cost(requests.filter((r) => r.query?.[WALK_PARAM]))).calls;
+}
+
+// Issue 27 item 3 / 28 item 1 follow-up: the charts and the P&L by department are the pack's costly parts, each
+// the user's to leave out. Each variant in a workbook of its own, cold (its own cache): what each part is said
+// to add is what leaving it out saves, the pack costs what it spends, and its roll forward prices and rolls
+// only what it holds.
+describe.each<PackParts>([
+  { charts: false, byDepartment: true },
+  { charts: true, byDepartment: false },
+  { charts: false, byDepartment: false },
+])('a pack with charts: $charts, by department: $byDepartment', (parts) => {
+  test('its cost shown is spent, inserting and rolling forward, and it holds only the parts chosen', async () => {
+    await freshWorld();
+    const reader = (await runtime.getReader())!;
+    const client = (await runtime.getClient())!;
+    const statements = createStatementsEngine({ gateway: world.book, reader, client, companyName: 'Northwind' });
+    const m0 = monthAgo(2);
+    const m1 = monthAgo(1);
+    const choice: PackChoice = { fiscalYearStartMonth: 1, ...parts };
+    await setReportingPeriod(world.book, m0);
+    await settled();
+
+    const costs = await packCosts(reader, m0, choice);
+    const whole = await packCost(reader, m0, { ...choice, charts: true, byDepartment: true });
+    expect(costs.pack.cached).toBe(0);
+    // Each part's cost is what leaving it out saves: the whole pack less the parts left out is this pack.
+    expect(costs.pack.calls + (parts.charts ? 0 : costs.charts.calls) + (parts.byDepartment ? 0 : costs.byDepartment.calls)).toBe(whole.calls);
+    expect(costs.charts.calls).toBeGreaterThan(0);
+    expect(costs.charts.estimated).toBeUndefined();
+    expect(costs.byDepartment.estimated).toBe('at least');
+    expect(costs.pack.estimated).toBe(parts.byDepartment ? 'at least' : undefined);
+    const keys = packKeys(m0, choice);
+    expect(keys.walks).toBe(parts.byDepartment ? 1 : 0);
+
+    const walk0 = await walkPriced(packSpecs(m0, choice).flatMap(blockRequests));
+    const usage0 = await sb.usage(company());
+    const pack = await insertBoardPack(world.book, statements, m0, choice);
+    await settled();
+    const coldSpent = (await sb.usage(company())) - usage0;
+    expect(coldSpent).toBe(costs.pack.calls - walk0 + (parts.byDepartment ? journalPages(m0) : 0));
+    expect(await packCost(reader, m0, choice)).toMatchObject({ calls: 0 });
+    expect(kpi('Revenue')).toBeCloseTo((await apiMonth(m0)).revenue, 6);
+
+    // Only the parts chosen are there, and the record says which.
+    expect(pack.chartSheet).toBe(parts.charts ? CHART_SHEET : null);
+    expect(world.book.sheetNames().includes(CHART_SHEET)).toBe(parts.charts);
+    expect(world.book.sheetNames().includes('Board P&L by dept')).toBe(parts.byDepartment);
+    expect(pack.blocks.some((b) => b.parameters.layout === 'by_department')).toBe(parts.byDepartment);
+    expect(await world.book.readSetting(BOARD_PACK_SETTING)).toMatchObject({ included: parts });
+    const record = (await boardPackIn(world.book))!;
+    expect(record).toEqual(parts.charts ? { kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1 } : { kpiSheet: 'Board KPIs' });
+    if (parts.charts) await expectChartsMatchApi(CHART_SHEET, m0);
+
+    // Rolled forward: the plan prices what the pack holds, and that is what the roll spends.
+    const plan = await statements.planRoll(m1, packFormulaReads(record, m1));
+    expect(plan.blocks).toHaveLength(parts.byDepartment ? 6 : 5);
+    expect(plan.cost.estimated).toBe(parts.byDepartment ? 'about' : undefined);
+    const walk1 = await walkPriced(plan.blocks.flatMap((b) => blockRequests(b.spec)));
+    const usage1 = await sb.usage(company());
+    const outcome = await statements.roll(plan);
+    await settled();
+    const rollSpent = (await sb.usage(company())) - usage1;
+    expect(outcome.failed).toEqual([]);
+    expect(rollSpent).toBe(plan.cost.calls - walk1 + (parts.byDepartment ? journalPages(m1) : 0));
+    expect(kpi('Revenue')).toBeCloseTo((await apiMonth(m1)).revenue, 6);
+    if (parts.charts) await expectChartsMatchApi(CHART_SHEET, m1);
+    console.log(
+      `Board pack without a budget${parts.charts ? '' : ', without charts'}${parts.byDepartment ? '' : ', without the P&L by department'}: cold insert ${coldSpent} calls (shown ${costs.pack.estimated ? `${costs.pack.estimated} ` : ''}${costs.pack.calls}; the whole pack shown ${whole.calls}, charts ${costs.charts.calls}, by department ${costs.byDepartment.estimated} ${costs.byDepartment.calls}); roll forward ${rollSpent} calls (shown ${plan.cost.estimated ? `${plan.cost.estimated} ` : ''}${plan.cost.calls})`,
+    );
+  });
 });
