@@ -178,10 +178,13 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
   expect(h.gateway.cell('Board charts', 'B51').formula).toBe('=IF(12>$B$37,NA(),FIN.PNL("Revenue",$A51))');
   expect(h.gateway.chartsOn('Board charts').map((c) => [c.title, c.series.map((x) => x.values)])).toEqual([
     ['Revenue and operating expenses by month, against the prior year', ["'Board charts'!B40:B51", "'Board charts'!C40:C51", "'Board charts'!D40:D51", "'Board charts'!E40:E51"]],
-    ['Net burn and cash at month end', ["'Board charts'!H40:H51", "'Board charts'!G40:G51"]],
-    ['Cash runway (months)', ["'Board charts'!I40:I51"]],
     ['Gross margin by month', ["'Board charts'!F40:F51"]],
+    ['Net burn by month', ["'Board charts'!H40:H51"]],
+    ['Cash at month end', ["'Board charts'!G40:G51"]],
+    ['Cash runway (months)', ["'Board charts'!I40:I51"]],
   ]);
+  // Above the table (row 39 on), so the sheet opens on them: two, then three under them.
+  expect(h.gateway.chartsOn('Board charts').map((c) => c.over)).toEqual(['A4:E18', 'F4:I18', 'A20:C34', 'D20:F34', 'G20:I34']);
   // One pack per workbook: both would follow the one reporting period. Insert is refused, and says why.
   const again = screen.getByRole('button', { name: 'Insert the board pack' });
   expect(again.getAttribute('aria-disabled')).toBe('true');

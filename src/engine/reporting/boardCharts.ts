@@ -1,5 +1,5 @@
-// The board pack's charts (issue 28, item 1): a "Board charts" sheet holding real Excel charts, two by two at
-// the top where the board looks first, and below them the table of FIN formulas on FIN_PERIOD their series
+// The board pack's charts (issue 28, item 1): a "Board charts" sheet holding real Excel charts, two then three
+// at the top where the board looks first, and below them the table of FIN formulas on FIN_PERIOD their series
 // read (the months of its fiscal year to date, one row each). The charts read cells of their own sheet on purpose: a values copy of the
 // sheet (Share) then keeps the charts pointing at its own values, as Excel's copy of a sheet does, where
 // charts reading the statement sheets would go on reading the live ones.
@@ -53,7 +53,7 @@ const COLUMNS: readonly ChartColumn[] = [
   { header: 'Cash runway (months)', formula: (r) => `IF(FIN.BALANCE("Cash",$A${r}&"-3M")>G${r},G${r}/((FIN.BALANCE("Cash",$A${r}&"-3M")-G${r})/3),NA())`, format: '0.0' },
 ];
 
-/** The charts: columns of the table (1-based: B is 1) each chart shows, and where it goes (two by two, above the table). */
+/** The charts: columns of the table (1-based: B is 1) each chart shows, and where it goes (above the table). */
 interface BoardChart {
   name: string;
   title: string;
@@ -62,12 +62,15 @@ interface BoardChart {
   over: string;
 }
 
-// The runway has a chart of its own: months cannot share a value axis with amounts (a chart here has one).
+// Two on top (revenue and expenses, four series, wider), three under them, all above the table so the sheet
+// opens on them. Each amount of a different size has a chart of its own: a chart here has one value axis, on
+// which a month's net burn is a sliver beside the cash it comes out of, and the runway's months are nothing.
 export const BOARD_CHARTS: readonly BoardChart[] = [
-  { name: 'FinBoard_RevenueExpenses', title: 'Revenue and operating expenses by month, against the prior year', kind: 'column', columns: [1, 2, 3, 4], over: 'A4:D18' },
-  { name: 'FinBoard_BurnCash', title: 'Net burn and cash at month end', kind: 'column', columns: [7, 6], over: 'E4:H18' },
-  { name: 'FinBoard_Runway', title: 'Cash runway (months)', kind: 'line', columns: [8], over: 'A20:D34' },
-  { name: 'FinBoard_GrossMargin', title: 'Gross margin by month', kind: 'line', columns: [5], over: 'E20:H34' },
+  { name: 'FinBoard_RevenueExpenses', title: 'Revenue and operating expenses by month, against the prior year', kind: 'column', columns: [1, 2, 3, 4], over: 'A4:E18' },
+  { name: 'FinBoard_GrossMargin', title: 'Gross margin by month', kind: 'line', columns: [5], over: 'F4:I18' },
+  { name: 'FinBoard_NetBurn', title: 'Net burn by month', kind: 'column', columns: [7], over: 'A20:C34' },
+  { name: 'FinBoard_Cash', title: 'Cash at month end', kind: 'line', columns: [6], over: 'D20:F34' },
+  { name: 'FinBoard_Runway', title: 'Cash runway (months)', kind: 'line', columns: [8], over: 'G20:I34' },
 ];
 
 /** Months of the fiscal year to the reporting month, that month included (1 to 12). */

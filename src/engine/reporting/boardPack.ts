@@ -12,8 +12,9 @@
 //                        a walk whose pages are known once read, so its cost is "at least" or "about" until then)
 //   Board KPIs           revenue, its growth on the month before, gross margin, operating expense ratio, cash,
 //                        net burn, the average net burn of the last 3 months and the runway it gives
-//   Board charts         (optional) revenue and operating expenses by month against the prior year, net burn and cash,
-//                        the runway, gross margin: Excel charts of a table of FIN formulas (boardCharts.ts)
+//   Board charts         (optional) revenue and operating expenses by month against the prior year, gross
+//                        margin, net burn, cash at month end, the runway: Excel charts of a table of FIN
+//                        formulas (boardCharts.ts)
 //
 // The KPIs read only what the blocks read (the month's income statement and balance sheet) plus the month
 // before and the balance sheets a month and three months back; the charts' table reads each month of the
