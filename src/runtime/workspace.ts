@@ -29,6 +29,7 @@ import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type 
 import { blockLines, chartsOf, insertBlockChart, removeBlockChart, type BlockChart, type ChartableBlock, type ChartChoice } from '../engine/charts/blockCharts';
 import { openLog, recentEntries, type LogSummary } from '../engine/pushLog/log';
 import { forgetBlock } from '../engine/statements/blocks';
+import { blockRequests } from '../engine/statements/columns';
 import { describeSpec, specFromBinding } from '../engine/statements/spec';
 import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
 import type { WrittenRange } from '../engine/ports/workbook';
@@ -185,8 +186,12 @@ export interface Workspace {
      */
     packCost(month: YearMonth, options: PackOptions): Promise<PackCosts>;
     insertPack(month: YearMonth, options: PackOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
-    /** The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves; null where the host cannot pick out formulas. */
-    readonly periodFormulas: ((skipSheets: readonly string[]) => Promise<PeriodFormulas>) | null;
+    /**
+     * The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves, a
+     * figure that `covered` (the pack's formulas' reads at the period now) or a relative block reads now not
+     * counted: the move's cost has it already. Null where the host cannot pick out formulas.
+     */
+    readonly periodFormulas: ((skipSheets: readonly string[], covered?: readonly ReadRequest[]) => Promise<PeriodFormulas>) | null;
   };
   /** Companies side by side (connections by name): what a consolidated statement costs, inserting one, its blocks. */
   readonly consolidation: {
@@ -395,7 +400,14 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
       finCellsIn,
       requestsOf: (cells: readonly FinCell[]) => runtime.cellRequests(cells, own.companyId),
     };
-    return (skipSheets) => periodFormulas(deps, skipSheets);
+    return async (skipSheets, covered = []) => {
+      // What the company's relative blocks read now: moved with the period, the plan prices what they read then.
+      const relative = (await gateway.listBindings()).filter((b) => b.company === own.companyId).flatMap((b) => {
+        const spec = specFromBinding(b);
+        return spec?.relation ? blockRequests(spec) : [];
+      });
+      return periodFormulas(deps, skipSheets, [...covered, ...relative]);
+    };
   };
 
   /** The block's binding as the workbook holds it now; refused when it is gone (forgotten meanwhile). */

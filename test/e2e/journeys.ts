@@ -1848,8 +1848,8 @@ export function journeys(world: World): Journey[] {
         const roll = Number(/costs about (\d+) calls/.exec((await rollCost.textContent())!)![1]);
         assert.ok(roll > 0 && roll < cold, `rolling costs only the new periods (${roll} of the pack's ${cold})`);
         const walkEstimate = Math.max(1, Math.ceil(((walk0.items / walk0.days) * walk1.days + 1) / 500));
-        // The KPIs and the charts are priced in that cost, exactly; the user's formula about.
-        await p.getByRole('status').filter({ hasText: 'The FIN formula naming FIN_PERIOD recalculates too: about 1 call more, what it reads now.' }).waitFor();
+        // The KPIs and the charts are priced in that cost, exactly; the user's formula reads what the charts read: nothing more.
+        await p.getByRole('status').filter({ hasText: 'The FIN formula naming FIN_PERIOD recalculates too: no call more, what it reads now being in the cost above.' }).waitFor();
         await shot('18-roll-forward-cost');
         const usage1 = await usage(world, 'growth-admin');
         await p.getByRole('button', { name: 'Roll forward', exact: true }).click();

@@ -62,7 +62,10 @@ function costWords(plan: RollPlan, formulas: PeriodFormulas | null): string {
   const one = formulas.cells === 1;
   const unknown = formulas.unknown > 0 ? `; ${formulas.unknown} not calculated yet, not counted` : '';
   const who = one ? 'The FIN formula' : `The ${formulas.cells} FIN formulas`;
-  return `${cost} ${who} naming ${REPORTING_PERIOD_NAME} ${one ? 'recalculates' : 'recalculate'} too: about ${plural(formulas.calls, 'call')} more, what ${one ? 'it reads' : 'they read'} now${unknown}.`;
+  const reads = one ? 'it reads' : 'they read';
+  // What the pack's formulas and the blocks read now is left out of the count: it is in the cost above.
+  const more = formulas.calls > 0 ? `about ${plural(formulas.calls, 'call')} more, what ${reads} now` : `no call more, what ${reads} now being in the cost above`;
+  return `${cost} ${who} naming ${REPORTING_PERIOD_NAME} ${one ? 'recalculates' : 'recalculate'} too: ${more}${unknown}.`;
 }
 
 export function ReportingPeriodPanel({ services, connection, statements, today, period, formulaReads, periodFormulas, onMoved }: ReportingPeriodPanelProps) {

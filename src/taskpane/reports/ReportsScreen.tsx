@@ -21,7 +21,7 @@ import type { FittingBlock } from '../../engine/statements/fit';
 import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, isWholeMonths, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, packFormulaReads, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, isWholeMonths, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, packFormulaReads, parseReportingMonth, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -56,10 +56,14 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   );
   const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => packFormulaReads(pack, month) : undefined), [pack]);
   // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the pack's are priced above).
+  // A figure the pack's formulas read now is not counted again for the user's formulas (it is in the cost).
+  const periodNow = reporting?.state === 'set' ? reporting.text : null;
   const periodCells = useMemo(() => {
     const scan = workspace.reporting.periodFormulas;
-    return scan ? () => scan(pack ? [pack.kpiSheet, ...(pack.chartSheet ? [pack.chartSheet] : [])] : []) : undefined;
-  }, [workspace, pack]);
+    const now = periodNow ? parseReportingMonth(periodNow) : null;
+    const covered = pack && now ? packFormulaReads(pack, now) : [];
+    return scan ? () => scan(pack ? [pack.kpiSheet, ...(pack.chartSheet ? [pack.chartSheet] : [])] : [], covered) : undefined;
+  }, [workspace, pack, periodNow]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layoutChoice, setLayout] = useState<LayoutKey>('single');
