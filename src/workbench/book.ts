@@ -413,6 +413,20 @@ export class WorkbenchBook extends MemoryGateway {
     for (const l of [...this.formulaListeners]) l(at);
   }
 
+  override async writeFormulas(at: CellRef | string, formulas: readonly (readonly (string | null)[])[]): Promise<void> {
+    await super.writeFormulas(at, formulas);
+    const { sheet, box } = parseQualified(typeof at === 'string' ? at : at.address);
+    const name = this.sheetNames().find((s) => s.toLowerCase() === sheet.toLowerCase()) ?? sheet;
+    const written: CellPosition[] = [];
+    formulas.forEach((row, r) => row.forEach((f, c) => f !== null && written.push({ sheet: name, row: box.row + r, col: box.col + c })));
+    for (const cell of written) {
+      this.formulaCells.set(positionKey(cell), cell);
+      this.grow(positionAddress(cell));
+    }
+    this.changed();
+    for (const cell of written) for (const l of [...this.formulaListeners]) l(cell);
+  }
+
   // Typing into a cell ---------------------------------------------------------------------------------
 
   /**

@@ -512,6 +512,32 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect((await rejection(gw.writeFormula('Missing!A1', '=1'))).code).toBe('NotFound');
     });
 
+    test('writeFormulas: a block of formulas in one go, null leaving a cell as it is; a text-formatted cell gets General, other formats stay; a bad block writes nothing', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['label', 5, null], [null, null, 'kept']], cellFormats: [['@', '#,##0.00', null], [null, '@', null]] });
+      await gw.writeFormulas('Sheet1!A1', [
+        [null, '=FIN.PNL("Revenue",$A2)', '=1+1'],
+        ['=FIN.PERIOD(FIN_PERIOD,1-$B$37)', '=IF(1>$B$37,NA(),FIN.PNL("Revenue",$A2))', null],
+      ]);
+      expect(inspect.cell('Sheet1', 'A1')).toMatchObject({ value: 'label', numberFormat: '@' });
+      expect(inspect.cell('Sheet1', 'A1').formula).toBeUndefined();
+      expect(inspect.cell('Sheet1', 'B1')).toMatchObject({ formula: '=FIN.PNL("Revenue",$A2)', numberFormat: '#,##0.00' });
+      expect(inspect.cell('Sheet1', 'C1').formula).toBe('=1+1');
+      expect(inspect.cell('Sheet1', 'A2').formula).toBe('=FIN.PERIOD(FIN_PERIOD,1-$B$37)');
+      expect(inspect.cell('Sheet1', 'B2')).toMatchObject({ formula: '=IF(1>$B$37,NA(),FIN.PNL("Revenue",$A2))', numberFormat: 'General' });
+      expect(inspect.cell('Sheet1', 'C2')).toMatchObject({ value: 'kept' });
+      expect(inspect.cell('Sheet1', 'C2').formula).toBeUndefined();
+      await gw.writeGrid({ kind: 'newSheet', name: "P&L '26", activate: false }, { values: [['x']] });
+      await gw.writeFormulas({ sheet: "P&L '26", cell: 'C3', address: "'P&L ''26'!C3" }, [['=FIN.VERSION()']]);
+      expect(inspect.cell("P&L '26", 'C3').formula).toBe('=FIN.VERSION()');
+      // Text is never a formula: a block holding any entry that is not one is refused whole, before any write.
+      for (const bad of [[['=1', 'Revenue']], [['=1'], ['=2', '=3']], [], [[]]]) {
+        expect((await rejection(gw.writeFormulas('Sheet1!E1', bad))).code).toBe('InvalidInput');
+      }
+      expect(inspect.cell('Sheet1', 'E1').formula).toBeUndefined();
+      expect(inspect.cell('Sheet1', 'E1').value).toBe('');
+      expect((await rejection(gw.writeFormulas('Missing!A1', [['=1']]))).code).toBe('NotFound');
+    });
+
     test('settings round-trip as JSON', async () => {
       expect(await gw.readSetting('scale')).toBeUndefined();
       const value = { scale: 1000, companies: ['c1', 'c2'], nested: { on: true, at: '2026-01-31T00:00:00Z', none: null } };
