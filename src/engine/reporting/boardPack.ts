@@ -228,8 +228,8 @@ function kpiFormat(kpi: Kpi): string {
 
 /**
  * Inserts the pack at the reporting month: the blocks through the statements engine (each fetched through
- * the cache, recorded with its relation), then the KPI sheet: labels and formats written as a grid, each KPI
- * formula put in its cell (Excel then calculates it, reading what the blocks have cached), then the charts'
+ * the cache, recorded with its relation), then the KPI sheet: labels and formats written as a grid, the KPI
+ * formulas put in their cells in one go (Excel then calculates them, reading what the blocks have cached), then the charts'
  * sheet. A budget that cannot answer for the month is refused before anything is written.
  */
 export async function insertBoardPack(
@@ -266,7 +266,7 @@ export async function insertBoardPack(
   ];
   const formats = rows.map((_, r) => [null, r >= KPI_FIRST_ROW - 1 ? kpiFormat(KPIS[r - (KPI_FIRST_ROW - 1)]) : null, null]);
   const sheet = await gateway.writeGrid({ kind: 'newSheet', name: KPI_SHEET }, { values: rows, cellFormats: formats, boldRows: [0, 3], columnWidths: KPI_COLUMN_WIDTHS });
-  for (const [i, kpi] of KPIS.entries()) await gateway.writeFormula(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1 + i, col: 1, rows: 1, cols: 1 }), kpi.formula);
+  await gateway.writeFormulas(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), KPIS.map((k) => [k.formula]));
   outcome.kpiSheet = sheet.sheet;
   options.onProgress?.(blocks.length + 1, steps);
   if (options.charts) outcome.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
