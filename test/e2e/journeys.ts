@@ -1800,6 +1800,19 @@ export function journeys(world: World): Journey[] {
         const packCost = p.getByRole('status').filter({ hasText: /^Six statement sheets \(the P&L by department among them\), a KPI sheet and a sheet of charts for .*: costs at least \d+ calls .*journal entries, 500 to a call/ });
         await packCost.waitFor();
         const cold = Number(/costs at least (\d+) calls/.exec((await packCost.textContent())!)![1]);
+        // Its two costly parts, ticked, each with what it adds beside it; unticked, the pack's cost is less by that.
+        const chartsPart = p.getByRole('checkbox', { name: 'Board charts', exact: true });
+        const deptPart = p.getByRole('checkbox', { name: 'P&L by department for the month', exact: true });
+        assert.ok((await chartsPart.isChecked()) && (await deptPart.isChecked()), 'both costly parts are ticked by default');
+        const said = (box: typeof chartsPart) => box.getAttribute('aria-describedby').then((id) => p.locator(`[id="${id}"]`));
+        const chartsSaid = await said(chartsPart);
+        await chartsSaid.filter({ hasText: /^adds \d+ calls$/ }).waitFor();
+        const chartsCost = Number(/(\d+)/.exec((await chartsSaid.textContent())!)![1]);
+        await (await said(deptPart)).filter({ hasText: /^adds at least \d+ calls?$/ }).waitFor();
+        await chartsPart.uncheck();
+        await p.getByRole('status').filter({ hasText: new RegExp(`^Six statement sheets \\(the P&L by department among them\\), a KPI sheet for ${text(m0)}, .*: costs at least ${cold - chartsCost} calls`) }).waitFor();
+        await chartsPart.check();
+        await packCost.waitFor();
         await p.getByRole('button', { name: 'Insert the board pack', exact: true }).click();
         await p.getByRole('status').filter({ hasText: new RegExp(`^Inserted the board pack for ${text(m0)}`) }).waitFor({ timeout: LONG });
 

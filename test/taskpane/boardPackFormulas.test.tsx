@@ -50,6 +50,10 @@ test("a formula of the user's reading a month the pack's charts read is not coun
   await screen.findByText(/^Inserted the board pack for /, {}, { timeout: 60000 });
   await settled();
   await reportsSettled();
+  // The pack as chosen: no P&L by department, and the workbook's record says so.
+  expect(world.book.sheetNames()).toEqual(expect.arrayContaining(['Board KPIs', 'Board charts']));
+  expect(world.book.sheetNames()).not.toContain('Board P&L by dept');
+  expect(await world.book.readSetting('fin.boardPack')).toMatchObject({ included: { charts: true, byDepartment: false } });
 
   // Two formulas of the user's on the period: the month a year before (the charts' prior-year column reads it)
   // and the month two years before (nothing of the pack reads it).
