@@ -76,6 +76,20 @@ export function checkFormula(formula: string): void {
 }
 
 /**
+ * writeFormulas' argument check, shared by both implementations: a rectangle of at least one row and one
+ * column, each entry a formula Excel can hold (checkFormula) or null. Returns its size.
+ */
+export function checkFormulaBlock(formulas: readonly (readonly (string | null)[])[]): { rows: number; cols: number } {
+  const rows = Array.isArray(formulas) ? formulas.length : 0;
+  const cols = rows > 0 && Array.isArray(formulas[0]) ? formulas[0].length : 0;
+  if (rows === 0 || cols === 0 || formulas.some((row) => !Array.isArray(row) || row.length !== cols)) {
+    throw new GatewayError('InvalidInput', 'A block of formulas must be rows of the same length');
+  }
+  for (const row of formulas) for (const f of row) if (f !== null) checkFormula(f);
+  return { rows, cols };
+}
+
+/**
  * Excel reads no selection of several areas as one range (getSelectedRange fails with InvalidSelection, as it
  * does when another workbook takes the focus mid-call): the pane says what to do instead.
  */

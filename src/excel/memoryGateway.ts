@@ -40,7 +40,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import { fitText, GENERAL_FORMAT, planGrid, TEXT_FORMAT } from './gridPlan';
-import { chartText, checkChartSpec, checkDefinedName, checkFormula, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
+import { chartText, checkChartSpec, checkDefinedName, checkFormula, checkFormulaBlock, uniqueSheetName, uniqueTableName, unreadableSelection } from './hostRules';
 
 export interface MemoryCell {
   value: ReadValue;
@@ -958,6 +958,20 @@ export class MemoryGateway implements WorkbookGateway {
       numberFormat: current.numberFormat === TEXT_FORMAT ? GENERAL_FORMAT : current.numberFormat,
     });
     this.stats = memoryStats('writeFormula', 1);
+  }
+
+  async writeFormulas(at: CellRef | string, formulas: readonly (readonly (string | null)[])[]): Promise<void> {
+    const { rows } = checkFormulaBlock(formulas);
+    const { sheet: name, box } = parseQualified(typeof at === 'string' ? at : at.address);
+    const sheet = this.sheet(name, 'write');
+    formulas.forEach((row, r) =>
+      row.forEach((formula, c) => {
+        if (formula === null) return;
+        const current = sheet.get(box.row + r, box.col + c);
+        sheet.set(box.row + r, box.col + c, { value: '', formula, numberFormat: current.numberFormat === TEXT_FORMAT ? GENERAL_FORMAT : current.numberFormat });
+      }),
+    );
+    this.stats = memoryStats('writeFormulas', rows);
   }
 
   async activateSheet(name: string): Promise<void> {

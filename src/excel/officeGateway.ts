@@ -34,8 +34,8 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import * as charts from './office/charts';
-import { checkDefinedName, checkFormula, unreadableSelection } from './hostRules';
-import { findContent, readRange, writeFormula, writeGrid } from './office/grid';
+import { checkDefinedName, checkFormula, checkFormulaBlock, unreadableSelection } from './hostRules';
+import { findContent, readRange, writeFormula, writeFormulas, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import * as names from './office/names';
 import * as protection from './office/protection';
@@ -242,6 +242,11 @@ export class OfficeGateway implements WorkbookGateway {
   async writeFormula(cell: CellRef | string, formula: string): Promise<void> {
     checkFormula(formula);
     return this.measured('writeFormula', (s) => writeFormula(s, typeof cell === 'string' ? cell : cell.address, formula));
+  }
+
+  async writeFormulas(at: CellRef | string, formulas: readonly (readonly (string | null)[])[]): Promise<void> {
+    checkFormulaBlock(formulas);
+    return this.measured('writeFormulas', (s) => writeFormulas(s, typeof at === 'string' ? at : at.address, formulas));
   }
 
   activateSheet(name: string): Promise<void> {

@@ -15,7 +15,7 @@ export { CHANGED_ONLY_BLIND_SPOT } from '../engine/refresh/plan';
 export { isRefusal } from '../engine/refusal';
 export { RenderError } from '../engine/render';
 export { centsToDisplay } from '../engine/render/money';
-export { kpiReads } from '../engine/reporting/boardPack';
+export { packFormulaReads } from '../engine/reporting/boardPack';
 export { parseReportingMonth, REPORTING_PERIOD_NAME } from '../engine/reporting/period';
 export { fail, ok } from '../engine/result';
 export { holdsFinContent, shareWarnings, suggestedSheets } from '../engine/share';

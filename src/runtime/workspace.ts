@@ -22,13 +22,14 @@ import {
 } from '../engine/consolidation/insert';
 import type { YearMonth } from '../engine/dates';
 import type { CallCost } from '../engine/reader/cachedReader';
-import { boardPackIn, insertBoardPack, packCost, type PackOutcome } from '../engine/reporting/boardPack';
+import { boardPackIn, checkPackBudget, insertBoardPack, packCosts, type BoardPack, type PackCosts, type PackOutcome, type PackParts } from '../engine/reporting/boardPack';
 import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
 import { shareAsValues, surveyWorkbook, type ShareFacts, type ShareResult, type SheetSurvey } from '../engine/share';
 import { blockLines, chartsOf, insertBlockChart, removeBlockChart, type BlockChart, type ChartableBlock, type ChartChoice } from '../engine/charts/blockCharts';
 import { openLog, recentEntries, type LogSummary } from '../engine/pushLog/log';
 import { forgetBlock } from '../engine/statements/blocks';
+import { blockRequests } from '../engine/statements/columns';
 import { describeSpec, specFromBinding } from '../engine/statements/spec';
 import { leadingPeriodsWithin, type FittingBlock } from '../engine/statements/fit';
 import type { WrittenRange } from '../engine/ports/workbook';
@@ -141,6 +142,9 @@ export interface RefreshProgressCallbacks {
   onProgress?: (done: number, total: number, fetched: number) => void;
 }
 
+/** What the pane chooses of a board pack: its budget (a kept budget's name), if any, and its optional parts. */
+export type PackOptions = PackParts & { budget?: string };
+
 export interface Workspace {
   /** The default company's statements engine. */
   readonly statements: StatementsEngine;
@@ -175,12 +179,21 @@ export interface Workspace {
   /** The workbook's reporting period and board pack: the default company's. */
   readonly reporting: {
     period(): Promise<ReportingPeriod>;
-    /** The board pack the workbook holds, by its KPI sheet. */
-    boardPack(): Promise<{ kpiSheet: string } | null>;
-    packCost(month: YearMonth): Promise<CallCost>;
-    insertPack(month: YearMonth, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
-    /** The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves; null where the host cannot pick out formulas. */
-    readonly periodFormulas: ((skipSheets: readonly string[]) => Promise<PeriodFormulas>) | null;
+    /** The board pack the workbook holds, by its KPI sheet (and its charts' sheet). */
+    boardPack(): Promise<BoardPack | null>;
+    /**
+     * What inserting the pack with `options` spends, and what its charts and its P&L by department each add;
+     * `budget` a kept budget's name to set the month and the year to date against, refused (a Refusal) when
+     * that budget does not cover them, before any call.
+     */
+    packCost(month: YearMonth, options: PackOptions): Promise<PackCosts>;
+    insertPack(month: YearMonth, options: PackOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
+    /**
+     * The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves, a
+     * figure that `covered` (the pack's formulas' reads at the period now) or a relative block reads now not
+     * counted: the move's cost has it already. Null where the host cannot pick out formulas.
+     */
+    readonly periodFormulas: ((skipSheets: readonly string[], covered?: readonly ReadRequest[]) => Promise<PeriodFormulas>) | null;
   };
   /** Companies side by side (connections by name): what a consolidated statement costs, inserting one, its blocks. */
   readonly consolidation: {
@@ -396,7 +409,14 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
       finCellsIn,
       requestsOf: (cells: readonly FinCell[]) => runtime.cellRequests(cells, own.companyId),
     };
-    return (skipSheets) => periodFormulas(deps, skipSheets);
+    return async (skipSheets, covered = []) => {
+      // What the company's relative blocks read now: moved with the period, the plan prices what they read then.
+      const relative = (await gateway.listBindings()).filter((b) => b.company === own.companyId).flatMap((b) => {
+        const spec = specFromBinding(b);
+        return spec?.relation ? blockRequests(spec) : [];
+      });
+      return periodFormulas(deps, skipSheets, [...covered, ...relative]);
+    };
   };
 
   /** The block's binding as the workbook holds it now; refused when it is gone (forgotten meanwhile). */
@@ -503,8 +523,12 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
     reporting: {
       period: () => readReportingPeriod(gateway),
       boardPack: () => boardPackIn(gateway),
-      packCost: (month) => packCost(own.reader, month, own.fiscalYearStartMonth),
-      insertPack: (month, onProgress) => insertBoardPack(gateway, own.statements, month, { fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress }),
+      packCost: async (month, options) => {
+        const choice = { ...options, fiscalYearStartMonth: own.fiscalYearStartMonth };
+        await checkPackBudget(gateway, month, choice);
+        return packCosts(own.reader, month, choice);
+      },
+      insertPack: (month, options, onProgress) => insertBoardPack(gateway, own.statements, month, { ...options, fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress }),
       periodFormulas: periodFormulasOf(),
     },
     consolidation: {

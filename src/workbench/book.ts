@@ -164,10 +164,21 @@ export class WorkbenchBook extends MemoryGateway {
     return this.calculation?.calculating() ?? false;
   }
 
-  /** For layers that change what is shown without changing the book (formula results). */
+  private notifying: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * For layers that change what is shown without changing the book (formula results). The version moves at
+   * once; the page hears of it once per turn of the event loop: a sheet of a hundred FIN formulas answering
+   * one after the other (the board pack's charts) would otherwise re-render it for each answer, faster than
+   * React lets a root commit with updates still pending ("Maximum update depth exceeded").
+   */
   touch(): void {
     this.version += 1;
-    for (const l of [...this.listeners]) l();
+    if (this.notifying !== null) return;
+    this.notifying = setTimeout(() => {
+      this.notifying = null;
+      for (const l of [...this.listeners]) l();
+    }, 0);
   }
 
   // Inspection -----------------------------------------------------------------------------------------
@@ -400,6 +411,20 @@ export class WorkbenchBook extends MemoryGateway {
     this.grow(positionAddress(at));
     this.changed();
     for (const l of [...this.formulaListeners]) l(at);
+  }
+
+  override async writeFormulas(at: CellRef | string, formulas: readonly (readonly (string | null)[])[]): Promise<void> {
+    await super.writeFormulas(at, formulas);
+    const { sheet, box } = parseQualified(typeof at === 'string' ? at : at.address);
+    const name = this.sheetNames().find((s) => s.toLowerCase() === sheet.toLowerCase()) ?? sheet;
+    const written: CellPosition[] = [];
+    formulas.forEach((row, r) => row.forEach((f, c) => f !== null && written.push({ sheet: name, row: box.row + r, col: box.col + c })));
+    for (const cell of written) {
+      this.formulaCells.set(positionKey(cell), cell);
+      this.grow(positionAddress(cell));
+    }
+    this.changed();
+    for (const cell of written) for (const l of [...this.formulaListeners]) l(cell);
   }
 
   // Typing into a cell ---------------------------------------------------------------------------------

@@ -116,6 +116,99 @@ function monthRange(year: number, month: number): { start: string; end: string }
   return { start: `${year}-${mm}-01`, end: `${year}-${mm}-${last}` };
 }
 
+type Month = { year: number; month: number };
+
+/** The board pack's charts (issue 28): each chart's series by name, month by month of the fiscal year to date, from the API. */
+async function boardChartFigures(world: World, x: Month): Promise<{ months: string[]; series: Record<string, (number | null)[]> }> {
+  const text = (z: Month) => `${z.year}-${String(z.month).padStart(2, '0')}`;
+  const shift = (z: Month, n: number): Month => {
+    const index = z.year * 12 + (z.month - 1) + n;
+    return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+  };
+  const categories = await api<{ data: { id: string; name: string }[] }>(world, 'growth-admin', '/categories');
+  const id = (name: string) => categories.data.find((c) => c.name === name)!.id;
+  const cents = (report: Record<string, unknown>, category: string): number => {
+    for (const section of ['revenue', 'expenses', 'assets']) {
+      const line = ((report[section] as { categories?: { category_id: string; amount_cents?: number; balance_cents?: number }[] })?.categories ?? []).find((c) => c.category_id === category);
+      if (line) return line.amount_cents ?? line.balance_cents ?? 0;
+    }
+    return 0;
+  };
+  const is = (z: Month) => api<Record<string, unknown>>(world, 'growth-admin', `/reports/income_statement?start_date=${monthRange(z.year, z.month).start}&end_date=${monthRange(z.year, z.month).end}`);
+  const cash = async (z: Month) => cents(await api<Record<string, unknown>>(world, 'growth-admin', `/reports/balance_sheet?date=${monthRange(z.year, z.month).end}`), id('Cash'));
+  // A January fiscal year, as the demo company's connection has it.
+  const months = Array.from({ length: x.month }, (_, k) => ({ year: x.year, month: k + 1 }));
+  const series: Record<string, (number | null)[]> = {};
+  const put = (name: string, v: number | null) => (series[name] ??= []).push(v);
+  for (const m of months) {
+    const [now, before] = [await is(m), await is(shift(m, -12))];
+    const revenue = cents(now, id('Revenue'));
+    const cashNow = await cash(m);
+    const burn3 = ((await cash(shift(m, -3))) - cashNow) / 3;
+    put('Revenue', revenue / 100);
+    put('Revenue, prior year', cents(before, id('Revenue')) / 100);
+    put('Operating expenses', -cents(now, id('Operating Expenses')) / 100);
+    put('Operating expenses, prior year', -cents(before, id('Operating Expenses')) / 100);
+    put('Gross margin', revenue === 0 ? null : (revenue + cents(now, id('Cost of Revenue'))) / revenue);
+    put('Cash at month end', cashNow / 100);
+    put('Net burn', ((await cash(shift(m, -1))) - cashNow) / 100);
+    put('Cash runway (months)', burn3 > 0 ? cashNow / burn3 : null);
+  }
+  return { months: months.map(text), series };
+}
+
+const BOARD_CHARTS = ['Revenue and operating expenses by month, against the prior year', 'Gross margin by month', 'Net burn by month', 'Cash at month end', 'Cash runway (months)'];
+
+/**
+ * The board charts on the sheet in view, as the workbench's figures give them (the data tables screen readers
+ * read), against the API: each series month by month, and nothing plotted after the reporting period.
+ */
+async function expectBoardCharts(page: Page, expected: { months: string[]; series: Record<string, (number | null)[]> }, when: string): Promise<void> {
+  for (const title of BOARD_CHARTS) {
+    const figure = workbook(page).getByRole('figure', { name: `Chart: ${title}` });
+    await figure.waitFor({ timeout: LONG });
+    const deadline = Date.now() + LONG;
+    for (;;) {
+      const data = await figure.getByRole('table').evaluate((table) => [...table.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c.textContent ?? '').trim())));
+      const wrong: string[] = [];
+      if (JSON.stringify(data[0].slice(1, 1 + expected.months.length)) !== JSON.stringify(expected.months)) wrong.push(`months ${data[0].slice(1).join(', ')}`);
+      for (const row of data.slice(1)) {
+        const [name, ...shown] = row;
+        const figures = expected.series[name];
+        if (!figures) {
+          wrong.push(`a series ${name}`);
+          continue;
+        }
+        figures.forEach((v, i) => {
+          const got = Number(shown[i]);
+          const ok = v === null ? !Number.isFinite(got) || shown[i] === '' : Math.abs(got - v) < 1e-6 * Math.max(1, Math.abs(v));
+          if (!ok) wrong.push(`${name} of ${expected.months[i]} shows ${shown[i]}, the API says ${v}`);
+        });
+        // After the period: #N/A, which a chart leaves out, never a figure.
+        for (const t of shown.slice(figures.length)) if (t !== '' && Number.isFinite(Number(t))) wrong.push(`${name} after the period shows ${t}`);
+      }
+      if (wrong.length === 0) break;
+      if (Date.now() > deadline) assert.fail(`${when}, the chart ${title}: ${wrong.join('; ')}`);
+      await page.waitForTimeout(200);
+    }
+  }
+}
+
+/** Entries and pages of the walk over a month's journal entries, 500 to a page, as the P&L by department walks it. */
+async function journalWalk(world: World, x: Month): Promise<{ items: number; pages: number; days: number }> {
+  const { start, end } = monthRange(x.year, x.month);
+  let items = 0;
+  let pages = 0;
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; has_more: boolean; next_cursor: string | null } = await api(world, 'growth-admin', `/journal_entries?limit=500&start_date=${start}&end_date=${end}${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`);
+    items += page.data.length;
+    pages += 1;
+    cursor = page.has_more ? page.next_cursor : null;
+  } while (cursor);
+  return { items, pages, days: Number(end.slice(8)) };
+}
+
 async function monthlyIncomeStatements(world: World, year: number): Promise<IncomeStatement[]> {
   return Promise.all(
     Array.from({ length: 12 }, (_, i) => {
@@ -1656,7 +1749,7 @@ export function journeys(world: World): Journey[] {
       },
     },
     {
-      name: 'The board pack on the reporting period, rolled forward one month (issue 15)',
+      name: 'The board pack on the reporting period, its charts, rolled forward one month (issues 15, 27 and 28)',
       run: async ({ page, shot, step, log }) => {
         // Two closed months: the pack is set up for the one before last month, then rolled to last month.
         const [y, m] = world.today.split('-').map(Number);
@@ -1689,6 +1782,8 @@ export function journeys(world: World): Journey[] {
           };
         };
         const [f0, f1] = [await figures(m0), await figures(m1)];
+        const [charts0, charts1] = [await boardChartFigures(world, m0), await boardChartFigures(world, m1)];
+        const [walk0, walk1] = [await journalWalk(world, m0), await journalWalk(world, m1)];
 
         step('connecting and setting the reporting period');
         await connectDemo(page);
@@ -1701,9 +1796,23 @@ export function journeys(world: World): Journey[] {
         await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${text(m0)} \\('Reporting period'!B1\\): spent 0 calls`) }).waitFor({ timeout: LONG });
 
         step('the board pack: its cost, then inserting it');
-        const packCost = p.getByRole('status').filter({ hasText: /^Five statement sheets and a KPI sheet for .*: costs \d+ calls/ });
+        // The P&L by department walks the month's journal entries: "at least" its first page until read.
+        const packCost = p.getByRole('status').filter({ hasText: /^Six statement sheets \(the P&L by department among them\), a KPI sheet and a sheet of charts for .*: costs at least \d+ calls .*journal entries, 500 to a call/ });
         await packCost.waitFor();
-        const cold = Number(/costs (\d+) calls/.exec((await packCost.textContent())!)![1]);
+        const cold = Number(/costs at least (\d+) calls/.exec((await packCost.textContent())!)![1]);
+        // Its two costly parts, ticked, each with what it adds beside it; unticked, the pack's cost is less by that.
+        const chartsPart = p.getByRole('checkbox', { name: 'Board charts', exact: true });
+        const deptPart = p.getByRole('checkbox', { name: 'P&L by department for the month', exact: true });
+        assert.ok((await chartsPart.isChecked()) && (await deptPart.isChecked()), 'both costly parts are ticked by default');
+        const said = (box: typeof chartsPart) => box.getAttribute('aria-describedby').then((id) => p.locator(`[id="${id}"]`));
+        const chartsSaid = await said(chartsPart);
+        await chartsSaid.filter({ hasText: /^adds \d+ calls$/ }).waitFor();
+        const chartsCost = Number(/(\d+)/.exec((await chartsSaid.textContent())!)![1]);
+        await (await said(deptPart)).filter({ hasText: /^adds at least \d+ calls?$/ }).waitFor();
+        await chartsPart.uncheck();
+        await p.getByRole('status').filter({ hasText: new RegExp(`^Six statement sheets \\(the P&L by department among them\\), a KPI sheet for ${text(m0)}, .*: costs at least ${cold - chartsCost} calls`) }).waitFor();
+        await chartsPart.check();
+        await packCost.waitFor();
         await p.getByRole('button', { name: 'Insert the board pack', exact: true }).click();
         await p.getByRole('status').filter({ hasText: new RegExp(`^Inserted the board pack for ${text(m0)}`) }).waitFor({ timeout: LONG });
 
@@ -1723,10 +1832,17 @@ export function journeys(world: World): Journey[] {
         step('checking three KPIs against the API');
         const rows0 = await kpis(f0);
         assert.ok(rows0.some((r) => r.cells[0] === 'Cash runway (months)'), 'a runway row');
+        step("the board charts: each series the API's, month by month");
+        await showSheet(page, 'Board charts');
+        await expectBoardCharts(page, charts0, `inserted for ${text(m0)}`);
         const coldSpent = (await usage(world, 'growth-admin')) - usage0;
-        assert.equal(coldSpent, cold, 'the pack spent the cost shown, KPI formulas included');
-        log(`board pack for ${text(m0)}: cold cost ${cold} calls; revenue, cash and net burn match the API`);
+        assert.equal(coldSpent, cold - 1 + walk0.pages, `the pack spent the cost shown, KPI and chart formulas included, the journal walk its ${walk0.pages} pages`);
+        log(`board pack for ${text(m0)}: cold cost at least ${cold} calls shown, ${coldSpent} spent (the month's journal walk ${walk0.pages} pages); KPIs and the five charts' series match the API`);
+        await showSheet(page, 'Board KPIs');
         await shot('16-board-pack-kpis');
+        await showSheet(page, 'Board charts');
+        await goToCell(page, 'A1');
+        await shot('16a-board-pack-charts');
         await showSheet(page, 'Board P&L');
         // The month's column, then the year to date against the prior year's with its variance columns.
         await goToCell(page, 'H7');
@@ -1739,28 +1855,33 @@ export function journeys(world: World): Journey[] {
 
         step('rolling forward one month: the cost first');
         await field.fill(text(m1));
-        const rollCost = p.getByRole('status').filter({ hasText: new RegExp(`^Moving to ${text(m1)} rolls 5 blocks forward: costs \\d+ calls`) });
+        // The new month's journal walk is priced "about", from the month read: its entries a day over the new month's days.
+        const rollCost = p.getByRole('status').filter({ hasText: new RegExp(`^Moving to ${text(m1)} rolls 6 blocks forward: costs about \\d+ calls \\(\\d+ cached; journal entries are read 500 to a call`) });
         await rollCost.waitFor();
-        const roll = Number(/costs (\d+) calls/.exec((await rollCost.textContent())!)![1]);
+        const roll = Number(/costs about (\d+) calls/.exec((await rollCost.textContent())!)![1]);
         assert.ok(roll > 0 && roll < cold, `rolling costs only the new periods (${roll} of the pack's ${cold})`);
-        // The KPIs are priced in that cost, exactly; the user's formula about.
-        await p.getByRole('status').filter({ hasText: 'The FIN formula naming FIN_PERIOD recalculates too: about 1 call more, what it reads now.' }).waitFor();
+        const walkEstimate = Math.max(1, Math.ceil(((walk0.items / walk0.days) * walk1.days + 1) / 500));
+        // The KPIs and the charts are priced in that cost, exactly; the user's formula reads what the charts read: nothing more.
+        await p.getByRole('status').filter({ hasText: 'The FIN formula naming FIN_PERIOD recalculates too: no call more, what it reads now being in the cost above.' }).waitFor();
         await shot('18-roll-forward-cost');
         const usage1 = await usage(world, 'growth-admin');
         await p.getByRole('button', { name: 'Roll forward', exact: true }).click();
-        await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${text(m1)} .*: rolled 5 blocks forward`) }).waitFor({ timeout: LONG });
+        await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${text(m1)} .*: rolled 6 blocks forward`) }).waitFor({ timeout: LONG });
         step('checking the new figures');
         await kpis(f1);
+        await showSheet(page, 'Board charts');
+        await expectBoardCharts(page, charts1, `rolled to ${text(m1)}`);
         await showSheet(page, 'Board P&L');
         await goToCell(page, 'Z1');
         await settledResult(page);
-        // The roll spends the cost shown and the one call about the formula; or one call less, when the formula's
-        // month (the same month a year before) is on its way as the prior year to date is read: that year to date
-        // is then the cached one to the month before plus that month (issue 30), derived at no call.
         const rollSpent = (await usage(world, 'growth-admin')) - usage1;
-        assert.ok(rollSpent === roll + 1 || rollSpent === roll, `the roll spent the cost shown (${roll}) and the one call about the formula, or one less: ${rollSpent}`);
-        log(`rolled to ${text(m1)} for ${rollSpent} calls (${roll} shown, and about 1 for the user's formula on FIN_PERIOD); the KPIs follow FIN_PERIOD`);
+        // The user's formula reads the month a year before, which the charts' "prior year" column reads too: no call of its own.
+        assert.equal(rollSpent, roll - walkEstimate + walk1.pages, "the roll spent the cost shown (the journal walk its pages, not the estimate); the formula's month was the charts'");
+        log(`rolled to ${text(m1)}: about ${roll} calls shown, ${rollSpent} spent (the journal walk ${walk1.pages} pages for ${walkEstimate} estimated), the user's formula on FIN_PERIOD reading what the charts read; the KPIs and the charts follow FIN_PERIOD`);
         await shot('19-board-pack-rolled-forward');
+        await showSheet(page, 'Board charts');
+        await goToCell(page, 'A1');
+        await shot('19a-board-pack-charts-rolled-forward');
 
         // Issue 15, item 5: the pack for the board, as values: no FIN formula left, no call spent.
         step('a values copy of the pack for people without the add-in');
@@ -1769,6 +1890,7 @@ export function journeys(world: World): Journey[] {
         const kpiChoice = p.getByRole('checkbox', { name: /^Board KPIs \(/ });
         await kpiChoice.waitFor({ timeout: LONG });
         assert.ok(await kpiChoice.isChecked(), 'the KPI sheet, which the add-in feeds, is ticked');
+        assert.ok(await p.getByRole('checkbox', { name: /^Board charts \(/ }).isChecked(), "the charts' sheet, which the add-in feeds, is ticked");
         await p.getByRole('button', { name: /^Make \d+ values copies$/ }).click();
         const shared = p.getByText(/Made \d+ values cop(y|ies): /);
         await shared.or(errorMessages(p)).first().waitFor({ timeout: LONG });
@@ -1785,7 +1907,14 @@ export function journeys(world: World): Journey[] {
           const held = await formulaBox.inputValue();
           assert.ok(!held.startsWith('='), `${label} in the copy holds ${held}, not a formula`);
         }
-        log(`values copy: ${(await shared.textContent())?.trim()}; the KPIs hold the API's figures and no formula; 0 calls`);
+        // The charts' sheet, copied too: its charts read the copy's own cells, which hold values.
+        const chartCopy = await showSheet(page, 'Board charts (values)');
+        await expectBoardCharts(page, charts1, 'in the values copy');
+        const charted = (await readGrid(chartCopy)).find((r) => r.cells[0] === charts1.months[0]);
+        assert.ok(charted, 'the first month of the year in the copy');
+        await goToCell(page, `B${charted.row}`);
+        assert.ok(!(await formulaBox.inputValue()).startsWith('='), "the charts' figures in the copy are values");
+        log(`values copy: ${(await shared.textContent())?.trim()}; the KPIs hold the API's figures and no formula; the copy's charts read its own values; 0 calls`);
       },
     },
     {

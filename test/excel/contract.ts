@@ -512,6 +512,32 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect((await rejection(gw.writeFormula('Missing!A1', '=1'))).code).toBe('NotFound');
     });
 
+    test('writeFormulas: a block of formulas in one go, null leaving a cell as it is; a text-formatted cell gets General, other formats stay; a bad block writes nothing', async () => {
+      await gw.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['label', 5, null], [null, null, 'kept']], cellFormats: [['@', '#,##0.00', null], [null, '@', null]] });
+      await gw.writeFormulas('Sheet1!A1', [
+        [null, '=FIN.PNL("Revenue",$A2)', '=1+1'],
+        ['=FIN.PERIOD(FIN_PERIOD,1-$B$37)', '=IF(1>$B$37,NA(),FIN.PNL("Revenue",$A2))', null],
+      ]);
+      expect(inspect.cell('Sheet1', 'A1')).toMatchObject({ value: 'label', numberFormat: '@' });
+      expect(inspect.cell('Sheet1', 'A1').formula).toBeUndefined();
+      expect(inspect.cell('Sheet1', 'B1')).toMatchObject({ formula: '=FIN.PNL("Revenue",$A2)', numberFormat: '#,##0.00' });
+      expect(inspect.cell('Sheet1', 'C1').formula).toBe('=1+1');
+      expect(inspect.cell('Sheet1', 'A2').formula).toBe('=FIN.PERIOD(FIN_PERIOD,1-$B$37)');
+      expect(inspect.cell('Sheet1', 'B2')).toMatchObject({ formula: '=IF(1>$B$37,NA(),FIN.PNL("Revenue",$A2))', numberFormat: 'General' });
+      expect(inspect.cell('Sheet1', 'C2')).toMatchObject({ value: 'kept' });
+      expect(inspect.cell('Sheet1', 'C2').formula).toBeUndefined();
+      await gw.writeGrid({ kind: 'newSheet', name: "P&L '26", activate: false }, { values: [['x']] });
+      await gw.writeFormulas({ sheet: "P&L '26", cell: 'C3', address: "'P&L ''26'!C3" }, [['=FIN.VERSION()']]);
+      expect(inspect.cell("P&L '26", 'C3').formula).toBe('=FIN.VERSION()');
+      // Text is never a formula: a block holding any entry that is not one is refused whole, before any write.
+      for (const bad of [[['=1', 'Revenue']], [['=1'], ['=2', '=3']], [], [[]]]) {
+        expect((await rejection(gw.writeFormulas('Sheet1!E1', bad))).code).toBe('InvalidInput');
+      }
+      expect(inspect.cell('Sheet1', 'E1').formula).toBeUndefined();
+      expect(inspect.cell('Sheet1', 'E1').value).toBe('');
+      expect((await rejection(gw.writeFormulas('Missing!A1', [['=1']]))).code).toBe('NotFound');
+    });
+
     test('settings round-trip as JSON', async () => {
       expect(await gw.readSetting('scale')).toBeUndefined();
       const value = { scale: 1000, companies: ['c1', 'c2'], nested: { on: true, at: '2026-01-31T00:00:00Z', none: null } };
@@ -620,6 +646,34 @@ export function gatewayContract(label: string, make: MakeHarness): void {
           },
         ]);
         expect(shown()).toEqual([{ name: 'FinChart_1', series: [['Total revenue', 'Sheet1!C7:D7', 'Sheet1!C3:D3', [1200.5, 1300]], ['Net income', 'Sheet1!C8:D8', 'Sheet1!C3:D3', [400.5, 450]]] }]);
+      });
+
+      test("a chart of a table's columns (the board pack's charts): series by columns, kept on the copy's own cells", async () => {
+        await gw.writeGrid({ kind: 'newSheet', name: 'Board charts' }, { values: [['Month', 'Revenue', 'Net burn'], ['2026-01', 100, -5], ['2026-02', 120, 7.5], ['2026-03', 90, 12]] });
+        const spec: ChartSpec = {
+          kind: 'column',
+          title: 'Revenue and net burn',
+          categories: "'Board charts'!A2:A4",
+          series: [
+            { name: 'Revenue', values: "'Board charts'!B2:B4" },
+            { name: 'Net burn', values: "'Board charts'!C2:C4" },
+          ],
+        };
+        await gw.addChart({ sheet: 'Board charts', over: 'A6:D20' }, spec, 'FinBoard_1');
+        expect(inspect.charts('Board charts')).toMatchObject([
+          {
+            name: 'FinBoard_1',
+            over: 'A6:D20',
+            series: [
+              { name: 'Revenue', values: "'Board charts'!B2:B4", categories: "'Board charts'!A2:A4", shown: [100, 120, 90] },
+              { name: 'Net burn', values: "'Board charts'!C2:C4", shown: [-5, 7.5, 12] },
+            ],
+          },
+        ]);
+        const copy = await gw.copySheetAsValues('Board charts', { name: 'Board charts (values)', note: ['Values as of today'] });
+        expect(inspect.charts(copy.sheet)).toMatchObject([
+          { over: 'A8:D22', series: [{ values: "'Board charts (values)'!B4:B6", categories: "'Board charts (values)'!A4:A6", shown: [100, 120, 90] }, { values: "'Board charts (values)'!C4:C6", shown: [-5, 7.5, 12] }] },
+        ]);
       });
 
       test('titles and series names from the API stay text, never a formula or a link', async () => {

@@ -65,6 +65,19 @@ describe('OfficeGateway through office-js against the fake Excel', () => {
     expect(h.fake.syncCount).toBe(1);
   });
 
+  test("the board charts' table of formulas is two syncs through the client library, where a formula a cell was two each", async () => {
+    const h = officeHarness();
+    await h.gateway.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A37' }, { values: [['Months of the fiscal year to date']], cellFormats: [['@']] });
+    const block = Array.from({ length: 15 }, (_, r) => Array.from({ length: 9 }, (_, c) => (r === 1 || r === 2 || (r === 0 && c !== 1) ? null : `=${r}+${c}`)));
+    h.fake.resetLog();
+    await h.gateway.writeFormulas('Sheet1!A37', block);
+    expect(h.fake.syncCount).toBe(2);
+    expect(h.office.lastWriteStats).toMatchObject({ operation: 'writeFormulas', syncs: 2 });
+    expect(h.inspect.cell('Sheet1', 'A37')).toMatchObject({ value: 'Months of the fiscal year to date', numberFormat: '@' });
+    expect(h.inspect.cell('Sheet1', 'B37').formula).toBe('=0+1');
+    expect(h.inspect.cell('Sheet1', 'I51').formula).toBe('=14+8');
+  });
+
   test('a statement at an anchor is one sync; on a new sheet, two', async () => {
     const h = officeHarness();
     await h.office.writeGrid(

@@ -121,8 +121,19 @@ export function renderPane(
   };
 }
 
+/** The pane over services made elsewhere (a workbench's, whose formula engine calculates the FIN cells). */
+export function renderServices(services: PaneServices): { user: ReturnType<typeof userEvent.setup>; unmount: () => void } {
+  const user = userEvent.setup();
+  const view = render(
+    <RendererProvider renderer={unstyled} targetDocument={document}>
+      <App theme={webLightTheme} services={services} />
+    </RendererProvider>,
+  );
+  return { user, unmount: view.unmount };
+}
+
 /** Connects through the form with a roster key. */
-export async function connectWith(h: PaneHarness, sb: TestSandbox, label: string, plan = 'growth'): Promise<void> {
+export async function connectWith(h: Pick<PaneHarness, 'user'>, sb: TestSandbox, label: string, plan = 'growth'): Promise<void> {
   const key = await screen.findByLabelText('API key');
   await h.user.type(key, sb.keys[label]);
   await h.user.selectOptions(screen.getByRole('combobox', { name: 'Plan' }), plan);
@@ -130,7 +141,7 @@ export async function connectWith(h: PaneHarness, sb: TestSandbox, label: string
 }
 
 /** Connects and waits for the tabs, the Reports tab settled. */
-export async function connected(h: PaneHarness, sb: TestSandbox, label = 'growth-admin', plan = 'growth'): Promise<void> {
+export async function connected(h: Pick<PaneHarness, 'user'>, sb: TestSandbox, label = 'growth-admin', plan = 'growth'): Promise<void> {
   await connectWith(h, sb, label, plan);
   await reportsSettled();
 }

@@ -3,12 +3,14 @@
 // move the period one month and see the cost first, then the rolled block with the API's figures for its new
 // dates, having spent exactly the cost shown.
 import { calendarDateAt, formatYearMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
-import { KPI_FIRST_ROW, KPIS, packCost } from '../../src/engine/reporting/boardPack';
+import { KPI_FIRST_ROW, KPIS, packCost, packCosts } from '../../src/engine/reporting/boardPack';
 import { readReportingPeriod } from '../../src/engine/reporting/period';
 import { columnsFor } from '../../src/engine/statements';
 import { specFromBinding } from '../../src/engine/statements/spec';
 import { connected, openTab, renderPane, reportsSettled, screen, startSandbox, waitFor, within, type PaneHarness, type TestSandbox } from './harness';
 import { expectBlockMatchesApi } from './sheet';
+import { keepBudget } from '../../src/engine/budgets';
+import { monthsFrom, typeBudget } from '../support/budget';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -69,53 +71,138 @@ test('set the reporting period, insert relative to it, roll forward one month wi
   h.unmount();
 });
 
-test('the board pack: its cost before inserting, five blocks and a KPI sheet of FIN formulas on FIN_PERIOD, rolled with it', async () => {
+test('the board pack: its cost before inserting (the journal walk said), the budget chosen, blocks, KPIs and charts on FIN_PERIOD, rolled with it', async () => {
   const h = renderPane(sb);
+  const m0 = monthText(-2);
+  const year = Number(m0.slice(0, 4));
+  // Two budgets kept before the pane opens: one over last year and this one, one over last year only.
+  const line = (months: string[]) => [{ label: 'Rent', units: months.map(() => 8_500) }];
+  const both = monthsFrom(`${year - 1}-01-01`, 24);
+  const lastYear = monthsFrom(`${year - 1}-01-01`, 12);
+  await keepBudget(h.gateway, 'Budget_Both', (await typeBudget(h.gateway, 'Budget', both, line(both))).address);
+  await keepBudget(h.gateway, 'Budget_LastYear', (await typeBudget(h.gateway, 'Old budget', lastYear, line(lastYear))).address);
   await connected(h, sb);
   await screen.findByText('Set the reporting period first: the pack follows it.', {}, { timeout: 15000 });
-  const m0 = monthText(-2);
   const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
   await h.user.clear(field);
   await h.user.type(field, m0);
   await h.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
   await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
-  const month = { year: Number(m0.slice(0, 4)), month: Number(m0.slice(5)) };
-  await screen.findByText(/^Five statement sheets and a KPI sheet for .*: costs \d+ calls/, {}, { timeout: 15000 });
-  const priced = await packCost((await h.services.runtime.getReader())!, month, 1);
-  const cold = priced.calls;
-  // Its year to date is the sum of the months its P&L by month fetches (issue 30).
-  expect(priced.derived).toBe(1);
-  await screen.findByText(`Five statement sheets and a KPI sheet for ${m0}, rolling forward with the reporting period: costs ${cold} calls (0 cached), and 1 from the monthly statements at no call.`, {}, { timeout: 15000 });
+  const month = { year, month: Number(m0.slice(5)) };
+  const reader = (await h.services.runtime.getReader())!;
+
+  // The first budget by default; its cost says the walk over the month's journal entries is priced at least.
+  const picker = await screen.findByRole('combobox', { name: 'Budget in the pack' }, { timeout: 15000 });
+  expect((picker as HTMLSelectElement).value).toBe('Budget_Both');
+  const cold = await packCost(reader, month, { fiscalYearStartMonth: 1, budget: 'Budget_Both', charts: true, byDepartment: true });
+  expect(cold.estimated).toBe('at least');
+  await screen.findByText(
+    `Seven statement sheets (the P&L by department and against the budget Budget_Both among them), a KPI sheet and a sheet of charts for ${m0}, rolling forward with the reporting period: costs at least ${cold.calls} calls (0 cached), and 2 from the monthly statements at no call: the P&L by department reads the month's journal entries, 500 to a call, so their pages are known once read.`,
+    {},
+    { timeout: 15000 },
+  );
+  // The two costly parts, ticked, each with what it adds beside it; the pack's cost follows what is ticked.
+  const full = { fiscalYearStartMonth: 1, budget: 'Budget_Both', charts: true, byDepartment: true };
+  const parts = await packCosts(reader, month, full);
+  expect(parts.pack).toEqual(cold);
+  const charts = screen.getByRole('checkbox', { name: 'Board charts' }) as HTMLInputElement;
+  const byDept = screen.getByRole('checkbox', { name: 'P&L by department for the month' }) as HTMLInputElement;
+  expect([charts.checked, byDept.checked]).toEqual([true, true]);
+  await waitFor(() => expect(charts.getAttribute('aria-describedby') && document.getElementById(charts.getAttribute('aria-describedby')!)?.textContent).toBe(`adds ${parts.charts.calls} calls`));
+  expect(document.getElementById(byDept.getAttribute('aria-describedby')!)?.textContent).toBe(`adds at least ${parts.byDepartment.calls} calls`);
+  await h.user.click(charts);
+  const noCharts = await packCost(reader, month, { ...full, charts: false });
+  expect(noCharts.calls).toBe(cold.calls - parts.charts.calls);
+  await screen.findByText(
+    `Seven statement sheets (the P&L by department and against the budget Budget_Both among them), a KPI sheet for ${m0}, rolling forward with the reporting period: costs at least ${noCharts.calls} calls (0 cached), and 1 from the monthly statements at no call: the P&L by department reads the month's journal entries, 500 to a call, so their pages are known once read.`,
+    {},
+    { timeout: 15000 },
+  );
+  await waitFor(() => expect(document.getElementById(charts.getAttribute('aria-describedby')!)?.textContent).toBe(`would add ${parts.charts.calls} calls`));
+  await h.user.click(byDept);
+  const neither = await packCost(reader, month, { ...full, charts: false, byDepartment: false });
+  expect(neither.estimated).toBeUndefined();
+  await screen.findByText(`Six statement sheets (the P&L against the budget Budget_Both among them), a KPI sheet for ${m0}, rolling forward with the reporting period: costs ${neither.calls} calls (0 cached), and 1 from the monthly statements at no call.`, {}, { timeout: 15000 });
+  await h.user.click(charts);
+  await h.user.click(byDept);
+  await screen.findByText(new RegExp(`^Seven statement sheets .* and a sheet of charts for ${m0}, .*: costs at least ${cold.calls} calls`), {}, { timeout: 15000 });
+  // A budget that does not cover the month is refused before anything is spent, and Insert with it.
+  await h.user.selectOptions(picker, screen.getByRole('option', { name: 'Budget_LastYear' }));
+  await screen.findByText('The budget does not cover the period', {}, { timeout: 15000 });
+  expect(screen.getByRole('button', { name: 'Insert the board pack' }).getAttribute('aria-disabled')).toBe('true');
+  // No budget: six statement sheets.
+  await h.user.selectOptions(picker, screen.getByRole('option', { name: 'No budget comparison' }));
+  await screen.findByText(/^Six statement sheets \(the P&L by department among them\), a KPI sheet and a sheet of charts for /, {}, { timeout: 15000 });
+  expect(screen.queryByText('The budget does not cover the period')).toBeNull();
+  await h.user.selectOptions(picker, screen.getByRole('option', { name: 'Budget_Both' }));
+  await screen.findByText(/^Seven statement sheets \(the P&L by department and against the budget Budget_Both among them\)/, {}, { timeout: 15000 });
+
   const usage = await sb.usage(sb.companies['growth-admin']);
   await h.user.click(screen.getByRole('button', { name: 'Insert the board pack' }));
   const done = await screen.findByText(/^Inserted the board pack for /, {}, { timeout: 30000 });
-  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs"\): it rolls forward/, {}, { timeout: 15000 });
-  // Here no formula engine calculates the KPIs: the statements spend their share of the cost shown.
+  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs", charts on "Board charts"\): it rolls forward/, {}, { timeout: 15000 });
+  // Here no formula engine calculates the KPIs and the charts' table: the statements spend their share of the cost shown.
   const spent = (await sb.usage(sb.companies['growth-admin'])) - usage;
-  expect(spent).toBeLessThan(cold);
-  expect(done.textContent).toContain(`The statements spent ${spent} calls`);
-  expect(h.gateway.sheetNames()).toEqual(['Sheet1', 'Reporting period', 'Board P&L', 'Board P&L by month', 'Board balance sheet', 'Board cash flow', 'Board KPIs']);
+  expect(spent).toBeLessThan(cold.calls);
+  expect(done.textContent).toContain(`8 statement blocks, the sheet Board KPIs and the charts on Board charts. The statements spent ${spent} calls`);
+  expect(h.gateway.sheetNames()).toEqual([
+    'Sheet1',
+    'Budget',
+    'Old budget',
+    'Reporting period',
+    'Board P&L',
+    'Board P&L by month',
+    'Board balance sheet',
+    'Board cash flow',
+    'Board P&L vs budget',
+    'Board P&L by dept',
+    'Board KPIs',
+    'Board charts',
+  ]);
   const bindings = await h.gateway.listBindings();
-  expect(bindings.map((b) => b.parameters.relation)).toEqual(['month', 'month', 'ytd', 'ytd', 'ytd']);
+  expect(bindings.map((b) => [b.parameters.relation, b.parameters.layout, b.parameters.budget ?? null])).toEqual([
+    ['month', 'single', null],
+    ['month', 'prior_ytd', null],
+    ['ytd', 'months', null],
+    ['ytd', 'prior_period', null],
+    ['ytd', 'single', null],
+    ['month', 'budget', 'Budget_Both'],
+    ['ytd', 'budget', 'Budget_Both'],
+    ['month', 'by_department', null],
+  ]);
   expect(KPIS.map((_, i) => h.gateway.cell('Board KPIs', `B${KPI_FIRST_ROW + i}`).formula)).toEqual(KPIS.map((k) => k.formula));
   expect(KPIS.every((k) => k.formula.includes('FIN_PERIOD') || /B\d/.test(k.formula))).toBe(true);
+  // The charts' sheet: its table of FIN formulas on FIN_PERIOD, and Excel charts reading it.
+  expect(h.gateway.cell('Board charts', 'B37').formula).toBe('=MOD(VALUE(RIGHT(FIN_PERIOD,2))-1,12)+1');
+  expect(h.gateway.cell('Board charts', 'A40').formula).toBe('=FIN.PERIOD(FIN_PERIOD,1-$B$37)');
+  expect(h.gateway.cell('Board charts', 'B51').formula).toBe('=IF(12>$B$37,NA(),FIN.PNL("Revenue",$A51))');
+  expect(h.gateway.chartsOn('Board charts').map((c) => [c.title, c.series.map((x) => x.values)])).toEqual([
+    ['Revenue and operating expenses by month, against the prior year', ["'Board charts'!B40:B51", "'Board charts'!C40:C51", "'Board charts'!D40:D51", "'Board charts'!E40:E51"]],
+    ['Gross margin by month', ["'Board charts'!F40:F51"]],
+    ['Net burn by month', ["'Board charts'!H40:H51"]],
+    ['Cash at month end', ["'Board charts'!G40:G51"]],
+    ['Cash runway (months)', ["'Board charts'!I40:I51"]],
+  ]);
+  // Above the table (row 39 on), so the sheet opens on them: two, then three under them.
+  expect(h.gateway.chartsOn('Board charts').map((c) => c.over)).toEqual(['A4:E18', 'F4:I18', 'A20:C34', 'D20:F34', 'G20:I34']);
   // One pack per workbook: both would follow the one reporting period. Insert is refused, and says why.
-  await screen.findByText(/^This workbook has its board pack \(KPI sheet "Board KPIs"\): it rolls forward/, {}, { timeout: 15000 });
   const again = screen.getByRole('button', { name: 'Insert the board pack' });
   expect(again.getAttribute('aria-disabled')).toBe('true');
+  expect(screen.queryByRole('combobox', { name: 'Budget in the pack' })).toBeNull();
   await h.user.click(again);
-  expect(h.gateway.sheetNames()).toHaveLength(7);
+  expect(h.gateway.sheetNames()).toHaveLength(12);
 
-  // Rolling the pack: its cost names the blocks and prices the KPIs' reads too.
+  // Rolling the pack: its cost names the blocks, prices the KPIs' and the charts' reads too, and says the new
+  // month's journal walk is an estimate ("about", from the month read).
   const m1 = monthText(-1);
   await h.user.clear(field);
   await h.user.type(field, m1);
-  const cost = await screen.findByText(new RegExp(`^Moving to ${m1} rolls 5 blocks forward: costs (\\d+) calls`), {}, { timeout: 15000 });
-  const shown = Number(/costs (\d+) calls/.exec(cost.textContent!)![1]);
+  const cost = await screen.findByText(new RegExp(`^Moving to ${m1} rolls 8 blocks forward: costs about (\\d+) calls \\(\\d+ cached; journal entries are read 500 to a call`), {}, { timeout: 15000 });
+  const shown = Number(/costs about (\d+) calls/.exec(cost.textContent!)![1]);
   expect(shown).toBeGreaterThan(0);
   const before = await sb.usage(sb.companies['growth-admin']);
   await h.user.click(screen.getByRole('button', { name: 'Roll forward' }));
-  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 5 blocks forward`), {}, { timeout: 30000 });
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 8 blocks forward`), {}, { timeout: 30000 });
   await screen.findByText(`FIN_PERIOD is ${m1} ('Reporting period'!B1).`, {}, { timeout: 15000 });
   await reportsSettled();
   expect((await sb.usage(sb.companies['growth-admin'])) - before).toBeLessThanOrEqual(shown);

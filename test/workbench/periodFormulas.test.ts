@@ -6,6 +6,7 @@ import '../../src/workbench/customFunctionsStub';
 import * as runtime from '../../src/runtime';
 import { periodFormulas } from '../../src/engine/reporting/periodFormulas';
 import { namesReportingPeriod, setReportingPeriod } from '../../src/engine/reporting/period';
+import { incomeStatementRead } from '../../src/engine/reporting/packReads';
 import { lastFullYear } from '../engine/fin/finHarness';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { sandboxWorkbench } from '../support/workbench';
@@ -48,6 +49,8 @@ test('the formulas naming FIN_PERIOD are counted at what they read now, and movi
   expect(await periodFormulas(deps)).toEqual({ cells: 2, calls: 2, unknown: 0 });
   // A sheet priced elsewhere (the board pack's KPIs) is left out.
   expect(await periodFormulas(deps, ['sheet1'])).toEqual({ cells: 0, calls: 0, unknown: 0 });
+  // A figure read by what is priced exactly (the pack's formulas) is not counted again: March's statement.
+  expect(await periodFormulas(deps, [], [incomeStatementRead({ year, month: 3 })])).toEqual({ cells: 2, calls: 1, unknown: 0 });
 
   const company = sb.companies['growth-admin'];
   const before = await sb.usage(company);

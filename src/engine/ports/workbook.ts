@@ -345,6 +345,14 @@ export interface WorkbookGateway {
    * formula as text; any other number format the user chose stays. The pane's formula helper only.
    */
   writeFormula(cell: CellRef | string, formula: string): Promise<void>;
+  /**
+   * Puts a block of formulas in one round trip: `formulas[r][c]` in the cell r rows down and c columns right
+   * of `at` (a CellRef or a sheet-qualified address of the block's top-left cell); null leaves a cell as it
+   * is. Each cell as writeFormula (a text-formatted cell gets General first). Only for formulas the engine
+   * built (the board pack's chart table): every entry must be a formula Excel can hold, and the block
+   * rectangular, checked before anything is written; text from the API or the user never goes through here.
+   */
+  writeFormulas(at: CellRef | string, formulas: readonly (readonly (string | null)[])[]): Promise<void>;
 
   // Sheets -----------------------------------------------------------------------------------------
   /** The workbook's sheets in tab order. */

@@ -303,23 +303,37 @@ export class CachedReader {
     return this.cashFlowsLackCash ? requests.flatMap((r) => [r, ...cashRequestsOf(r)]) : [...requests];
   }
 
+  /** These requests once each, and those of them not cached (or due: an answer due for a refresh costs its call again). */
+  private async missingOf(company: string | null, requests: readonly ReadRequest[]): Promise<{ distinct: number; missing: ReadRequest[] }> {
+    const distinct = new Map<string, ReadRequest>();
+    for (const r of this.withDependents(requests)) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
+    const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
+    return { distinct: distinct.size, missing: [...distinct.values()].filter((_, i) => !hits[i]) };
+  }
+
+  /**
+   * The run about to read these requests (an insert, a roll) follows the plan their cost was shown from, until
+   * the returned function is called: derived answers fetch the sources it counted on (derivations.ts).
+   */
+  async follow(requests: readonly ReadRequest[]): Promise<() => void> {
+    const company = this.knownCompanyId();
+    if (!company) return () => {};
+    return this.derivations.follow(company, (await this.missingOf(company, requests)).missing);
+  }
+
   /** What fetching these requests through the cache spends; never calls the API. */
   async cost(requests: readonly ReadRequest[]): Promise<CallCost> {
     const company = this.knownCompanyId();
-    const distinct = new Map<string, ReadRequest>();
-    for (const r of this.withDependents(requests)) distinct.set(company ? canonicalKey(company, r) : JSON.stringify(r), r);
-    // An answer due for a refresh costs its call again.
-    const hits = company ? await Promise.all([...distinct.values()].map(async (r) => (await this.cache.peek(company, r)) !== undefined && !(await this.cache.isStale(company, r)))) : [];
-    const cached = hits.filter(Boolean).length;
-    const missing = [...distinct.values()].filter((_, i) => !hits[i]);
+    const { distinct: size, missing } = await this.missingOf(company, requests);
+    const cached = size - missing.length;
     if (!company) {
       const priced = await this.priced(missing);
-      return { requests: distinct.size, cached, calls: priced.calls, ...(priced.estimated ? { estimated: priced.estimated } : {}) };
+      return { requests: size, cached, calls: priced.calls, ...(priced.estimated ? { estimated: priced.estimated } : {}) };
     }
     const plan = await this.derivations.plan(company, missing);
     const priced = await this.priced(plan.fetch);
     return {
-      requests: distinct.size,
+      requests: size,
       cached,
       calls: priced.calls,
       ...(plan.derived > 0 ? { derived: plan.derived } : {}),

@@ -2,8 +2,9 @@
 // the statements it is derived from, at no call, whenever those are at hand:
 //   - cached and not due, or being fetched by another reader (a batch of cells, a block's columns: a read
 //     first lets the reads started beside it begin, then waits for them);
-//   - not cached or due, but planned: the cost shown counted them (cost() chose to fetch the months in place
-//     of the requests they answer, or they are among the requests priced), so they are fetched here;
+//   - not cached or due, but planned: the run reading it follows the plan its cost was shown from (follow():
+//     the months fetched in place of the requests they answer, or among the requests priced), so they are
+//     fetched here;
 //   - a refresh's blocks' monthly statements are planned so (planSources): it fetches them anyway.
 // Otherwise the request is fetched as before. A derived answer is an answer: cached under its own request,
 // due by the same rules, and due again when one of its sources is fetched again on purpose.
@@ -38,9 +39,11 @@ export interface DerivationPlan {
   derived: number;
   /** Monthly statements fetched in place of the requests they answer, being fewer. */
   instead?: { fetch: number; replace: number };
+  /** The sources each derived answer (key) counts on that are not cached: what following the plan fetches. */
+  sources: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** A plan's choice of sources is followed for this long (a cost shown, then the insert it priced). */
+/** A refresh's sources are planned for this long at most (it unplans them when done). */
 const PLANNED_FOR_MS = 15 * 60 * 1000;
 
 /** Lets the reads started beside this one begin (a batch of cells, a block's columns) before looking. */
@@ -82,11 +85,12 @@ export class Derivations {
   /** A refresh's blocks' monthly statements (key -> until when): it fetches them anyway, for whichever answer reads first. */
   private readonly planned = new Map<string, number>();
   /**
-   * The sources a cost counted on, by the derived answer it counted them for (its key -> sources, until when):
-   * only that answer fetches them. Another read meanwhile must not, or it would spend the months of a preview
-   * the user never acted on while its own cost said one call.
+   * The plans being followed (follow()): for each, the sources it counted on by the derived answer it counted
+   * them for. Only that answer fetches them, and only while the run that priced them (an insert, a roll) is on:
+   * a cost shown is no promise to act on it, and another read meanwhile (the block the user inserted instead)
+   * must spend what its own cost said, not the months of a preview left aside.
    */
-  private readonly plannedFor = new Map<string, { sources: ReadonlySet<string>; until: number }>();
+  private readonly following = new Set<ReadonlyMap<string, ReadonlySet<string>>>();
   /** How many answers were derived (the pane and the tests read it). */
   count = 0;
   /** Keys of the answers derived here (in memory): a check compares only answers the API gave. */
@@ -139,10 +143,10 @@ export class Derivations {
     const candidates = monthlySources(d);
     // Kept answers into memory, where fresh() looks.
     await Promise.all([...candidates, CATEGORIES].map((r) => cache.peek(company, r)));
-    const mine = this.plannedFor.get(canonicalKey(company, req));
+    const reqKey = canonicalKey(company, req);
     const planned = (r: ReadRequest) => {
       const k = canonicalKey(company, r);
-      return (this.planned.get(k) ?? -Infinity) >= this.now() || (mine !== undefined && mine.until >= this.now() && mine.sources.has(k));
+      return (this.planned.get(k) ?? -Infinity) >= this.now() || [...this.following].some((plan) => plan.get(reqKey)?.has(k) === true);
     };
     const asked = this.asked.get(canonicalKey(company, req));
     // Only a source a plan counted is fetched here: one merely kept from before (a block since deleted) would
@@ -228,7 +232,7 @@ export class Derivations {
    */
   async plan(company: string, missing: readonly ReadRequest[]): Promise<DerivationPlan> {
     const derivable = this.on ? missing.map((r) => ({ r, d: derivationOf(r) })).filter((x): x is { r: ReadRequest; d: Derivation } => x.d !== null) : [];
-    if (derivable.length === 0) return { fetch: [...missing], derived: 0 };
+    if (derivable.length === 0) return { fetch: [...missing], derived: 0, sources: new Map() };
     const { cache } = this.host;
     const key = (r: ReadRequest) => canonicalKey(company, r);
     const sources = new Map<string, ReadRequest>();
@@ -300,12 +304,21 @@ export class Derivations {
       }
     }
     for (const x of undecided) if (!derived.has(key(x.r))) fetch.set(key(x.r), x.r);
-    const until = this.now() + PLANNED_FOR_MS;
-    for (const [k, p] of this.plannedFor) if (p.until < this.now()) this.plannedFor.delete(k);
-    // The latest cost shown is the one followed: a request it prices as fetched forgets an earlier plan to derive it.
-    for (const k of fetch.keys()) this.plannedFor.delete(k);
-    for (const k of derived) this.plannedFor.set(k, { sources: used.get(k) ?? new Set(), until });
-    return { fetch: [...fetch.values()], derived: derived.size, ...(instead ? { instead } : {}) };
+    const followed = new Map([...derived].map((k) => [k, used.get(k) ?? new Set<string>()]));
+    return { fetch: [...fetch.values()], derived: derived.size, sources: followed, ...(instead ? { instead } : {}) };
+  }
+
+  /**
+   * Follows the plan of these requests (those missing from the cache) until the returned function is called:
+   * the run that reads them (an insert, a roll) fetches the sources its cost counted on, once, for the answers
+   * derived from them, whatever the order of its reads.
+   */
+  async follow(company: string, missing: readonly ReadRequest[]): Promise<() => void> {
+    const plan = (await this.plan(company, missing)).sources;
+    this.following.add(plan);
+    return () => {
+      this.following.delete(plan);
+    };
   }
 
   /**

@@ -6,23 +6,36 @@
 //   Board P&L by month   each month of the fiscal year to date, with a total
 //   Board balance sheet  at the period end, against the end of the prior fiscal year
 //   Board cash flow      the fiscal year to date
+//   Board P&L vs budget  with a budget kept in the workbook (the one chosen): the month, beside the year to
+//                        date, each against the budget (Actual, Budget, Variance, Variance %)
+//   Board P&L by dept    (optional) the month by department (engine/departments: the month's journal entries,
+//                        a walk whose pages are known once read, so its cost is "at least" or "about" until then)
 //   Board KPIs           revenue, its growth on the month before, gross margin, operating expense ratio, cash,
 //                        net burn, the average net burn of the last 3 months and the runway it gives
+//   Board charts         (optional) revenue and operating expenses by month against the prior year, gross
+//                        margin, net burn, cash at month end, the runway: Excel charts of a table of FIN
+//                        formulas (boardCharts.ts)
 //
 // The KPIs read only what the blocks read (the month's income statement and balance sheet) plus the month
-// before and the balance sheets a month and three months back, so their cost is known here (kpiReads) and
-// shown with the pack's.
+// before and the balance sheets a month and three months back; the charts' table reads each month of the
+// fiscal year to date, the same month a year before and the balance sheets around it. So their cost is known
+// here (kpiReads, chartReads) and shown with the pack's. The two optional parts are the costly ones (about 17
+// calls cold for the charts, 2 and the walk's pages for the departments): each has its cost shown apart
+// (packCosts) and the workbook records which were included.
 
-import { formatYearMonth, lastDayOf, shiftMonth, type YearMonth } from '../dates';
+import { formatYearMonth, shiftMonth, type YearMonth } from '../dates';
+import { prepareBudget } from '../budgets/column';
 import type { CallCost, CachedReader } from '../reader/cachedReader';
 import type { ReadRequest } from '../reader/requestCache';
 import { PERCENT_FORMAT } from '../render/varianceColumns';
 import { cellA1, parseQualified, qualify } from '../ports/address';
-import type { BindingRecord, WorkbookGateway, WriteTarget } from '../ports/workbook';
+import type { BindingRecord, Json, WorkbookGateway, WriteTarget } from '../ports/workbook';
 import type { StatementsEngine, StatementSpec } from '../statements';
-import { columnsFor } from '../statements/columns';
+import { blockRequests } from '../statements/columns';
 import { rollSpec } from '../statements/relative';
+import { chartReads, insertBoardCharts } from './boardCharts';
 import { REPORTING_PERIOD_NAME } from './period';
+import { balanceSheetRead, CATEGORIES_READ, incomeStatementRead, MONEY_FORMAT } from './packReads';
 
 /** Recorded in the workbook once a pack is inserted: moving the period then prices the KPIs' reads too. */
 export const BOARD_PACK_SETTING = 'fin.boardPack';
@@ -38,8 +51,30 @@ interface PackBlock {
 
 const base = { period: 'custom', scale: 'units' } as const;
 
-function packBlocks(fiscalYearStartMonth: number): PackBlock[] {
+/**
+ * The pack's two costly parts, each the user's to leave out: the charts (their table reads every month of the
+ * fiscal year to date, a year before and the balance sheets around them) and the P&L by department (the
+ * department list and a walk over the month's journal entries). A company with 10 calls a month needs both off.
+ */
+export interface PackParts {
+  charts: boolean;
+  byDepartment: boolean;
+}
+
+/** How the pack is made: the company's fiscal year, the kept budget (its workbook name) to compare with, if any, and its parts. */
+export interface PackChoice extends PackParts {
+  fiscalYearStartMonth: number;
+  budget?: string;
+}
+
+function packBlocks({ fiscalYearStartMonth, budget, byDepartment }: PackChoice): PackBlock[] {
   const spec = (s: Omit<PackSpec, 'period' | 'scale' | 'fiscalYearStartMonth'>): PackSpec => ({ ...base, fiscalYearStartMonth, ...s });
+  const againstBudget: PackBlock[] = budget
+    ? [
+        { sheet: 'Board P&L vs budget', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'budget', budget }) },
+        { sheet: 'Board P&L vs budget', beside: true, spec: spec({ statement: 'income_statement', relation: 'ytd', layout: 'budget', budget }) },
+      ]
+    : [];
   return [
     { sheet: 'Board P&L', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'single' }) },
     { sheet: 'Board P&L', beside: true, spec: spec({ statement: 'income_statement', relation: 'month', layout: 'prior_ytd', variance: true }) },
@@ -47,12 +82,25 @@ function packBlocks(fiscalYearStartMonth: number): PackBlock[] {
     // The prior period of a whole-month year to date ends the day before the fiscal year starts: the prior year end.
     { sheet: 'Board balance sheet', spec: spec({ statement: 'balance_sheet', relation: 'ytd', layout: 'prior_period' }) },
     { sheet: 'Board cash flow', spec: spec({ statement: 'cash_flow', relation: 'ytd', layout: 'single' }) },
+    ...againstBudget,
+    // Short: its values copy, "… (values)", must fit Excel's 31 characters whole.
+    ...(byDepartment ? [{ sheet: 'Board P&L by dept', spec: spec({ statement: 'income_statement', relation: 'month', layout: 'by_department' }) }] : []),
   ];
 }
 
 /** The pack's statement blocks at a reporting month. */
-export function packSpecs(month: YearMonth, fiscalYearStartMonth: number): StatementSpec[] {
-  return packBlocks(fiscalYearStartMonth).map((b) => rollSpec({ ...b.spec, start: '', end: '' }, month));
+export function packSpecs(month: YearMonth, choice: PackChoice): StatementSpec[] {
+  return packBlocks(choice).map((b) => rollSpec({ ...b.spec, start: '', end: '' }, month));
+}
+
+/**
+ * Refuses (the budget's own Refusal, before anything is fetched or written) a pack whose budget does not cover
+ * the month or its year to date: the pack is inserted whole or not at all. Reads the workbook only.
+ */
+export async function checkPackBudget(gateway: WorkbookGateway, month: YearMonth, choice: PackChoice): Promise<void> {
+  for (const spec of packSpecs(month, choice)) {
+    if (spec.layout === 'budget' && spec.budget) await prepareBudget(gateway, { budget: spec.budget, start: spec.start, end: spec.end, fiscalYearStartMonth: spec.fiscalYearStartMonth });
+  }
 }
 
 export const KPI_SHEET = 'Board KPIs';
@@ -84,24 +132,65 @@ export const KPIS: readonly Kpi[] = [
 
 /** What the KPI formulas read at a reporting month (the same requests FIN's reads make, so the cache shares them). */
 export function kpiReads(month: YearMonth): ReadRequest[] {
-  const incomeStatement = (m: YearMonth): ReadRequest => ({
-    path: '/reports/income_statement',
-    query: { start_date: `${formatYearMonth(m.year, m.month)}-01`, end_date: lastDayOf(m.year, m.month) },
-  });
-  const balanceSheet = (m: YearMonth): ReadRequest => ({ path: '/reports/balance_sheet', query: { date: lastDayOf(m.year, m.month) } });
   return [
-    { path: '/categories' },
-    incomeStatement(month),
-    incomeStatement(shiftMonth(month, -1)),
-    balanceSheet(month),
-    balanceSheet(shiftMonth(month, -1)),
-    balanceSheet(shiftMonth(month, -3)),
+    CATEGORIES_READ,
+    incomeStatementRead(month),
+    incomeStatementRead(shiftMonth(month, -1)),
+    balanceSheetRead(month),
+    balanceSheetRead(shiftMonth(month, -1)),
+    balanceSheetRead(shiftMonth(month, -3)),
   ];
 }
 
-/** What inserting the pack at a reporting month spends: its blocks' and KPIs' requests not cached. Calls nothing. */
-export function packCost(reader: CachedReader, month: YearMonth, fiscalYearStartMonth: number): Promise<CallCost> {
-  return reader.cost([...packSpecs(month, fiscalYearStartMonth).flatMap((s) => columnsFor(s).map((c) => c.request)), ...kpiReads(month)]);
+/** The pack a workbook holds, as recorded when inserted. */
+export interface BoardPack {
+  kpiSheet: string;
+  /** Absent in a pack inserted without its charts (or before there were any), or whose charts' sheet is gone. */
+  chartSheet?: string;
+  /** The fiscal year the charts' formulas were written for (their months run from its start). */
+  fiscalYearStartMonth?: number;
+}
+
+/**
+ * What the pack's FIN formulas read at a reporting month: its KPIs' and, when it has them, its charts'. Moving
+ * the period prices these exactly (the pane's formulaReads).
+ */
+export function packFormulaReads(pack: BoardPack, month: YearMonth): ReadRequest[] {
+  return [...kpiReads(month), ...(pack.chartSheet ? chartReads(month, pack.fiscalYearStartMonth ?? 1) : [])];
+}
+
+/** Every request inserting the pack makes at a reporting month: its blocks', KPIs' and, when chosen, charts'. */
+function packRequests(month: YearMonth, choice: PackChoice): ReadRequest[] {
+  return [...packSpecs(month, choice).flatMap(blockRequests), ...kpiReads(month), ...(choice.charts ? chartReads(month, choice.fiscalYearStartMonth) : [])];
+}
+
+/** What inserting the pack at a reporting month spends: its parts' requests not cached. Calls nothing. */
+export function packCost(reader: CachedReader, month: YearMonth, choice: PackChoice): Promise<CallCost> {
+  return reader.cost(packRequests(month, choice));
+}
+
+export interface PackCosts {
+  /** The pack as chosen. */
+  pack: CallCost;
+  /** What each costly part adds to the rest of the pack as chosen (ticking it, or what leaving it out saves). */
+  charts: CallCost;
+  byDepartment: CallCost;
+}
+
+/**
+ * The pack's cost as chosen and what each of its costly parts adds to it: the difference between the pack
+ * with the part and without it, the rest as chosen, so what they share (the categories, a balance sheet a cash
+ * flow is priced with) is counted once. Calls nothing.
+ */
+export async function packCosts(reader: CachedReader, month: YearMonth, choice: PackChoice): Promise<PackCosts> {
+  const part = async (key: keyof PackParts): Promise<CallCost> => {
+    const [on, off] = await Promise.all([packCost(reader, month, { ...choice, [key]: true }), packCost(reader, month, { ...choice, [key]: false })]);
+    // A walk is the department part's alone: its estimate goes with it.
+    const estimated = key === 'byDepartment' ? on.estimated : undefined;
+    return { requests: on.requests - off.requests, cached: on.cached - off.cached, calls: on.calls - off.calls, ...(estimated ? { estimated } : {}) };
+  };
+  const [pack, charts, byDepartment] = await Promise.all([packCost(reader, month, choice), part('charts'), part('byDepartment')]);
+  return { pack, charts, byDepartment };
 }
 
 /**
@@ -109,24 +198,27 @@ export function packCost(reader: CachedReader, month: YearMonth, fiscalYearStart
  * user deleted is gone). Moving the period then prices its KPIs' reads (the pane's formulaReads), and a second
  * pack is not inserted beside it: both would follow the one reporting period.
  */
-export async function boardPackIn(gateway: WorkbookGateway): Promise<{ kpiSheet: string } | null> {
+export async function boardPackIn(gateway: WorkbookGateway): Promise<BoardPack | null> {
   const recorded = await gateway.readSetting(BOARD_PACK_SETTING).catch(() => undefined);
-  const kpiSheet = recorded && typeof recorded === 'object' && !Array.isArray(recorded) ? recorded.kpiSheet : undefined;
+  const record: { [key: string]: Json } = recorded && typeof recorded === 'object' && !Array.isArray(recorded) ? recorded : {};
+  const { kpiSheet, chartSheet, fiscalYearStartMonth } = record;
   if (typeof kpiSheet !== 'string') return null;
-  const sheets = await gateway.listSheets();
-  return sheets.some((s) => s.name === kpiSheet) ? { kpiSheet } : null;
+  const sheets = (await gateway.listSheets()).map((s) => s.name);
+  if (!sheets.includes(kpiSheet)) return null;
+  // Charts whose sheet the user deleted are priced no more; the rest of the pack still rolls.
+  const charts = typeof chartSheet === 'string' && sheets.includes(chartSheet) ? { chartSheet, fiscalYearStartMonth: typeof fiscalYearStartMonth === 'number' ? fiscalYearStartMonth : 1 } : {};
+  return { kpiSheet, ...charts };
 }
 
 export interface PackOutcome {
   blocks: BindingRecord[];
   /** The KPI sheet's name as made (unique in the workbook). */
   kpiSheet: string;
+  /** The charts' sheet as made; null when they were left out. */
+  chartSheet: string | null;
 }
 
 const KPI_COLUMN_WIDTHS = [220, 110, 330];
-
-/** Amounts as the statements show them, without the symbol: the pane does not know the currency before a report. */
-const MONEY_FORMAT = '#,##0.00_);(#,##0.00)';
 
 function kpiFormat(kpi: Kpi): string {
   if (kpi.format === 'percent') return PERCENT_FORMAT;
@@ -136,17 +228,35 @@ function kpiFormat(kpi: Kpi): string {
 
 /**
  * Inserts the pack at the reporting month: the blocks through the statements engine (each fetched through
- * the cache, recorded with its relation), then the KPI sheet: labels and formats written as a grid, each KPI
- * formula put in its cell (Excel then calculates it, reading what the blocks have cached).
+ * the cache, recorded with its relation), then the KPI sheet: labels and formats written as a grid, the KPI
+ * formulas put in their cells in one go (Excel then calculates them, reading what the blocks have cached), then the charts'
+ * sheet. A budget that cannot answer for the month is refused before anything is written.
  */
 export async function insertBoardPack(
   gateway: WorkbookGateway,
   statements: StatementsEngine,
   month: YearMonth,
-  options: { fiscalYearStartMonth: number; onProgress?: (done: number, total: number) => void },
+  options: PackChoice & { onProgress?: (done: number, total: number) => void },
 ): Promise<PackOutcome> {
-  const blocks = packBlocks(options.fiscalYearStartMonth);
-  const outcome: PackOutcome = { blocks: [], kpiSheet: '' };
+  await checkPackBudget(gateway, month, options);
+  // The plan the pack's cost was shown from: a year to date derived from the months a later block fetches.
+  const unfollow = await statements.follow(packRequests(month, options));
+  try {
+    return await writePack(gateway, statements, month, options);
+  } finally {
+    unfollow();
+  }
+}
+
+async function writePack(
+  gateway: WorkbookGateway,
+  statements: StatementsEngine,
+  month: YearMonth,
+  options: PackChoice & { onProgress?: (done: number, total: number) => void },
+): Promise<PackOutcome> {
+  const blocks = packBlocks(options);
+  const steps = blocks.length + (options.charts ? 2 : 1);
+  const outcome: PackOutcome = { blocks: [], kpiSheet: '', chartSheet: null };
   let previous: { sheet: string; address: string } | null = null;
   for (const [i, block] of blocks.entries()) {
     let target: WriteTarget;
@@ -160,7 +270,7 @@ export async function insertBoardPack(
     const { written, binding } = await statements.insert(rollSpec({ ...block.spec, start: '', end: '' }, month), target);
     outcome.blocks.push(binding);
     previous = { sheet: written.sheet, address: written.address };
-    options.onProgress?.(i + 1, blocks.length + 1);
+    options.onProgress?.(i + 1, steps);
   }
   const rows = [
     ['Board KPIs', null, null],
@@ -171,10 +281,20 @@ export async function insertBoardPack(
   ];
   const formats = rows.map((_, r) => [null, r >= KPI_FIRST_ROW - 1 ? kpiFormat(KPIS[r - (KPI_FIRST_ROW - 1)]) : null, null]);
   const sheet = await gateway.writeGrid({ kind: 'newSheet', name: KPI_SHEET }, { values: rows, cellFormats: formats, boldRows: [0, 3], columnWidths: KPI_COLUMN_WIDTHS });
-  for (const [i, kpi] of KPIS.entries()) await gateway.writeFormula(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1 + i, col: 1, rows: 1, cols: 1 }), kpi.formula);
+  await gateway.writeFormulas(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), KPIS.map((k) => [k.formula]));
   outcome.kpiSheet = sheet.sheet;
-  await gateway.writeSetting(BOARD_PACK_SETTING, { kpiSheet: sheet.sheet, insertedFor: formatYearMonth(month.year, month.month) });
-  options.onProgress?.(blocks.length + 1, blocks.length + 1);
+  options.onProgress?.(blocks.length + 1, steps);
+  if (options.charts) outcome.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
+  // What was included, so moving the period prices (and a reader of the workbook sees) only what is there.
+  await gateway.writeSetting(BOARD_PACK_SETTING, {
+    kpiSheet: sheet.sheet,
+    ...(outcome.chartSheet ? { chartSheet: outcome.chartSheet } : {}),
+    included: { charts: options.charts, byDepartment: options.byDepartment },
+    fiscalYearStartMonth: options.fiscalYearStartMonth,
+    insertedFor: formatYearMonth(month.year, month.month),
+    ...(options.budget ? { budget: options.budget } : {}),
+  });
+  options.onProgress?.(steps, steps);
   return outcome;
 }
 

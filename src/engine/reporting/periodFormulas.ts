@@ -19,14 +19,19 @@ export interface PeriodCellsDeps {
 export interface PeriodFormulas {
   /** FIN cells whose formula names FIN_PERIOD (outside the sheets left out). */
   cells: number;
-  /** About what they spend when the period moves: the distinct figures they read now (reference lists aside). */
+  /** About what they spend when the period moves: the distinct figures they read now (reference lists and what is priced exactly aside). */
   calls: number;
   /** Of the cells, those not calculated since the add-in started: what they read is not known, nor counted. */
   unknown: number;
 }
 
-/** `skipSheets`: sheets whose formulas are priced exactly elsewhere (the board pack's KPIs). */
-export async function periodFormulas(deps: PeriodCellsDeps, skipSheets: readonly string[] = []): Promise<PeriodFormulas> {
+/**
+ * `skipSheets`: sheets whose formulas are priced exactly elsewhere (the board pack's KPIs and charts).
+ * `covered`: what the reads priced exactly (the pack's formulas, the relative blocks) read at the period now.
+ * A figure of the user's formulas among them is not counted: moved with the period, it is what those reads
+ * read then, already in the cost (the charts read every month of the year to date, a year back too).
+ */
+export async function periodFormulas(deps: PeriodCellsDeps, skipSheets: readonly string[] = [], covered: readonly ReadRequest[] = []): Promise<PeriodFormulas> {
   const skipped = new Set(skipSheets.map((s) => s.toLowerCase()));
   const cells: FinCell[] = [];
   for (const sheet of await deps.sheets()) {
@@ -35,6 +40,7 @@ export async function periodFormulas(deps: PeriodCellsDeps, skipSheets: readonly
   }
   if (cells.length === 0) return { cells: 0, calls: 0, unknown: 0 };
   const read = deps.requestsOf(cells);
-  const figures = new Set(read.requests.filter((r) => !isReferenceRead(r)).map((r) => canonicalKey('', r)));
+  const priced = new Set(covered.map((r) => canonicalKey('', r)));
+  const figures = new Set(read.requests.filter((r) => !isReferenceRead(r)).map((r) => canonicalKey('', r)).filter((key) => !priced.has(key)));
   return { cells: cells.length, calls: figures.size, unknown: read.unknown };
 }

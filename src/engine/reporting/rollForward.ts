@@ -28,6 +28,8 @@ export interface RollPlan {
   unchanged: number;
   /** What the moved blocks and the other reads named (a template's formulas) fetch: the periods not cached. */
   cost: CallCost;
+  /** The requests the cost was priced from: the roll follows their plan (reader/derivations.ts). */
+  requests: ReadRequest[];
 }
 
 /**
@@ -48,7 +50,7 @@ export async function planRoll(gateway: WorkbookGateway, reader: CachedReader, m
     blocks.push({ binding, spec: specFromBinding(binding)! });
   }
   const requests = [...blocks.flatMap((b) => blockRequests(b.spec)), ...formulaReads];
-  return { month, blocks, unchanged, cost: await reader.cost(requests) };
+  return { month, blocks, unchanged, requests, cost: await reader.cost(requests) };
 }
 
 export interface RollOutcome {

@@ -55,6 +55,11 @@ export interface StatementsEngine {
   forget(binding: BindingRecord): Promise<void>;
   /** What moving the reporting period to `month` spends (the relative blocks' new periods not cached); never calls the API. */
   planRoll(month: YearMonth, formulaReads?: readonly ReadRequest[]): Promise<RollPlan>;
+  /**
+   * Until the returned function is called, reads of these requests follow the plan their cost was shown from
+   * (a run of several inserts, as the board pack's: reader/derivations.ts).
+   */
+  follow(requests: readonly ReadRequest[]): Promise<() => void>;
   /** Moves the reporting period and rebuilds the relative blocks at their new dates through the cache. */
   roll(plan: RollPlan, onProgress?: Progress): Promise<RollOutcome>;
 }
@@ -79,10 +84,16 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
   });
   return {
     cost: (spec) => reader.cost(blockRequests(spec)),
-    insert: (spec, where, onProgress) => {
+    insert: async (spec, where, onProgress) => {
       reader.newRun();
-      return insertStatement(deps, spec, where, onProgress);
+      const unfollow = await reader.follow(blockRequests(spec));
+      try {
+        return await insertStatement(deps, spec, where, onProgress);
+      } finally {
+        unfollow();
+      }
     },
+    follow: (requests) => reader.follow(requests),
     plan: async () => {
       const company = await reader.companyId();
       return planRefresh(options.gateway, company, factsOf(company));
@@ -102,9 +113,14 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
     capBlock: () => reader.capBlock(),
     forget: (binding) => forgetBlock(options.gateway, binding),
     planRoll: (month, formulaReads) => planRoll(options.gateway, reader, month, formulaReads),
-    roll: (plan, onProgress) => {
+    roll: async (plan, onProgress) => {
       reader.newRun();
-      return rollForward(deps, plan, onProgress);
+      const unfollow = await reader.follow(plan.requests);
+      try {
+        return await rollForward(deps, plan, onProgress);
+      } finally {
+        unfollow();
+      }
     },
   };
 }

@@ -175,3 +175,24 @@ export async function writeFormula(session: Session, address: string, formula: s
   session.stats.rowsPerChunk = 1;
   await session.sync();
 }
+
+/**
+ * A block of formulas (null: a cell left as it is) in two syncs whatever its size: one read of the block's
+ * number formats (a text-formatted cell would keep a formula as text), then the formats fixed and the
+ * formulas set together. Office.js leaves a cell whose entry is null unchanged, for formulas and formats alike.
+ */
+export async function writeFormulas(session: Session, address: string, formulas: readonly (readonly (string | null)[])[]): Promise<void> {
+  const { sheet, box } = parseQualified(address);
+  const rows = formulas.length;
+  const cols = formulas[0].length;
+  const range = session.sheet(sheet).getRangeByIndexes(box.row, box.col, rows, cols).load('numberFormat');
+  await session.sync();
+  const formats = range.numberFormat as string[][];
+  const general = formulas.map((row, r) => row.map((f, c) => (f !== null && formats?.[r]?.[c] === '@' ? 'General' : null)));
+  if (general.some((row) => row.some((f) => f !== null))) range.numberFormat = general as string[][];
+  range.formulas = formulas as string[][];
+  session.stats.rows = rows;
+  session.stats.chunks = 1;
+  session.stats.rowsPerChunk = rows;
+  await session.sync();
+}

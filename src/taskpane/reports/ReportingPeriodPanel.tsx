@@ -54,12 +54,18 @@ export interface ReportingPeriodPanelProps {
 function costWords(plan: RollPlan, formulas: PeriodFormulas | null): string {
   const blocks = plan.blocks.length;
   const moves = blocks > 0 ? `rolls ${plural(blocks, 'block')} forward` : 'moves no block';
-  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached)${derivedNote(plan.cost)}.`;
+  // A block by department reads the month's journal entries: their pages are known once read ("at least", "about").
+  const estimate = plan.cost.estimated ? `${plan.cost.estimated} ` : '';
+  const pages = plan.cost.estimated ? '; journal entries are read 500 to a call, so their pages are known once read' : '';
+  const cost = `Moving to ${formatYearMonth(plan.month.year, plan.month.month)} ${moves}: costs ${estimate}${plural(plan.cost.calls, 'call')} (${plan.cost.cached} cached${pages})${derivedNote(plan.cost)}.`;
   if (!formulas || formulas.cells === 0) return `${cost} Formulas that read ${REPORTING_PERIOD_NAME} recalculate too.`;
   const one = formulas.cells === 1;
   const unknown = formulas.unknown > 0 ? `; ${formulas.unknown} not calculated yet, not counted` : '';
   const who = one ? 'The FIN formula' : `The ${formulas.cells} FIN formulas`;
-  return `${cost} ${who} naming ${REPORTING_PERIOD_NAME} ${one ? 'recalculates' : 'recalculate'} too: about ${plural(formulas.calls, 'call')} more, what ${one ? 'it reads' : 'they read'} now${unknown}.`;
+  const reads = one ? 'it reads' : 'they read';
+  // What the pack's formulas and the blocks read now is left out of the count: it is in the cost above.
+  const more = formulas.calls > 0 ? `about ${plural(formulas.calls, 'call')} more, what ${reads} now` : `no call more, what ${reads} now being in the cost above`;
+  return `${cost} ${who} naming ${REPORTING_PERIOD_NAME} ${one ? 'recalculates' : 'recalculate'} too: ${more}${unknown}.`;
 }
 
 export function ReportingPeriodPanel({ services, connection, statements, today, period, formulaReads, periodFormulas, onMoved }: ReportingPeriodPanelProps) {

@@ -15,12 +15,13 @@ import { useCompany, useConnectionOf, useToday } from '../shared/hooks';
 import { InView } from '../shared/InView';
 import type { ScreenProps } from '../services';
 import type { CallCost } from '../../engine/reader/cachedReader';
+import type { BoardPack } from '../../engine/reporting/boardPack';
 import type { CallsLeft } from '../../engine/budget/callsLeft';
 import type { FittingBlock } from '../../engine/statements/fit';
 import type { LayoutKey, PeriodChoice, PeriodRelation, StatementKind, StatementSpec } from '../../engine/statements';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { columnsFor, costText, describeSpec, exceedsLeft, fail, isWholeMonths, kpiReads, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { columnsFor, costText, describeSpec, exceedsLeft, fail, isWholeMonths, LAYOUTS, notStartedText, offersLayout, offersTotal, offersVariance, ok, packFormulaReads, parseReportingMonth, PERIOD_CHOICES, plural, RELATIONS, relativePeriod, resolvePeriod, SCALES, statementLabel, STATEMENTS } from '../../runtime/screenKit';
 
 // Reports: the reporting period (FIN_PERIOD, ReportingPeriodPanel); pick a company (with several connected:
 // the block is fetched, priced and refreshed on its connection), a statement, a period (fixed, or
@@ -45,20 +46,24 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   const [periodVersion, setPeriodVersion] = useState(0);
   const { workspace } = connection;
   const reporting = useReportingPeriod(workspace, periodVersion);
-  // With a board pack in the workbook, moving the period prices its KPI formulas' reads too.
-  const [pack, setPack] = useState<{ kpiSheet: string } | null>(null);
+  // With a board pack in the workbook, moving the period prices its KPI and chart formulas' reads too.
+  const [pack, setPack] = useState<BoardPack | null>(null);
   useLiveEffect(
     (ifLive) => {
       void workspace.reporting.boardPack().then(ifLive(setPack), () => undefined);
     },
     [workspace, periodVersion],
   );
-  const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => kpiReads(month) : undefined), [pack]);
-  // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the KPIs are priced above).
+  const formulaReads = useMemo(() => (pack ? async (month: YearMonth) => packFormulaReads(pack, month) : undefined), [pack]);
+  // The other FIN formulas naming FIN_PERIOD, where the host can find formulas (the pack's are priced above).
+  // A figure the pack's formulas read now is not counted again for the user's formulas (it is in the cost).
+  const periodNow = reporting?.state === 'set' ? reporting.text : null;
   const periodCells = useMemo(() => {
     const scan = workspace.reporting.periodFormulas;
-    return scan ? () => scan(pack ? [pack.kpiSheet] : []) : undefined;
-  }, [workspace, pack]);
+    const now = periodNow ? parseReportingMonth(periodNow) : null;
+    const covered = pack && now ? packFormulaReads(pack, now) : [];
+    return scan ? () => scan(pack ? [pack.kpiSheet, ...(pack.chartSheet ? [pack.chartSheet] : [])] : [], covered) : undefined;
+  }, [workspace, pack, periodNow]);
   const [customStart, setCustomStart] = useState('');
   const [customEnd, setCustomEnd] = useState('');
   const [layoutChoice, setLayout] = useState<LayoutKey>('single');
@@ -207,6 +212,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         connection={connection}
         period={reporting}
         pack={pack}
+        budgets={budgets}
         costVersion={costVersion}
         onInserted={() => {
           setPeriodVersion((v) => v + 1);

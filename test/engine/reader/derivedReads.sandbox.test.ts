@@ -188,7 +188,15 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
     const cost = await rt.reader.cost(totals);
     expect(cost).toEqual({ requests: 40, cached: 0, calls: 12, derived: 40, instead: { fetch: 12, replace: 40 } });
     expect(costText(cost)).toBe('Costs 12 calls (0 cached), and 40 from the monthly statements at no call: 12 monthly statements fetched in place of 40 requests');
-    const { value, calls } = await counted(sb, () => Promise.all(totals.map((t) => read(rt, t))));
+    // Read without following the plan (no run priced them): each total is fetched.
+    const loose = await testRuntime(sb);
+    await read(loose, { path: '/categories' });
+    await read(loose, total(named('Revenue').id, 4, { merchant: 'No Such Merchant' }));
+    expect((await loose.reader.cost(totals)).instead).toEqual({ fetch: 12, replace: 40 });
+    expect((await counted(sb, () => Promise.all(totals.slice(0, 4).map((t) => read(loose, t))))).calls).toBe(4);
+    // The run that showed the cost follows its plan: the twelve months, and the forty totals from them.
+    const unfollow = await rt.reader.follow(totals);
+    const { value, calls } = await counted(sb, () => Promise.all(totals.map((t) => read(rt, t)))).finally(unfollow);
     expect(calls).toBe(12);
     const fetched = await Promise.all(totals.map((t) => plain.aggregations.total(t.query as never)));
     expect(value.map((a) => (a.value as { total_cents: number }).total_cents)).toEqual(fetched.map((f) => f.total_cents));
