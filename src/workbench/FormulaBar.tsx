@@ -2,7 +2,7 @@
 // the formula box (the selected cell's formula or value; type a constant or a formula and press Enter),
 // with the selected cell's result, error message or spill beneath.
 
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { boxA1, cellA1, parseQualified } from '../engine/ports/address';
 import type { WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
@@ -14,24 +14,23 @@ export interface FormulaBarProps {
   version: number;
 }
 
-export function FormulaBar({ book, engine, version }: FormulaBarProps) {
+export function FormulaBar({ book, engine }: FormulaBarProps) {
   const sel = book.currentCell();
   const address = cellA1(sel.row, sel.col);
-  const [name, setName] = useState(address);
-  const [text, setText] = useState(() => book.inputText(sel));
-  const [dirty, setDirty] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
-
-  useEffect(() => {
-    setName(address);
-    setDirty(false);
-    setMessage(null);
-  }, [address, sel.sheet]);
-
-  useEffect(() => {
-    if (!dirty) setText(book.inputText({ sheet: sel.sheet, row: sel.row, col: sel.col }));
-    // Follows the book's version and the selection (a typed, not yet entered text stays).
-  }, [book, version, sel.sheet, sel.row, sel.col, dirty]);
+  // What is typed belongs to the cell it was typed in: moving to another cell shows that cell's content, and
+  // nothing resets a draft after the fact. (Effects that reset it on a selection change could run after the
+  // next keystrokes, when the change came from outside React's events, and throw away what was just typed.)
+  const cellKey = `${sel.sheet}!${address}`;
+  const [nameDraft, setNameDraft] = useState<{ cell: string; text: string } | null>(null);
+  const [draft, setDraft] = useState<{ cell: string; text: string } | null>(null);
+  const [said, setSaid] = useState<{ cell: string; text: string } | null>(null);
+  const name = nameDraft?.cell === cellKey ? nameDraft.text : address;
+  const dirty = draft?.cell === cellKey;
+  // The book's content as of this render (a change of the book's version re-renders the bar); a typed, not yet entered text stays.
+  const text = dirty ? draft.text : book.inputText(sel);
+  const message = said?.cell === cellKey ? said.text : null;
+  const setMessage = (m: string | null) => setSaid(m === null ? null : { cell: cellKey, text: m });
+  const discard = () => setDraft(null);
 
   const go = (e: FormEvent) => {
     e.preventDefault();
@@ -46,10 +45,11 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
         const { box } = parseQualified(`'${sel.sheet.replace(/'/g, "''")}'!${typed}`);
         book.select(sel.sheet, boxA1(box));
       }
+      setNameDraft(null);
       setMessage(null);
     } catch {
       setMessage(`"${typed}" is not a cell address (for example B4, or 'P&L FY2025'!B4).`);
-      setName(address);
+      setNameDraft(null);
     }
   };
 
@@ -61,7 +61,7 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
       setMessage(outcome.message);
       return;
     }
-    setDirty(false);
+    discard();
     setMessage(null);
   };
 
@@ -71,8 +71,7 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
       void enter();
     } else if (e.key === 'Escape') {
       e.preventDefault();
-      setDirty(false);
-      setText(book.inputText(sel));
+      discard();
     }
   };
 
@@ -82,9 +81,9 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
   return (
     <div className="wb-formula-bar">
       <form onSubmit={go} className="wb-namebox-form">
-        <input className="wb-namebox" aria-label="Name Box" value={name} onChange={(e) => setName(e.target.value)} spellCheck={false} />
+        <input className="wb-namebox" aria-label="Name Box" value={name} onChange={(e) => setNameDraft({ cell: cellKey, text: e.target.value })} spellCheck={false} />
       </form>
-      <button type="button" className="wb-fx-button" aria-label="Cancel" disabled={!dirty} onClick={() => (setDirty(false), setText(book.inputText(sel)))}>
+      <button type="button" className="wb-fx-button" aria-label="Cancel" disabled={!dirty} onClick={discard}>
         ✕
       </button>
       <button type="button" className="wb-fx-button" aria-label="Enter" disabled={!dirty} onClick={() => void enter()}>
@@ -101,8 +100,7 @@ export function FormulaBar({ book, engine, version }: FormulaBarProps) {
         placeholder='A value, or a formula such as =FIN.PNL("Revenue", A1) or =SUM(B2:B5)'
         spellCheck={false}
         onChange={(e) => {
-          setText(e.target.value);
-          setDirty(true);
+          setDraft({ cell: cellKey, text: e.target.value });
           setMessage(null);
         }}
         onKeyDown={onKey}
