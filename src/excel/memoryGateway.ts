@@ -197,6 +197,8 @@ export interface MemoryChartView {
   title: string;
   /** The cells it covers, on its sheet ("P2:W18"). */
   over: string;
+  /** The number format of its first series' first cell: Excel's value axis is "linked to source" by default. */
+  valueFormat: string;
   series: {
     name: string;
     /** Sheet-qualified, or null for #REF!. */
@@ -902,6 +904,7 @@ export class MemoryGateway implements WorkbookGateway {
         kind: c.kind,
         title: c.title,
         over: boxA1(c.over),
+        valueFormat: c.series[0]?.values?.box ? c.series[0].values.sheet.get(c.series[0].values.box.row, c.series[0].values.box.col).numberFormat : GENERAL_FORMAT,
         series: c.series.map((x) => ({ name: x.name, values: address(x.values), categories: address(x.categories), shown: shown(x.values), labels: shown(x.categories) })),
       }));
   }

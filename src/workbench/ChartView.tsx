@@ -29,6 +29,11 @@ export function valueTicks(min: number, max: number): number[] {
   return ticks;
 }
 
+/** A value axis label as Excel links it to the source's format: "85%" under a percent format, else compact(). */
+export function axisLabel(v: number, format: string): string {
+  return /%/.test(format.replace(/"[^"]*"/g, '')) ? `${+(v * 100).toFixed(1)}%` : compact(v);
+}
+
 /** "1.2M", "35k", "-800": a value axis label. */
 export function compact(v: number): string {
   const a = Math.abs(v);
@@ -73,7 +78,7 @@ export function ChartView({ chart, width, height }: { chart: MemoryChartView; wi
           <g key={t}>
             <line x1={plot.left} x2={plot.left + plot.width} y1={y(t)} y2={y(t)} stroke={t === 0 ? '#8c8c8c' : '#e5e5e5'} />
             <text x={plot.left - 6} y={y(t) + 4} textAnchor="end" className="wb-chart-axis">
-              {compact(t)}
+              {axisLabel(t, chart.valueFormat)}
             </text>
           </g>
         ))}

@@ -2,7 +2,7 @@
 // The workbench draws the workbook's charts from what their cells show (formula results included), and a
 // protected sheet refuses typing as Excel does.
 import { render, screen, within } from '@testing-library/react';
-import { ChartView, valueTicks } from '../../src/workbench/ChartView';
+import { axisLabel, ChartView, valueTicks } from '../../src/workbench/ChartView';
 import { WorkbenchBook } from '../../src/workbench/book';
 import { FormulaEngine } from '../../src/workbench/calc';
 import { parseFunctionsJson } from '../../src/workbench/customFunctions';
@@ -26,6 +26,18 @@ test("a chart's series show its cells as calculated, and its figure names them i
   const table = screen.getByRole('table', { name: 'Data of the chart Revenue' });
   expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual(['SeriesJanFeb', 'Revenue100250', 'Twice, less200-50']);
   expect(screen.getByRole('figure', { name: 'Chart: Revenue' })).toBeTruthy();
+});
+
+test("the value axis follows the source cells' number format, as Excel links it: a margin in percent reads in percent", async () => {
+  const w = world();
+  await w.book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'A1' }, { values: [['Jan', 'Feb'], [0.85, 0.875]], cellFormats: [[null, null], ['0.0%', '0.0%']] });
+  await w.book.addChart({ sheet: 'Sheet1', over: 'D1:J12' }, { kind: 'line', title: 'Gross margin', categories: 'Sheet1!A1:B1', series: [{ name: 'Gross margin', values: 'Sheet1!A2:B2' }] }, 'FinChart_M');
+  const [chart] = w.book.chartsOn('Sheet1');
+  expect(chart.valueFormat).toBe('0.0%');
+  expect(valueTicks(0, 0.875).map((t) => axisLabel(t, chart.valueFormat))).toEqual(['0%', '20%', '40%', '60%', '80%', '100%']);
+  expect(axisLabel(1_500_000, '#,##0.00_);(#,##0.00)')).toBe('1.5M');
+  // A percent sign inside quotes is text, not a percent format.
+  expect(axisLabel(12, '0" %pts"')).toBe('12');
 });
 
 test('the value axis takes round steps through zero', () => {
