@@ -76,6 +76,8 @@ export function chartableBlock(binding: BindingRecord, values: readonly (readonl
   // The Total column has a period too, the whole of the others': it is no period of the chart's.
   const span2 = (i: number) => periods[i] as { start: string; end: string };
   if (columns > 1 && span2(columns - 1).start <= span2(0).start && span2(columns - 1).end >= span2(columns - 2).end) columns--;
+  // Against budget, the Budget column (no period of the journal's) stands beside Actual: what the chart compares.
+  if (columns === 1 && (binding.parameters as { layout?: unknown }).layout === 'budget') columns = 2;
   if (columns === 0) return null;
   const firstColumn = 1;
   const span = (row: readonly (ReadValue | WriteValue)[]) => row.slice(firstColumn, firstColumn + columns);
