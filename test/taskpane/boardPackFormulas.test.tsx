@@ -78,3 +78,45 @@ test("a formula of the user's reading a month the pack's charts read is not coun
   expect((await sb.usage(sb.companies['growth-admin'])) - before).toBe(shown + 1);
   pane.unmount();
 });
+
+test("a formula of the user's reading what a block on the reporting period reads is not counted again", async () => {
+  const world = createWorkbench({ baseUrl: sb.baseUrl, metadata: registerFinFunctions().then((r) => r.info) });
+  const settled = () =>
+    act(async () => {
+      for (let i = 0; i < 5; i++) await world.engine.whenIdle();
+    });
+  const pane = renderServices(world.services);
+  await connected(pane, sb);
+  const m0 = monthText(-3);
+  const m1 = monthText(-2);
+  const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
+  await pane.user.clear(field);
+  await pane.user.type(field, m0);
+  await pane.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
+  // No pack: one block on the month of the reporting period.
+  const choose = async (name: string, option: string) => pane.user.selectOptions(screen.getByRole('combobox', { name }), await screen.findByRole('option', { name: option }, { timeout: 15000 }));
+  await choose('Statement', 'Income statement');
+  await choose('Period', 'Month of the reporting period');
+  await choose('Layout', 'One period');
+  await pane.user.click(screen.getByRole('button', { name: 'Insert' }));
+  await screen.findByText(/^Inserted the income statement at /, {}, { timeout: 30000 });
+  await act(async () => {
+    await world.book.writeFormula('Sheet1!Z1', '=FIN.PNL("Revenue", FIN_PERIOD)');
+  });
+  await settled();
+  await reportsSettled();
+
+  await pane.user.clear(field);
+  await pane.user.type(field, m1);
+  const cost = await screen.findByText(new RegExp(`^Moving to ${m1} rolls 1 block forward: costs 1 call`), {}, { timeout: 30000 });
+  // The block reads the month's statement, which is all the formula reads: in the cost already.
+  expect(cost.textContent).toContain('The FIN formula naming FIN_PERIOD recalculates too: no call more, what it reads now being in the cost above.');
+  const before = await sb.usage(sb.companies['growth-admin']);
+  await pane.user.click(screen.getByRole('button', { name: 'Roll forward' }));
+  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m1} .*: rolled 1 block forward`), {}, { timeout: 30000 });
+  await settled();
+  await reportsSettled();
+  expect((await sb.usage(sb.companies['growth-admin'])) - before).toBe(1);
+  pane.unmount();
+});
