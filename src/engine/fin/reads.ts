@@ -131,7 +131,8 @@ export class FinReads {
   }
 
   /**
-   * The answer to one request: cached, else fetched once; in value preview the cached one or #N/A. An answer
+   * The answer to one request: cached, else fetched once; in value preview the cached one (or one the cached
+   * statements decide) or #N/A. An answer
    * due for a refresh is fetched again by a cell recalculated only during a refresh (openRefresh).
    */
   async read<T>(ctx: EvalContext, req: ReadRequest, fetch: (opts: CallOptions) => Promise<T>): Promise<CachedAnswer<T>> {
@@ -140,7 +141,7 @@ export class FinReads {
     if (ready) return ready;
     if (ctx.preview) {
       const company = this.reader.knownCompanyId();
-      const hit = company ? await this.reader.peek<T>(req) : undefined;
+      const hit = company ? await this.reader.peekOrDerive<T>(req) : undefined;
       if (!company || !hit) throw finErrors.preview();
       void this.freshness.noteFetched(company, hit.fetchedAt);
       return hit;

@@ -174,6 +174,16 @@ export class CachedReader {
   }
 
   /**
+   * peek(), or else the answer the cached statements decide (derivations.ts) without fetching anything: what
+   * Excel's value preview may show, since it must never spend a call.
+   */
+  async peekOrDerive<T>(req: ReadRequest): Promise<CachedAnswer<T> | undefined> {
+    const company = this.knownCompanyId();
+    if (!company) return undefined;
+    return (await this.cache.peek<T>(company, req)) ?? (await this.derivations.answer<T>(company, req, { fetchSources: false }));
+  }
+
+  /**
    * The cached answer to `req` whether or not it is due for a refresh; undefined when none is kept, or when a
    * refusal is remembered for it (read() answers that). Never calls the API.
    */

@@ -119,25 +119,27 @@ export class Derivations {
 
   /**
    * The answer to `req` derived from its sources, kept in the cache; undefined when no identity answers it,
-   * the cache holds an answer not due, or its sources are not at hand (the caller then fetches it).
+   * the cache holds an answer not due, or its sources are not at hand (the caller then fetches it). With
+   * `fetchSources` false (a value preview, which must never spend) no source is fetched, planned or not.
    */
-  async answer<T>(company: string, req: ReadRequest): Promise<CachedAnswer<T> | undefined> {
+  async answer<T>(company: string, req: ReadRequest, { fetchSources = true }: { fetchSources?: boolean } = {}): Promise<CachedAnswer<T> | undefined> {
     if (!this.on) return undefined;
     const d = derivationOf(req);
     if (!d) return undefined;
     const { cache } = this.host;
     const kept = await cache.peek(company, req);
     if (kept && !(await cache.isStale(company, req))) return undefined;
-    const key = canonicalKey(company, req);
+    // A derivation that may not fetch is no answer for one that may: they are run apart.
+    const key = `${canonicalKey(company, req)}${fetchSources ? '' : ' (from the cache)'}`;
     let running = this.running.get(key);
     if (!running) {
-      running = this.deriveNow(company, req, d).finally(() => this.running.delete(key));
+      running = this.deriveNow(company, req, d, fetchSources).finally(() => this.running.delete(key));
       this.running.set(key, running);
     }
     return (await running) as CachedAnswer<T> | undefined;
   }
 
-  private async deriveNow(company: string, req: ReadRequest, d: Derivation): Promise<CachedAnswer<unknown> | undefined> {
+  private async deriveNow(company: string, req: ReadRequest, d: Derivation, fetchSources: boolean): Promise<CachedAnswer<unknown> | undefined> {
     await nextTask();
     const { cache } = this.host;
     const candidates = monthlySources(d);
@@ -151,7 +153,7 @@ export class Derivations {
     const asked = this.asked.get(canonicalKey(company, req));
     // Only a source a plan counted is fetched here: one merely kept from before (a block since deleted) would
     // cost more than the request itself.
-    const fetchable = (r: ReadRequest) => this.fetcher(r) !== undefined && planned(r);
+    const fetchable = (r: ReadRequest) => fetchSources && this.fetcher(r) !== undefined && planned(r);
     // The category list is no figure: any not due serves.
     const atHand = (r: ReadRequest) => {
       const fresh = cache.fresh(company, r);

@@ -206,6 +206,27 @@ describe.each(DIALECTS)('the reader derives what the cached statements decide (%
     expect(await rt.reader.cost(few)).toEqual({ requests: 2, cached: 0, calls: 2 });
   });
 
+  test("a value preview shows what the cached statements decide, and never fetches a source, planned or not", async () => {
+    const rt = await testRuntime(sb);
+    await read(rt, { path: '/categories' });
+    await read(rt, total(named('Revenue').id, 4, { merchant: 'No Such Merchant' }));
+    await Promise.all([1, 2, 3].map((m) => read(rt, month(m))));
+    const q1 = total(named('Revenue').id, 1);
+    const { value, calls } = await counted(sb, () => rt.reader.peekOrDerive<{ total_cents: number }>(q1));
+    expect(calls).toBe(0);
+    expect(value?.value.total_cents).toBe((await plain.aggregations.total(q1.query as never)).total_cents);
+    // The second quarter's months are not cached: a run that follows a plan would fetch them, a preview does not.
+    const leaves = categories.filter((c) => !c.point_in_time && c.account_type === 'expense' && !categories.some((x) => x.parent_id === c.id)).slice(0, 10);
+    const q2totals = leaves.flatMap((c) => [2, 3, 4].map((q) => total(c.id, q)));
+    const unfollow = await rt.reader.follow(q2totals);
+    try {
+      const preview = await counted(sb, () => rt.reader.peekOrDerive(q2totals[0]));
+      expect(preview).toEqual({ value: undefined, calls: 0 });
+    } finally {
+      unfollow();
+    }
+  });
+
   test('months a plan chose for its own totals are not fetched for another request read meanwhile: it costs what its own cost said', async () => {
     const rt = await testRuntime(sb);
     await read(rt, { path: '/categories' });
