@@ -143,6 +143,19 @@ abstract class HostObject<T = unknown> {
   }
 }
 
+/** A host object found again by a function at every use (the state it stands for may have gone: a null object). */
+abstract class Located<T> extends HostObject<T> {
+  constructor(
+    host: ExcelHost,
+    protected readonly locate: () => T | null,
+  ) {
+    super(host);
+  }
+  target(): T | null {
+    return this.locate();
+  }
+}
+
 class Workbook extends HostObject<FakeExcel> {
   readonly type = 'Workbook';
   target(): FakeExcel {
@@ -275,17 +288,8 @@ class WorksheetCollection extends HostObject<FakeExcel> {
   }
 }
 
-class Worksheet extends HostObject<SheetState> {
+class Worksheet extends Located<SheetState> {
   readonly type = 'Worksheet';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => SheetState | null,
-  ) {
-    super(host);
-  }
-  target(): SheetState | null {
-    return this.locate();
-  }
   override identity(s: SheetState): Record<string, unknown> {
     return { Id: s.id };
   }
@@ -545,17 +549,8 @@ function relative(name: string, box: Box, args: unknown[], host: ExcelHost): Box
   }
 }
 
-class RangeAreas extends HostObject<{ sheet: SheetState; areas: Box[] }> {
+class RangeAreas extends Located<{ sheet: SheetState; areas: Box[] }> {
   readonly type = 'RangeAreas';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => { sheet: SheetState; areas: Box[] } | null,
-  ) {
-    super(host);
-  }
-  target(): { sheet: SheetState; areas: Box[] } | null {
-    return this.locate();
-  }
   override property(name: string): HostObject {
     if (name === 'Areas') return new RangeCollection(this.host, () => this.required('RangeAreas.areas'));
     return super.property(name);
@@ -820,17 +815,8 @@ class TableCollection extends HostObject<FakeExcel> {
   }
 }
 
-class Table extends HostObject<TableState> {
+class Table extends Located<TableState> {
   readonly type = 'Table';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => TableState | null,
-  ) {
-    super(host);
-  }
-  target(): TableState | null {
-    return this.locate();
-  }
   override identity(t: TableState): Record<string, unknown> {
     return { Id: t.id };
   }
@@ -1000,17 +986,8 @@ class TableColumnCollection extends HostObject<TableState> {
   }
 }
 
-class TableColumn extends HostObject<{ table: TableState; index: number }> {
+class TableColumn extends Located<{ table: TableState; index: number }> {
   readonly type = 'TableColumn';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => { table: TableState; index: number } | null,
-  ) {
-    super(host);
-  }
-  target(): { table: TableState; index: number } | null {
-    return this.locate();
-  }
   override get(name: string, c: { table: TableState; index: number }): unknown {
     if (name === 'Name') return c.table.sheet.get(c.table.box.row, c.table.box.col + c.index)?.value;
     if (name === 'Index') return c.index;
@@ -1062,17 +1039,8 @@ class SettingCollection extends HostObject<FakeExcel> {
   }
 }
 
-class Setting extends HostObject<{ key: string }> {
+class Setting extends Located<{ key: string }> {
   readonly type = 'Setting';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => { key: string } | null,
-  ) {
-    super(host);
-  }
-  target(): { key: string } | null {
-    return this.locate();
-  }
   override identity(s: { key: string }): Record<string, unknown> {
     return { _Id: s.key };
   }
@@ -1159,17 +1127,8 @@ class NamedItemCollection extends HostObject<FakeExcel> {
   }
 }
 
-class NamedItem extends HostObject<NameState> {
+class NamedItem extends Located<NameState> {
   readonly type = 'NamedItem';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => NameState | null,
-  ) {
-    super(host);
-  }
-  target(): NameState | null {
-    return this.locate();
-  }
   override identity(n: NameState): Record<string, unknown> {
     return { _Id: n.name };
   }
@@ -1313,17 +1272,8 @@ class ChartCollection extends HostObject<SheetState> {
   }
 }
 
-class Chart extends HostObject<ChartState> {
+class Chart extends Located<ChartState> {
   readonly type = 'Chart';
-  constructor(
-    host: ExcelHost,
-    private readonly locate: () => ChartState | null,
-  ) {
-    super(host);
-  }
-  target(): ChartState | null {
-    return this.locate();
-  }
   override identity(c: ChartState): Record<string, unknown> {
     return { Id: c.id };
   }
