@@ -26,7 +26,8 @@ const monthText = (offset: number) => {
   return formatYearMonth(m.year, m.month);
 };
 
-test("a formula of the user's reading a month the pack's charts read is not counted again; one reading another month is", async () => {
+/** The pane over a workbench whose formula engine calculates FIN functions, connected, FIN_PERIOD set to `m0`. */
+async function paneWithPeriod(m0: string) {
   const world = createWorkbench({ baseUrl: sb.baseUrl, metadata: registerFinFunctions().then((r) => r.info) });
   // The FIN cells answering update the pane (its costs are worked out again after each batch): inside act.
   const settled = () =>
@@ -35,13 +36,18 @@ test("a formula of the user's reading a month the pack's charts read is not coun
     });
   const pane = renderServices(world.services);
   await connected(pane, sb);
-  const m0 = monthText(-2);
-  const m1 = monthText(-1);
   const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
   await pane.user.clear(field);
   await pane.user.type(field, m0);
   await pane.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
   await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
+  return { world, settled, pane, field };
+}
+
+test("a formula of the user's reading a month the pack's charts read is not counted again; one reading another month is", async () => {
+  const m0 = monthText(-2);
+  const m1 = monthText(-1);
+  const { world, settled, pane, field } = await paneWithPeriod(m0);
   // The pack with its charts, without the P&L by department: its cost is then exact (no journal walk).
   const byDept = await screen.findByRole('checkbox', { name: 'P&L by department for the month' }, { timeout: 15000 });
   await pane.user.click(byDept);
@@ -80,20 +86,9 @@ test("a formula of the user's reading a month the pack's charts read is not coun
 });
 
 test("a formula of the user's reading what a block on the reporting period reads is not counted again", async () => {
-  const world = createWorkbench({ baseUrl: sb.baseUrl, metadata: registerFinFunctions().then((r) => r.info) });
-  const settled = () =>
-    act(async () => {
-      for (let i = 0; i < 5; i++) await world.engine.whenIdle();
-    });
-  const pane = renderServices(world.services);
-  await connected(pane, sb);
   const m0 = monthText(-3);
   const m1 = monthText(-2);
-  const field = await screen.findByRole('textbox', { name: 'Reporting period' }, { timeout: 15000 });
-  await pane.user.clear(field);
-  await pane.user.type(field, m0);
-  await pane.user.click(screen.getByRole('button', { name: 'Set reporting period' }));
-  await screen.findByText(new RegExp(`^FIN_PERIOD is ${m0} \\(.*\\): spent 0 calls\\.`), {}, { timeout: 15000 });
+  const { world, settled, pane, field } = await paneWithPeriod(m0);
   // No pack: one block on the month of the reporting period.
   const choose = async (name: string, option: string) => pane.user.selectOptions(screen.getByRole('combobox', { name }), await screen.findByRole('option', { name: option }, { timeout: 15000 }));
   await choose('Statement', 'Income statement');

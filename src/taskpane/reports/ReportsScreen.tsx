@@ -190,6 +190,11 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
   };
 
   const shortOf = cost !== null && exceedsLeft(cost.calls, cost.left);
+  // The period moved or the pack went in: what the blocks read, and so every cost shown, is read again.
+  const periodChanged = () => {
+    setPeriodVersion((v) => v + 1);
+    setCostVersion((v) => v + 1);
+  };
 
   return (
     <div className={styles.screen}>
@@ -201,10 +206,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         period={reporting}
         formulaReads={formulaReads}
         periodFormulas={periodCells}
-        onMoved={() => {
-          setPeriodVersion((v) => v + 1);
-          setCostVersion((v) => v + 1);
-        }}
+        onMoved={periodChanged}
       />
       <BudgetsPanel services={services} connection={connection} budgets={budgets} onChanged={() => setBudgetsVersion((v) => v + 1)} />
       <BoardPackPanel
@@ -214,10 +216,7 @@ export function ReportsScreen({ services, connection }: ScreenProps) {
         pack={pack}
         budgets={budgets}
         costVersion={costVersion}
-        onInserted={() => {
-          setPeriodVersion((v) => v + 1);
-          setCostVersion((v) => v + 1);
-        }}
+        onInserted={periodChanged}
       />
       {connection.connections.length > 1 && (
         <ChoiceField
