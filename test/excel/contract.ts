@@ -484,6 +484,20 @@ export function gatewayContract(label: string, make: MakeHarness): void {
       expect((await gw.getSelection()).topLeft).toEqual({ formula: null, value: '' });
     });
 
+    test('getSelection of whole columns, whole rows or the whole sheet: Excel writes them as A:C, 5:9 and 1:1048576', async () => {
+      // Microsoft, "Work with multiple ranges" (Excel add-ins): a selected column's address is "Sheet1!H:H".
+      await gw.writeGrid({ kind: 'newSheet', name: 'My sheet', activate: false }, { values: [['Id', 'Amount'], ['t1', 5]] });
+      inspect.select('My sheet', 'A:C');
+      expect(await gw.getSelection()).toEqual({ sheet: 'My sheet', address: "'My sheet'!A:C", rowCount: 1_048_576, columnCount: 3, topLeft: { formula: null, value: 'Id' } });
+      inspect.select('My sheet', '2:9');
+      expect(await gw.getSelection()).toMatchObject({ sheet: 'My sheet', address: "'My sheet'!2:9", rowCount: 8, columnCount: 16_384, topLeft: { value: 't1' } });
+      inspect.select('My sheet', '1:1048576');
+      expect(await gw.getSelection()).toMatchObject({ sheet: 'My sheet', address: "'My sheet'!1:1048576" });
+      expect(await gw.getSelectedCell()).toEqual({ sheet: 'My sheet', cell: 'A1', address: "'My sheet'!A1" });
+      inspect.select('My sheet', 'B:B');
+      expect(await gw.getSelectedCell()).toEqual({ sheet: 'My sheet', cell: 'B1', address: "'My sheet'!B1" });
+    });
+
     test('a selection of several areas: a clear refusal, not a host error; the active cell still reads', async () => {
       await gw.writeGrid({ kind: 'newSheet', name: 'My sheet', activate: false }, { values: [['Id', 'Amount'], ['t1', 5]] });
       inspect.select('My sheet', 'A1:B2,D4');

@@ -75,25 +75,38 @@ function colLetters(c: number): string {
   return s;
 }
 
+/**
+ * Cells ("B2:D9"), whole columns ("A:C") and whole rows ("5:9"), with or without $. Excel writes a range
+ * of whole columns or rows in those forms, not as cells: Microsoft's "Work with multiple ranges" gives the
+ * address of a selected column as "Sheet1!H:H", and a whole sheet reads "1:1048576" (whole rows, as
+ * VBA's Cells.Address "$1:$1048576").
+ */
 export function parseA1(address: string): Box {
-  const m = /^\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/i.exec(address.trim());
-  if (!m) throw invalidArgument(`bad address ${address}`);
-  const r1 = Number(m[2]) - 1;
-  const c1 = colIndex(m[1]);
-  const r2 = m[4] ? Number(m[4]) - 1 : r1;
-  const c2 = m[3] ? colIndex(m[3]) : c1;
+  const ref = address.trim();
+  const columns = /^\$?([A-Z]{1,3}):\$?([A-Z]{1,3})$/i.exec(ref);
+  const rows = /^\$?(\d+):\$?(\d+)$/.exec(ref);
+  const m = /^\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/i.exec(ref);
+  let corners: [number, number, number, number];
+  if (columns) corners = [0, colIndex(columns[1]), MAX_ROWS - 1, colIndex(columns[2])];
+  else if (rows) corners = [Number(rows[1]) - 1, 0, Number(rows[2]) - 1, MAX_COLS - 1];
+  else if (m) corners = [Number(m[2]) - 1, colIndex(m[1]), m[4] ? Number(m[4]) - 1 : Number(m[2]) - 1, m[3] ? colIndex(m[3]) : colIndex(m[1])];
+  else throw invalidArgument(`bad address ${address}`);
+  const [r1, c1, r2, c2] = corners;
   const box = { row: Math.min(r1, r2), col: Math.min(c1, c2), rows: Math.abs(r2 - r1) + 1, cols: Math.abs(c2 - c1) + 1 };
   if (box.row < 0 || box.row + box.rows > MAX_ROWS || box.col + box.cols > MAX_COLS) throw invalidArgument(`off the sheet ${address}`);
   return box;
 }
 
+/** As Excel writes an address (see parseA1): whole rows first, then whole columns, then cells. */
 export function a1(box: Box): string {
+  if (box.col === 0 && box.cols === MAX_COLS) return `${box.row + 1}:${box.row + box.rows}`;
+  if (box.row === 0 && box.rows === MAX_ROWS) return `${colLetters(box.col)}:${colLetters(box.col + box.cols - 1)}`;
   const tl = `${colLetters(box.col)}${box.row + 1}`;
   return box.rows === 1 && box.cols === 1 ? tl : `${tl}:${colLetters(box.col + box.cols - 1)}${box.row + box.rows}`;
 }
 
 export function absoluteA1(box: Box): string {
-  return a1(box).replace(/([A-Z]+)(\d+)/g, '$$$1$$$2');
+  return a1(box).replace(/([A-Z]+)(\d+)/g, '$$$1$$$2').replace(/^(\d+):(\d+)$/, '$$$1:$$$2').replace(/^([A-Z]+):([A-Z]+)$/, '$$$1:$$$2');
 }
 
 export function quoteSheet(name: string): string {

@@ -30,6 +30,9 @@ describe('idsInSelection', () => {
     expect(idsInSelection('Data!B8:D20', TABLE)).toEqual([]);
     expect(idsInSelection('Data!A1:A4', TABLE)).toEqual(['txn_1']);
     expect(idsInSelection('Data!A1:Z1048576', TABLE)).toEqual(['txn_1', 'txn_2', 'txn_4']);
+    // Row or column headers clicked: Excel writes whole rows and columns as 5:6 and A:Z (issue 36, item 1).
+    expect(idsInSelection('Data!5:6', TABLE)).toEqual(['txn_2']);
+    expect(idsInSelection('Data!$A:$Z', TABLE)).toEqual(['txn_1', 'txn_2', 'txn_4']);
   });
 
   test('another sheet gives nothing; sheet names compare as Excel does (any case, quoted or not)', () => {

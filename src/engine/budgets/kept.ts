@@ -7,7 +7,7 @@ import { monthIndex, monthIndexToYearMonth, serialToIso, type DateSystem, type Y
 import { cellA1, parseQualified, quoteSheet } from '../ports/address';
 import { GatewayError, type Json, type WorkbookGateway } from '../ports/workbook';
 import { Refusal } from '../refusal';
-import { readBudget, type BudgetSheet } from './sheet';
+import { budgetSizeProblem, readBudget, type BudgetSheet } from './sheet';
 
 /** The workbook setting listing the budgets' names. */
 export const BUDGETS_SETTING = 'fin.budgets';
@@ -50,6 +50,9 @@ export function serialMonths(system: DateSystem): (serial: number) => YearMonth 
 
 /** A range's cells read as a budget, with each place in a message named by its address ("Budget!D7"). */
 export async function readBudgetAt(gateway: WorkbookGateway, address: string): Promise<BudgetSheet> {
+  const { box: asked } = parseQualified(address);
+  const tooLarge = budgetSizeProblem(asked.rows, asked.cols);
+  if (tooLarge) throw new Refusal('The budget cannot be read', tooLarge, 'budget_unreadable');
   const read = await gateway.readRange(address);
   const { sheet, box } = parseQualified(read.address);
   const budget = readBudget(read.values, {

@@ -125,18 +125,26 @@ function figureOf(value: unknown): { cents: number } | { problem: string; advice
   return { problem: 'an error where a figure belongs', advice: 'correct what the cell reads' };
 }
 
+/** Why a range of this size is no budget (a whole column or row selected), or null: said before its cells are read. */
+export function budgetSizeProblem(rows: number, columns: number): string | null {
+  if (rows * columns <= MAX_CELLS) return null;
+  return `The budget's range holds ${rows.toLocaleString('en-US')} rows by ${columns.toLocaleString('en-US')} columns: select only the budget (its months across the top, its lines below).`;
+}
+
 /**
  * The budget in a range of cells (values as Excel gives them, row by row), or what to fix, naming the cell.
  */
 export function readBudget(values: readonly (readonly unknown[])[], options: BudgetReadOptions): Result<BudgetSheet> {
   const cellName = options.cellName ?? defaultCellName;
-  if (!Array.isArray(values) || values.length < 2 || !values.every((r) => Array.isArray(r)) || Math.max(...values.map((r) => r.length)) < 2) {
+  // A loop, not Math.max(...rows): a whole-column range has a million rows, more arguments than a call takes.
+  const rowsOk = Array.isArray(values) && values.every((r) => Array.isArray(r));
+  let width = 0;
+  if (rowsOk) for (const row of values) width = Math.max(width, row.length);
+  if (!rowsOk || values.length < 2 || width < 2) {
     return fail('A budget needs at least two rows and two columns: months across its first row, category names down its first column.');
   }
-  const width = Math.max(...values.map((r) => r.length));
-  if (values.length * width > MAX_CELLS) {
-    return fail(`The budget's range holds ${values.length.toLocaleString('en-US')} rows by ${width} columns: select only the budget (its months across the top, its lines below).`);
-  }
+  const tooLarge = budgetSizeProblem(values.length, width);
+  if (tooLarge) return fail(tooLarge);
   const header = values[0];
   const months: number[] = [];
   const monthColumns: number[] = [];

@@ -44,8 +44,27 @@ export function parseCell(a1: string): { row: number; col: number } {
   return { row, col };
 }
 
-/** "B2", "$B$2:D9" -> Box. */
+const WHOLE_COLUMNS = /^\$?([A-Za-z]{1,3}):\$?([A-Za-z]{1,3})$/;
+const WHOLE_ROWS = /^\$?(\d{1,7}):\$?(\d{1,7})$/;
+
+/**
+ * "B2", "$B$2:D9", and whole columns ("A:C") or rows ("5:9"): Excel gives a selection of whole columns or
+ * rows (a header clicked, Ctrl+A) in those forms, as Microsoft's "Work with multiple ranges" shows
+ * (Sheet1!H:H). A whole sheet is whole rows (1:1048576).
+ */
 export function parseBox(a1: string): Box {
+  const columns = WHOLE_COLUMNS.exec(a1.trim());
+  if (columns) {
+    const [a, b] = [columnIndex(columns[1]), columnIndex(columns[2])];
+    if (Math.max(a, b) >= MAX_COLS) throw new GatewayError('InvalidInput', `Column off the sheet: ${a1}`);
+    return { row: 0, col: Math.min(a, b), rows: MAX_ROWS, cols: Math.abs(a - b) + 1 };
+  }
+  const rows = WHOLE_ROWS.exec(a1.trim());
+  if (rows) {
+    const [a, b] = [Number(rows[1]) - 1, Number(rows[2]) - 1];
+    if (Math.min(a, b) < 0 || Math.max(a, b) >= MAX_ROWS) throw new GatewayError('InvalidInput', `Row off the sheet: ${a1}`);
+    return { row: Math.min(a, b), col: 0, rows: Math.abs(a - b) + 1, cols: MAX_COLS };
+  }
   const [from, to = from] = a1.split(':');
   const a = parseCell(from);
   const b = parseCell(to);
@@ -59,7 +78,11 @@ export function cellA1(row: number, col: number, absolute = false): string {
   return `${d}${columnLetters(col)}${d}${row + 1}`;
 }
 
+/** A box as Excel writes it: whole rows as "5:9" (a whole sheet as 1:1048576), whole columns as "A:C". */
 export function boxA1(box: Box, absolute = false): string {
+  const d = absolute ? '$' : '';
+  if (box.col === 0 && box.cols === MAX_COLS) return `${d}${box.row + 1}:${d}${box.row + box.rows}`;
+  if (box.row === 0 && box.rows === MAX_ROWS) return `${d}${columnLetters(box.col)}:${d}${columnLetters(box.col + box.cols - 1)}`;
   const first = cellA1(box.row, box.col, absolute);
   if (box.rows === 1 && box.cols === 1) return first;
   return `${first}:${cellA1(box.row + box.rows - 1, box.col + box.cols - 1, absolute)}`;

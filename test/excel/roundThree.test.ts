@@ -1,0 +1,35 @@
+// Issue 36 ("Real Excel, round three"): what real Excel gives the add-in, through Microsoft's own client library
+// (the real-client harness over the fake workbook), where the add-in assumed otherwise.
+import { readBudgetAt, selectedBudget, serialMonths } from '../../src/engine/budgets/kept';
+import { readBudget } from '../../src/engine/budgets/sheet';
+import { officeHarness } from './harnesses';
+
+async function refusalOf(p: Promise<unknown>): Promise<Error & { code?: string; title?: string }> {
+  try {
+    await p;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('item 1: whole columns and rows selected', () => {
+  test('a budget selected by its column headers (Budget!A:C) is refused by its size before a million rows are read', async () => {
+    const h = officeHarness();
+    await h.gateway.writeGrid({ kind: 'newSheet', name: 'Budget' }, { values: [['Category', '2026-01', '2026-02'], ['Rent', 100, 100]] });
+    h.inspect.select('Budget', 'A:C');
+    const address = await selectedBudget(h.gateway);
+    expect(address).toBe('Budget!A:C');
+    const before = h.fake.syncs.length;
+    const refusal = await refusalOf(readBudgetAt(h.gateway, address));
+    expect(refusal.message).toBe("The budget's range holds 1,048,576 rows by 3 columns: select only the budget (its months across the top, its lines below).");
+    // Nothing of the column was read.
+    expect(h.fake.syncs.length).toBe(before);
+  });
+
+  test('a whole column handed to the budget reader (FIN.BUDGET over Budget!A:C) says what to select, not an internal error', () => {
+    const column = Array.from({ length: 1_048_576 }, (_, i) => (i === 0 ? ['Category', '2026-01', '2026-02'] : ['', 0, 0]));
+    const read = readBudget(column, { monthOfSerial: serialMonths(1900) });
+    expect(read).toEqual({ ok: false, error: "The budget's range holds 1,048,576 rows by 3 columns: select only the budget (its months across the top, its lines below)." });
+  });
+});
