@@ -18,7 +18,7 @@
  * workbook recalculate too.
  */
 import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
-import { finEvaluations } from '../engine/fin';
+import { finEvaluations, finGuard, type FinGuard } from '../engine/fin';
 import { namesReportingPeriod } from '../engine/reporting/period';
 import { boxA1, MAX_COLS, MAX_ROWS, parseQualified, type Box } from '../engine/ports/address';
 import { findFormulaAreas, readFormulas, type FormulaRead } from './formulaCells';
@@ -47,11 +47,45 @@ function officeSupports(set: string, version: string): boolean {
 /** FIN cells by sheet name, as boxes: what the dependents are looked for from. */
 type FinBoxes = Map<string, Box[]>;
 
+/** The FIN evaluations a cell's formula starts when recalculated. */
+type CallsOf = (formula: string) => number;
+
+/**
+ * What each area's recalculation will evaluate, not what its formulas hold: a FIN call in a branch IF does not
+ * take is never made (finGuard), so the cells the guards compare with are read first, in one sync (none
+ * when no formula has a guard).
+ */
+async function evaluationCounters(context: Excel.RequestContext, read: readonly FormulaRead[]): Promise<CallsOf[]> {
+  const guards = new Map<string, FinGuard | null>();
+  const guardOf = (formula: string) => {
+    if (!guards.has(formula)) guards.set(formula, finGuard(formula));
+    return guards.get(formula)!;
+  };
+  const looked = read.map(({ sheet, formulas }) => {
+    const ranges = new Map<string, Excel.Range>();
+    for (const row of formulas) {
+      for (const formula of row) {
+        const guard = typeof formula === 'string' ? guardOf(formula) : null;
+        if (!guard || ranges.has(guard.ref)) continue;
+        const at = guard.ref.includes('!') ? parseQualified(guard.ref) : null;
+        const range = at ? context.workbook.worksheets.getItem(at.sheet).getRangeByIndexes(at.box.row, at.box.col, 1, 1) : sheet.getRange(guard.ref);
+        ranges.set(guard.ref, range.load('values'));
+      }
+    }
+    return ranges;
+  });
+  if (looked.some((ranges) => ranges.size > 0)) await context.sync();
+  return looked.map((ranges) => (formula) => {
+    const guard = guardOf(formula);
+    return guard ? guard.calls(ranges.get(guard.ref)?.values[0]?.[0]) : finEvaluations(formula);
+  });
+}
+
 /**
  * FIN cells as boxes: each column's consecutive FIN cells in an area make one box. With `valueTypes`, only
  * the cells whose value is an error.
  */
-function finBoxes(area: Box, formulas: unknown[][], valueTypes?: unknown[][]): { boxes: Box[]; evaluations: number } {
+function finBoxes(area: Box, formulas: unknown[][], callsOf: CallsOf, valueTypes?: unknown[][]): { boxes: Box[]; evaluations: number } {
   const boxes: Box[] = [];
   let evaluations = 0;
   for (let c = 0; c < area.cols; c++) {
@@ -59,10 +93,10 @@ function finBoxes(area: Box, formulas: unknown[][], valueTypes?: unknown[][]): {
     for (let r = 0; r < area.rows; r++) {
       const formula = formulas[r]?.[c];
       const picked = typeof formula === 'string' && (!valueTypes || valueTypes[r]?.[c] === 'Error');
-      const calls = picked ? finEvaluations(formula) : 0;
-      evaluations += calls;
-      if (calls > 0 && run) run.rows += 1;
-      else if (calls > 0) boxes.push((run = { row: area.row + r, col: area.col + c, rows: 1, cols: 1 }));
+      const held = picked ? finEvaluations(formula) : 0;
+      evaluations += held > 0 ? callsOf(formula as string) : 0;
+      if (held > 0 && run) run.rows += 1;
+      else if (held > 0) boxes.push((run = { row: area.row + r, col: area.col + c, rows: 1, cols: 1 }));
       else run = null;
     }
   }
@@ -117,10 +151,11 @@ async function recalculateFinCellsOnly(run: ExcelRunner, errorsOnly: boolean, bu
     );
     const read = await readFormulas(context, areas, { valueTypes: errorsOnly, budgetBytes });
 
+    const counters = await evaluationCounters(context, read);
     const boxes: FinBoxes = new Map();
     let evaluations = 0;
-    for (const { sheet, box, formulas, valueTypes } of read) {
-      const fin = finBoxes(box, formulas, errorsOnly ? valueTypes : undefined);
+    for (const [i, { sheet, box, formulas, valueTypes }] of read.entries()) {
+      const fin = finBoxes(box, formulas, counters[i], errorsOnly ? valueTypes : undefined);
       evaluations += fin.evaluations;
       if (fin.boxes.length > 0) boxes.set(sheet.name, [...(boxes.get(sheet.name) ?? []), ...fin.boxes]);
     }
@@ -161,12 +196,13 @@ export async function finCellsIn(sheetName: string, box: Box, options: Recalcula
     const whole = box.row === 0 && box.col === 0 && box.rows >= MAX_ROWS && box.cols >= MAX_COLS;
     const areas = await findFormulaAreas(context, [whole ? { sheet } : { sheet, box }]);
     const read: FormulaRead[] = await readFormulas(context, areas, { budgetBytes: options.budgetBytes });
+    const counters = await evaluationCounters(context, read);
     const cells: FinCell[] = [];
-    for (const { box: area, formulas } of read) {
+    for (const [k, { box: area, formulas }] of read.entries()) {
       formulas.forEach((row, i) =>
         row.forEach((formula, j) => {
-          const calls = typeof formula === 'string' ? finEvaluations(formula) : 0;
-          if (calls > 0) cells.push({ sheet: sheetName, row: area.row + i, col: area.col + j, calls, readsPeriod: namesReportingPeriod(formula as string) });
+          if (typeof formula !== 'string' || finEvaluations(formula) === 0) return;
+          cells.push({ sheet: sheetName, row: area.row + i, col: area.col + j, calls: counters[k](formula), readsPeriod: namesReportingPeriod(formula) });
         }),
       );
     }

@@ -17,7 +17,11 @@
  *  - inserting or deleting rows or cells and grouping or ungrouping rows calculate every custom function
  *    again, non-volatile ones included (office-js#3332, #3911: by design);
  *  - Application.calculationState is Calculating while a custom function works, and stays Pending for ever
- *    when a chart reads a volatile function such as TODAY (office-js#3319: `volatileChart`).
+ *    when a chart reads a volatile function such as TODAY (office-js#3319: `volatileChart`), and on Excel on
+ *    the web whenever the workbook holds a chart at all (office-js#4760, open: `onTheWeb`);
+ *  - IF evaluates only the branch it takes: a custom function in the other one is not called (Microsoft Tech
+ *    Community, "AND short circuit?": AND and IFS evaluate every argument, nested IFs only as needed). The
+ *    fake knows the form the add-in writes, =IF(<comparison>,NA(),<formula>).
  * Entering a formula is not calculated here: tests set the values a workbook shows before a refresh.
  */
 import { a1, FakeOfficeError, itemNotFound, MAX_COLS, parseA1, type Box, type CalcModel, type CellValue, type FakeExcel, type SheetState } from './fakeExcel';
@@ -80,6 +84,8 @@ export class FakeCalc implements CalcModel {
   readonly calls: CustomCall[] = [];
   /** A chart on a volatile function keeps calculationState Pending (office-js#3319). */
   volatileChart = false;
+  /** Excel on the web: any chart in the workbook keeps calculationState Pending (office-js#4760). */
+  onTheWeb = false;
   /** Cells marked by a calculation, calculated again when a custom function's answer arrives. */
   private readonly dirty = new Map<string, CellKey>();
   private pending = 0;
@@ -149,10 +155,24 @@ export class FakeCalc implements CalcModel {
     for (const c of marked) if (!this.isCustom(c)) this.dirty.set(keyOf(c), c);
     for (const c of calculated) if (this.isCustom(c)) this.invoke(c);
     this.recompute();
+    this.publishState();
+  }
+
+  /** True when the cell's IF takes its NA() branch: its custom function is not called. */
+  private skipsCall(sheet: SheetState, formula: string): boolean {
+    const m = /^=IF\(([^,<>=]+)(>=|<=|<>|>|<|=)([^,]+),NA\(\),/i.exec(formula);
+    if (!m) return false;
+    const [left, right] = [this.evaluate(sheet, `=${m[1]}`), this.evaluate(sheet, `=${m[3]}`)];
+    if (typeof left !== 'number' || typeof right !== 'number') return false;
+    return { '>': left > right, '<': left < right, '>=': left >= right, '<=': left <= right, '=': left === right, '<>': left !== right }[m[2]]!;
   }
 
   private invoke(c: CellKey): void {
     const cell = c.sheet.get(c.row, c.col)!;
+    if (this.skipsCall(c.sheet, cell.formula!)) {
+      cell.value = '#N/A';
+      return;
+    }
     const call: CustomCall = { sheet: c.sheet.name, address: a1({ row: c.row, col: c.col, rows: 1, cols: 1 }), formula: cell.formula! };
     this.calls.push(call);
     const answer = this.fin(call);
@@ -194,7 +214,8 @@ export class FakeCalc implements CalcModel {
   }
 
   private publishState(): void {
-    this.excel.calculationState = this.pending > 0 ? 'Calculating' : this.volatileChart ? 'Pending' : 'Done';
+    const charts = this.onTheWeb && this.excel.sheets.some((sheet) => sheet.charts.length > 0);
+    this.excel.calculationState = this.pending > 0 ? 'Calculating' : this.volatileChart || charts ? 'Pending' : 'Done';
   }
 
   private isCustom(c: CellKey): boolean {

@@ -5,10 +5,11 @@
 // RangeAreas.calculate reaches the direct dependents only: office-js#5063). A refresh of the selection or the
 // sheet finds the FIN cells of its box, a one-cell selection included (Go To Special on one cell searches the
 // whole sheet).
-import type { Recalculation } from '../../src/engine/fin';
+import { finEvaluations, type Recalculation } from '../../src/engine/fin';
 import { CellReads } from '../../src/engine/fin/cellReads';
 import { parseBox } from '../../src/engine/ports/address';
 import { ADDRESS_CHARS, finCellsIn, recalculateFinCells, type RecalculationOptions } from '../../src/excel/recalculation';
+import { chartFormulas } from '../../src/engine/reporting/boardCharts';
 import { FakeCalc, type CustomCall } from './fakeCalc';
 import { FakeExcel, FAKE_PAYLOAD_LIMIT, parseA1 } from './fakeExcel';
 import { officeHarness } from './harnesses';
@@ -303,5 +304,30 @@ describe('Recalculations Excel makes on its own (office-js#3332, #3911)', () => 
     expect(calc.calls).toHaveLength(2); // ...so Excel called B2's function again
     expect(value(h.fake, 'Model', 'B2')).toBe(200);
     expect(calls()).toBe(2);
+  });
+});
+
+describe('Board charts on the web (issue 36, item 2)', () => {
+  it("counts the FIN calls Excel will make, not those the sheet holds: IF leaves a month after the period out, so the count is met while calculationState stays Pending (office-js#4760)", async () => {
+    const excel = new FakeExcel({ sheets: ['Board charts'] });
+    const sheet = excel.sheet('Board charts');
+    for (const { row, col, formula } of chartFormulas(1)) Object.assign(sheet.ensure(row, col), { formula, value: 0 });
+    // The months so far in the fiscal year (its formula reads FIN_PERIOD, which the fake does not evaluate).
+    const count = chartFormulas(1)[0];
+    sheet.ensure(count.row, count.col).value = 7;
+    excel.userChart('Board charts', 'B38:B49', 'K2:R20');
+    const calc = new FakeCalc(excel, () => Promise.resolve(100));
+    calc.onTheWeb = true;
+    const recalculation = await recalculateFinCells(on(WEB, excel));
+    await calc.whenIdle();
+    expect(calc.calls.length).toBeGreaterThan(0);
+    // Only the first seven months' FIN cells are called; each call is one evaluation of the count.
+    expect(new Set(calc.calls.map((c) => Number(/^=IF\((\d+)>/.exec(c.formula)![1])))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7]));
+    expect(recalculation.evaluations).toBe(calc.calls.reduce((n, c) => n + finEvaluations(c.formula), 0));
+    expect(recalculation.evaluations).toBe(7 * 9); // a month's row: nine FIN evaluations
+    expect(await recalculation.calculationDone!()).toBe(false); // Pending for good: the count is what ends the wait
+    // A refresh of the sheet counts the same way, cell by cell.
+    const cells = await finCellsIn('Board charts', parseBox('A1:I60'), on(WEB, excel));
+    expect(cells.reduce((n, c) => n + c.calls, 0)).toBe(recalculation.evaluations);
   });
 });

@@ -164,7 +164,8 @@ export class FinActivity {
   /**
    * Resolves true once the host says it has finished calculating twice in a row (`pollMs` apart) with no FIN
    * evaluation running or starting in between; false when it has not within `timeoutMs`. Excel may never
-   * say so: Application.calculationState stays Pending for good while a chart reads TODAY or NOW
+   * say so: Application.calculationState stays Pending for good on the web while the workbook holds a chart
+   * (OfficeDev/office-js#4760), and on every host while a chart reads TODAY or NOW
    * (OfficeDev/office-js#3319), so the wait is bounded and the answer says only what was confirmed.
    */
   async whenHostDone(calculationDone: () => Promise<boolean>, options: { timeoutMs: number; pollMs?: number }): Promise<boolean> {

@@ -142,6 +142,8 @@ export class CellReads {
     let elsewhere = 0;
     const byCell = this.byCell();
     for (const cell of cells) {
+      // A cell whose IF leaves its FIN calls out now (finGuard) reads nothing when recalculated.
+      if (cell.calls === 0) continue;
       const calls = (byCell.get(cellId(cell.sheet, cell.row, cell.col)) ?? []).flatMap((address) => this.cells.get(address) ?? []);
       if (calls.length === 0) {
         unknown += 1;

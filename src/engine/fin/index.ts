@@ -9,7 +9,7 @@ export type { EvalContext } from './reads';
 export type { FinCall } from './finCall';
 export type { FinBatch, Recalculation, RecalculateOptions } from './activity';
 export type { RefreshOptions, RefreshReport } from './refresh';
-export { EVALUATED_FUNCTIONS, finEvaluations } from './formulaCalls';
+export { EVALUATED_FUNCTIONS, finEvaluations, finGuard, type FinGuard } from './formulaCalls';
 export { NOT_FETCHED_TEXT } from './freshness';
 export { EVALUATION_TIMEOUT_MS } from './turns';
 export { CellReads, type FinCell } from './cellReads';

@@ -113,7 +113,7 @@ export async function refreshFinCells(parts: RefreshParts, options: RefreshOptio
   const what = options.label ?? (changedOnly ? 'Refresh of what changed' : 'Refresh all');
   let message = settled ? `${what} spent ${calls}` : `${what} spent ${calls} so far (some formulas were still calculating)`;
   if (dependentsFailed) message += '; Excel refused to recalculate the formulas built on the FIN cells: recalculate the workbook (Formulas > Calculate Now) before you share its figures';
-  else if (confirmed === false) message += `; Excel has not confirmed it finished calculating (it never does while a chart reads TODAY or NOW): look at the totals built on FIN cells before you share them`;
+  else if (confirmed === false) message += `; Excel has not confirmed it finished calculating (it may never do so while the workbook holds charts): look at the totals built on FIN cells before you share them`;
   if (block) message += `; ${monthlyLimitError(block.cap, block.resetDate).message}`;
   else if (kept > 0) {
     const asOf = await freshness.dataAsOf(company);

@@ -26,7 +26,8 @@ export interface ShareFacts {
   formulasChanged?: number;
   /**
    * The host had not said it finished calculating (WorkbookGateway.isCalculating): figures read now may be the
-   * previous ones. Excel may never say so: a chart on TODAY or NOW keeps it Pending (OfficeDev/office-js#3319).
+   * previous ones. Excel may never say so: on the web any chart keeps it Pending (OfficeDev/office-js#4760), on every
+   * host a chart on TODAY or NOW does (#3319).
    */
   calculating?: boolean;
   /**
@@ -79,7 +80,7 @@ export function shareWarnings(chosen: SheetSurvey[], facts: ShareFacts): string[
       out.push('FIN formulas are still calculating: a formula calculating again shows its previous figure until its answer arrives, and the copy would keep it. Wait until they finish, then choose Look again.');
     } else if (facts.calculating) {
       out.push(
-        'Excel has not said it finished calculating: a formula calculating again shows its previous figure until it is done. Choose Look again in a moment; Excel never says it while a chart reads TODAY or NOW, so if this stays, look at the totals before you copy.',
+        'Excel has not said it finished calculating: a formula calculating again shows its previous figure until it is done. Choose Look again in a moment; Excel may never say it while the workbook holds charts, so if this stays, look at the totals before you copy.',
       );
     }
   }

@@ -53,7 +53,7 @@ describe('the end of a refresh of the FIN cells', () => {
     expect(report.settled).toBe(true);
     expect(report.calculationConfirmed).toBe(false);
     expect(report.message).toBe(
-      'Refresh all spent 2 calls; Excel has not confirmed it finished calculating (it never does while a chart reads TODAY or NOW): look at the totals built on FIN cells before you share them',
+      'Refresh all spent 2 calls; Excel has not confirmed it finished calculating (it may never do so while the workbook holds charts): look at the totals built on FIN cells before you share them',
     );
   });
 

@@ -145,7 +145,7 @@ test('warnings: cells still computing, errors, stale and failed blocks, FIN answ
   // Excel not saying it is done may never end (a chart on TODAY keeps it Pending: office-js#3319): said so,
   // not "wait until it finishes".
   expect(shareWarnings(chosen, { ...facts, calculating: true })[0]).toBe(
-    'Excel has not said it finished calculating: a formula calculating again shows its previous figure until it is done. Choose Look again in a moment; Excel never says it while a chart reads TODAY or NOW, so if this stays, look at the totals before you copy.',
+    'Excel has not said it finished calculating: a formula calculating again shows its previous figure until it is done. Choose Look again in a moment; Excel may never say it while the workbook holds charts, so if this stays, look at the totals before you copy.',
   );
   expect(shareWarnings(surveys.slice(2), { ...facts, calculating: true, finCalculating: true })).toEqual([]);
   // The note gives the oldest figures among the chosen sheets.
