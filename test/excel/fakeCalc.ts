@@ -21,7 +21,10 @@
  *    the web whenever the workbook holds a chart at all (office-js#4760, open: `onTheWeb`);
  *  - IF evaluates only the branch it takes: a custom function in the other one is not called (Microsoft Tech
  *    Community, "AND short circuit?": AND and IFS evaluate every argument, nested IFs only as needed). The
- *    fake knows the form the add-in writes, =IF(<comparison>,NA(),<formula>).
+ *    fake knows the form the add-in writes, =IF(<comparison>,NA(),<formula>);
+ *  - a custom function whose arguments hold an error (a cell or a range with one) is not called: the cell shows
+ *    that error (Microsoft, "Handle and return errors from your custom function": error inputs reach a
+ *    function only when its metadata allows them, which the add-in's do not).
  * Entering a formula is not calculated here: tests set the values a workbook shows before a refresh.
  */
 import { a1, FakeOfficeError, itemNotFound, MAX_COLS, parseA1, type Box, type CalcModel, type CellValue, type FakeExcel, type SheetState } from './fakeExcel';
@@ -167,10 +170,29 @@ export class FakeCalc implements CalcModel {
     return { '>': left > right, '<': left < right, '>=': left >= right, '<=': left <= right, '=': left === right, '<>': left !== right }[m[2]]!;
   }
 
+  /** The first error value in the cells a formula that is one custom function call reads, if any. */
+  private errorIn(c: CellKey): string | undefined {
+    if (!/^=FIN\.[A-Z_.]+\([^()]*\)$/i.test(c.sheet.get(c.row, c.col)?.formula ?? '')) return undefined;
+    for (const { sheet, box } of this.refsOf(c)) {
+      for (let r = box.row; r < box.row + box.rows; r++) {
+        for (let col = box.col; col < box.col + box.cols; col++) {
+          const v = sheet.get(r, col)?.value;
+          if (typeof v === 'string' && /^#(NULL!|DIV\/0!|VALUE!|REF!|NAME\?|NUM!|N\/A)$/.test(v)) return v;
+        }
+      }
+    }
+    return undefined;
+  }
+
   private invoke(c: CellKey): void {
     const cell = c.sheet.get(c.row, c.col)!;
     if (this.skipsCall(c.sheet, cell.formula!)) {
       cell.value = '#N/A';
+      return;
+    }
+    const error = this.errorIn(c);
+    if (error !== undefined) {
+      cell.value = error;
       return;
     }
     const call: CustomCall = { sheet: c.sheet.name, address: a1({ row: c.row, col: c.col, rows: 1, cols: 1 }), formula: cell.formula! };

@@ -2,6 +2,7 @@
 // (the real-client harness over the fake workbook), where the add-in assumed otherwise.
 import { readBudgetAt, selectedBudget, serialMonths } from '../../src/engine/budgets/kept';
 import { readBudget } from '../../src/engine/budgets/sheet';
+import { FakeCalc } from './fakeCalc';
 import { officeHarness } from './harnesses';
 
 async function refusalOf(p: Promise<unknown>): Promise<Error & { code?: string; title?: string }> {
@@ -31,5 +32,19 @@ describe('item 1: whole columns and rows selected', () => {
     const column = Array.from({ length: 1_048_576 }, (_, i) => (i === 0 ? ['Category', '2026-01', '2026-02'] : ['', 0, 0]));
     const read = readBudget(column, { monthOfSerial: serialMonths(1900) });
     expect(read).toEqual({ ok: false, error: "The budget's range holds 1,048,576 rows by 3 columns: select only the budget (its months across the top, its lines below)." });
+  });
+});
+
+describe('item 3: an error cell in a budget', () => {
+  test('Excel calls no FIN function over a range holding an error (the fake as Excel); the budget check names the cell first', async () => {
+    const h = officeHarness();
+    await h.gateway.writeGrid({ kind: 'newSheet', name: 'Budget' }, { values: [['Category', '2026-01', 'Var %'], ['Rent', 100, '#DIV/0!'], ['', '', '']] });
+    await h.gateway.writeFormula('Budget!A5', '=FIN.BUDGET(Budget!A1:C2,"Rent","2026-01")');
+    const calc = new FakeCalc(h.fake, () => 100);
+    calc.calculateSheet(h.fake.sheet('Budget'));
+    expect(calc.calls).toEqual([]);
+    expect(h.fake.cell('Budget', 'A5').value).toBe('#DIV/0!');
+    const refusal = await refusalOf(readBudgetAt(h.gateway, 'Budget!A1:C2'));
+    expect(refusal.message).toContain('Budget!C2 (under "Var %") shows #DIV/0!');
   });
 });

@@ -15,7 +15,7 @@ import type { ValueParts } from '../fin/values';
 import { centsToDisplay } from '../render/money';
 import type { IncomeStatementReport, ReportSection } from '../render/reportShapes';
 import { varianceCents } from '../render/varianceColumns';
-import type { TreeNode } from '../tree';
+import type { Tree, TreeNode } from '../tree';
 import { matchBudget } from './match';
 import { centsOver, monthsOfPeriod } from './months';
 import { linesNamed } from './named';
@@ -58,6 +58,12 @@ export function budget(parts: ValueParts, args: { budget: unknown; line: unknown
   return centsToDisplay(lines.value.reduce((sum, line) => sum + centsOver(line, positions), 0), 'units');
 }
 
+/** True when the node `id` is `ancestor` or below it. */
+function isWithin(tree: Tree<Category>, id: string, ancestor: string): boolean {
+  for (let n = tree.byId.get(id) ?? null; n; n = n.parent) if (n.id === ancestor) return true;
+  return false;
+}
+
 function lineOf(report: IncomeStatementReport, categoryId: string): number | undefined {
   for (const section of Object.values(report)) {
     const lines = (section as ReportSection | null)?.categories;
@@ -97,6 +103,11 @@ export function budgetVariance(parts: ValueParts, args: { budget: unknown; line:
     actualCents = figureCents(actual, figure);
     budgetCents = planned[figure];
   } else {
+    // One rule with FIN.BUDGET (linesNamed): a category on two lines of the budget is refused, not read from the first.
+    const twice = match.unmatched.find((u) => u.twiceOf && isWithin(tree, u.twiceOf.id, node!.id));
+    if (twice?.twiceOf) {
+      throw new FinError('na', `"${twice.twiceOf.path}" is on two lines of the budget ("${twice.twiceOf.earlier}" and "${twice.line.label}"): keep one line per category`, 'budget_ambiguous');
+    }
     budgetCents = lineOf(planned, node!.id);
     if (budgetCents === undefined) {
       throw new FinError('na', `The budget has no line for "${node!.path}" or under it`, 'no_budget_line');

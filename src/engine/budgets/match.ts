@@ -34,6 +34,8 @@ export interface UnmatchedLine {
   readonly reason: string;
   /** It reads as a subtotal ("Total expenses", "Net income"): the statement computes those itself. */
   readonly subtotal: boolean;
+  /** The category it matched, when an earlier line matched it already (one category on two lines). */
+  readonly twiceOf?: { readonly id: string; readonly path: string; readonly earlier: string };
 }
 
 export interface BudgetMatch {
@@ -95,7 +97,7 @@ export function matchBudget(sheet: Pick<BudgetSheet, 'lines'>, tree: Tree<Catego
     else if (direction === null) reason = `"${node.path}" has the account type "${String(node.item.account_type)}", which says neither income nor cost`;
     else if (earlier) reason = `the same category as the line "${earlier.label}" (${node.path})`;
     if (reason !== null) {
-      unmatched.push({ line, reason, subtotal: false });
+      unmatched.push({ line, reason, subtotal: false, ...(earlier ? { twiceOf: { id: node.id, path: node.path, earlier: earlier.label } } : {}) });
       continue;
     }
     lineOf.set(node.id, line);

@@ -172,6 +172,17 @@ export function readBudget(values: readonly (readonly unknown[])[], options: Bud
     months.push(index);
     monthColumns.push(c);
   }
+  // Excel calls no custom function with an error in its arguments unless its metadata allows it (Microsoft,
+  // "Handle and return errors from your custom function"): one error cell anywhere in the range, a Total or
+  // Var % column included, turns every FIN.BUDGET over the budget into that error, naming no cell.
+  for (const { column, header: heading } of skipped) {
+    for (let r = 1; r < values.length; r++) {
+      const v = values[r][column];
+      if (typeof v === 'string' && ERROR_LITERAL.test(v.trim())) {
+        return fail(`${cellName(r, column)} (under "${heading}") shows ${v.trim().toUpperCase()}: Excel hands no FIN function a range holding an error, so every FIN.BUDGET over this budget would show it. Correct that cell, or leave the column out of the budget's range.`);
+      }
+    }
+  }
   if (months.length === 0) {
     return fail(`No month in the budget's first row (${cellName(0, 1)} onwards): put the months across its top, as dates or as Jan 2026 or 2026-01.`);
   }

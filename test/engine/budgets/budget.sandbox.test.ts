@@ -248,6 +248,20 @@ test('FIN.BUDGET spends no call, not even on a cold cache; FIN.BUDGET_VARIANCE s
   const usage = await sb.usage(company());
   await rt.service.evaluate({ name: 'BUDGET_VARIANCE', args: [range, 'Salaries & Wages', month.start.slice(0, 7)] });
   expect(await sb.usage(company())).toBe(usage);
+
+  // One category on two lines (issue 36, item 3): both functions refuse, neither reads the first line alone.
+  const twice = [...range, ['General & Administrative > Rent', ...range[3].slice(1)]];
+  expect(await failure([twice, 'Rent', month.start.slice(0, 7)])).toMatch(/^value: "Rent" matches 2 lines of the budget/);
+  const varianceFailure = async () => {
+    try {
+      await rt.service.evaluate({ name: 'BUDGET_VARIANCE', args: [twice, 'Rent', month.start.slice(0, 7)] });
+    } catch (error) {
+      if (isFinError(error)) return `${error.kind}: ${error.message}`;
+      throw error;
+    }
+    throw new Error('answered');
+  };
+  expect(await varianceFailure()).toBe('na: "Operating Expenses > General & Administrative > Rent" is on two lines of the budget ("Rent" and "General & Administrative > Rent"): keep one line per category');
 });
 
 test('Roll forward moves the comparison: a block against budget for the year to date follows the reporting period, costing the new period only', async () => {

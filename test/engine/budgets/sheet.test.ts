@@ -85,6 +85,11 @@ test('text, TRUE/FALSE or an error where a figure belongs is refused, naming the
   expect(refusal([head, ['Rent', 500, 'n/a', 500]])).toContain('(Rent, Feb 2026, row 2, column 3 of the budget)');
   // A note in a column left out (a Total, a comment) is not a figure.
   expect(readBudget([[...head, 'Notes'], ['Rent', 1, 2, 3, 'indexed to CPI']], options).ok).toBe(true);
+  // An error in a column left out still reaches FIN.BUDGET: Excel calls no custom function with an error in its
+  // arguments (Microsoft, "Handle and return errors from your custom function"), so the cell is named (issue 36).
+  expect(refusal([[...head, 'Var %'], ['Rent', 1, 2, 3, '#DIV/0!']], address)).toBe(
+    'Budget!E2 (under "Var %") shows #DIV/0!: Excel hands no FIN function a range holding an error, so every FIN.BUDGET over this budget would show it. Correct that cell, or leave the column out of the budget\'s range.',
+  );
 });
 
 test('what would drop or double a figure unseen is refused: figures without a name or a month, a month or a line twice', () => {
