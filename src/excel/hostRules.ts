@@ -93,6 +93,11 @@ export function checkFormulaBlock(formulas: readonly (readonly (string | null)[]
  * Excel reads no selection of several areas as one range (getSelectedRange fails with InvalidSelection, as it
  * does when another workbook takes the focus mid-call): the pane says what to do instead.
  */
+/** A chart is selected: Excel has no selected range then (getSelectedRange throws, by design: office-js#2268). */
+export function chartSelected(): GatewayError {
+  return new GatewayError('InvalidInput', 'A chart is selected: select cells and try again.');
+}
+
 export function unreadableSelection(): GatewayError {
   return new GatewayError('InvalidInput', 'Excel cannot read this selection: select one block of cells (not several areas) in this workbook and try again.');
 }

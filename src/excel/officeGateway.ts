@@ -34,7 +34,7 @@ import {
   type WrittenRange,
 } from '../engine/ports/workbook';
 import * as charts from './office/charts';
-import { checkDefinedName, checkFormula, checkFormulaBlock, unreadableSelection } from './hostRules';
+import { chartSelected, checkDefinedName, checkFormula, checkFormulaBlock, unreadableSelection } from './hostRules';
 import { findContent, readRange, writeFormula, writeFormulas, writeGrid } from './office/grid';
 import { hostError } from './office/hostError';
 import * as names from './office/names';
@@ -223,8 +223,10 @@ export class OfficeGateway implements WorkbookGateway {
       try {
         await ctx.sync();
       } catch (error) {
-        if ((error as { code?: string }).code === 'InvalidSelection') throw unreadableSelection();
-        throw error;
+        if ((error as { code?: string }).code !== 'InvalidSelection') throw error;
+        const chart = ctx.workbook.getActiveChartOrNullObject().load('name');
+        await ctx.sync();
+        throw chart.isNullObject ? unreadableSelection() : chartSelected();
       }
       const formula = top.formulas[0]?.[0];
       const value = top.values[0]?.[0] as SelectionRead['topLeft']['value'] | undefined;

@@ -188,8 +188,14 @@ class Workbook extends HostObject<FakeExcel> {
         return new Range(this.host, () => ({ sheet: selection.sheet, box: { row: first.row, col: first.col, rows: 1, cols: 1 } }));
       }
       case 'GetSelectedRange':
-        if (selection.areas.length > 1 || this.excel.elsewhere) throw invalidSelection();
+        // A chart selected: InvalidSelection "by design" (OfficeDev/office-js#2268).
+        if (selection.areas.length > 1 || this.excel.elsewhere || this.excel.selectedChart) throw invalidSelection();
         return new Range(this.host, () => ({ sheet: selection.sheet, box: selection.areas[0] }));
+      case 'GetActiveChartOrNullObject': {
+        // ExcelApi 1.9: the chart the user has selected, or a null object.
+        const chart = this.excel.selectedChart;
+        return new Chart(this.host, () => (chart && this.excel.allCharts().includes(chart) ? chart : null));
+      }
       case 'GetSelectedRanges':
         return new RangeAreas(this.host, () => ({ sheet: selection.sheet, areas: selection.areas }));
       default:

@@ -412,6 +412,11 @@ export class FakeExcel {
    */
   elsewhere = false;
   /**
+   * A chart the user has clicked: getSelectedRange then throws InvalidSelection, by design
+   * (OfficeDev/office-js#2268); workbook.getActiveChart (ExcelApi 1.9) gives the chart.
+   */
+  selectedChart: ChartState | null = null;
+  /**
    * The user has selected several sheets (a group of sheets): every API call fails, "strange errors and
    * sometimes General Error" (office-js#2266); the fake answers every request with GeneralException.
    */
@@ -439,6 +444,7 @@ export class FakeExcel {
   /** Selects one range ("B2:D9") or several areas ("A1:B2,D4"), as the user would. */
   select(sheet: string, address: string): void {
     this.selection = { sheet: this.sheet(sheet), areas: address.split(',').map((a) => parseA1(a)) };
+    this.selectedChart = null;
   }
 
   /** The user starts typing in a cell; requests wait (delayForCellEdit) or fail until endCellEdit(). */

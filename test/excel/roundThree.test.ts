@@ -48,3 +48,15 @@ describe('item 3: an error cell in a budget', () => {
     expect(refusal.message).toContain('Budget!C2 (under "Var %") shows #DIV/0!');
   });
 });
+
+describe('item 5: a selected chart', () => {
+  test('getSelectedRange throws while a chart is selected (office-js#2268): the pane says a chart is selected, not several areas', async () => {
+    const h = officeHarness();
+    await h.gateway.writeGrid({ kind: 'newSheet', name: 'Board' }, { values: [['Month', 'Revenue'], ['Jan', 5]] });
+    h.fake.selectedChart = h.fake.userChart('Board', 'B2:B2', 'D2:H10');
+    const refusal = await refusalOf(h.gateway.getSelection());
+    expect(refusal.message).toBe('A chart is selected: select cells and try again.');
+    h.inspect.select('Board', 'A1:B2,D4');
+    expect((await refusalOf(h.gateway.getSelection())).message).toContain('not several areas');
+  });
+});
