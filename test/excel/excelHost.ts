@@ -1209,7 +1209,7 @@ class WorksheetProtection extends HostObject<SheetState> {
   }
   override call(name: string, args: unknown[], s: SheetState): unknown {
     if (name === 'Protect') this.excel.protect(s, args[0], args[1]);
-    else if (name === 'Unprotect') this.excel.unprotect(s);
+    else if (name === 'Unprotect') this.excel.unprotect(s, args[0]);
     else return super.call(name, args, s);
     return undefined;
   }

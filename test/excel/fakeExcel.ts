@@ -141,7 +141,7 @@ export class SheetState {
   /** The charts on the sheet (worksheet.charts). */
   readonly charts: ChartState[] = [];
   /** Worksheet.protection: every cell is locked (Excel's default), so protection refuses every write. */
-  protection: { protected: boolean; options: unknown } = { protected: false, options: null };
+  protection: { protected: boolean; options: unknown; password?: string } = { protected: false, options: null };
   constructor(
     public name: string,
     readonly id: string,
@@ -674,18 +674,26 @@ export class FakeExcel {
    */
   protect(sheet: SheetState, options: unknown, password: unknown): void {
     if (sheet.protection.protected) throw new FakeOfficeError('AccessDenied', 'You cannot perform the requested operation. (already protected)');
-    if (password !== undefined && password !== null && password !== '') throw new FakeOfficeError('NotImplemented', 'fake: a protection password');
-    sheet.protection = { protected: true, options: options ?? null };
+    const locked = typeof password === 'string' && password !== '' ? { password } : {};
+    sheet.protection = { protected: true, options: options ?? null, ...locked };
   }
 
-  unprotect(sheet: SheetState): void {
+  /**
+   * unprotect(password?): a sheet protected with a password is lifted only with it ("password: sheet protection
+   * password", Excel.WorksheetProtection). Without it Excel refuses; the code is assumed AccessDenied, the one
+   * it gives for protection refused (office-js#6784).
+   */
+  unprotect(sheet: SheetState, password?: unknown): void {
     if (!sheet.protection.protected) throw new FakeOfficeError('AccessDenied', 'You cannot perform the requested operation. (not protected)');
+    if (sheet.protection.password !== undefined && password !== sheet.protection.password) {
+      throw new FakeOfficeError('AccessDenied', 'You cannot perform the requested operation. (the sheet is protected with a password)');
+    }
     sheet.protection = { protected: false, options: null };
   }
 
-  /** The user protects a sheet from Excel's Review tab, with no password. */
-  protectSheet(name: string): void {
-    this.protect(this.sheet(name), null, undefined);
+  /** The user protects a sheet from Excel's Review tab, with no password unless given one. */
+  protectSheet(name: string, password?: string): void {
+    this.protect(this.sheet(name), null, password);
   }
 
   allCharts(): ChartState[] {

@@ -2,6 +2,8 @@
 // (the real-client harness over the fake workbook), where the add-in assumed otherwise.
 import { readBudgetAt, selectedBudget, serialMonths } from '../../src/engine/budgets/kept';
 import { readBudget } from '../../src/engine/budgets/sheet';
+import { appendLogEntry, entriesOfMarks, type PushLogEntry } from '../../src/engine/pushLog/log';
+import { GatewayError, type WorkbookGateway } from '../../src/engine/ports/workbook';
 import { FakeCalc } from './fakeCalc';
 import { officeHarness } from './harnesses';
 
@@ -58,5 +60,49 @@ describe('item 5: a selected chart', () => {
     expect(refusal.message).toBe('A chart is selected: select cells and try again.');
     h.inspect.select('Board', 'A1:B2,D4');
     expect((await refusalOf(h.gateway.getSelection())).message).toContain('not several areas');
+  });
+});
+
+describe('item 4: protection of the push log', () => {
+  const entry = (): PushLogEntry => ({
+    action: 'Push',
+    at: Date.UTC(2026, 2, 5, 13, 12, 9),
+    timeZone: 'UTC',
+    connection: 'Books',
+    company: { id: 'comp_1' },
+    keyFingerprint: 'fp_1',
+    table: 'Transactions',
+    unfinished: ['push 1a2b3c4d'],
+    changes: [{ transaction: 'txn_1', field: 'Department', before: 'A', requested: 'B', after: 'B', sentAs: 'PATCH', outcome: 'Applied', reason: '' }],
+  });
+
+  test('Excel refusing to protect the log again after an append (office-js#6784): the entry keeps its number and its jobs, and the user is told to protect it', async () => {
+    const h = officeHarness();
+    await appendLogEntry(h.gateway, entry());
+    const refusing: WorkbookGateway = Object.create(h.gateway, {
+      protectSheet: { value: () => Promise.reject(new GatewayError('Protected', 'You cannot perform the requested operation.')) },
+    });
+    expect(await appendLogEntry(refusing, entry())).toEqual({
+      entry: 2,
+      sheet: 'Push log',
+      warning: 'Entry 2 is in the push log, but Excel did not protect the sheet "Push log" again: protect it from Review > Protect Sheet (no password).',
+    });
+    h.fake.protectSheet('Push log');
+    expect((await appendLogEntry(h.gateway, entry())).entry).toBe(3);
+    expect((await h.gateway.readTable('FinPushLog')).rows.map((r) => r[0])).toEqual([1, 2, 3]);
+    expect(await entriesOfMarks(h.gateway, ['push 1a2b3c4d'])).toEqual([1]);
+  });
+
+  test("a password the user put on the log's sheet: Excel refuses to lift it without, and the add-in says what to do; nothing is half-written", async () => {
+    const h = officeHarness();
+    await appendLogEntry(h.gateway, entry());
+    await h.gateway.unprotectSheet('Push log');
+    h.fake.protectSheet('Push log', 'secret');
+    const refusal = await refusalOf(appendLogEntry(h.gateway, entry()));
+    expect(refusal.message).toBe(
+      'The sheet "Push log" is protected with a password, so the add-in cannot add to the push log: remove the password (Review > Unprotect Sheet), then push again; the add-in protects the sheet again without one.',
+    );
+    expect((await h.gateway.readTable('FinPushLog')).rows.map((r) => r[0])).toEqual([1]);
+    expect(h.fake.sheet('Push log').protection).toMatchObject({ protected: true, password: 'secret' });
   });
 });

@@ -177,24 +177,27 @@ async function tableSheet(gateway: WorkbookGateway, index: LogIndex): Promise<st
  * happens; or, on the first push (or when the user deleted the log), to a new log on a sheet of its own,
  * protected. Returns the entry's number and the log's sheet.
  */
-export async function appendLogEntry(gateway: WorkbookGateway, entry: PushLogEntry): Promise<{ entry: number; sheet: string }> {
+export async function appendLogEntry(gateway: WorkbookGateway, entry: PushLogEntry): Promise<{ entry: number; sheet: string; warning?: string }> {
   const index = readIndex(await gateway.readSetting(SETTING));
   const n = index?.next ?? 1;
   const rows = rowsOf(n, entry);
   let table = index?.table;
   let sheet = index ? await tableSheet(gateway, index) : null;
+  let relocked: boolean;
   if (sheet && table) {
-    await gateway.unprotectSheet(sheet);
+    await unlock(gateway, sheet);
     try {
       await gateway.appendRows(table, rows);
-    } finally {
-      await gateway.protectSheet(sheet);
+    } catch (error) {
+      await gateway.protectSheet(sheet).catch(() => undefined);
+      throw error;
     }
+    relocked = await relock(gateway, sheet);
   } else {
     const ref = await gateway.createTable({ name: LOG_TABLE, columns: [...LOG_COLUMNS], rows, target: { kind: 'newSheet', name: LOG_SHEET, activate: false }, style: 'TableStyleLight1' });
     table = ref.name;
     sheet = ref.sheet;
-    await gateway.protectSheet(sheet);
+    relocked = await relock(gateway, sheet);
   }
   const summary: LogSummary = {
     entry: n,
@@ -216,8 +219,36 @@ export async function appendLogEntry(gateway: WorkbookGateway, entry: PushLogEnt
     recent: [...(index?.recent ?? []), summary].slice(-RECENT),
     unfinished: [...kept, ...(entry.unfinished ?? []).filter((mark) => !kept.some((u) => u.mark === mark)).map((mark) => ({ mark, entry: n }))],
   };
+  // The entry is in the log: its number is taken and its jobs noted whether or not the sheet could be protected.
   await gateway.writeSetting(SETTING, next as unknown as Json);
-  return { entry: n, sheet };
+  if (relocked) return { entry: n, sheet };
+  return { entry: n, sheet, warning: `Entry ${n} is in the push log, but Excel did not protect the sheet "${sheet}" again: protect it from Review > Protect Sheet (no password).` };
+}
+
+/**
+ * Lifts the log sheet's protection to append. A sheet the user protected with a password cannot be lifted
+ * without it (the add-in never asks for one): said, with what to do.
+ */
+async function unlock(gateway: WorkbookGateway, sheet: string): Promise<void> {
+  try {
+    await gateway.unprotectSheet(sheet);
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.code !== 'Protected') throw error;
+    throw new GatewayError(
+      'Protected',
+      `The sheet "${sheet}" is protected with a password, so the add-in cannot add to the push log: remove the password (Review > Unprotect Sheet), then push again; the add-in protects the sheet again without one.`,
+    );
+  }
+}
+
+/** Protects the log sheet again; false when Excel refused (office-js#6784: a regression, fixed June 2026). */
+async function relock(gateway: WorkbookGateway, sheet: string): Promise<boolean> {
+  try {
+    await gateway.protectSheet(sheet);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The entries that left these unfinished jobs (by their marks), oldest first. */

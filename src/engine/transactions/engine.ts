@@ -31,7 +31,7 @@ export interface TransactionsTableInfo {
  * Where a push, shift or resumed push went in the push log: its entry and the log's sheet; why it could not be
  * written (the changes were made all the same); or null when the run sent nothing and stopped on no error.
  */
-export type LogWritten = { entry: number; sheet: string } | { error: string } | null;
+export type LogWritten = { entry: number; sheet: string; warning?: string } | { error: string } | null;
 
 export interface Logged {
   log: LogWritten;
@@ -86,6 +86,7 @@ async function logged<T extends { warnings: string[] }>(deps: Deps, record: Push
   }
   const log = await write();
   if (log && 'error' in log) result.warnings.push(`The push log could not be written (${log.error}); the changes above were made.`);
+  if (log && 'warning' in log && log.warning) result.warnings.push(log.warning);
   return { ...result, log };
 }
 
