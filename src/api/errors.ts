@@ -120,10 +120,44 @@ export class MonthlyLimitError extends ApiError {
   }
 }
 
-/** Replaces every occurrence of the secret; used on every outside string an error may keep. */
+/** The shortest form of the key worth looking for: shorter runs would redact ordinary text. */
+const MIN_FORM = 8;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Base64 of the key wherever it sits in what was encoded ("user:key" in a Basic header): the groups of four
+ * that hold only the key's bytes, for each of the three offsets the key can start at; standard and URL-safe.
+ */
+function base64Forms(secret: string): string[] {
+  const out: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    let encoded: string;
+    try {
+      encoded = btoa('\0'.repeat(offset) + secret);
+    } catch {
+      return []; // not Latin-1: no key the API issues
+    }
+    const whole = Math.floor((offset + secret.length) / 3) * 4;
+    const stable = encoded.slice(offset === 0 ? 0 : 4, whole);
+    out.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
+}
+
+/**
+ * Replaces every occurrence of the secret, and of the forms of it a server or a proxy may echo that the
+ * client can compute cheaply: any case, reversed, percent-encoded, base64 (standard or URL-safe, anywhere in
+ * an encoded string). Used on every outside string an error may keep.
+ */
 export function redact(text: string, secret: string): string {
   if (!secret || !text) return text;
-  return text.split(secret).join('[redacted]');
+  const plain = [secret, [...secret].reverse().join(''), encodeURIComponent(secret)].filter((f) => f.length >= MIN_FORM || f === secret);
+  const encoded = base64Forms(secret).filter((f) => f.length >= MIN_FORM);
+  let out = text;
+  for (const form of new Set(plain)) out = out.replace(new RegExp(escapeRegExp(form), 'gi'), '[redacted]');
+  for (const form of new Set(encoded)) out = out.split(form).join('[redacted]');
+  return out;
 }
 
 /**

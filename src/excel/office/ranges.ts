@@ -42,34 +42,40 @@ export function startsLikeFormula(v: unknown): v is string {
   return typeof v === 'string' && /^[=+\-@]/.test(v);
 }
 
-/** Request bytes the typed writes of putValues add for these values (counted on every host: an upper bound). */
+/** Request bytes the guarded writes of putValues add for these values (counted on every host: an upper bound). */
 export function typedTextBytes(values: unknown[]): number {
-  return values.filter(startsLikeFormula).length * OP_OVERHEAD_BYTES;
+  return values.filter(startsLikeFormula).length * OP_OVERHEAD_BYTES * 3;
 }
 
 /**
- * Writes a block of values at (top, left) whose text cells are already '@'. Where the host and the client have
- * ExcelApi 1.16, text that starts like a formula goes as a typed String value (valuesAsJson), which is text
- * whatever the cell's format; elsewhere the '@' written first is the defence (documented for typing, not
- * promised for the API).
+ * Writes a block of values at (top, left) whose text cells are already '@': the one way text reaches a cell.
+ * Text that starts like a formula is never left to the '@' alone, which Microsoft documents for typing, not
+ * for values from the API (and on some hosts it does not hold): with ExcelApi 1.16 it goes as a typed String
+ * value (valuesAsJson), text whatever the format; before that it is entered as typing makes text of anything,
+ * behind an apostrophe ("'=1+1" is the text =1+1; Microsoft, "Display or hide formulas" / typing a leading
+ * apostrophe), into the cell set General for the write and '@' again after it.
  */
 export function putValues(session: Session, sheet: Excel.Worksheet, top: number, left: number, values: (string | number)[][]): void {
-  const typed: { row: number; col: number; cells: string[] }[] = [];
-  if (session.typedText) {
-    for (let c = 0; c < values[0].length; c++) {
-      values.forEach((row, r) => {
-        const v = row[c];
-        if (!startsLikeFormula(v)) return;
-        const last = typed[typed.length - 1];
-        if (last && last.col === c && last.row + last.cells.length === r) last.cells.push(v);
-        else typed.push({ row: r, col: c, cells: [v] });
-      });
-    }
+  const guarded: { row: number; col: number; cells: string[] }[] = [];
+  for (let c = 0; c < values[0].length; c++) {
+    values.forEach((row, r) => {
+      const v = row[c];
+      if (!startsLikeFormula(v)) return;
+      const last = guarded[guarded.length - 1];
+      if (last && last.col === c && last.row + last.cells.length === r) last.cells.push(v);
+      else guarded.push({ row: r, col: c, cells: [v] });
+    });
   }
   const block = sheet.getRangeByIndexes(top, left, values.length, values[0].length);
-  block.values = typed.length > 0 ? values.map((row) => row.map((v) => (startsLikeFormula(v) ? '' : v))) : values;
-  for (const run of typed) {
+  block.values = guarded.length > 0 ? values.map((row) => row.map((v) => (startsLikeFormula(v) ? '' : v))) : values;
+  for (const run of guarded) {
     const cells = sheet.getRangeByIndexes(top + run.row, left + run.col, run.cells.length, 1);
-    cells.valuesAsJson = run.cells.map((v): Excel.CellValue[] => [{ type: 'String', basicValue: v } as Excel.StringCellValue]);
+    if (session.typedText) {
+      cells.valuesAsJson = run.cells.map((v): Excel.CellValue[] => [{ type: 'String', basicValue: v } as Excel.StringCellValue]);
+      continue;
+    }
+    setAll(cells, 'numberFormat', 'General');
+    cells.values = run.cells.map((v) => [`'${v}`]);
+    setAll(cells, 'numberFormat', '@');
   }
 }
