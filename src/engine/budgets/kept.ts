@@ -7,6 +7,8 @@ import { monthIndex, monthIndexToYearMonth, serialToIso, type DateSystem, type Y
 import { cellA1, parseQualified, quoteSheet } from '../ports/address';
 import { GatewayError, type Json, type WorkbookGateway } from '../ports/workbook';
 import { Refusal } from '../refusal';
+import { REPORTING_PERIOD_NAME } from '../reporting/period';
+import { blockName } from '../statements/placement';
 import { budgetSizeProblem, readBudget, type BudgetSheet } from './sheet';
 
 /** The workbook setting listing the budgets' names. */
@@ -25,9 +27,16 @@ export interface ReadBudget {
   readonly sheet: BudgetSheet;
 }
 
+/**
+ * The budgets' names as listed in the workbook's settings, which a crafted file can fill with anything: the
+ * add-in's own names (FIN_PERIOD, a block's FinBlock_… or its given name) are never budgets, so keeping a
+ * budget cannot repoint them and forgetting one cannot delete them.
+ */
 async function keptNames(gateway: WorkbookGateway): Promise<string[]> {
   const stored = await gateway.readSetting(BUDGETS_SETTING);
-  return Array.isArray(stored) ? stored.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
+  if (!Array.isArray(stored)) return [];
+  const own = new Set([REPORTING_PERIOD_NAME, ...(await gateway.listBindings()).flatMap((b) => [blockName(b.id), b.name ?? ''])].map((n) => n.toLowerCase()));
+  return stored.filter((n): n is string => typeof n === 'string' && n.trim() !== '' && !own.has(n.toLowerCase()) && !/^FinBlock_/i.test(n));
 }
 
 /** The budgets the workbook keeps, in the order they were kept, and where each is now. */
@@ -112,6 +121,8 @@ export async function keepBudget(gateway: WorkbookGateway, name: string, address
 /** The add-in stops offering the budget and its name goes (its cells stay; formulas that use the name show #NAME?). */
 export async function forgetBudget(gateway: WorkbookGateway, name: string): Promise<void> {
   const kept = await keptNames(gateway);
-  await gateway.deleteName(name);
+  const known = kept.find((n) => n.toLowerCase() === name.toLowerCase());
+  if (!known) throw new Refusal('Not a budget', `${name} is not one of the budgets this workbook keeps: nothing was deleted.`, 'budget_missing');
+  await gateway.deleteName(known);
   await gateway.writeSetting(BUDGETS_SETTING, kept.filter((n) => n.toLowerCase() !== name.toLowerCase()) as Json);
 }
