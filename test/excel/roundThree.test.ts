@@ -2,7 +2,7 @@
 // (the real-client harness over the fake workbook), where the add-in assumed otherwise.
 import { readBudgetAt, selectedBudget, serialMonths } from '../../src/engine/budgets/kept';
 import { readBudget } from '../../src/engine/budgets/sheet';
-import { appendLogEntry, entriesOfMarks, type PushLogEntry } from '../../src/engine/pushLog/log';
+import { appendLogEntry, entriesOfMarks, LOG_COLUMNS, recentEntries, type PushLogEntry } from '../../src/engine/pushLog/log';
 import { GatewayError, type WorkbookGateway } from '../../src/engine/ports/workbook';
 import { FakeCalc } from './fakeCalc';
 import { officeHarness } from './harnesses';
@@ -119,5 +119,59 @@ describe('item 7: text in the push log where the text format does not hold', () 
     expect(rows.map((r) => [r[10], r[12], r[13], r[14], r[15], r[17]])).toEqual([...hostile, ...hostile].map((t) => [t, t, t, t, t, t]));
     for (let r = 2; r <= rows.length + 1; r++) for (const col of 'BCDEFGHIJKLMNOPQR') expect(h.fake.cell('Push log', `${col}${r}`).formula).toBeUndefined();
     expect(h.fake.cell('Push log', 'K2').numberFormat).toBe('@');
+  });
+});
+
+describe('item 6: the push log found by what it is, not by a pointer a file can forge', () => {
+  const entry = (): PushLogEntry => ({
+    action: 'Push',
+    at: Date.UTC(2026, 2, 5, 13, 12, 9),
+    timeZone: 'UTC',
+    connection: 'Books',
+    company: { id: 'comp_1' },
+    keyFingerprint: 'fp_1',
+    table: 'Transactions',
+    changes: [{ transaction: 'txn_1', field: 'Department', before: 'A', requested: 'B', after: 'B', sentAs: 'PATCH', outcome: 'Applied', reason: '' }],
+  });
+  const forged = (table: string, sheet: string, next: number) => ({
+    table,
+    sheet,
+    next,
+    recent: [{ entry: 1, action: 'Push', when: '2026-03-01 09:00:00 UTC (UTC+00:00)', connection: 'Alice', company: 'Acme', counts: { Applied: 25, Refused: 0, 'Failed job': 0, 'Not sent': 0, Interrupted: 0 } }],
+    unfinished: [],
+  });
+
+  test('a log on a hidden sheet is set aside: the entry goes to a new visible log, with a word, and the fabricated entries are not listed', async () => {
+    const h = officeHarness();
+    await appendLogEntry(h.gateway, entry());
+    await h.gateway.writeGrid({ kind: 'newSheet', name: 'Audit', activate: false }, { values: [['x']] });
+    const hidden = await h.gateway.createTable({ name: 'Shadow', columns: [...LOG_COLUMNS], rows: [[1, 'Push', ...Array(16).fill('')]], target: { kind: 'anchor', sheet: 'Audit', cell: 'A3' } });
+    h.fake.sheet('Audit').visibility = 'Hidden';
+    await h.gateway.writeSetting('pushLog', forged(hidden.name, 'Audit', 2));
+    expect((await recentEntries(h.gateway, 5)).entries).toEqual([]);
+    const written = await appendLogEntry(h.gateway, entry());
+    expect(written.warning).toBe(`The push log this workbook pointed at is not the add-in's (the table ${hidden.name} on the sheet "Audit" is on a hidden sheet): it was left as it is, and a new log was started on the sheet "${written.sheet}".`);
+    expect(h.fake.sheet(written.sheet).visibility).toBe('Visible');
+    expect((await h.gateway.readTable(hidden.name)).rows).toHaveLength(1);
+    expect((await recentEntries(h.gateway, 5)).entries.map((e) => [e.entry, e.connection])).toEqual([[1, 'Books']]);
+  });
+
+  test("a summary in the settings that the log's rows do not bear out is not listed", async () => {
+    const h = officeHarness();
+    await appendLogEntry(h.gateway, entry());
+    const stored = (await h.gateway.readSetting('pushLog')) as { recent: unknown[] };
+    await h.gateway.writeSetting('pushLog', { ...stored, recent: [...forged('', '', 0).recent, ...stored.recent] } as never);
+    expect((await recentEntries(h.gateway, 5)).entries.map((e) => [e.entry, e.connection, e.counts.Applied])).toEqual([[1, 'Books', 1]]);
+  });
+
+  test("pointed at the user's own table, the log never unprotects, appends to or protects it", async () => {
+    const h = officeHarness();
+    const own = await h.gateway.createTable({ name: 'Expenses', columns: [{ name: 'Entry', kind: 'number' }, { name: 'Note', kind: 'text' }], rows: [[1, 'mine']], target: { kind: 'newSheet', name: 'Mine' } });
+    await h.gateway.writeSetting('pushLog', forged(own.name, 'Mine', 2));
+    const written = await appendLogEntry(h.gateway, entry());
+    expect(written.sheet).not.toBe('Mine');
+    expect(written.warning).toContain("does not have the log's columns");
+    expect((await h.gateway.readTable('Expenses')).rows).toEqual([[1, 'mine']]);
+    expect(await h.gateway.isSheetProtected('Mine')).toBe(false);
   });
 });

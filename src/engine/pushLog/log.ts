@@ -10,7 +10,7 @@
 // the log (its last entries) and which entry an unfinished push belongs to are kept beside it in the
 // workbook's settings, so neither reads the whole log.
 
-import { GatewayError, type Json, type TableColumnSpec, type WorkbookGateway, type WriteValue } from '../ports/workbook';
+import { GatewayError, type Json, type ReadValue, type TableColumnSpec, type TableRead, type WorkbookGateway, type WriteValue } from '../ports/workbook';
 
 export type LogAction = 'Push' | 'Shift' | 'Resumed push';
 
@@ -136,7 +136,7 @@ export function logTimes(at: number, timeZone = 'UTC'): { local: string; zone: s
   };
 }
 
-function countsOf(changes: readonly LoggedChange[]): Record<LogOutcome, number> {
+function countsOf(changes: readonly Pick<LoggedChange, 'outcome'>[]): Record<LogOutcome, number> {
   const counts: Record<LogOutcome, number> = { Applied: 0, Refused: 0, 'Failed job': 0, 'Not sent': 0, Interrupted: 0 };
   for (const c of changes) counts[c.outcome] += 1;
   return counts;
@@ -161,15 +161,46 @@ function rowsOf(n: number, entry: PushLogEntry): WriteValue[][] {
   return entry.changes.map((c) => [...head, c.transaction, c.field, c.before, c.requested, c.after, c.sentAs, c.outcome, c.reason || null]);
 }
 
-/** The log's sheet, where the table is now (the user may have renamed the sheet); null when the table is gone. */
-async function tableSheet(gateway: WorkbookGateway, index: LogIndex): Promise<string | null> {
-  if ((await gateway.listSheets()).some((s) => s.name.toLowerCase() === index.sheet.toLowerCase())) return index.sheet;
+/** The add-in's log as found in the workbook, none, or one the settings point at that is not it. */
+type FoundLog = { state: 'none' } | { state: 'found'; table: TableRead } | { state: 'setAside'; why: string };
+
+/**
+ * The log the workbook's settings point at, checked for what it is: a table with the log's columns, on a
+ * visible sheet, whose entries run up to the last one recorded. The pointer alone is never trusted (a crafted
+ * file can aim it at a table on a hidden sheet, or at a user's own table): a log that does not check out is
+ * set aside, left as it is, and never written to.
+ */
+async function findLog(gateway: WorkbookGateway, index: LogIndex | null): Promise<FoundLog> {
+  if (!index) return { state: 'none' };
+  let table: TableRead;
   try {
-    return (await gateway.readTable(index.table)).sheet;
+    table = await gateway.readTable(index.table);
   } catch (error) {
-    if (error instanceof GatewayError && error.code === 'NotFound') return null;
+    if (error instanceof GatewayError && error.code === 'NotFound') return { state: 'none' };
     throw error;
   }
+  const where = `the table ${table.name} on the sheet "${table.sheet}"`;
+  const sheet = (await gateway.listSheets()).find((s) => s.name.toLowerCase() === table.sheet.toLowerCase());
+  if (!sheet?.visible) return { state: 'setAside', why: `${where} is on a hidden sheet` };
+  if (table.columns.join('\n') !== LOG_COLUMNS.map((c) => c.name).join('\n')) return { state: 'setAside', why: `${where} does not have the log's columns` };
+  let last = 0;
+  for (const row of table.rows) {
+    const n = row[0];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return { state: 'setAside', why: `${where} has rows that are no entry of the log` };
+    last = Math.max(last, n);
+  }
+  if (last !== index.next - 1) return { state: 'setAside', why: `${where} does not end with entry ${index.next - 1}, the last the workbook recorded` };
+  return { state: 'found', table };
+}
+
+/** A summary the settings keep, kept only when the log's rows bear it out (the settings can be crafted too). */
+function borneOut(summary: LogSummary, rows: readonly ReadValue[][]): boolean {
+  const own = rows.filter((r) => r[0] === summary.entry);
+  if (own.length === 0) return false;
+  const [first] = own;
+  if (first[1] !== summary.action || `${String(first[3])} ${String(first[4])}` !== summary.when || first[6] !== summary.connection) return false;
+  const counts = countsOf(own.filter((r) => r[10] !== '' && r[10] !== null).map((r) => ({ outcome: r[16] as LogOutcome })));
+  return (Object.keys(counts) as LogOutcome[]).every((k) => counts[k] === summary.counts?.[k]);
 }
 
 /**
@@ -178,11 +209,15 @@ async function tableSheet(gateway: WorkbookGateway, index: LogIndex): Promise<st
  * protected. Returns the entry's number and the log's sheet.
  */
 export async function appendLogEntry(gateway: WorkbookGateway, entry: PushLogEntry): Promise<{ entry: number; sheet: string; warning?: string }> {
-  const index = readIndex(await gateway.readSetting(SETTING));
+  const stored = readIndex(await gateway.readSetting(SETTING));
+  const found = await findLog(gateway, stored);
+  // A log set aside is left as it is: a new one starts, with its own numbers, jobs and entries listed. A log the
+  // user deleted is made again, its numbers going on.
+  const index = found.state === 'setAside' ? null : stored;
   const n = index?.next ?? 1;
   const rows = rowsOf(n, entry);
-  let table = index?.table;
-  let sheet = index ? await tableSheet(gateway, index) : null;
+  let table = found.state === 'found' ? found.table.name : undefined;
+  let sheet = found.state === 'found' ? found.table.sheet : undefined;
   let relocked: boolean;
   if (sheet && table) {
     await unlock(gateway, sheet);
@@ -221,8 +256,10 @@ export async function appendLogEntry(gateway: WorkbookGateway, entry: PushLogEnt
   };
   // The entry is in the log: its number is taken and its jobs noted whether or not the sheet could be protected.
   await gateway.writeSetting(SETTING, next as unknown as Json);
-  if (relocked) return { entry: n, sheet };
-  return { entry: n, sheet, warning: `Entry ${n} is in the push log, but Excel did not protect the sheet "${sheet}" again: protect it from Review > Protect Sheet (no password).` };
+  const warnings: string[] = [];
+  if (found.state === 'setAside') warnings.push(`The push log this workbook pointed at is not the add-in's (${found.why}): it was left as it is, and a new log was started on the sheet "${sheet}".`);
+  if (!relocked) warnings.push(`Entry ${n} is in the push log, but Excel did not protect the sheet "${sheet}" again: protect it from Review > Protect Sheet (no password).`);
+  return warnings.length > 0 ? { entry: n, sheet, warning: warnings.join(' ') } : { entry: n, sheet };
 }
 
 /**
@@ -253,7 +290,8 @@ async function relock(gateway: WorkbookGateway, sheet: string): Promise<boolean>
 
 /** The entries that left these unfinished jobs (by their marks), oldest first. */
 export async function entriesOfMarks(gateway: WorkbookGateway, marks: readonly string[]): Promise<number[]> {
-  const index = readIndex(await gateway.readSetting(SETTING));
+  const stored = readIndex(await gateway.readSetting(SETTING));
+  const index = (await findLog(gateway, stored)).state === 'setAside' ? null : stored;
   const found = new Set((index?.unfinished ?? []).filter((u) => marks.includes(u.mark)).map((u) => u.entry));
   return [...found].sort((a, b) => a - b);
 }
@@ -261,8 +299,10 @@ export async function entriesOfMarks(gateway: WorkbookGateway, marks: readonly s
 /** The last entries, newest first, and the log's sheet (null before the first push). */
 export async function recentEntries(gateway: WorkbookGateway, count = 5): Promise<{ sheet: string | null; entries: LogSummary[] }> {
   const index = readIndex(await gateway.readSetting(SETTING));
-  if (!index) return { sheet: null, entries: [] };
-  return { sheet: await tableSheet(gateway, index), entries: index.recent.slice(-count).reverse() };
+  const found = await findLog(gateway, index);
+  if (found.state !== 'found' || !index) return { sheet: null, entries: [] };
+  const entries = count > 0 ? index.recent.filter((s) => borneOut(s, found.table.rows)) : [];
+  return { sheet: found.table.sheet, entries: entries.slice(-count).reverse() };
 }
 
 /** Shows the log's sheet; refused, saying why, before the first push or when the log was deleted. */
