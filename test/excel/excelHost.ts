@@ -919,6 +919,9 @@ class TableRowCollection extends HostObject<TableState> {
   override call(name: string, args: unknown[], t: TableState): unknown {
     switch (name) {
       case 'Add':
+        // Whether rows.add on a filtered table fails or adds rows the filter hides is not documented: the fake
+        // refuses (assumed, the pessimistic choice, as for deleting rows under a filter).
+        if (t.filtered) throw invalidOperation('(fake, assumed) rows.add on a table with a filter applied');
         this.excel.addTableRows(t, args[0], args[1]);
         this.excel.calc?.structureChanged();
         return new HostValue(this.host, 'TableRow');

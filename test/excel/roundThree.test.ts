@@ -175,3 +175,15 @@ describe('item 6: the push log found by what it is, not by a pointer a file can 
     expect(await h.gateway.isSheetProtected('Mine')).toBe(false);
   });
 });
+
+describe('item 11: a filtered log', () => {
+  test('the user filtered the log (its protection allows it): filters are cleared before the entry is appended, as delete and trim do', async () => {
+    const h = officeHarness();
+    const entry: PushLogEntry = { action: 'Push', at: 0, connection: 'Books', company: { id: 'comp_1' }, keyFingerprint: 'fp', table: 'T', changes: [] };
+    await appendLogEntry(h.gateway, entry);
+    h.fake.filterTable('FinPushLog');
+    expect(await appendLogEntry(h.gateway, entry)).toEqual({ entry: 2, sheet: 'Push log' });
+    expect((await h.gateway.readTable('FinPushLog')).rows.map((r) => r[0])).toEqual([1, 2]);
+    expect(h.fake.tables.find((t) => t.name === 'FinPushLog')!.filtered).toBe(false);
+  });
+});

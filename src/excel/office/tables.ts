@@ -206,6 +206,9 @@ export async function appendRows(session: Session, name: string, rows: WriteValu
     });
   });
   session.stats.rows = values.length;
+  // Whether rows.add on a filtered table fails or adds rows the filter hides is not documented: the filter goes
+  // first, as it does before rows are deleted or trimmed (the push log's protection lets the user filter).
+  session.ctx.workbook.tables.getItem(name).clearFilters();
   const existing = info.placeholder ? 0 : info.body.rows;
   const base = info.body.row + existing;
   const blanked = (from: number, to: number) => values.slice(from, to).map((r) => r.map((v) => (typeof v === 'string' ? '' : v)));
