@@ -55,6 +55,8 @@ test('select a budget, check it, keep it, and insert the last quarter against it
   await within(budgets).findByText(`Kept ${typed.address} as the budget Plan_2026. Formulas read it by its name, as in FIN.BUDGET(Plan_2026, "Rent", FIN_PERIOD).`, {}, { timeout: 15000 });
   expect(h.gateway.definedNames()).toContainEqual({ name: 'Plan_2026', visible: true, address: typed.address });
   expect(await h.gateway.readSetting(BUDGETS_SETTING)).toEqual(['Plan_2026']);
+  // The check's region went with the button that had focus: focus stays in the panel (issue 36, item 9).
+  expect(document.activeElement).toBe(within(budgets).getByRole('button', { name: 'Check the selected budget' }));
   expect(await within(await within(budgets).findByRole('list', { name: 'Kept budgets' }, { timeout: 15000 })).findByText(`Plan_2026: ${typed.address}`)).toBeTruthy();
 
   // A budget is kept by month: the year to date ending today (unless today ends a month) is refused in place.
@@ -112,6 +114,29 @@ test('a budget with text where a figure belongs is refused, naming the cell; not
   expect(await h.gateway.readSetting(BUDGETS_SETTING)).toBeUndefined();
   // Without a kept budget the layout is not offered.
   expect(screen.queryByRole('option', { name: 'Against budget' })).toBeNull();
+  h.unmount();
+});
+
+test('a cost typed against the others is pointed out and the budget cannot be kept so; the price of checking is read again (issue 36, item 9)', async () => {
+  const h = renderPane(sb);
+  await connected(h, sb);
+  const months = budgetMonths().slice(0, 3);
+  const typed = await typeBudget(h.gateway, 'Budget', months, [
+    { label: 'Salaries & Wages', units: [100000, 100000, 100000] },
+    { label: 'Rent', units: [12000, 12000, 12000] },
+    { label: 'Benefits', units: [25000, 25000, 25000] },
+    { label: 'Cloud Hosting', units: [-200000, -200000, -200000] },
+  ]);
+  act(() => h.gateway.select('Budget', typed.address.replace(/^Budget!/, '')));
+  const budgets = screen.getByRole('region', { name: 'Budgets' });
+  await within(budgets).findByText('Checking spends 1 call: the chart of accounts, once', {}, { timeout: 15000 });
+  await h.user.click(within(budgets).getByRole('button', { name: 'Check the selected budget' }));
+  const check = await within(budgets).findByRole('region', { name: 'Budget check' }, { timeout: 15000 });
+  expect(within(check).getByRole('alert').textContent).toBe(
+    "Typed against the budget's other costs (negative among positive amounts), so read as income: Cloud Hosting (Budget!A5). Type it as the other costs are, then check again: the budget cannot be kept so.",
+  );
+  expect((within(check).getByRole('button', { name: 'Keep as a budget' }) as HTMLButtonElement).disabled).toBe(true);
+  expect(await within(budgets).findByText('Checking spends no call: the chart of accounts is cached', {}, { timeout: 15000 })).toBeTruthy();
   h.unmount();
 });
 

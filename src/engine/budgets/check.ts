@@ -23,6 +23,8 @@ export interface BudgetCheck {
   /** Paths of the income-statement categories no line covers (each standing for its subcategories). */
   readonly unbudgeted: readonly string[];
   readonly costs: CostSigns;
+  /** Cost lines typed with the other sign than the rest (BudgetMatch.againstSign): to correct before keeping. */
+  readonly againstSign: readonly { readonly label: string; readonly cell: string }[];
   /** A name to keep it under: Budget_2026, or Budget_2025_2026 across two years. */
   readonly suggestedName: string;
 }
@@ -49,6 +51,7 @@ export async function checkBudget(gateway: WorkbookGateway, reader: CachedReader
     unmatched: match.unmatched.map((u) => ({ label: u.line.label, cell: cell(u.line.row, 0), reason: u.reason, subtotal: u.subtotal })),
     unbudgeted: match.unbudgeted.map((n) => n.path),
     costs: match.costs,
+    againstSign: match.againstSign.map((m) => ({ label: m.line.label, cell: cell(m.line.row, 0) })),
     suggestedName: first === last ? `Budget_${first}` : `Budget_${first}_${last}`,
   };
 }

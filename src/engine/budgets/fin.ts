@@ -94,11 +94,17 @@ export function budgetVariance(parts: ValueParts, args: { budget: unknown; line:
   const planned = budgetReport(match, positions, actual);
   let actualCents: number | undefined;
   let budgetCents: number | undefined;
+  // A cost line typed against the others would count as budgeted income: refused, naming it, not read so.
+  const against = match.againstSign.find((m) => figure !== undefined || isWithin(tree, m.node.id, node!.id));
+  if (against) {
+    const typed = match.costs === 'positive' ? 'negative' : 'positive';
+    throw new FinError('na', `The budget's cost line "${against.line.label}" is typed ${typed} while its other costs are ${match.costs}: type it as they are, or it would read as income`, 'budget_sign');
+  }
   if (figure !== undefined) {
     const missed = match.unmatched.filter((u) => !u.subtotal);
     if (missed.length > 0) {
       const names = missed.slice(0, 2).map((u) => `"${u.line.label}"`).join(', ');
-      throw new FinError('na', `The budget's line${missed.length > 1 ? 's' : ''} ${names}${missed.length > 2 ? ` and ${missed.length - 2} more` : ''} match no category, so its ${args.line} would leave them out: correct the names (Reports tab, Budgets, says why)`, 'budget_unmatched');
+      throw new FinError('na', `The budget's line${missed.length > 1 ? 's' : ''} ${names}${missed.length > 2 ? ` and ${missed.length - 2} more` : ''} ${missed.length > 1 ? 'match' : 'matches'} no category, so its ${args.line} would leave them out: correct the names (Reports tab, Budgets, says why)`, 'budget_unmatched');
     }
     actualCents = figureCents(actual, figure);
     budgetCents = planned[figure];

@@ -47,6 +47,11 @@ export interface BudgetMatch {
    */
   readonly unbudgeted: readonly TreeNode<Category>[];
   readonly costs: CostSigns;
+  /**
+   * Cost lines typed with the other sign than most (one cost negative among positive ones): read by the
+   * majority's rule they would be budgeted income, so the check points them out and the variance refuses them.
+   */
+  readonly againstSign: readonly MatchedLine[];
 }
 
 const INCOME_TYPES = new Set(['revenue', 'income', 'other_income']);
@@ -125,7 +130,13 @@ export function matchBudget(sheet: Pick<BudgetSheet, 'lines'>, tree: Tree<Catego
     if (total < 0) below += 1;
     else if (total > 0) above += 1;
   }
-  return { matched, unmatched, unbudgeted, costs: below > above ? 'negative' : 'positive' };
+  const costs: CostSigns = below > above ? 'negative' : 'positive';
+  const againstSign = matched.filter((m) => {
+    if (m.direction !== -1) return false;
+    const total = centsOver(m.line, m.line.cents.map((_, i) => i));
+    return costs === 'positive' ? total < 0 : total > 0;
+  });
+  return { matched, unmatched, unbudgeted, costs, againstSign };
 }
 
 /** A matched line's budget over some months, in the statement's signs (income positive, costs negative). */

@@ -11,8 +11,13 @@ function quote(text: string): string {
   return `"${shown}"`;
 }
 
+/** A long path cut from its start: its end is the name itself ("…Customer Success > Operations"). */
+function quotePath(path: string): string {
+  return `"${path.length > 60 ? `…${path.slice(-59)}` : path}"`;
+}
+
 function listing(texts: readonly string[], max = 3): string {
-  const shown = texts.slice(0, max).map(quote);
+  const shown = texts.slice(0, max).map(quotePath);
   const rest = texts.length - shown.length;
   if (rest > 0) return `${shown.join(', ')} and ${rest} more`;
   if (shown.length <= 1) return shown.join('');

@@ -1,5 +1,5 @@
 import { Button, Field, Input, Text } from '@fluentui/react-components';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { BudgetCheck, KeptBudget } from '../../engine/budgets';
 import type { CallCost } from '../../engine/reader/cachedReader';
 import { ActionOutcome } from '../shared/ActionOutcome';
@@ -38,12 +38,15 @@ export function BudgetsPanel({ services, connection, budgets, onChanged }: Budge
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
+  // Every action may have fetched the chart of accounts (a check that failed too): the price is read again after each.
+  const [actions, setActions] = useState(0);
+  const checkButton = useRef<HTMLButtonElement>(null);
 
   useLiveEffect(
     (ifLive) => {
       workspace.budgets.checkCost().then(ifLive(setCost), () => undefined);
     },
-    [workspace, check],
+    [workspace, actions],
   );
 
   const run = async (work: () => Promise<void>) => {
@@ -56,6 +59,7 @@ export function BudgetsPanel({ services, connection, budgets, onChanged }: Budge
       setError(e);
     } finally {
       setBusy(false);
+      setActions((n) => n + 1);
     }
   };
 
@@ -73,6 +77,8 @@ export function BudgetsPanel({ services, connection, budgets, onChanged }: Budge
       const kept = await workspace.budgets.keep(name, check.address);
       setResult(`Kept ${check.address} as the budget ${kept.name}. Formulas read it by its name, as in FIN.BUDGET(${kept.name}, "Rent", FIN_PERIOD).`);
       setCheck(null);
+      // The check's region (and the button that had focus) goes: focus stays in the panel, not on the page body.
+      checkButton.current?.focus();
       onChanged();
     });
 
@@ -94,7 +100,7 @@ export function BudgetsPanel({ services, connection, budgets, onChanged }: Budge
         this workbook and is never sent anywhere.
       </Text>
       <div className={styles.row}>
-        <Button onClick={() => void checkBudget()} disabledFocusable={busy}>
+        <Button ref={checkButton} onClick={() => void checkBudget()} disabledFocusable={busy}>
           Check the selected budget
         </Button>
         {cost && <Text className={styles.note}>{cost.calls > 0 ? `Checking spends ${plural(cost.calls, 'call')}: the chart of accounts, once` : 'Checking spends no call: the chart of accounts is cached'}</Text>}
@@ -109,12 +115,17 @@ export function BudgetsPanel({ services, connection, budgets, onChanged }: Budge
           {missed.length > 0 && <Text>{`Lines that match no category, left out: ${some(missed.map((u) => `${u.label} (${u.cell}): ${u.reason}`))}.`}</Text>}
           {subtotals.length > 0 && <Text>{`Subtotals left out (the statement adds up its lines itself): ${some(subtotals.map((u) => u.label))}.`}</Text>}
           {check.skipped.length > 0 && <Text>{`Columns that are no month, left out: ${some(check.skipped.map((s) => `${s.header} (${s.cell})`))}.`}</Text>}
+          {check.againstSign.length > 0 && (
+            <Text role="alert">{`Typed against the budget's other costs (${check.costs === 'positive' ? 'negative among positive amounts' : 'positive among negative amounts'}), so read as income: ${some(
+              check.againstSign.map((a) => `${a.label} (${a.cell})`),
+            )}. Type ${check.againstSign.length > 1 ? 'them' : 'it'} as the other costs are, then check again: the budget cannot be kept so.`}</Text>
+          )}
           <Text>{check.unbudgeted.length > 0 ? `Categories with no budget line (budgeted at 0): ${some(check.unbudgeted)}.` : 'Every category of the income statement has a budget line.'}</Text>
           <Field label="Budget name" hint="A name formulas can use: letters, digits and _.">
             <Input value={name} onChange={(_, d) => setName(d.value)} spellCheck={false} />
           </Field>
           <div className={styles.row}>
-            <Button appearance="primary" onClick={() => void keep()} disabled={name.trim() === ''} disabledFocusable={busy}>
+            <Button appearance="primary" onClick={() => void keep()} disabled={name.trim() === '' || check.againstSign.length > 0} disabledFocusable={busy}>
               Keep as a budget
             </Button>
           </div>

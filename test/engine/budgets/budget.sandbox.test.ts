@@ -262,6 +262,24 @@ test('FIN.BUDGET spends no call, not even on a cold cache; FIN.BUDGET_VARIANCE s
     throw new Error('answered');
   };
   expect(await varianceFailure()).toBe('na: "Operating Expenses > General & Administrative > Rent" is on two lines of the budget ("Rent" and "General & Administrative > Rent"): keep one line per category');
+
+  // Three costs typed positive and one negative (issue 36, item 9): the majority's rule would make that line
+  // budgeted income. The variance refuses it, naming the line, for the line and for any total over it.
+  const signs = [...range, ['Cloud Hosting', ...range[3].slice(1).map(() => -200000)]];
+  const signFailure = async (line: string) => {
+    try {
+      await rt.service.evaluate({ name: 'BUDGET_VARIANCE', args: [signs, line, month.start.slice(0, 7)] });
+    } catch (error) {
+      if (isFinError(error)) return `${error.kind}: ${error.message}`;
+      throw error;
+    }
+    throw new Error('answered');
+  };
+  const refused = 'na: The budget\'s cost line "Cloud Hosting" is typed negative while its other costs are positive: type it as they are, or it would read as income';
+  expect(await signFailure('Cloud Hosting')).toBe(refused);
+  expect(await signFailure('Net Income')).toBe(refused);
+  expect(await signFailure('Cost of Revenue')).toBe(refused);
+  expect(typeof (await rt.service.evaluate({ name: 'BUDGET_VARIANCE', args: [signs, 'Rent', month.start.slice(0, 7)] }))).toBe('number');
 });
 
 test('Roll forward moves the comparison: a block against budget for the year to date follows the reporting period, costing the new period only', async () => {

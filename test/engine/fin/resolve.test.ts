@@ -153,3 +153,17 @@ describe('argument parsers', () => {
     expect(optionalText(7, 'merchant')).toBe('7');
   });
 });
+
+describe('long paths in a message (issue 36, item 9)', () => {
+  it('are cut from their start, so the name itself is always shown', () => {
+    const long: TreeItem[] = [
+      { id: 'dept_co', name: 'Northwind Holdings International', parent_id: null },
+      { id: 'dept_gtm', name: 'Go-to-Market and Revenue Operations', parent_id: 'dept_co' },
+      { id: 'dept_cs', name: 'Customer Success', parent_id: 'dept_gtm' },
+      { id: 'dept_cs_ops', name: 'Operations', parent_id: 'dept_cs' },
+      { id: 'dept_ops', name: 'Operations', parent_id: 'dept_co' },
+    ];
+    const message = err(resolveInTree(buildTree(long, 'department'), 'Operations', 'dept_')).message;
+    expect(message).toBe('Ambiguous department name "Operations": matches "…rket and Revenue Operations > Customer Success > Operations" and "Northwind Holdings International > Operations"; use the path');
+  });
+});
