@@ -8,7 +8,7 @@
 // it to append and puts it back. Every cell but the entry number is text, written through the gateway's text
 // writer: the API's words (a merchant, a reason) never become a formula. What the Transactions tab shows of
 // the log (its last entries) and which entry an unfinished push belongs to are kept beside it in the
-// workbook's settings, so neither reads the whole log.
+// workbook's settings; a file can forge those, so the log is checked for what it is before any use (findLog).
 
 import { GatewayError, type Json, type ReadValue, type TableColumnSpec, type TableRead, type WorkbookGateway, type WriteValue } from '../ports/workbook';
 
