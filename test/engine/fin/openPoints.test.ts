@@ -71,10 +71,37 @@ describe('FIN.TOTAL', () => {
     const fin = service();
     const error = await finError(fin.total({ category: 'Revenue', start: '2026-01' }));
     expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
-    expect(error.message).toBe("The API's answer to /aggregations/total has no amount ending in _cents (fields: object, category_id, debit_cents, credit_cents, currency)");
+    expect(error.message).toBe("The API's answer to /aggregations/total has no single amount ending in _cents, total_cents or a net beside its parts (received debit_cents 100, credit_cents 900) (fields: object, category_id, debit_cents, credit_cents, currency)");
     // Asking again gets the same answer: remembered, not sent again (until a refresh).
     await finError(fin.total({ category: 'Revenue', start: '2026-01' }));
     expect(calls('/aggregations/total')).toHaveLength(1);
+  });
+});
+
+describe('FIN.TOTAL: a field that is there but wrong is not absent (issue 35, items 3 and 4)', () => {
+  const totalOf = (body: Record<string, unknown>) => serve({ '/aggregations/total': () => ({ status: 200, body: { object: 'aggregation_total', category_id: 'cat_rev', currency: 'USD', ...body } }) });
+
+  it.each([
+    ['null', null, 'null'],
+    ['text', '5000', '"5000"'],
+    ['fractional', 12.5, '12.5'],
+    ['past 2^53', 2 ** 53 + 2, String(2 ** 53 + 2)],
+  ])('total_cents %s beside another _cents field is #N/A naming what was received, not the other field', async (_, value, shown) => {
+    totalOf({ total_cents: value, tax_cents: 5000 });
+    const error = await finError(service().total({ category: 'Revenue', start: '2026-01' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toBe(`The API's answer to /aggregations/total has no total_cents that is whole cents (received total_cents ${shown}) (fields: object, category_id, currency, total_cents, tax_cents)`);
+  });
+
+  it('a net beside its debit and credit parts is the total: the same figure the statement gives', async () => {
+    totalOf({ debit_cents: 100, credit_cents: 900, net_cents: 800 });
+    expect(await service().total({ category: 'Revenue', start: '2026-01' })).toBe(8);
+  });
+
+  it('several amounts no rule ranks are #N/A naming each with its value', async () => {
+    totalOf({ debit_cents: 100, credit_cents: 900, net_cents: 700 });
+    const error = await finError(service().total({ category: 'Revenue', start: '2026-01' }));
+    expect(error.message).toMatch(/received debit_cents 100, credit_cents 900, net_cents 700\)/);
   });
 });
 
@@ -89,6 +116,13 @@ describe('FIN.MERCHANTS', () => {
     const fin = service();
     expect(await fin.merchants({ category: 'Software' })).toEqual([['Merchant'], ['Acme'], ['Globex']]);
     expect(await fin.merchants({ category: 'Revenue' })).toEqual([['Merchant'], ['Initech']]);
+  });
+
+  it('a name that is not text is #N/A, not another text field of the item', async () => {
+    serve({ '/parties/merchants': () => ({ status: 200, body: page('/parties/merchants', [{ object: 'party', name: 5, source: 'bank' }], null) }) });
+    const error = await finError(service().merchants({ category: 'Software' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toBe("The API's answer to /parties/merchants has a merchant item with no name that is text (received name 5) (fields: object, name, source)");
   });
 
   it('an item with two text fields and no name is #N/A naming them, not a column of "undefined"', async () => {
