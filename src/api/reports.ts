@@ -1,4 +1,4 @@
-import { fieldsOf, isRecord, sectionFields, UnreadableAnswer, type Json } from './answerShape';
+import { described, fieldsOf, isRecord, isSection, UnreadableAnswer, type Json } from './answerShape';
 import { checkText, REPORT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { BalanceSheet, CashFlow, IncomeStatement, ReportDateParams, ReportPeriodParams } from './types';
@@ -9,10 +9,14 @@ import type { BalanceSheet, CashFlow, IncomeStatement, ReportDateParams, ReportP
 const CASH_FLOW = '/reports/cash_flow';
 
 /** Where a cash flow section goes, by the activity its name says; the spec names only operating_activities. */
-const CASH_FLOW_SLOTS: readonly { slot: 'investing_activities' | 'financing_activities'; word: RegExp }[] = [
+const CASH_FLOW_SLOTS: readonly { slot: 'operating_activities' | 'investing_activities' | 'financing_activities'; word: RegExp }[] = [
+  { slot: 'operating_activities', word: /operat/i },
   { slot: 'investing_activities', word: /invest/i },
   { slot: 'financing_activities', word: /financ/i },
 ];
+
+/** The cash flow's own amounts the add-in shows (or checks) outside its sections. */
+const CASH_FLOW_AMOUNTS = ['change_in_cash_cents', 'net_income_cents', 'beginning_cash_cents', 'ending_cash_cents'];
 
 function refuseCashFlow(expected: string, found: unknown, detail?: string): never {
   throw new UnreadableAnswer({ endpoint: CASH_FLOW, expected, found: fieldsOf(found), detail });
@@ -20,34 +24,100 @@ function refuseCashFlow(expected: string, found: unknown, detail?: string): neve
 
 const cents = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
+/** A section's label inside a list: its only text field besides `object`. */
+const labelOf = (item: Json): string | undefined => {
+  const texts = Object.keys(item).filter((k) => k !== 'object' && typeof item[k] === 'string');
+  return texts.length === 1 ? (item[texts[0]] as string) : undefined;
+};
+
+/**
+ * The sections of a cash flow by name: those at its top, and those of a container (a field holding an
+ * object of sections, or a list of sections each labelled by its one text field), the container's path
+ * prefixed (`activities.investing`).
+ */
+function sectionsOf(raw: Json): Map<string, Json> {
+  const found = new Map<string, Json>();
+  for (const [key, value] of Object.entries(raw)) {
+    if (isSection(value)) found.set(key, value as Json);
+    else if (isRecord(value)) {
+      for (const [inner, v] of Object.entries(value)) if (isSection(v)) found.set(`${key}.${inner}`, v as Json);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        if (isSection(v)) found.set(`${key}[${labelOf(v as Json) ?? i}]`, v as Json);
+      });
+    }
+  }
+  return found;
+}
+
+/** Every `_cents` field of `value` at any depth, with its path, leaving out the objects in `placed`. */
+function amountsOutside(value: unknown, placed: ReadonlySet<unknown>, path: string, out: string[]): string[] {
+  if (placed.has(value)) return out;
+  if (Array.isArray(value)) value.forEach((v, i) => amountsOutside(v, placed, `${path}[${i}]`, out));
+  else if (isRecord(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key.endsWith('_cents') && !(path === '' && CASH_FLOW_AMOUNTS.includes(key))) out.push(`${at} ${described(v)}`);
+      else amountsOutside(v, placed, at, out);
+    }
+  }
+  return out;
+}
+
+/** A section's amounts the add-in does not show: any `_cents` besides its total and its lines' amounts. */
+function unshownInSection(name: string, section: Json): string[] {
+  const out: string[] = [];
+  const others = (record: Json, shown: string, path: string) => {
+    for (const [key, v] of Object.entries(record)) {
+      if (key === shown || (record === section && key === 'categories')) continue;
+      if (key.endsWith('_cents')) out.push(`${path}.${key} ${described(v)}`);
+      else amountsOutside(v, new Set(), `${path}.${key}`, out);
+    }
+  };
+  others(section, 'total_cents', name);
+  (section.categories as unknown[]).forEach((line, i) => {
+    const at = `${name}.categories[${i}]`;
+    if (!isRecord(line) || !cents(line.amount_cents)) out.push(`${at}.amount_cents ${described(isRecord(line) ? line.amount_cents : line)}`);
+    // A line the add-in cannot name (no category_id) could not be found by a formula asking for it.
+    else if (typeof line.category_id !== 'string') out.push(`${at} (no category_id; fields: ${fieldsOf(line).join(', ')})`);
+    else others(line, 'amount_cents', at);
+  });
+  return out;
+}
+
 /**
  * A cash flow as the add-in reads it. "The complete field list of the cash flow report: not shown": its
- * sections are found by the spec's shape (an object with total_cents and categories), operating_activities
- * by its documented name and the others by the activity their name says; a section no activity names is
- * refused rather than dropped. The sections must add up to change_in_cash_cents, so no activity is lost
- * unseen. Beginning and ending cash are read under the names docs/api-decisions.md chose, and checked
- * against the change; where the API gives neither they stay absent (the engine takes them from the balance
- * sheets, and says so).
+ * sections are found by the spec's shape (an object with total_cents and categories), at the top or in a
+ * container, and placed by the activity their name says (operating_activities is the documented name). Every
+ * amount in the answer, at any depth, must be placed in what the user sees (a section, its lines, or the
+ * change, net income, beginning or ending cash); one that is not is refused by its path, so nothing goes
+ * missing unseen, not even an activity that nets to zero. The sections must also add up to
+ * change_in_cash_cents. Beginning and ending cash are read under the names docs/api-decisions.md chose, and
+ * checked against the change; where the API gives neither they stay absent (the engine takes them from the
+ * balance sheets, and says so).
  */
 export function readCashFlow(body: unknown): CashFlow {
   const raw: Json = isRecord(body) ? body : {};
-  const out: Json = {};
-  for (const [key, value] of Object.entries(raw)) if (!key.endsWith('_activities') || key === 'operating_activities') out[key] = value;
   if (!cents(raw.change_in_cash_cents)) refuseCashFlow('change_in_cash_cents', raw);
-  const sections = sectionFields(raw);
-  if (!sections.includes('operating_activities')) refuseCashFlow('operating_activities section (total_cents and categories)', raw);
-  for (const key of sections) {
-    if (key === 'operating_activities') continue;
+  const found = sectionsOf(raw);
+  const out: Json = {};
+  const holders = new Set([...found.keys()].map((key) => key.split(/[.[]/)[0]));
+  for (const [key, value] of Object.entries(raw)) if (!holders.has(key)) out[key] = value;
+  for (const [key, section] of found) {
     const slot = CASH_FLOW_SLOTS.find((s) => s.word.test(key))?.slot;
     if (!slot || out[slot] !== undefined) {
-      refuseCashFlow('', raw, `The API's cash flow has a section "${key}" this add-in cannot place among operating, investing and financing activities (sections: ${sections.join(', ')})`);
+      refuseCashFlow('', raw, `The API's cash flow has a section "${key}" this add-in cannot place among operating, investing and financing activities (sections: ${[...found.keys()].join(', ')})`);
     }
-    if (key !== slot) delete out[key];
-    out[slot] = raw[key];
+    out[slot] = section;
   }
-  const total = sections.reduce((sum, key) => sum + ((raw[key] as { total_cents: number }).total_cents), 0);
+  if (out.operating_activities === undefined) refuseCashFlow('operating_activities section (total_cents and categories)', raw);
+  const unplaced = [...amountsOutside(raw, new Set(found.values()), '', []), ...[...found].flatMap(([key, section]) => unshownInSection(key, section))];
+  if (unplaced.length > 0) {
+    refuseCashFlow('', raw, `The API's cash flow has amounts this add-in cannot place in the statement (${unplaced.join(', ')}; fields: ${fieldsOf(raw).join(', ')}): nothing was shown from it, so none of it goes missing unseen`);
+  }
+  const total = [...found.values()].reduce((sum, section) => sum + (section.total_cents as number), 0);
   if (total !== raw.change_in_cash_cents) {
-    refuseCashFlow('', raw, `The API's cash flow sections (${sections.join(', ')}) add up to ${total} cents, not its change in cash of ${raw.change_in_cash_cents} cents: some activity is not in a section this add-in reads`);
+    refuseCashFlow('', raw, `The API's cash flow sections (${[...found.keys()].join(', ')}) add up to ${total} cents, not its change in cash of ${raw.change_in_cash_cents} cents: some activity is not in a section this add-in reads`);
   }
   const begin = raw.beginning_cash_cents;
   const end = raw.ending_cash_cents;
@@ -56,6 +126,9 @@ export function readCashFlow(body: unknown): CashFlow {
       refuseCashFlow('', raw, `The API's cash flow gives beginning cash ${String(begin)} and ending cash ${String(end)} cents, which do not differ by its change in cash of ${raw.change_in_cash_cents} cents`);
     }
   }
+  if (raw.net_income_cents !== undefined && !cents(raw.net_income_cents)) refuseCashFlow('', raw, `The API's cash flow gives net_income_cents ${described(raw.net_income_cents)}, not whole cents`);
+  // The fields as the API sent them, for messages about a figure it lacks (out renames the sections).
+  out.received_fields = fieldsOf(raw);
   return checkText(out as unknown as CashFlow, REPORT_TEXT, 'GET', CASH_FLOW);
 }
 

@@ -161,6 +161,32 @@ describe('FIN.CASHFLOW', () => {
     expect(lost.message).toMatch(/add up to 800 cents, not its change in cash of 500 cents/);
   });
 
+  it('sections in a container are placed; an amount in one not recognised is refused by its path even when it nets to zero (issue 35, item 2)', async () => {
+    const loan = { total_cents: 0, categories: [{ category_id: 'cat_loan', name: 'Loan', amount_cents: 50_000, position: 1, parent_category_id: null }, { category_id: 'cat_eq', name: 'Equipment', amount_cents: -50_000, position: 2, parent_category_id: null }] };
+    serve({ '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', change_in_cash_cents: 800, net_income_cents: 700, activities: { operating: section(800), investing: section(-300), financing: section(300) } } }) });
+    const fin = service();
+    expect(await fin.cashflow({ line: 'Investing Activities', start: '2026-Q2' })).toBe(-3);
+    expect(await fin.cashflow({ line: 'Financing Activities', start: '2026-Q2' })).toBe(3);
+    // A quiet month: what the client cannot place nets to zero, so the sections still add up to the change.
+    serve({ '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', change_in_cash_cents: 800, operating_activities: section(800), other: { capital: loan } } }) });
+    const error = await finError(service().cashflow({ line: 'Change in Cash', start: '2026-Q3' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toMatch(/has a section "other.capital" this add-in cannot place/);
+    serve({ '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', change_in_cash_cents: 800, operating_activities: section(800), memo: { loan_drawdown_cents: 50_000, equipment_cents: -50_000 } } }) });
+    const lost = await finError(service().cashflow({ line: 'Change in Cash', start: '2026-Q4' }));
+    expect(lost.message).toMatch(/^The API's cash flow has amounts this add-in cannot place in the statement \(memo.loan_drawdown_cents 50000, memo.equipment_cents -50000; fields: object, change_in_cash_cents, operating_activities, memo\)/);
+  });
+
+  it('"Net Income" the cash flow lacks is refused for the cash flow\'s one call, naming the fields the API sent (issue 35, items 3 and 8)', async () => {
+    serve({
+      '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', start_date: '2026-04-01', end_date: '2026-06-30', change_in_cash_cents: 500, operating_activities: section(800), investing: section(-300) } }),
+      '/reports/balance_sheet': (req) => ({ status: 200, body: { object: 'balance_sheet', date: req.query.get('date'), cash_cents: 10_000 } }),
+    });
+    const error = await finError(service().cashflow({ line: 'Net Income', start: '2026-Q2' }));
+    expect(error.message).toMatch(/fields: object, start_date, end_date, change_in_cash_cents, operating_activities, investing\)$/);
+    expect(api.requests.map(rel).filter((p) => p.startsWith('/reports'))).toEqual(['/reports/cash_flow']);
+  });
+
   it('balance sheets whose cash does not differ by the change in cash are refused, not shown', async () => {
     serve({
       '/reports/cash_flow': () => ({ status: 200, body: { object: 'cash_flow', start_date: '2026-04-01', end_date: '2026-06-30', change_in_cash_cents: 500, operating_activities: section(500) } }),
