@@ -4,7 +4,7 @@
 // `undefined`, never a figure that cannot be vouched for, and never the formula's fault (#VALUE!). The real
 // client over real HTTP (a fake server), wired as the runtime wires it.
 import type { LearnedNamesStore } from '../../../src/api';
-import { errorBody, page, rel, startFakeApi, type FakeApi, type Recorded, type Reply } from '../../api/helpers/fakeApi';
+import { errorBody, page, rel, startFakeApi, TEST_KEY, type FakeApi, type Recorded, type Reply } from '../../api/helpers/fakeApi';
 import { finError, finOverFakeApi } from './finOverFakeApi';
 
 let api: FakeApi;
@@ -75,6 +75,72 @@ describe('FIN.TOTAL', () => {
     // Asking again gets the same answer: remembered, not sent again (until a refresh).
     await finError(fin.total({ category: 'Revenue', start: '2026-01' }));
     expect(calls('/aggregations/total')).toHaveLength(1);
+  });
+});
+
+describe('FIN.TOTAL: learned names belong to a base URL (issue 35, item 5)', () => {
+  /** The documented name, as a well-behaved API reads it. */
+  const totalsByCategoryId = (req: Recorded): Reply => {
+    const category = req.query.get('category_id');
+    if (!category) return { status: 400, body: errorBody('invalid_request_error', 'parameter_missing', 'category_id is required', 'category_id') };
+    return { status: 200, body: { object: 'aggregation_total', category_id: category, total_cents: 4200, currency: 'USD' } };
+  };
+  /** Storage as the runtime's: a save replaces what was kept. */
+  const keptIn = (kept: Record<string, string>): LearnedNamesStore => ({
+    load: async () => ({ ...kept }),
+    save: async (names) => {
+      for (const key of Object.keys(kept)) delete kept[key];
+      Object.assign(kept, names);
+    },
+  });
+
+  it('a name learned from one API is not sent to another base URL, and is dropped from storage with it', async () => {
+    serve({ '/aggregations/total': totalsByCategory });
+    const kept: Record<string, string> = {};
+    expect(await service(keptIn(kept)).total({ category: 'Revenue', start: '2026-01' })).toBe(12345.67);
+    expect(Object.values(kept)).toEqual(['category']);
+    const other = await startFakeApi();
+    try {
+      other.setHandler((req) => (rel(req) === '/categories' ? { status: 200, body: { object: 'list', url: '/api/v1/categories', data: CATEGORIES } } : totalsByCategoryId(req)));
+      expect(await finOverFakeApi(other, { learnedNames: keptIn(kept) }).total({ category: 'Revenue', start: '2026-01' })).toBe(42);
+      const sent = other.requests.filter((r) => rel(r) === '/aggregations/total');
+      expect(sent.map((r) => [...r.query.keys()].includes('category_id'))).toEqual([true]);
+      expect(Object.entries(kept)).toEqual([[`${other.baseUrl} /aggregations/total category_id`, 'category_id']]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a kept name the API refuses is learned again, for one call more, and kept in its place', async () => {
+    const kept: Record<string, string> = {};
+    serve({ '/aggregations/total': totalsByCategory });
+    await service(keptIn(kept)).total({ category: 'Revenue', start: '2026-01' });
+    // The same API now reads the documented name (it changed, or was replaced behind the same address).
+    serve({ '/aggregations/total': totalsByCategoryId });
+    const before = calls('/aggregations/total').length;
+    const fin = service(keptIn(kept));
+    expect(await fin.total({ category: 'Revenue', start: '2026-02' })).toBe(42);
+    expect(await fin.total({ category: 'Revenue', start: '2026-03' })).toBe(42);
+    expect(calls('/aggregations/total').length - before).toBe(3);
+    expect(Object.values(kept)).toEqual(['category_id']);
+  });
+
+  it.each([
+    ['the key itself', TEST_KEY],
+    ['the key in another case', TEST_KEY.toUpperCase()],
+    ['a piece of the key', 'x_TESTSECRET_k3y'],
+    ["a header's name", 'authorization'],
+    ['a name past 64 characters', 'c'.repeat(65)],
+    ['text no parameter is named', 'category id'],
+  ])('a param that is %s is never learned: the refusal is shown, and it reaches no URL or storage', async (_, param) => {
+    serve({ '/aggregations/total': () => ({ status: 400, body: errorBody('invalid_request_error', 'parameter_missing', 'A parameter is missing.', param) }) });
+    const kept: Record<string, string> = {};
+    const error = await finError(service(keptIn(kept)).total({ category: 'Revenue', start: '2026-01' }));
+    expect(error.message).toMatch(/missing/);
+    expect(error.message.toLowerCase()).not.toContain('testsecret');
+    expect(calls('/aggregations/total')).toHaveLength(1);
+    expect(kept).toEqual({});
+    expect(api.requests.some((r) => `${r.path}?${r.query.toString()}`.toLowerCase().includes('testsecret'))).toBe(false);
   });
 });
 
