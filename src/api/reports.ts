@@ -1,4 +1,5 @@
-import { described, fieldsOf, isRecord, isSection, UnreadableAnswer, type Json } from './answerShape';
+import { fieldsOf, isRecord, isSection, UnreadableAnswer, type Json } from './answerShape';
+import { unplacedAmounts } from './placedAmounts';
 import { checkText, REPORT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
 import type { BalanceSheet, CashFlow, IncomeStatement, ReportDateParams, ReportPeriodParams } from './types';
@@ -50,41 +51,6 @@ function sectionsOf(raw: Json): Map<string, Json> {
   return found;
 }
 
-/** Every `_cents` field of `value` at any depth, with its path, leaving out the objects in `placed`. */
-function amountsOutside(value: unknown, placed: ReadonlySet<unknown>, path: string, out: string[]): string[] {
-  if (placed.has(value)) return out;
-  if (Array.isArray(value)) value.forEach((v, i) => amountsOutside(v, placed, `${path}[${i}]`, out));
-  else if (isRecord(value)) {
-    for (const [key, v] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (key.endsWith('_cents') && !(path === '' && CASH_FLOW_AMOUNTS.includes(key))) out.push(`${at} ${described(v)}`);
-      else amountsOutside(v, placed, at, out);
-    }
-  }
-  return out;
-}
-
-/** A section's amounts the add-in does not show: any `_cents` besides its total and its lines' amounts. */
-function unshownInSection(name: string, section: Json): string[] {
-  const out: string[] = [];
-  const others = (record: Json, shown: string, path: string) => {
-    for (const [key, v] of Object.entries(record)) {
-      if (key === shown || (record === section && key === 'categories')) continue;
-      if (key.endsWith('_cents')) out.push(`${path}.${key} ${described(v)}`);
-      else amountsOutside(v, new Set(), `${path}.${key}`, out);
-    }
-  };
-  others(section, 'total_cents', name);
-  (section.categories as unknown[]).forEach((line, i) => {
-    const at = `${name}.categories[${i}]`;
-    if (!isRecord(line) || !cents(line.amount_cents)) out.push(`${at}.amount_cents ${described(isRecord(line) ? line.amount_cents : line)}`);
-    // A line the add-in cannot name (no category_id) could not be found by a formula asking for it.
-    else if (typeof line.category_id !== 'string') out.push(`${at} (no category_id; fields: ${fieldsOf(line).join(', ')})`);
-    else others(line, 'amount_cents', at);
-  });
-  return out;
-}
-
 /**
  * A cash flow as the add-in reads it. "The complete field list of the cash flow report: not shown": its
  * sections are found by the spec's shape (an object with total_cents and categories), at the top or in a
@@ -111,7 +77,7 @@ export function readCashFlow(body: unknown): CashFlow {
     out[slot] = section;
   }
   if (out.operating_activities === undefined) refuseCashFlow('operating_activities section (total_cents and categories)', raw);
-  const unplaced = [...amountsOutside(raw, new Set(found.values()), '', []), ...[...found].flatMap(([key, section]) => unshownInSection(key, section))];
+  const unplaced = unplacedAmounts(raw, { figures: CASH_FLOW_AMOUNTS, sections: found, entry: 'amount_cents' });
   if (unplaced.length > 0) {
     refuseCashFlow('', raw, `The API's cash flow has amounts this add-in cannot place in the statement (${unplaced.join(', ')}; fields: ${fieldsOf(raw).join(', ')}): nothing was shown from it, so none of it goes missing unseen`);
   }
@@ -126,26 +92,56 @@ export function readCashFlow(body: unknown): CashFlow {
       refuseCashFlow('', raw, `The API's cash flow gives beginning cash ${String(begin)} and ending cash ${String(end)} cents, which do not differ by its change in cash of ${raw.change_in_cash_cents} cents`);
     }
   }
-  if (raw.net_income_cents !== undefined && !cents(raw.net_income_cents)) refuseCashFlow('', raw, `The API's cash flow gives net_income_cents ${described(raw.net_income_cents)}, not whole cents`);
   // The fields as the API sent them, for messages about a figure it lacks (out renames the sections).
   out.received_fields = fieldsOf(raw);
   return checkText(out as unknown as CashFlow, REPORT_TEXT, 'GET', CASH_FLOW);
+}
+
+/** The statements besides the cash flow: their sections and figures (the spec's, and docs/api-decisions.md's). */
+const STATEMENTS = {
+  '/reports/income_statement': {
+    what: 'income statement',
+    sections: ['revenue', 'uncategorized_income', 'expenses', 'uncategorized_expenses', 'non_operating_income', 'taxes'],
+    figures: ['operating_income_cents', 'net_income_cents'],
+    entry: 'amount_cents',
+  },
+  '/reports/balance_sheet': {
+    what: 'balance sheet',
+    sections: ['assets', 'liabilities', 'equity'],
+    figures: ['cash_cents', 'liabilities_and_equity_cents', ...['beginning_balance_cents', 'net_income_cents', 'ending_balance_cents'].map((k) => `equity.retained_earnings.${k}`)],
+    entry: 'balance_cents',
+  },
+} as const;
+
+/**
+ * An income statement or balance sheet whose every amount the add-in places: each in a section it shows, or
+ * one of the figures it shows; any other is refused by its path (nothing goes missing unseen).
+ */
+export function readStatement<T>(path: keyof typeof STATEMENTS, body: unknown): T {
+  const raw: Json = isRecord(body) ? body : {};
+  const known = STATEMENTS[path];
+  const sections = new Map(known.sections.filter((k) => isSection(raw[k])).map((k) => [k, raw[k] as Json]));
+  const unplaced = unplacedAmounts(raw, { figures: known.figures, sections, entry: known.entry });
+  if (unplaced.length > 0) {
+    throw new UnreadableAnswer({
+      endpoint: path,
+      expected: '',
+      found: fieldsOf(raw),
+      detail: `The API's ${known.what} has amounts this add-in cannot place in the statement (${unplaced.join(', ')}; fields: ${fieldsOf(raw).join(', ')}): nothing was shown from it, so none of it goes missing unseen`,
+    });
+  }
+  return checkText(raw as unknown as T, REPORT_TEXT, 'GET', path);
 }
 
 export function reportsApi(transport: Transport) {
   return {
     /** GET /reports/balance_sheet (default date: today in the company's zone). */
     balanceSheet: async (params: ReportDateParams = {}, opts?: CallOptions): Promise<BalanceSheet> =>
-      checkText((await transport.request<BalanceSheet>({ method: 'GET', path: '/reports/balance_sheet', query: { ...params }, ...callOptions(opts) })).body, REPORT_TEXT, 'GET', '/reports/balance_sheet'),
+      readStatement<BalanceSheet>('/reports/balance_sheet', (await transport.request<unknown>({ method: 'GET', path: '/reports/balance_sheet', query: { ...params }, ...callOptions(opts) })).body),
 
     /** GET /reports/income_statement (default: current quarter start to today). */
     incomeStatement: async (params: ReportPeriodParams = {}, opts?: CallOptions): Promise<IncomeStatement> =>
-      checkText(
-        (await transport.request<IncomeStatement>({ method: 'GET', path: '/reports/income_statement', query: { ...params }, ...callOptions(opts) })).body,
-        REPORT_TEXT,
-        'GET',
-        '/reports/income_statement',
-      ),
+      readStatement<IncomeStatement>('/reports/income_statement', (await transport.request<unknown>({ method: 'GET', path: '/reports/income_statement', query: { ...params }, ...callOptions(opts) })).body),
 
     /** GET /reports/cash_flow, read by readCashFlow. */
     cashFlow: async (params: ReportPeriodParams = {}, opts?: CallOptions): Promise<CashFlow> =>

@@ -18,6 +18,7 @@ afterEach(async () => {
 const CATEGORIES = [
   { id: 'cat_rev', object: 'category', name: 'Revenue', account_type: 'revenue', point_in_time: false, tier: 1, position: 1, parent_id: null },
   { id: 'cat_soft', object: 'category', name: 'Software', account_type: 'expense', point_in_time: false, tier: 1, position: 2, parent_id: null },
+  { id: 'cat_cash', object: 'category', name: 'Cash', account_type: 'asset', point_in_time: true, tier: 1, position: 3, parent_id: null },
 ];
 
 function serve(answers: Record<string, (req: Recorded) => Reply>) {
@@ -196,6 +197,32 @@ describe('FIN.MERCHANTS', () => {
     const error = await finError(service().merchants({ category: 'Software' }));
     expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
     expect(error.message).toBe("The API's answer to /parties/merchants has a merchant item with no name (a text field) (fields: object, label, source)");
+  });
+});
+
+describe('FIN.PNL and FIN.BALANCE: every amount of the statement is placed, or the statement refused (issue 35, item 2)', () => {
+  const entry = (amount: number) => ({ category_id: 'cat_rev', name: 'Revenue', amount_cents: amount, position: 1, parent_category_id: null });
+  const empty = { total_cents: 0, categories: [] };
+
+  it('a section the add-in does not show is refused by its path, even when it nets to zero', async () => {
+    serve({
+      '/reports/income_statement': () => ({
+        status: 200,
+        body: { object: 'income_statement', start_date: '2026-01-01', end_date: '2026-01-31', currency: 'USD', revenue: { total_cents: 500, categories: [entry(500)] }, expenses: empty, non_operating_income: empty, operating_income_cents: 500, net_income_cents: 500, other_items: { total_cents: 0, categories: [{ ...entry(4000), category_id: 'cat_gain' }, { ...entry(-4000), category_id: 'cat_loss' }] } },
+      }),
+    });
+    const error = await finError(service().pnl({ line: 'Net Income', start: '2026-01' }));
+    expect(error).toMatchObject({ kind: 'na', code: 'unreadable_answer' });
+    expect(error.message).toMatch(/^The API's income statement has amounts this add-in cannot place in the statement \(other_items.total_cents 0, other_items.categories\[0\].amount_cents 4000, other_items.categories\[1\].amount_cents -4000; /);
+  });
+
+  it('a balance sheet figure it does not show is refused; its retained earnings and liabilities-and-equity are shown', async () => {
+    const sheet = (extra: Record<string, unknown>) => ({ object: 'balance_sheet', date: '2026-01-31', currency: 'USD', cash_cents: 100, liabilities_and_equity_cents: 0, assets: { total_cents: 0, categories: [] }, liabilities: empty, equity: { ...empty, retained_earnings: { beginning_balance_cents: 0, net_income_cents: 0, ending_balance_cents: 0 } }, ...extra });
+    serve({ '/reports/balance_sheet': () => ({ status: 200, body: sheet({}) }) });
+    expect(await service().balance({ category: 'Cash', date: '2026-01-31' })).toBe(0);
+    serve({ '/reports/balance_sheet': () => ({ status: 200, body: sheet({ restricted_cash_cents: 2500 }) }) });
+    const error = await finError(service().balance({ category: 'Cash', date: '2026-02-28' }));
+    expect(error.message).toMatch(/^The API's balance sheet has amounts this add-in cannot place in the statement \(restricted_cash_cents 2500; /);
   });
 });
 
