@@ -1,4 +1,4 @@
-import { isRecord, soleAmount, UnreadableAnswer, fieldsOf } from './answerShape';
+import { amountOf, fieldsOf, isRecord, UnreadableAnswer } from './answerShape';
 import type { ParameterNames } from './parameterNames';
 import { checkText, REPORT_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
@@ -7,14 +7,15 @@ import type { AggregationTotal, AggregationTotalParams } from './types';
 const PATH = '/aggregations/total';
 
 /**
- * A total in the shape the add-in reads: the amount is the answer's only `_cents` field (the spec's rule for
- * money), or `total_cents` where it has several; an answer with neither is refused by name.
+ * A total in the shape the add-in reads: `total_cents` when the answer has it (and then whole cents), else its
+ * only `_cents` field (the spec's rule for money) or a net beside its parts (answerShape.amountOf); any other
+ * answer is refused naming what was received.
  */
 export function readTotal(body: unknown): AggregationTotal {
   const record = isRecord(body) ? body : {};
-  const amount = soleAmount(record, 'total_cents');
-  if (amount === undefined) throw new UnreadableAnswer({ endpoint: PATH, expected: 'amount ending in _cents', found: fieldsOf(body) });
-  return checkText({ ...record, total_cents: amount } as unknown as AggregationTotal, REPORT_TEXT, 'GET', PATH);
+  const read = amountOf(record, 'total_cents');
+  if ('refused' in read) throw new UnreadableAnswer({ endpoint: PATH, expected: read.refused, found: fieldsOf(body) });
+  return checkText({ ...record, total_cents: read.amount } as unknown as AggregationTotal, REPORT_TEXT, 'GET', PATH);
 }
 
 export function aggregationsApi(transport: Transport, names: ParameterNames) {

@@ -60,14 +60,50 @@ export function centsFields(record: Json): string[] {
   return Object.keys(record).filter((k) => k.endsWith('_cents') && isCents(record[k]));
 }
 
+/** How a value that should be whole cents was received, for a message: `null`, `"12"`, `0.5`, `an object`. */
+export function described(value: unknown): string {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value === undefined ? 'absent' : Array.isArray(value) ? 'a list' : 'an object';
+}
+
+/** Each `_cents` field of an object with what it holds, for a message: `debit_cents 100, net_cents null`. */
+export function centsReceived(record: Json): string {
+  const fields = Object.keys(record).filter((k) => k.endsWith('_cents'));
+  return fields.length > 0 ? fields.map((k) => `${k} ${described(record[k])}`).join(', ') : 'none';
+}
+
+/** A net beside its two parts: the field named `net` (or `total`) that is the difference of the other two. */
+function netOfParts(record: Json, fields: readonly string[]): string | undefined {
+  if (fields.length !== 3) return undefined;
+  const nets = fields.filter((k) => /(^|_)(net|total)_cents$/.test(k));
+  if (nets.length !== 1) return undefined;
+  const [a, b] = fields.filter((k) => k !== nets[0]).map((k) => record[k] as number);
+  const net = record[nets[0]] as number;
+  return net === a - b || net === b - a ? nets[0] : undefined;
+}
+
 /**
- * The amount of an object that carries one: its only `_cents` field, or where it has several the one named
- * `preferred` (docs/api-decisions.md's choice). undefined when neither decides.
+ * The amount of an object that carries one, or why none can be vouched for. The field `preferred`
+ * (docs/api-decisions.md's choice) wins when it is there, and must then be whole cents: a `total_cents` that
+ * is null, text, fractional or past 2^53 is refused, never replaced by another field. Without it: the only
+ * `_cents` field, or a net beside its two parts (`net_cents` = `debit_cents` - `credit_cents`, either way);
+ * any `_cents` field that is not whole cents makes the answer unreadable, as do several that no rule ranks.
  */
-export function soleAmount(record: Json, preferred: string): number | undefined {
-  const fields = centsFields(record);
-  if (fields.length === 1) return record[fields[0]] as number;
-  return fields.includes(preferred) ? (record[preferred] as number) : undefined;
+export function amountOf(record: Json, preferred: string): { amount: number } | { refused: string } {
+  if (preferred in record) {
+    const v = record[preferred];
+    return isCents(v) ? { amount: v } : { refused: `${preferred} that is whole cents (received ${preferred} ${described(v)})` };
+  }
+  const money = Object.keys(record).filter((k) => k.endsWith('_cents'));
+  const bad = money.filter((k) => !isCents(record[k]));
+  if (bad.length > 0) return { refused: `amount ending in _cents that is whole cents (received ${centsReceived(record)})` };
+  if (money.length === 1) return { amount: record[money[0]] as number };
+  const net = netOfParts(record, money);
+  if (net !== undefined) return { amount: record[net] as number };
+  return {
+    refused: money.length === 0 ? 'amount ending in _cents' : `single amount ending in _cents, ${preferred} or a net beside its parts (received ${centsReceived(record)})`,
+  };
 }
 
 /** Ids of a kind are text starting with its prefix (`txn_`, `cat_`...). */
@@ -124,6 +160,8 @@ export function soleList(record: Json, named: string): Json[] | undefined {
 export function soleText(record: Json, named: string): string | undefined {
   const v = record[named];
   if (typeof v === 'string') return v;
+  // The named field that is there but not text is not absent: another field is not read in its place.
+  if (named in record) return undefined;
   const texts = Object.keys(record).filter((k) => k !== 'object' && typeof record[k] === 'string');
   return texts.length === 1 ? (record[texts[0]] as string) : undefined;
 }

@@ -32,7 +32,7 @@ export function createClient(config: ClientConfig) {
   const callMeter = config.meter ?? new CallMeter({ store: config.meterStore });
   const meter = new ClientMeter(callMeter, resolved.now, config.companyId);
   const transport = createTransport(resolved, apiKey, meter, limiter);
-  const names = new ParameterNames(config.learnedNames);
+  const names = new ParameterNames(config.learnedNames, { baseUrl: resolved.baseUrl, apiKey });
 
   const transactions = transactionsApi(transport);
   const company = companyApi(transport);

@@ -1,4 +1,4 @@
-import { fieldsOf, hasPrefix, idByPrefix, isRecord, soleDate, soleList, UnreadableAnswer, type Json } from './answerShape';
+import { centsReceived, fieldsOf, hasPrefix, idByPrefix, isRecord, soleDate, soleList, UnreadableAnswer, type Json } from './answerShape';
 import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import { checkText, JOURNAL_ENTRY_TEXT, JOURNAL_LINE_TEXT } from './textFields';
 import { callOptions, type CallOptions, type Transport } from './transport';
@@ -11,8 +11,9 @@ import { pathSegment } from './url';
 // "Fields of the journal entry record: not shown." An entry is read by the spec's rules where they decide:
 // its id and its transaction's by their prefixes (je_, txn_), its date as its only YYYY-MM-DD field, its
 // lines as its only list of objects, a line's category and department by their prefixes (cat_, dept_) and
-// its amounts by the _cents rule: debit_cents and credit_cents, or one signed amount read as debit
-// positive (the drill-down checks the sum against the statement, so a wrong sign is refused, not shown).
+// its amounts by the _cents rule: debit_cents and credit_cents (or one side alone), or one signed amount
+// read as debit positive (the drill-down checks the sum against the statement, so a wrong sign is refused,
+// not shown). A department the line carries in no form read here is marked unread, never taken for none.
 // `kind` and `memo` are labels no rule finds: kept when the API names them so, else left empty and said.
 
 const LIST = '/journal_entries';
@@ -21,20 +22,62 @@ function refuse(endpoint: string, expected: string, found: unknown, what = 'jour
   throw new UnreadableAnswer({ endpoint, what, expected, found: fieldsOf(found) });
 }
 
+const isCents = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+
+/**
+ * A line's department: `department_id` when the line has it, else the one department the line carries (a
+ * `dept_` id, or an object whose `id` is one). No department (null) only where the API says so: the field
+ * it uses is there and null. Anything else (a name, two departments, no field at all) is undefined: not
+ * read, and never taken for "no department".
+ */
+function departmentOf(raw: Json): string | null | undefined {
+  if ('department_id' in raw) {
+    const v = raw.department_id;
+    return v === null ? null : hasPrefix(v, 'dept_') ? v : undefined;
+  }
+  const held = new Set<string>();
+  const nulls: string[] = [];
+  for (const [key, v] of Object.entries(raw)) {
+    if (hasPrefix(v, 'dept_')) held.add(v);
+    else if (isRecord(v) && hasPrefix(v.id, 'dept_')) held.add(v.id);
+    else if (v === null && /department|dept/i.test(key)) nulls.push(key);
+  }
+  if (held.size === 1 && nulls.length === 0) return [...held][0];
+  return held.size === 0 && nulls.length === 1 ? null : undefined;
+}
+
+/**
+ * A line's amounts: `debit_cents` and `credit_cents`, or the one of them the line has (a one-sided line, the
+ * other side zero), or one signed `_cents` amount read as debit positive. Any other mix is refused naming
+ * what was received.
+ */
+function amountsOf(raw: Json, endpoint: string): Pick<JournalLine, 'debit_cents' | 'credit_cents' | 'signed'> {
+  const money = Object.keys(raw).filter((k) => k.endsWith('_cents'));
+  const sided = money.filter((k) => k === 'debit_cents' || k === 'credit_cents');
+  if (sided.length > 0) {
+    const debit = 'debit_cents' in raw ? raw.debit_cents : 0;
+    const credit = 'credit_cents' in raw ? raw.credit_cents : 0;
+    if (isCents(debit) && isCents(credit) && sided.length === money.length) return { debit_cents: debit, credit_cents: credit };
+  } else if (money.length === 1 && isCents(raw[money[0]])) {
+    const signed = raw[money[0]] as number;
+    return { debit_cents: Math.max(signed, 0), credit_cents: Math.max(-signed, 0), signed: true };
+  }
+  throw new UnreadableAnswer({
+    endpoint,
+    what: 'journal line',
+    expected: `debit_cents and credit_cents in whole cents (both, or one side alone), or one signed amount ending in _cents (received ${centsReceived(raw)})`,
+    found: fieldsOf(raw),
+  });
+}
+
 function readLine(raw: unknown, endpoint: string): JournalLine {
   if (!isRecord(raw)) refuse(endpoint, 'line that is an object', raw, 'journal line');
   const category = idByPrefix(raw, 'category_id', 'cat_');
   if (!category) refuse(endpoint, 'category id (cat_...)', raw, 'journal line');
-  const department = idByPrefix(raw, 'department_id', 'dept_');
-  const debit = raw.debit_cents;
-  const credit = raw.credit_cents;
-  if (Number.isSafeInteger(debit) && Number.isSafeInteger(credit)) {
-    return checkText({ category_id: category, department_id: department ?? null, debit_cents: debit as number, credit_cents: credit as number }, JOURNAL_LINE_TEXT, 'GET', endpoint);
-  }
-  const cents = Object.keys(raw).filter((k) => k.endsWith('_cents') && Number.isSafeInteger(raw[k]));
-  if (cents.length !== 1) refuse(endpoint, 'debit_cents and credit_cents, or one signed amount ending in _cents', raw, 'journal line');
-  const signed = raw[cents[0]] as number;
-  return { category_id: category, department_id: department ?? null, debit_cents: Math.max(signed, 0), credit_cents: Math.max(-signed, 0), signed: true };
+  const department = departmentOf(raw);
+  const line: JournalLine = { category_id: category, department_id: department ?? null, ...amountsOf(raw, endpoint) };
+  if (department === undefined) line.department_unread = fieldsOf(raw);
+  return checkText(line, JOURNAL_LINE_TEXT, 'GET', endpoint);
 }
 
 /** An entry in the shape the add-in reads (see the top of the file), or an UnreadableAnswer naming what is missing. */

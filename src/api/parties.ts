@@ -1,4 +1,4 @@
-import { isRecord, soleText, UnreadableAnswer, fieldsOf } from './answerShape';
+import { described, fieldsOf, isRecord, soleText, UnreadableAnswer } from './answerShape';
 import { checkListPage, iterateItems, type PagingOptions } from './paging';
 import type { ParameterNames } from './parameterNames';
 import { callOptions, type CallOptions, type Transport } from './transport';
@@ -13,7 +13,10 @@ const PATH = '/parties/merchants';
 export function readMerchant(item: unknown): Merchant {
   if (typeof item === 'string') return { object: 'merchant', name: item };
   const name = isRecord(item) ? soleText(item, 'name') : undefined;
-  if (name === undefined) throw new UnreadableAnswer({ endpoint: PATH, what: 'merchant item', expected: 'name (a text field)', found: fieldsOf(item) });
+  if (name === undefined) {
+    const expected = isRecord(item) && 'name' in item ? `name that is text (received name ${described(item.name)})` : 'name (a text field)';
+    throw new UnreadableAnswer({ endpoint: PATH, what: 'merchant item', expected, found: fieldsOf(item) });
+  }
   return { object: 'merchant', name };
 }
 

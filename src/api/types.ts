@@ -217,6 +217,11 @@ export interface JournalLine {
   credit_cents: Cents;
   /** Read from one signed amount (debit positive) where the API gives no debit_cents and credit_cents. */
   signed?: true;
+  /**
+   * The line's fields, where its department could not be read (src/api/journal.ts): department_id is then
+   * null for want of a reading, not because the API said so. Figures by department refuse such a line.
+   */
+  department_unread?: readonly string[];
 }
 
 /** As the client reads it (src/api/journal.ts): whatever the API calls these fields. */
@@ -379,6 +384,8 @@ export interface CashFlow {
   financing_activities?: ActivitySection;
   /** Set by the engine when beginning and ending cash were taken from the balance sheets' cash_cents. */
   cash_from_balance_sheets?: true;
+  /** The answer's top-level field names as the API sent them (readCashFlow), for messages naming what was received. */
+  received_fields?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -43,10 +43,27 @@ test('the filters note is whole sentences and names the category by its path', (
 
 test('a push and a shift', () => {
   const res = { updated: 1, pending: 0, invalid: [], held: [], jobs: [], patches: [{ id: 't', ok: true, status: 'Updated' }], resumed: { entries: 0 }, warnings: [], calls: 2 };
-  expect(pushed(res as unknown as PushResult)).toBe("Pushed: 1 row updated, 0 pending, 0 not sent, 1 single-row update (2 calls). Each row's Push status says what happened.");
+  expect(pushed(res as unknown as PushResult)).toEqual({ text: "Pushed: 1 row updated, 0 pending, 0 not sent, 1 single-row update (2 calls). Each row's Push status says what happened.", intent: 'success' });
   const shift = { updated: 3, invalid: [{ id: 'x', message: 'm' }], calls: 4 } as unknown as ShiftResult;
   expect(shifted(shift, -1)).toBe('Shifted 3 rows by -1 month; 1 not sent (4 calls). See Push status.');
   expect(shifted(shift, 2)).toBe('Shifted 3 rows by 2 months; 1 not sent (4 calls). See Push status.');
+});
+
+// Issue 35, item 7: a PATCH answered 422 was summarised in green as "Pushed: 0 rows updated, 1 pending".
+test('a push the API refused is said as a refusal, with its reason, and never shown as a success', () => {
+  const reason = 'accounting_date must be within the allowed range (2019-01-01 to 2027-11-28).';
+  const base = { pending: 1, invalid: [], held: [], jobs: [], resumed: { entries: 0 }, warnings: [], calls: 1 };
+  const refused = { ...base, updated: 0, patches: [{ id: 't', ok: false, status: reason }] };
+  expect(pushed(refused as unknown as PushResult)).toEqual({
+    text: `The API refused 1 change: ${reason}. 0 rows updated, 1 pending, 0 not sent, 1 single-row update (1 call). Each row's Push status says what happened.`,
+    intent: 'error',
+  });
+  const job = { rows: 40, result: 'failed', reason: 'category_id is not selectable' };
+  const partly = { ...base, updated: 1, pending: 40, jobs: [job], patches: [{ id: 't', ok: true, status: 'Updated' }] };
+  expect(pushed(partly as unknown as PushResult)).toMatchObject({ text: expect.stringMatching(/^The API refused 40 changes: category_id is not selectable\. 1 row updated/), intent: 'warning' });
+  // A PATCH whose answer never came is not known to be refused: pending, not a refusal.
+  const lost = { ...base, updated: 0, patches: [{ id: 't', ok: false, unknown: true, status: 'Not confirmed (connection lost)' }] };
+  expect(pushed(lost as unknown as PushResult)).toMatchObject({ text: expect.stringMatching(/^Pushed: 0 rows updated, 1 pending/), intent: 'warning' });
 });
 
 test('a group of the review: one PATCH, or bulk jobs', () => {

@@ -72,6 +72,19 @@ function outsidePeriod(entry: JournalEntry, period: ActivityPeriod): UnreadableA
   });
 }
 
+/** A line whose department the client could not read: booking it as no department would move its amount. */
+function departmentUnread(entry: JournalEntry, fields: readonly string[]): UnreadableAnswer {
+  return new UnreadableAnswer({
+    endpoint: LIST,
+    expected: 'department',
+    found: fields,
+    detail:
+      `The API's ${LIST} answered a journal line of entry ${entry.id} whose department this add-in cannot read (line fields: ${fields.join(', ') || 'none'}; ` +
+      'read are department_id, a dept_ id, an object whose id is one, or a department field that is null for none). Figures by department ' +
+      'cannot be read from it: booked as no department they would be wrong. Nothing was written; tell whoever runs the API, and use figures without a department meanwhile',
+  });
+}
+
 /** Walks the period's entries (every page) and adds their lines up by category and department. */
 export async function fetchActivity(client: JournalClient, period: ActivityPeriod, opts?: CallOptions): Promise<DepartmentActivity> {
   const sums = new Map<string, { category: string; department: string | null; cents: number }>();
@@ -88,6 +101,7 @@ export async function fetchActivity(client: JournalClient, period: ActivityPerio
       if (entry.created > 0 && (refreshedAt === null || entry.created > refreshedAt)) refreshedAt = entry.created;
       for (const line of entry.lines) {
         if (line.signed) signed = true;
+        if (line.department_unread) throw departmentUnread(entry, line.department_unread);
         const key = `${line.category_id}\u0000${line.department_id ?? ''}`;
         const sum = sums.get(key) ?? { category: line.category_id, department: line.department_id, cents: 0 };
         sum.cents += line.credit_cents - line.debit_cents;

@@ -200,11 +200,15 @@ export class FinReads {
     return this.answer(ev, { path: '/reports/balance_sheet', query: { ...params } }, (o) => this.client.reports.balanceSheet(params, o));
   }
 
-  /** A cash flow with its beginning and ending cash: the API's, or the balance sheets' (cashFlowCash.ts). */
-  cashFlow(ev: Evaluation, period: Period): CachedAnswer<CashFlow> {
+  /**
+   * A cash flow with its beginning and ending cash: the API's, or the balance sheets' (cashFlowCash.ts).
+   * With `cash: false` (a figure that is not cash), the API's answer alone: a line or a refusal known from
+   * it costs that one call, not the two balance sheets too.
+   */
+  cashFlow(ev: Evaluation, period: Period, cash = true): CachedAnswer<CashFlow> {
     const params: ReportPeriodParams = { start_date: period.start, end_date: period.end };
     const answer = this.answer(ev, { path: '/reports/cash_flow', query: { ...params } }, (o) => this.client.reports.cashFlow(params, o));
-    if (!lacksCash(answer.value)) return answer;
+    if (!cash || !lacksCash(answer.value)) return answer;
     this.reader.noteCashFlowsLackCash();
     const [opening, closing] = cashRequests(period.start, period.end).map((r) => this.balanceSheet(ev, String(r.query!.date)));
     return {

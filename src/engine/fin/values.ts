@@ -151,24 +151,25 @@ export function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; s
   const typed = typeof args.line === 'string' ? args.line.trim() : '';
   const figure = typed ? figureKey(CASH_FLOW_FIGURES, typed) : undefined;
   if (figure !== undefined) {
-    const report = reads.cashFlow(ev, period).value;
+    const report = reads.cashFlow(ev, period, figure === 'beginning_cash_cents' || figure === 'ending_cash_cents').value;
     const cents = figureCents(report, figure);
     if (cents === undefined) {
       // Not the formula's fault: the API's cash flow does not give this figure (the spec lists few of its fields).
-      // The advice first: a cell's message is cut at 255 characters, and the field list is long.
+      // The advice first: a cell's message is cut at 255 characters, and the field list is long. The fields
+      // are those the API sent, under its names.
       const instead = figure === 'net_income_cents' ? 'FIN.PNL("Net Income", ...) gives the period\'s net income; ' : '';
-      const fields = Object.keys(report).filter((k) => k !== 'cash_from_balance_sheets');
+      const fields = report.received_fields ?? Object.keys(report).filter((k) => k !== 'cash_from_balance_sheets');
       throw new FinError('na', `The API's cash flow has no ${figure} (${instead}fields: ${fields.join(', ')})`, UNREADABLE_ANSWER);
     }
     return centsToDisplay(cents, 'units');
   }
   if (typed.startsWith('grp_')) {
-    const cents = cashFlowLine(reads.cashFlow(ev, period).value, typed);
+    const cents = cashFlowLine(reads.cashFlow(ev, period, false).value, typed);
     if (cents === undefined) throw finErrors.argument(`Unknown cash flow group "${typed}"`, 'unknown_line');
     return centsToDisplay(cents, 'units');
   }
   if (typed) {
-    const report = reads.cashFlow(ev, period).value;
+    const report = reads.cashFlow(ev, period, false).value;
     const group = cashFlowGroups(report).find((g) => normalizeName(g.name) === normalizeName(typed));
     if (group) return centsToDisplay(group.amount_cents, 'units');
   }
@@ -176,12 +177,12 @@ export function cashflow({ reads, inputs }: ValueParts, args: { line: unknown; s
   if (!node.item.point_in_time) {
     throw finErrors.argument(`"${node.name}" is an income-statement category: the cash flow shows it inside "Net Income"; use FIN.PNL`, 'wrong_statement');
   }
-  const cents = cashFlowLine(reads.cashFlow(ev, period).value, node.id);
+  const report = reads.cashFlow(ev, period, false).value;
+  const cents = cashFlowLine(report, node.id);
   if (cents === undefined) {
-    throw finErrors.argument(
-      `"${node.name}" is not a line of this cash flow statement (cash itself is its result: use "Change in Cash", "Beginning Cash" or "Ending Cash")`,
-      'unknown_line',
-    );
+    // Every line the API sent was placed (readCashFlow refuses one it cannot), so this one is not in its answer.
+    const cash = /cash/i.test(node.name) ? ' (cash itself is its result: use "Change in Cash", "Beginning Cash" or "Ending Cash")' : '';
+    throw finErrors.argument(`The API's cash flow for ${period.start} to ${period.end} has no line for "${node.name}" (${node.id})${cash}`, 'unknown_line');
   }
   return centsToDisplay(cents, 'units');
 }

@@ -34,6 +34,7 @@ import type { StatementsEngine, StatementSpec } from '../statements';
 import { blockRequests } from '../statements/columns';
 import { rollSpec } from '../statements/relative';
 import { chartReads, insertBoardCharts } from './boardCharts';
+import { Refusal } from '../refusal';
 import { REPORTING_PERIOD_NAME } from './period';
 import { balanceSheetRead, CATEGORIES_READ, incomeStatementRead, MONEY_FORMAT } from './packReads';
 
@@ -241,11 +242,45 @@ export async function insertBoardPack(
   await checkPackBudget(gateway, month, options);
   // The plan the pack's cost was shown from: a year to date derived from the months a later block fetches.
   const unfollow = await statements.follow(packRequests(month, options));
+  const progress: PackProgress = { sheets: [], blocks: 0, kpiSheet: null, chartSheet: null, step: 'the first block' };
   try {
-    return await writePack(gateway, statements, month, options);
+    return await writePack(gateway, statements, month, options, progress);
+  } catch (error) {
+    throw progress.blocks === 0 && progress.kpiSheet === null ? error : unfinished(error, progress, packBlocks(options).length);
   } finally {
     unfollow();
   }
+}
+
+/** What a pack has written so far, to say exactly what an unfinished one left. */
+interface PackProgress {
+  sheets: string[];
+  blocks: number;
+  kpiSheet: string | null;
+  chartSheet: string | null;
+  /** The step under way, for the message: `block 3 (Board P&L by month)`. */
+  step: string;
+}
+
+/**
+ * A pack that stopped part way: no sheet is deleted (the workbook port has no such call, and a user's sheet of
+ * the same name must never go), so the refusal says exactly what stands, what does not, and what to do.
+ */
+function unfinished(error: unknown, done: PackProgress, total: number): Refusal {
+  const cause = error instanceof Error ? error.message : String(error);
+  const sheets = [...new Set(done.sheets)];
+  const kept = [
+    `${done.blocks} of ${total} statement blocks on ${sheets.map((s) => `"${s}"`).join(', ') || 'no sheet'} (ordinary blocks: Refresh keeps them current)`,
+    ...(done.kpiSheet ? [`the KPI sheet "${done.kpiSheet}"`] : []),
+    ...(done.chartSheet ? [`the charts' sheet "${done.chartSheet}"`] : []),
+  ];
+  return new Refusal(
+    'The board pack was not finished',
+    `It stopped at ${done.step}: ${cause.replace(/\.$/, '')}. Left in the workbook: ${kept.join(', ')}. Not written: ` +
+      `${done.blocks < total ? 'the other blocks, ' : ''}${done.kpiSheet ? '' : 'the KPI sheet, '}the pack's record (so moving the reporting period does not roll it). ` +
+      'Delete those sheets before inserting the pack again.',
+    'pack_incomplete',
+  );
 }
 
 async function writePack(
@@ -253,6 +288,7 @@ async function writePack(
   statements: StatementsEngine,
   month: YearMonth,
   options: PackChoice & { onProgress?: (done: number, total: number) => void },
+  done: PackProgress,
 ): Promise<PackOutcome> {
   const blocks = packBlocks(options);
   const steps = blocks.length + (options.charts ? 2 : 1);
@@ -267,7 +303,10 @@ async function writePack(
     } else {
       target = { kind: 'newSheet', name: block.sheet, activate: false };
     }
+    done.step = `block ${i + 1} of ${blocks.length} (${block.sheet})`;
     const { written, binding } = await statements.insert(rollSpec({ ...block.spec, start: '', end: '' }, month), target);
+    done.blocks += 1;
+    done.sheets.push(written.sheet);
     outcome.blocks.push(binding);
     previous = { sheet: written.sheet, address: written.address };
     options.onProgress?.(i + 1, steps);
@@ -280,11 +319,15 @@ async function writePack(
     ...KPIS.map((k) => [k.label, null, k.how]),
   ];
   const formats = rows.map((_, r) => [null, r >= KPI_FIRST_ROW - 1 ? kpiFormat(KPIS[r - (KPI_FIRST_ROW - 1)]) : null, null]);
+  done.step = 'the KPI sheet';
   const sheet = await gateway.writeGrid({ kind: 'newSheet', name: KPI_SHEET }, { values: rows, cellFormats: formats, boldRows: [0, 3], columnWidths: KPI_COLUMN_WIDTHS });
+  done.kpiSheet = sheet.sheet;
   await gateway.writeFormulas(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), KPIS.map((k) => [k.formula]));
   outcome.kpiSheet = sheet.sheet;
   options.onProgress?.(blocks.length + 1, steps);
-  if (options.charts) outcome.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
+  done.step = "the charts' sheet";
+  if (options.charts) outcome.chartSheet = done.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
+  done.step = "the pack's record";
   // What was included, so moving the period prices (and a reader of the workbook sees) only what is there.
   await gateway.writeSetting(BOARD_PACK_SETTING, {
     kpiSheet: sheet.sheet,

@@ -120,6 +120,7 @@ export async function drillDown(
   let creditCents = 0;
   let signedLines = false;
   const unnamed = new Set<string>();
+  let departmentsUnread = 0;
   await deps.spend(
     '/journal_entries',
     async (o) => {
@@ -131,6 +132,7 @@ export async function drillDown(
         for (const line of entry.lines) {
             if (!inTree.has(line.category_id)) continue;
             if (line.signed) signedLines = true;
+            if (line.department_unread) departmentsUnread++;
             const cents = signedCents(root.account_type, line.debit_cents, line.credit_cents);
             totalCents += cents;
             debitCents += line.debit_cents;
@@ -183,10 +185,14 @@ export async function drillDown(
   const noLabels = labels.length
     ? ` The API's journal entries carry no ${labels.join(' or ')} under ${labels.length === 1 ? 'that name' : 'those names'}: ${labels.map((l) => (l === 'kind' ? 'Kind' : 'Memo')).join(' and ')} ${labels.length === 1 ? 'is' : 'are'} left empty.`
     : '';
+  // A blank Department column is said, never left to read as "no department".
+  const noDepartments = departmentsUnread
+    ? ` The API's journal lines carry their department in a form this add-in does not read (${departmentsUnread} of ${rows.length} lines): their Department is left empty, which does not mean none.`
+    : '';
   const note =
     (root.point_in_time
       ? `${root.name} is a balance-sheet category: these are its entries in the period (the change in its balance), not the balance itself; they add up to that change.`
-      : `Journal lines of ${root.name} and its subcategories dated ${req.start} to ${req.end}; they add up to the statement line for the same dates (checked).`) + noLabels;
+      : `Journal lines of ${root.name} and its subcategories dated ${req.start} to ${req.end}; they add up to the statement line for the same dates (checked).`) + noLabels + noDepartments;
   return {
     sheet: ref.sheet,
     table: ref.name,

@@ -26,7 +26,8 @@ export interface PushResult {
   /** Rows that lost their Pulled id (by table position): never sent. */
   lost: { row: number; message: string }[];
   groups: GroupSummary[];
-  patches: { id: string; ok: boolean; status: string }[];
+  /** unknown: the PATCH's answer never came (not known to be refused). */
+  patches: { id: string; ok: boolean; status: string; unknown?: true }[];
   jobs: JobReport[];
   /** Rows updated by this push (resumed jobs included). */
   updated: number;
@@ -105,7 +106,7 @@ export async function push(deps: Deps, bindingId: string, options: PushOptions =
     held: built.held,
     lost: built.lost,
     groups: summarizeGroups(groups, t),
-    patches: patched.outcomes.map((o) => ({ id: o.id, ok: o.ok, status: o.status })),
+    patches: patched.outcomes.map((o) => ({ id: o.id, ok: o.ok, status: o.status, ...(o.unknown ? { unknown: true as const } : {}) })),
     jobs: run.reports,
     updated: jobsUpdated + patchesUpdated,
     pending,

@@ -7,11 +7,14 @@ import { API_PREFIX } from './paging';
 // the category parameter, the total's amount, the merchant item, the journal entry, its date filter, a job
 // error's transaction, the cash flow's sections and cash figures, and the transaction's second sync field.
 // The spec's own rules hold in both: documented names, `_cents` money, id prefixes, `object`, sections with
-// `total_cents` and `categories`, and `param` naming a missing parameter. The routes answer in the standard
-// dialect; this module translates at the edge, so both dialects are the same books.
+// `total_cents` and `categories`, and `param` naming a missing parameter. A third (`nested`) carries what
+// the variant does not: a total with its parts (debit, credit and net amounts), journal lines that carry
+// only the side they have and their department as an object (or null for none), and the cash flow's
+// investing and financing sections in a container. The routes answer in the standard dialect; this module
+// translates at the edge, so every dialect is the same books.
 
-export type Dialect = 'standard' | 'variant';
-export const DIALECTS: readonly Dialect[] = ['standard', 'variant'];
+export type Dialect = 'standard' | 'variant' | 'nested';
+export const DIALECTS: readonly Dialect[] = ['standard', 'variant', 'nested'];
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +87,40 @@ function listOf(each: (item: Json) => Json): (body: Json) => Json {
   return (body) => (Array.isArray(body.data) ? { ...body, data: (body.data as Json[]).map(each) } : body);
 }
 
+/** A total with its parts: debit and credit amounts beside the signed net (credit positive), no total_cents. */
+function totalWithParts(body: Json): Json {
+  const { total_cents, ...rest } = body;
+  const net = total_cents as number;
+  return { ...rest, debit_cents: Math.max(-net, 0), credit_cents: Math.max(net, 0), net_cents: net };
+}
+
+/** Each line carries only the side it has, and its department as an object (null: none). */
+function nestedJournalEntry(entry: Json): Json {
+  const lines = Array.isArray(entry.lines) ? (entry.lines as Json[]) : [];
+  return {
+    ...entry,
+    lines: lines.map(({ department_id, debit_cents, credit_cents, ...line }) => ({
+      ...line,
+      department: department_id ? { object: 'department', id: department_id } : null,
+      ...(debit_cents && credit_cents ? { debit_cents, credit_cents } : credit_cents ? { credit_cents } : { debit_cents }),
+    })),
+  };
+}
+
+/** operating_activities where the spec documents it; investing and financing in a container of their own. */
+function nestedCashFlow(body: Json): Json {
+  const { investing_activities, financing_activities, ...rest } = body;
+  return { ...rest, other_activities: { investing: investing_activities, financing: financing_activities } };
+}
+
+/** Answers (status 2xx) of the nested dialect, by route. */
+const NESTED: Readonly<Record<string, (body: Json) => Json>> = {
+  'GET /aggregations/total': totalWithParts,
+  'GET /journal_entries': listOf(nestedJournalEntry),
+  'GET /journal_entries/:id': nestedJournalEntry,
+  'GET /reports/cash_flow': nestedCashFlow,
+};
+
 /** Answers (status 2xx) of the variant, by route. */
 const ANSWERS: Readonly<Record<string, (body: Json) => Json>> = {
   'GET /aggregations/total': aggregationTotal,
@@ -110,6 +147,16 @@ function routeOf(req: FastifyRequest): string | null {
  */
 export function speakDialect(app: FastifyInstance, dialect: Dialect): void {
   if (dialect === 'standard') return;
+  if (dialect === 'nested') {
+    // The standard names in requests and errors; only the answers' shapes differ.
+    app.addHook('onSend', async (req, reply, payload) => {
+      const route = routeOf(req);
+      const answer = route === null ? undefined : NESTED[`${req.method} ${route}`];
+      if (!answer || reply.statusCode >= 400 || typeof payload !== 'string' || payload === '') return payload;
+      return JSON.stringify(answer(JSON.parse(payload) as Json));
+    });
+    return;
+  }
 
   app.addHook('preHandler', async (req) => {
     const route = routeOf(req);

@@ -57,7 +57,7 @@ function Connected({ services, connection }: { services: PaneServices; connectio
 
 /** The running action's progress, then its result or its error, kept in sight. */
 function Outcome({ actions, connection }: { actions: TransactionsActions; connection: ConnectedState }) {
-  const { busy, progress, result, error } = actions;
+  const { busy, progress, result, resultIntent, error } = actions;
   return (
     <InView watch={busy ? `${busy}: ${progress}` : result || (error ? 'error' : '')}>
       {busy && (
@@ -68,7 +68,7 @@ function Outcome({ actions, connection }: { actions: TransactionsActions; connec
       )}
       {result && (
         // Keyed by the text: each result is a new bar, which the announcer reads out when it appears.
-        <MessageBar key={result} intent="success" layout="multiline">
+        <MessageBar key={result} intent={resultIntent} layout="multiline">
           <MessageBarBody>
             <Text>{result}</Text>
           </MessageBarBody>

@@ -77,14 +77,48 @@ export function loggedText(log: LogWritten | undefined): string {
   return ` Logged as entry ${log.entry} of the push log (sheet ${log.sheet}).`;
 }
 
-export function pushed(res: PushResult & Partial<Logged>): string {
+/** How a result is shown: a refusal is never a green bar. */
+export type ResultIntent = 'success' | 'warning' | 'error';
+export interface Said {
+  text: string;
+  intent: ResultIntent;
+}
+
+/** What the API refused in a push: rows of PATCHes answered with an error and of failed jobs, with the API's reasons. */
+function refusedByApi(res: PushResult): { rows: number; reasons: string[] } {
+  const reasons = new Set<string>();
+  let rows = 0;
+  for (const p of res.patches) {
+    // A PATCH whose answer never came is not known to be refused: its status says to push again.
+    if (p.ok || p.unknown) continue;
+    rows += 1;
+    reasons.add(p.status);
+  }
+  for (const j of res.jobs) {
+    if (j.result !== 'failed' && j.result !== 'not_created') continue;
+    rows += j.rows;
+    if (j.reason) reasons.add(j.reason);
+  }
+  return { rows, reasons: [...reasons] };
+}
+
+export function pushed(res: PushResult & Partial<Logged>): Said {
   const jobs = res.jobs.length ? `, ${pluralGrouped(res.jobs.length, 'job')}` : '';
   const patches = res.patches.length ? `, ${pluralGrouped(res.patches.length, 'single-row update')}` : '';
   const warnings = res.warnings.length ? ` ${res.warnings.join(' ')}` : '';
   const notSent = res.invalid.length + res.held.length;
   // A log that could not be written is among the warnings already.
   const logged = res.log && !('error' in res.log) ? loggedText(res.log) : '';
-  return `Pushed: ${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${warnings}${logged}`;
+  const summary = `${pluralGrouped(res.updated, 'row')} updated, ${res.pending} pending, ${notSent} not sent${jobs}${patches}${callsText(res.calls)}. Each row's Push status says what happened.${warnings}${logged}`;
+  const refused = refusedByApi(res);
+  // Rows left pending whose answer never came are not refused, but not a plain success either.
+  if (refused.rows === 0) return { text: `Pushed: ${summary}`, intent: res.pending > 0 ? 'warning' : 'success' };
+  // The refusal first, with the API's own reason: the same words the push log and Last pushes use.
+  const why = refused.reasons.length ? `: ${refused.reasons.slice(0, 2).join('; ')}${refused.reasons.length > 2 ? `; and ${refused.reasons.length - 2} other reasons` : ''}` : '';
+  return {
+    text: `The API refused ${pluralGrouped(refused.rows, 'change')}${why}. ${summary}`,
+    intent: res.updated > 0 ? 'warning' : 'error',
+  };
 }
 
 export function resumed(res: ResumeResult & { calls: number | null } & Partial<Logged>): string {

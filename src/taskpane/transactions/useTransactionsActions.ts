@@ -10,6 +10,7 @@ import { findConnection } from '../../runtime';
 import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import * as say from './messages';
+import type { ResultIntent, Said } from './messages';
 import { pulledSheetName, pulledTableName } from './names';
 import { idsInSelection } from '../../runtime/screenKit';
 
@@ -31,6 +32,8 @@ export interface TransactionsActions {
   origin: ActionOrigin | null;
   progress: string;
   result: string;
+  /** How the result is shown: a push the API refused in part or whole is not a success. */
+  resultIntent: ResultIntent;
   error: unknown;
   pull(filters: TransactionFilters): void;
   refresh(): void;
@@ -64,6 +67,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const [origin, setOrigin] = useState<ActionOrigin | null>(null);
   const [progress, setProgress] = useState('');
   const [result, setResult] = useState('');
+  const [resultIntent, setResultIntent] = useState<ResultIntent>('success');
   const [error, setError] = useState<unknown>(null);
   /** Bumped after every action: the tables and the saved jobs are read again. */
   const [version, setVersion] = useState(0);
@@ -98,14 +102,16 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   /** An action on the selected table spends on the company the table came from (its line goes on that log). */
   const onTable = (): string[] | undefined => (current?.company ? [current.company] : undefined);
 
-  async function run(from: ActionOrigin, label: string, work: () => Promise<string>, companyIds?: readonly string[]): Promise<void> {
+  async function run(from: ActionOrigin, label: string, work: () => Promise<string | Said>, companyIds?: readonly string[]): Promise<void> {
     setOrigin(from);
     setBusy(label);
     setError(null);
     setResult('');
     setProgress('');
     try {
-      setResult(await services.actions.track(label, work, companyIds));
+      const said = await services.actions.track(label, work, companyIds);
+      setResultIntent(typeof said === 'string' ? 'success' : said.intent);
+      setResult(typeof said === 'string' ? said : said.text);
     } catch (e) {
       setError(e);
     } finally {
@@ -127,6 +133,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
     origin,
     progress,
     result,
+    resultIntent,
     error,
 
     pull: (filters) =>
