@@ -190,8 +190,8 @@ export interface Workspace {
      * that budget does not cover them, before any call.
      */
     packCost(month: YearMonth, options: PackOptions): Promise<PackCosts>;
-    /** The pack's roles proposed from the company's chart, with the candidates of each (reads the chart through the cache). */
-    proposeRoles(): Promise<RoleProposal>;
+    /** The pack's roles proposed from the company's chart, with the candidates of each (reads the chart through the cache; `cachedOnly`: null instead of a call). */
+    proposeRoles(options?: { cachedOnly?: boolean }): Promise<RoleProposal | null>;
     insertPack(month: YearMonth, options: PackInsertOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
     /**
      * The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves, a
@@ -533,9 +533,9 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
         await checkPackBudget(gateway, month, choice);
         return packCosts(own.reader, month, choice);
       },
-      proposeRoles: () => proposeRolesFor(own.reader, own.client),
+      proposeRoles: (options) => proposeRolesFor(own.reader, own.client, options),
       insertPack: async (month, options, onProgress) => {
-        const roles = options.roles ?? (await proposeRolesFor(own.reader, own.client)).roles;
+        const roles = options.roles ?? (await proposeRolesFor(own.reader, own.client))!.roles;
         return insertBoardPack(gateway, own.statements, month, { ...options, roles, fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress });
       },
       periodFormulas: periodFormulasOf(),

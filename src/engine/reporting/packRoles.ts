@@ -8,6 +8,7 @@
 import type { Category } from '../../api/types';
 import { chartOfAccounts, type CategoriesClient } from '../budgets/column';
 import type { CachedReader } from '../reader/cachedReader';
+import { CATEGORIES_READ } from './packReads';
 import { normalizeName } from '../tree';
 
 /** A category chosen for a role, as the pack records it (the id the formulas read, the name the sheet shows). */
@@ -64,8 +65,12 @@ export function proposePackRoles(chart: readonly Category[]): RoleProposal {
   return { roles: { costOfRevenue: proposed }, candidates };
 }
 
-/** The roles proposed for the company's chart, read through the cache (the pack's own reads include it). */
-export async function proposeRolesFor(reader: CachedReader, client: CategoriesClient): Promise<RoleProposal> {
+/**
+ * The roles proposed for the company's chart, read through the cache (the pack's own reads include it);
+ * `cachedOnly`: null rather than a call when the chart is not cached (a pane showing the choice spends nothing).
+ */
+export async function proposeRolesFor(reader: CachedReader, client: CategoriesClient, options: { cachedOnly?: boolean } = {}): Promise<RoleProposal | null> {
+  if (options.cachedOnly && !reader.fresh(CATEGORIES_READ)) return null;
   const chart = await chartOfAccounts(reader, client);
   return proposePackRoles([...chart.byId.values()].map((n) => n.item));
 }

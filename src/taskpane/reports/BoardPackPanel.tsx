@@ -3,7 +3,9 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { KeptBudget } from '../../engine/budgets';
 import type { CallCost } from '../../engine/reader/cachedReader';
 import type { BoardPack, PackCosts, PackParts } from '../../engine/reporting/boardPack';
+import type { PackRoles } from '../../engine/reporting/packRoles';
 import type { ReportingPeriod } from '../../engine/reporting/period';
+import { PackRolesField } from './PackRolesField';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { ChoiceField } from '../shared/ChoiceField';
 import { ErrorMessage } from '../shared/ErrorMessage';
@@ -79,6 +81,8 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
   // The first kept budget unless the user picks another, or none.
   const [budgetChoice, setBudgetChoice] = useState<string | null>(null);
   const budget = budgetChoice === NO_BUDGET ? undefined : (budgets.find((b) => b.name === budgetChoice) ?? budgets[0])?.name;
+  // The categories of the roles the spec does not name, as confirmed here; undefined: proposed when inserting.
+  const [roles, setRoles] = useState<PackRoles | undefined>(undefined);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -113,7 +117,7 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
     setProgress({ done: 0, total: 5 + (budget ? 2 : 0) + (parts.byDepartment ? 1 : 0) + 1 + (parts.charts ? 1 : 0) });
     try {
       const pack = await services.actions.track(`Insert the board pack for ${monthText}`, () =>
-        connection.workspace.reporting.insertPack(month, { ...parts, ...(budget ? { budget } : {}) }, (done, total) => setProgress({ done, total })),
+        connection.workspace.reporting.insertPack(month, { ...parts, ...(budget ? { budget } : {}), ...(roles ? { roles } : {}) }, (done, total) => setProgress({ done, total })),
       );
       const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
       const sheets = pack.chartSheet ? `, the sheet ${pack.kpiSheet} and the charts on ${pack.chartSheet}` : ` and the sheet ${pack.kpiSheet}`;
@@ -158,6 +162,7 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
           />
         </>
       )}
+      {!pack && month && <PackRolesField connection={connection} roles={roles} onChange={setRoles} disabled={progress !== null} costVersion={costVersion} />}
       {!pack && budgets.length > 0 && (
         <ChoiceField
           label="Budget in the pack"
