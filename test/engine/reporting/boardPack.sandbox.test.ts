@@ -178,6 +178,10 @@ async function expectByDepartment(address: string, m: YearMonth): Promise<void> 
   const block = blockAt(world.book, address);
   const headers = Array.from({ length: block.cols - 1 }, (_, c) => block.cell(6, c + 1).value);
   expect(headers).toEqual(expect.arrayContaining(['Unassigned', 'Total']));
+  // Split under the company's own department, as the Reports tab proposes: its branches are the columns.
+  const branches = ((await report('/departments', {})).data as { name: string; tier: number }[]).filter((d) => d.tier === 2).map((d) => d.name);
+  expect(branches.length).toBeGreaterThan(1);
+  expect(headers).toEqual(expect.arrayContaining(branches));
   const net = block.rowOf('Net income', 7);
   const total = headers.indexOf('Total') + 1;
   const statement = await report('/reports/income_statement', { start_date: `${text(m)}-01`, end_date: lastDayOf(m.year, m.month) });

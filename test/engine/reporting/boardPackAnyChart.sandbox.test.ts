@@ -15,7 +15,7 @@ import * as runtime from '../../../src/runtime';
 import { createWorkbench, type WorkbenchWorld } from '../../../src/workbench/host';
 import { registerFinFunctions } from '../../support/finFunctions';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
-import { apiReport } from '../../taskpane/sheet';
+import { apiReport, blockAt } from '../../taskpane/sheet';
 
 const LABEL = 'growth3-admin';
 let sb: TestSandbox;
@@ -125,6 +125,11 @@ test('the whole pack with its charts: every KPI and every chart point is the API
   // The cost shown counts the walk over the month's journal entries "at least" one page: it may take more.
   expect(spent).toBeGreaterThanOrEqual(cost.calls);
   expect(await boardPackIn(world.book)).toMatchObject({ roles });
+  // The P&L by department split under the company, its branches the columns (not the company as one column).
+  const byDept = pack.blocks.find((b) => b.parameters.layout === 'by_department')!;
+  const block = blockAt(world.book, byDept.address);
+  const headers = Array.from({ length: block.cols - 1 }, (_, c) => block.cell(6, c + 1).value);
+  expect(headers).toEqual(expect.arrayContaining(['Commercial', 'Product', 'Corporate', 'Unassigned', 'Total']));
 
   const f = await apiMonth(m0, roles.costOfRevenue!.id);
   const kpi = (label: string) => kpiCell(roles, label);
