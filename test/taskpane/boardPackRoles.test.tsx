@@ -54,10 +54,14 @@ test('the cost of revenue proposed from the chart on the user\u2019s word, chang
   expect(screen.getByText(/^Proposed: Cost of sales, named like a cost of revenue\./)).toBeTruthy();
   await pane.user.selectOptions(select, 'None: leave the gross margin out');
 
+  const beforeInsert = await sb.usage(company);
   await pane.user.click(screen.getByRole('button', { name: 'Insert the board pack' }));
   await screen.findByText(/^Inserted the board pack for /, {}, { timeout: 60000 });
   await settled();
   await reportsSettled();
+  // What it spent in all, once its formulas have calculated: the statements and the formulas, as the API counted.
+  const spent = (await sb.usage(company)) - beforeInsert;
+  await screen.findByText(new RegExp(`^Inserted the board pack for .* Spent ${spent} calls: the statements \\d+, the formulas [1-9]\\d* as they calculated\\.$`), {}, { timeout: 15000 });
 
   const roles = { costOfRevenue: null };
   expect(await world.book.readSetting('fin.boardPack')).toMatchObject({ roles });

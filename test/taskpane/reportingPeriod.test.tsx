@@ -145,7 +145,7 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
   // Here no formula engine calculates the KPIs and the charts' table: the statements spend their share of the cost shown.
   const spent = (await sb.usage(sb.companies['growth-admin'])) - usage;
   expect(spent).toBeLessThan(cold.calls);
-  expect(done.textContent).toContain(`8 statement blocks, the sheet Board KPIs and the charts on Board charts. The statements spent ${spent} calls`);
+  expect(done.textContent).toContain(`8 statement blocks, the sheet Board KPIs and the charts on Board charts. Spent ${spent} calls: the statements ${spent}, the formulas 0 as they calculated.`);
   expect(h.gateway.sheetNames()).toEqual([
     'Sheet1',
     'Budget',

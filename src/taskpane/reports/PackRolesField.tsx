@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { PackRoles, RoleProposal } from '../../engine/reporting/packRoles';
 import { ChoiceField } from '../shared/ChoiceField';
 import { ErrorMessage } from '../shared/ErrorMessage';
+import type { PaneServices } from '../services';
 import type { ConnectedState } from '../session';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
@@ -16,6 +17,7 @@ import { useLiveEffect } from '../shared/useLiveEffect';
 const NONE = '';
 
 export interface PackRolesFieldProps {
+  services: PaneServices;
   connection: ConnectedState;
   /** The roles as chosen here; undefined: none chosen, the proposal's used when inserting (and shown). */
   roles: PackRoles | undefined;
@@ -25,7 +27,7 @@ export interface PackRolesFieldProps {
   costVersion: number;
 }
 
-export function PackRolesField({ connection, roles, onChange, disabled, costVersion }: PackRolesFieldProps) {
+export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion }: PackRolesFieldProps) {
   const styles = useScreenStyles();
   const [proposal, setProposal] = useState<RoleProposal | null>(null);
   const [reading, setReading] = useState(false);
@@ -48,7 +50,8 @@ export function PackRolesField({ connection, roles, onChange, disabled, costVers
     setReading(true);
     setError(null);
     try {
-      setProposal(await connection.workspace.reporting.proposeRoles());
+      // An action of its own, so its call is said as the chart's, not taken for the pack's formulas'.
+      setProposal(await services.actions.track('Read the chart of accounts for the board pack', () => connection.workspace.reporting.proposeRoles()));
     } catch (e) {
       setError(e);
     } finally {
