@@ -22,6 +22,7 @@ import {
 } from '../engine/consolidation/insert';
 import type { YearMonth } from '../engine/dates';
 import type { CallCost } from '../engine/reader/cachedReader';
+import { proposeRolesFor, type PackRoles, type RoleProposal } from '../engine/reporting/packRoles';
 import { boardPackIn, checkPackBudget, insertBoardPack, packCosts, type BoardPack, type PackCosts, type PackOutcome, type PackParts } from '../engine/reporting/boardPack';
 import { readReportingPeriod, type ReportingPeriod } from '../engine/reporting/period';
 import { periodFormulas, type PeriodFormulas } from '../engine/reporting/periodFormulas';
@@ -144,6 +145,8 @@ export interface RefreshProgressCallbacks {
 
 /** What the pane chooses of a board pack: its budget (a kept budget's name), if any, and its optional parts. */
 export type PackOptions = PackParts & { budget?: string };
+/** Inserting the pack: the roles as the user confirmed them, or (none given) as proposed from the company's chart. */
+export type PackInsertOptions = PackOptions & { roles?: PackRoles };
 
 export interface Workspace {
   /** The default company's statements engine. */
@@ -187,7 +190,9 @@ export interface Workspace {
      * that budget does not cover them, before any call.
      */
     packCost(month: YearMonth, options: PackOptions): Promise<PackCosts>;
-    insertPack(month: YearMonth, options: PackOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
+    /** The pack's roles proposed from the company's chart, with the candidates of each (reads the chart through the cache; `cachedOnly`: null instead of a call). */
+    proposeRoles(options?: { cachedOnly?: boolean }): Promise<RoleProposal | null>;
+    insertPack(month: YearMonth, options: PackInsertOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
     /**
      * The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves, a
      * figure that `covered` (the pack's formulas' reads at the period now) or a relative block reads now not
@@ -528,7 +533,11 @@ export function openWorkspace(env: WorkspaceEnv, connected: WorkspaceConnections
         await checkPackBudget(gateway, month, choice);
         return packCosts(own.reader, month, choice);
       },
-      insertPack: (month, options, onProgress) => insertBoardPack(gateway, own.statements, month, { ...options, fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress }),
+      proposeRoles: (options) => proposeRolesFor(own.reader, own.client, options),
+      insertPack: async (month, options, onProgress) => {
+        const roles = options.roles ?? (await proposeRolesFor(own.reader, own.client))!.roles;
+        return insertBoardPack(gateway, own.statements, month, { ...options, roles, fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress });
+      },
       periodFormulas: periodFormulasOf(),
     },
     consolidation: {

@@ -311,9 +311,9 @@ describe('Board charts on the web (issue 36, item 2)', () => {
   it("counts the FIN calls Excel will make, not those the sheet holds: IF leaves a month after the period out, so the count is met while calculationState stays Pending (office-js#4760)", async () => {
     const excel = new FakeExcel({ sheets: ['Board charts'] });
     const sheet = excel.sheet('Board charts');
-    for (const { row, col, formula } of chartFormulas(1)) Object.assign(sheet.ensure(row, col), { formula, value: 0 });
+    for (const { row, col, formula } of chartFormulas(1, { costOfRevenue: { id: 'cat_cor', name: 'Cost of Revenue' } })) Object.assign(sheet.ensure(row, col), { formula, value: 0 });
     // The months so far in the fiscal year (its formula reads FIN_PERIOD, which the fake does not evaluate).
-    const count = chartFormulas(1)[0];
+    const count = chartFormulas(1, { costOfRevenue: { id: 'cat_cor', name: 'Cost of Revenue' } })[0];
     sheet.ensure(count.row, count.col).value = 7;
     excel.userChart('Board charts', 'B38:B49', 'K2:R20');
     const calc = new FakeCalc(excel, () => Promise.resolve(100));

@@ -33,7 +33,7 @@ afterAll(async () => {
   await sb.close();
 });
 
-describe.each(['growth-admin', 'growth2-admin'])('the company of %s', (label) => {
+describe.each(['growth-admin', 'growth2-admin', 'growth3-admin'])('the company of %s', (label) => {
   let admin: string;
   let companyId: string;
   let months: Month[];
@@ -121,9 +121,11 @@ describe.each(['growth-admin', 'growth2-admin'])('the company of %s', (label) =>
       (await ok(sb, admin, `/aggregations/total?category_id=${c.id}&${q}`)).total_cents as number;
 
     it('for periodic categories, month by month, including parents and uncategorized', async () => {
-      const picks = ['Revenue', 'Salaries & Wages', 'Operating Expenses', 'Interest Income', 'Taxes', 'Uncategorized Expense'].map((n) =>
-        categoryNamed(sb, companyId, n),
-      );
+      // Each company's roots by their roles in its own chart: a revenue root and an expenses root with children.
+      const all = categories(sb, companyId);
+      const rootOf = (type: string) => all.find((c) => c.account_type === type && c.parent_id === null && c.role === null)!;
+      const picks = [rootOf('revenue'), rootOf('expense'), ...['Interest Income', 'Taxes', 'Uncategorized Expense'].map((n) => categoryNamed(sb, companyId, n))];
+      picks.push(all.find((c) => c.parent_id === picks[1].id)!);
       for (const m of sample()) {
         for (const c of picks) {
           const section = ['revenue', 'expenses', 'non_operating_income', 'taxes', 'uncategorized_expenses'].find(
@@ -143,8 +145,9 @@ describe.each(['growth-admin', 'growth2-admin'])('the company of %s', (label) =>
       const first = months[3].month;
       const last = months[8].month;
       const is = await ok(sb, admin, `/reports/income_statement?start_date=${first}-01&end_date=${monthEnd(last)}`);
-      for (const name of ['Revenue', 'Software Subscriptions']) {
-        const c = categoryNamed(sb, companyId, name);
+      // A revenue root (each company names its own) and a leaf every demo chart has.
+      const revenueRoot = categories(sb, companyId).find((c) => c.account_type === 'revenue' && c.parent_id === null && c.role === null)!;
+      for (const c of [revenueRoot, categoryNamed(sb, companyId, 'Software Subscriptions')]) {
         const section = c.account_type === 'revenue' ? is.revenue : is.expenses;
         expect(await total(c, `start_month=${first}&end_month=${last}`)).toBe(lineOf(section, c.id).amount_cents);
         expect(await total(c, `start_date=${first}-15&end_date=${last}-02`)).toBe(lineOf(section, c.id).amount_cents);

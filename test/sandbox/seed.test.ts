@@ -143,13 +143,14 @@ describe('roster', () => {
 });
 
 describe('chart of accounts', () => {
-  it('has exactly one category per role in every company, and Cash named exactly', () => {
+  it('has exactly one category per role in every company, and Cash named exactly (Alderbrook names it its own way)', () => {
+    const alderbrook = listRoster(db).find((r) => r.label === 'growth3-admin')!.company_id;
     for (const { id } of all(db, 'SELECT id FROM companies')) {
       for (const role of CATEGORY_ROLES) {
         expect(num(db, 'SELECT COUNT(*) FROM categories WHERE company_id = ? AND role = ?', id, role)).toBe(1);
       }
       const cash = one(db, "SELECT * FROM categories WHERE company_id = ? AND role = 'cash'", id);
-      expect(cash).toMatchObject({ name: 'Cash', point_in_time: 1, cash_flow_class: 'cash', account_type: 'asset' });
+      expect(cash).toMatchObject({ name: id === alderbrook ? 'Bank & Cash' : 'Cash', point_in_time: 1, cash_flow_class: 'cash', account_type: 'asset' });
     }
   });
 
@@ -255,8 +256,8 @@ describe('transactions', () => {
   it('seeds the requested count for Growth and the fixed sizes elsewhere', () => {
     expect(num(db, 'SELECT COUNT(*) FROM transactions WHERE company_id = ?', growth)).toBe(3000);
     const counts = all(db, 'SELECT c.plan, c.status, c.plan_status, COUNT(t.id) AS n FROM companies c JOIN transactions t ON t.company_id = c.id GROUP BY c.id');
-    // the second Growth company has a fixed 3,000 whatever the first's count
-    expect(counts.map((c) => c.n).sort((a, b) => (a as number) - (b as number))).toEqual([50, 50, 200, 2000, 3000, 3000]);
+    // the second and third Growth companies have a fixed 3,000 whatever the first's count
+    expect(counts.map((c) => c.n).sort((a, b) => (a as number) - (b as number))).toEqual([50, 50, 200, 2000, 3000, 3000, 3000]);
     const small = seeded(400);
     const growth2Of = (d: Db) => listRoster(d).find((r) => r.label === 'growth2-admin')!.company_id;
     expect(num(small, 'SELECT COUNT(*) FROM transactions WHERE company_id = ?', growth2Of(small))).toBe(3000);

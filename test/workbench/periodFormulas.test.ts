@@ -10,6 +10,7 @@ import { incomeStatementRead } from '../../src/engine/reporting/packReads';
 import { lastFullYear } from '../engine/fin/finHarness';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { sandboxWorkbench } from '../support/workbench';
+import { monthsFrom, typeBudget } from '../support/budget';
 
 let sb: TestSandbox;
 const year = lastFullYear();
@@ -60,4 +61,24 @@ test('the formulas naming FIN_PERIOD are counted at what they read now, and movi
   expect((await sb.usage(company)) - before).toBe(1);
   // Counted again after the move: what they read at April, as many.
   expect(await periodFormulas(deps)).toEqual({ cells: 2, calls: 2, unknown: 0 });
+});
+
+test('a FIN.BUDGET formula on the period reads nothing from the API: counted as known (0 calls), never as not calculated yet', async () => {
+  const w = sandboxWorkbench(sb);
+  await runtime.connect({ baseUrl: sb.baseUrl, apiKey: sb.keys['growth-admin'], companyId: sb.companies['growth-admin'] });
+  await setReportingPeriod(w.book, { year, month: 3 });
+  const months = monthsFrom(`${year}-01-01`, 12);
+  const typed = await typeBudget(w.book, 'Budget', months, [{ label: 'Rent', units: months.map(() => 8_500) }]);
+  await w.book.writeFormula('Sheet1!A1', `=FIN.BUDGET(${typed.address}, "Rent", FIN_PERIOD)`);
+  await w.book.writeFormula('Sheet1!A2', '=FIN.PNL("Rent", FIN_PERIOD)');
+  await w.engine.whenIdle();
+  const host = w.host;
+  const deps = {
+    sheets: async () => (await w.book.listSheets()).map((s) => s.name),
+    finCellsIn: host.finCellsIn!.bind(host),
+    requestsOf: (cells: Parameters<typeof runtime.cellRequests>[0]) => runtime.cellRequests(cells),
+  };
+  // Both calculated: the budget's cell read nothing, the P&L's the month's statement (and the chart, cached or not).
+  const priced = await periodFormulas(deps);
+  expect(priced).toMatchObject({ cells: 2, unknown: 0 });
 });

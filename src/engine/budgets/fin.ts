@@ -8,7 +8,7 @@
 import type { Category } from '../../api/types';
 import { monthIndex, monthIndexToYearMonth, type Period, type YearMonth } from '../dates';
 import { FinError, finErrors } from '../fin/errors';
-import { INCOME_FIGURES, figureCents, figureKey, incomeStatementLine } from '../fin/lines';
+import { INCOME_FIGURES, incomeFigureCents, incomeStatementLine, namedFigure } from '../fin/lines';
 import { Pending } from '../fin/pending';
 import type { Evaluation } from '../fin/reads';
 import type { ValueParts } from '../fin/values';
@@ -75,15 +75,15 @@ function lineOf(report: IncomeStatementReport, categoryId: string): number | und
 }
 
 /**
- * FIN.BUDGET_VARIANCE: actual minus budget for a category, "Net Income" or "Operating Income", favourable
+ * FIN.BUDGET_VARIANCE: actual minus budget for a category or a line the spec names ("Net Income", "Total Revenue"), favourable
  * positive as the Variance columns are (docs/api-decisions.md), in units. The actual is FIN.PNL's cached read.
  */
 export function budgetVariance(parts: ValueParts, args: { budget: unknown; line: unknown; start: unknown; end?: unknown }, ev: Evaluation): number {
   const { reads } = parts;
   const sheet = budgetArgument(parts, args.budget);
   const { positions, period } = periodPositions(parts, sheet, args.start, args.end);
-  const figure = typeof args.line === 'string' ? (figureKey(INCOME_FIGURES, args.line) as 'net_income_cents' | 'operating_income_cents' | undefined) : undefined;
   const tree = reads.categoryTree(ev);
+  const figure = namedFigure(tree, INCOME_FIGURES, args.line);
   let node: TreeNode<Category> | undefined;
   if (figure === undefined) {
     node = reads.category(ev, args.line);
@@ -106,8 +106,8 @@ export function budgetVariance(parts: ValueParts, args: { budget: unknown; line:
       const names = missed.slice(0, 2).map((u) => `"${u.line.label}"`).join(', ');
       throw new FinError('na', `The budget's line${missed.length > 1 ? 's' : ''} ${names}${missed.length > 2 ? ` and ${missed.length - 2} more` : ''} ${missed.length > 1 ? 'match' : 'matches'} no category, so its ${args.line} would leave them out: correct the names (Reports tab, Budgets, says why)`, 'budget_unmatched');
     }
-    actualCents = figureCents(actual, figure);
-    budgetCents = planned[figure];
+    actualCents = incomeFigureCents(actual, figure);
+    budgetCents = incomeFigureCents(planned, figure);
   } else {
     // One rule with FIN.BUDGET (linesNamed): a category on two lines of the budget is refused, not read from the first.
     const twice = match.unmatched.find((u) => u.twiceOf && isWithin(tree, u.twiceOf.id, node!.id));

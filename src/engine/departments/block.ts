@@ -13,7 +13,7 @@ import type { StatementReport } from '../render/reportShapes';
 import { buildTree } from '../tree';
 import { activityRequest, fetchActivity, type ActivityPeriod, type DepartmentActivity, type JournalClient } from './activity';
 import { DepartmentBook } from './book';
-import { splitUnder, type SplitColumn } from './split';
+import { defaultParent, splitUnder, type SplitColumn } from './split';
 
 /** What the block reads of the API client (createClient's result satisfies it). */
 export interface DepartmentsClient extends JournalClient {
@@ -103,7 +103,9 @@ export async function fetchByDepartment(block: ByDepartment, options: FetchDepar
       'department_gone',
     );
   }
-  const split = splitUnder(tree, block.parent ?? null);
+  // No department chosen (the board pack's block): under the company's own department when the tree has one
+  // at its top, as the Reports tab proposes, not its one top-tier column.
+  const split = splitUnder(tree, block.parent ?? defaultParent(tree));
   const book = new DepartmentBook(statement.value, activity.value, buildTree(categories.value.data ?? [], 'category'));
   const shown = split.columns
     .map((column, i) => ({ column, includes: (d: string | null) => split.columnOf(d) === i }))

@@ -22,8 +22,6 @@ const OPERATING: readonly SectionKey[] = ['revenue', 'uncategorized_income', 'ex
 /** Which lines count: by the line's department (null: none). */
 export type DepartmentFilter = (departmentId: string | null) => boolean;
 
-export type IncomeFigure = 'net_income_cents' | 'operating_income_cents';
-
 interface Entry {
   readonly category_id: string;
   readonly name: string;
@@ -83,10 +81,6 @@ export class DepartmentBook {
       this.owned.set(name, own);
     }
     return this.rolled(categoryId, own);
-  }
-
-  figure(figure: IncomeFigure, includes: DepartmentFilter): number {
-    return this.report(includes)[figure];
   }
 
   /** Whether the period has any line of a statement category where `includes` says yes. */

@@ -102,6 +102,16 @@ export class CellReads {
   }
 
   /**
+   * The evaluation `ev` settled: its cell is known to read what it noted, nothing at all if it noted nothing
+   * (FIN.BUDGET reads the workbook only), so pricing never counts such a cell as not calculated yet.
+   */
+  answered(ev: Reading): void {
+    const call = ev.call;
+    if (!call?.address || ev.preview) return;
+    ev.cellRecord ??= this.recordFor(call.address, call);
+  }
+
+  /**
    * Whether the call's cell made this same call at an earlier invocation: Excel calculating the cell again
    * (rows inserted, a refresh), not a formula just typed or edited. Asked before the evaluation's first read.
    */

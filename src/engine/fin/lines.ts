@@ -2,8 +2,8 @@
 // fetched whole (the API has no section filter) and every line of every cell of that period is read from
 // the same cached answer.
 
-import type { ActivityEntry, BalanceSheet, CashFlow, IncomeStatement } from '../../api/types';
-import { normalizeName } from '../tree';
+import type { ActivityEntry, BalanceSheet, CashFlow, Category, IncomeStatement } from '../../api/types';
+import { nodesNamed, normalizeName, type Tree } from '../tree';
 
 export const INCOME_SECTIONS = [
   'revenue',
@@ -67,11 +67,44 @@ export function cashFlowGroups(report: CashFlow): ActivityEntry[] {
   return out;
 }
 
-/** Figures computed across sections, addressable by name in FIN.PNL. */
-export const INCOME_FIGURES: Readonly<Record<string, keyof IncomeStatement>> = {
+/**
+ * Lines the spec gives every income statement, addressable by name in FIN.PNL whatever the company calls its
+ * categories (docs/fin-functions.md): the section totals and the two incomes computed across sections.
+ */
+export const INCOME_FIGURES: Readonly<Record<string, string>> = {
   'net income': 'net_income_cents',
   'operating income': 'operating_income_cents',
+  'total revenue': 'revenue.total_cents',
+  'total expenses': 'expenses.total_cents',
+  'total non-operating income': 'non_operating_income.total_cents',
+  'total taxes': 'taxes.total_cents',
+  'total uncategorized income': 'uncategorized_income.total_cents',
+  'total uncategorized expenses': 'uncategorized_expenses.total_cents',
 };
+
+/** Lines the spec gives every balance sheet, addressable by name in FIN.BALANCE. */
+export const BALANCE_FIGURES: Readonly<Record<string, string>> = {
+  'total assets': 'assets.total_cents',
+  'total liabilities': 'liabilities.total_cents',
+  'total equity': 'equity.total_cents',
+  'total liabilities and equity': 'liabilities_and_equity_cents',
+  'total liabilities & equity': 'liabilities_and_equity_cents',
+  cash: 'cash_cents',
+  'retained earnings': 'equity.retained_earnings.ending_balance_cents',
+};
+
+/**
+ * Sections the spec makes optional ("present when such data exists"): only a section that is not there at all
+ * reads as none. One that is there but malformed is refused like any other figure.
+ */
+const OPTIONAL_INCOME_SECTIONS: readonly string[] = ['uncategorized_income', 'uncategorized_expenses', 'taxes'];
+
+/** An income statement figure (INCOME_FIGURES' values); undefined when the answer does not carry it as whole cents. */
+export function incomeFigureCents(report: object, key: string): number | undefined {
+  const section = key.split('.')[0];
+  if (OPTIONAL_INCOME_SECTIONS.includes(section) && !Object.prototype.hasOwnProperty.call(report, section)) return 0;
+  return figureCents(report, key);
+}
 
 /** Figures of the cash flow, addressable by name in FIN.CASHFLOW. Section totals by their activity name. */
 export const CASH_FLOW_FIGURES: Readonly<Record<string, string>> = {
@@ -97,4 +130,16 @@ export function figureCents(report: unknown, key: string): number | undefined {
     value = (value as Record<string, unknown>)[part];
   }
   return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
+ * The statement line the spec names (a value of `figures`) that `typed` is, unless the company's chart has a
+ * category of that name: the company's own category wins, or is refused as ambiguous, by the one rule every
+ * name follows (docs/fin-functions.md). So "Cash" stays the category where a chart has one, and a chart
+ * without "Revenue" still answers "Total Revenue".
+ */
+export function namedFigure(chart: Tree<Category>, figures: Readonly<Record<string, string>>, typed: unknown): string | undefined {
+  const figure = typeof typed === 'string' ? figureKey(figures, typed) : undefined;
+  if (figure === undefined) return undefined;
+  return nodesNamed(chart, typed as string).length > 0 ? undefined : figure;
 }

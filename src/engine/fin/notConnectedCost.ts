@@ -7,7 +7,7 @@
 
 import { isMissing, parseMaxRows } from './args';
 import { isFinError } from './errors';
-import { CASH_FLOW_FIGURES, INCOME_FIGURES, figureKey } from './lines';
+import { CASH_FLOW_FIGURES, figureKey } from './lines';
 import { MAX_MERCHANTS, MERCHANTS_PAGE_SIZE, TRANSACTIONS_PAGE_SIZE } from './lists';
 import type { FinCall } from './finCall';
 import type { FinService } from './service';
@@ -49,9 +49,10 @@ const PLANS: Readonly<Record<string, (call: FinCall) => string[]>> = {
     isMissing(call.args[5])
       ? [CATEGORIES, `total ${callKey(call)}`]
       : [DEPARTMENTS, CATEGORIES, statement('income_statement', call.args[1], call.args[2]), statement('journal_activity', call.args[1], call.args[2])],
-  PNL: ({ args: [line, start, end, , department] }) => [
+  PNL: ({ args: [, start, end, , department] }) => [
     ...(isMissing(department) ? [] : [DEPARTMENTS]),
-    ...(isFigure(INCOME_FIGURES, line) && isMissing(department) ? [] : [CATEGORIES]),
+    // A line the spec names is read as such only where no category has its name: the chart is read either way.
+    CATEGORIES,
     statement('income_statement', start, end),
     ...(isMissing(department) ? [] : [statement('journal_activity', start, end)]),
   ],

@@ -226,11 +226,13 @@ export class Turns<P> {
 
   private succeed(job: Job, value: unknown): void {
     if (!this.settle(job)) return;
+    job.ctx.cellReads?.answered(job);
     job.resolve(value);
   }
 
   private fail(job: Job, error: unknown): void {
     if (!this.settle(job)) return;
+    job.ctx.cellReads?.answered(job);
     const fin = toFinError(error, '');
     const failure = job.ctx.failure;
     job.reject(failure ? failure(fin) : fin);

@@ -11,6 +11,7 @@ import { isMissing, optionalText } from './args';
 import { FinError, finErrors } from './errors';
 import type { FinInputs } from './inputs';
 import {
+  BALANCE_FIGURES,
   CASH_FLOW_FIGURES,
   INCOME_FIGURES,
   balanceSheetLine,
@@ -18,7 +19,9 @@ import {
   cashFlowLine,
   figureCents,
   figureKey,
+  incomeFigureCents,
   incomeStatementLine,
+  namedFigure,
 } from './lines';
 import type { Evaluation, FinReads } from './reads';
 import { normalizeName, subtreeIds } from '../tree';
@@ -46,9 +49,8 @@ function departmentArg(reads: FinReads, ev: Evaluation, value: unknown): Departm
 }
 
 /** One income-statement line of a department over a period: the journal lines of its departments (src/engine/departments). */
-function departmentCents(reads: FinReads, ev: Evaluation, period: Period, department: DepartmentArg, line: { categoryId: string } | { figure: 'net_income_cents' | 'operating_income_cents' }): number {
-  const book = reads.departmentBook(ev, period);
-  return 'figure' in line ? book.figure(line.figure, department.includes) : book.line(line.categoryId, department.includes, department.id);
+function departmentCents(reads: FinReads, ev: Evaluation, period: Period, department: DepartmentArg, line: { categoryId: string }): number {
+  return reads.departmentBook(ev, period).line(line.categoryId, department.includes, department.id);
 }
 
 /**
@@ -109,8 +111,8 @@ export function total(
  */
 export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start: unknown; end?: unknown; department?: unknown }, ev: Evaluation): number {
   const period = inputs.period(args.start, args.end);
-  const figure = typeof args.line === 'string' ? figureKey(INCOME_FIGURES, args.line) : undefined;
   const department = departmentArg(reads, ev, args.department);
+  const figure = namedFigure(reads.categoryTree(ev), INCOME_FIGURES, args.line);
   let categoryId: string | undefined;
   if (figure === undefined) {
     const node = reads.category(ev, args.line);
@@ -119,13 +121,17 @@ export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start:
     }
     categoryId = node.id;
   }
+  let cents: number | undefined;
   if (department) {
-    const line = figure !== undefined ? { figure: figure as 'net_income_cents' | 'operating_income_cents' } : { categoryId: categoryId! };
-    return centsToDisplay(departmentCents(reads, ev, period, department, line), 'units');
+    cents =
+      figure !== undefined
+        ? incomeFigureCents(reads.departmentBook(ev, period).report(department.includes), figure)
+        : departmentCents(reads, ev, period, department, { categoryId: categoryId! });
+  } else {
+    const { value: report } = reads.incomeStatement(ev, period);
+    // A periodic category the statement does not list had no activity in the period.
+    cents = figure !== undefined ? incomeFigureCents(report, figure) : (incomeStatementLine(report, categoryId!) ?? 0);
   }
-  const { value: report } = reads.incomeStatement(ev, period);
-  // A periodic category the statement does not list had no activity in the period.
-  const cents = figure !== undefined ? figureCents(report, figure) : (incomeStatementLine(report, categoryId!) ?? 0);
   if (cents === undefined) throw new FinError('na', `The income statement has no ${String(args.line)}`, 'missing_figure');
   return centsToDisplay(cents, 'units');
 }
@@ -133,6 +139,12 @@ export function pnl({ reads, inputs }: ValueParts, args: { line: unknown; start:
 /** FIN.BALANCE: one balance sheet line at a date (a period means its last day). */
 export function balance({ reads, inputs }: ValueParts, args: { category: unknown; date: unknown }, ev: Evaluation): number {
   const date = argumentEndDate(inputs.dateArg(args.date));
+  const figure = namedFigure(reads.categoryTree(ev), BALANCE_FIGURES, args.category);
+  if (figure !== undefined) {
+    const cents = figureCents(reads.balanceSheet(ev, date).value, figure);
+    if (cents === undefined) throw new FinError('na', `The balance sheet has no ${String(args.category)}`, 'missing_figure');
+    return centsToDisplay(cents, 'units');
+  }
   const node = reads.category(ev, args.category);
   if (!node.item.point_in_time) {
     throw finErrors.argument(`"${node.name}" is an income-statement category (activity over a period): use FIN.PNL or FIN.TOTAL for it`, 'wrong_statement');

@@ -17,6 +17,7 @@ import { PERCENT_FORMAT } from '../render/varianceColumns';
 import { qualify, type Box } from '../ports/address';
 import type { ChartKind, ChartSpec, WorkbookGateway } from '../ports/workbook';
 import type { ReadRequest } from '../reader/requestCache';
+import { formulaText, type PackRoles } from './packRoles';
 import { REPORTING_PERIOD_NAME } from './period';
 import { balanceSheetRead, CATEGORIES_READ, incomeStatementRead, MONEY_FORMAT } from './packReads';
 
@@ -35,23 +36,36 @@ const COUNT_CELL = `$B$${COUNT_ROW + 1}`;
 
 interface ChartColumn {
   header: string;
-  /** The formula of the month on row `r` (1-based, its month text in column A) once the row is within the year to date. */
-  formula: (r: number) => string;
+  /**
+   * The formula of the month on row `r` (1-based, its month text in column A) once the row is within the year
+   * to date; null: left out, its role having no category mapped (the header says so, the cells stay empty).
+   */
+  formula: ((r: number) => string) | null;
   format: string;
 }
 
-/** Columns B on; column A is the month. Expenses are shown as positive amounts, as the board reads them. */
-const COLUMNS: readonly ChartColumn[] = [
-  { header: 'Revenue', formula: (r) => `FIN.PNL("Revenue",$A${r})`, format: MONEY_FORMAT },
-  { header: 'Revenue, prior year', formula: (r) => `FIN.PNL("Revenue",FIN.PERIOD($A${r},-12))`, format: MONEY_FORMAT },
-  { header: 'Operating expenses', formula: (r) => `-FIN.PNL("Operating Expenses",$A${r})`, format: MONEY_FORMAT },
-  { header: 'Operating expenses, prior year', formula: (r) => `-FIN.PNL("Operating Expenses",FIN.PERIOD($A${r},-12))`, format: MONEY_FORMAT },
-  { header: 'Gross margin', formula: (r) => `IF(B${r}=0,NA(),(B${r}+FIN.PNL("Cost of Revenue",$A${r}))/B${r})`, format: PERCENT_FORMAT },
-  { header: 'Cash at month end', formula: (r) => `FIN.BALANCE("Cash",$A${r})`, format: MONEY_FORMAT },
-  { header: 'Net burn', formula: (r) => `FIN.BALANCE("Cash",$A${r}&"-1M")-G${r}`, format: MONEY_FORMAT },
-  // As the KPIs: cash over the average net burn of the 3 months to it; no burn, no runway (#N/A, left out).
-  { header: 'Cash runway (months)', formula: (r) => `IF(FIN.BALANCE("Cash",$A${r}&"-3M")>G${r},G${r}/((FIN.BALANCE("Cash",$A${r}&"-3M")-G${r})/3),NA())`, format: '0.0' },
-];
+/**
+ * Columns B on; column A is the month. Expenses are shown as positive amounts, as the board reads them. Revenue,
+ * expenses and cash are the lines the spec gives every statement; the cost of revenue is the category mapped
+ * to it (packRoles.ts), without which operating expenses are every expense and the gross margin is left out.
+ */
+export function chartColumns(roles: PackRoles): ChartColumn[] {
+  const cor = roles.costOfRevenue;
+  const opex = (period: string) => (cor ? `-(FIN.PNL("Total Expenses",${period})-FIN.PNL(${formulaText(cor.id)},${period}))` : `-FIN.PNL("Total Expenses",${period})`);
+  return [
+    { header: 'Revenue', formula: (r) => `FIN.PNL("Total Revenue",$A${r})`, format: MONEY_FORMAT },
+    { header: 'Revenue, prior year', formula: (r) => `FIN.PNL("Total Revenue",FIN.PERIOD($A${r},-12))`, format: MONEY_FORMAT },
+    { header: 'Operating expenses', formula: (r) => opex(`$A${r}`), format: MONEY_FORMAT },
+    { header: 'Operating expenses, prior year', formula: (r) => opex(`FIN.PERIOD($A${r},-12)`), format: MONEY_FORMAT },
+    cor
+      ? { header: 'Gross margin', formula: (r) => `IF(B${r}=0,NA(),(B${r}+FIN.PNL(${formulaText(cor.id)},$A${r}))/B${r})`, format: PERCENT_FORMAT }
+      : { header: 'Gross margin (left out: no cost of revenue mapped)', formula: null, format: PERCENT_FORMAT },
+    { header: 'Cash at month end', formula: (r) => `FIN.BALANCE("Cash",$A${r})`, format: MONEY_FORMAT },
+    { header: 'Net burn', formula: (r) => `FIN.BALANCE("Cash",$A${r}&"-1M")-G${r}`, format: MONEY_FORMAT },
+    // As the KPIs: cash over the average net burn of the 3 months to it; no burn, no runway (#N/A, left out).
+    { header: 'Cash runway (months)', formula: (r) => `IF(FIN.BALANCE("Cash",$A${r}&"-3M")>G${r},G${r}/((FIN.BALANCE("Cash",$A${r}&"-3M")-G${r})/3),NA())`, format: '0.0' },
+  ];
+}
 
 /** The charts: columns of the table (1-based: B is 1) each chart shows, and where it goes (above the table). */
 interface BoardChart {
@@ -104,24 +118,28 @@ function tableColumn(sheet: string, col: number): string {
   return qualify(sheet, box);
 }
 
-/** The chart specs on the sheet as made: each series a column of the table, against the months. */
-export function boardChartSpecs(sheet: string): { name: string; over: string; spec: ChartSpec }[] {
-  return BOARD_CHARTS.map((c) => ({
+/** The chart specs on the sheet as made: each series a column of the table, against the months; a chart of a column left out is not made. */
+export function boardChartSpecs(sheet: string, roles: PackRoles): { name: string; over: string; spec: ChartSpec }[] {
+  const columns = chartColumns(roles);
+  return BOARD_CHARTS.filter((c) => c.columns.every((col) => columns[col - 1].formula !== null)).map((c) => ({
     name: c.name,
     over: c.over,
-    spec: { kind: c.kind, title: c.title, categories: tableColumn(sheet, 0), series: c.columns.map((col) => ({ name: COLUMNS[col - 1].header, values: tableColumn(sheet, col) })) },
+    spec: { kind: c.kind, title: c.title, categories: tableColumn(sheet, 0), series: c.columns.map((col) => ({ name: columns[col - 1].header, values: tableColumn(sheet, col) })) },
   }));
 }
 
 /** The formulas of the table, by 0-based row and column of the sheet. */
-export function chartFormulas(fiscalYearStartMonth: number): { row: number; col: number; formula: string }[] {
+export function chartFormulas(fiscalYearStartMonth: number, roles: PackRoles): { row: number; col: number; formula: string }[] {
+  const columns = chartColumns(roles);
   const out = [{ row: COUNT_ROW, col: 1, formula: `=MOD(VALUE(RIGHT(${P},2))-${fiscalYearStartMonth},12)+1` }];
   for (let k = 1; k <= MONTHS; k++) {
     const row = FIRST_MONTH_ROW + k - 1;
     const r = row + 1;
     // The month's text (FIN.PERIOD spends no call): every row has one, the months after the period too.
     out.push({ row, col: 0, formula: `=FIN.PERIOD(${P},${k}-${COUNT_CELL})` });
-    COLUMNS.forEach((c, i) => out.push({ row, col: i + 1, formula: `=IF(${k}>${COUNT_CELL},NA(),${c.formula(r)})` }));
+    columns.forEach((c, i) => {
+      if (c.formula) out.push({ row, col: i + 1, formula: `=IF(${k}>${COUNT_CELL},NA(),${c.formula(r)})` });
+    });
   }
   return out;
 }
@@ -132,8 +150,9 @@ const COLUMN_WIDTHS = [70, 95, 95, 95, 95, 80, 95, 95, 80];
  * Writes the sheet (labels and formats as a grid, then the table's formulas as one block: Excel calculates
  * them) and adds its charts. Returns the sheet's name as made (unique in the workbook).
  */
-export async function insertBoardCharts(gateway: WorkbookGateway, fiscalYearStartMonth: number): Promise<string> {
-  const width = COLUMNS.length + 1;
+export async function insertBoardCharts(gateway: WorkbookGateway, fiscalYearStartMonth: number, roles: PackRoles): Promise<string> {
+  const columns = chartColumns(roles);
+  const width = columns.length + 1;
   const blank = () => Array<null>(width).fill(null);
   const rows: (string | null)[][] = [
     ['Board charts', ...blank().slice(1)],
@@ -141,18 +160,18 @@ export async function insertBoardCharts(gateway: WorkbookGateway, fiscalYearStar
     ...Array.from({ length: COUNT_ROW - 2 }, blank),
     ['Months of the fiscal year to date', ...blank().slice(1)],
     blank(),
-    ['Month', ...COLUMNS.map((c) => c.header)],
+    ['Month', ...columns.map((c) => c.header)],
     ...Array.from({ length: MONTHS }, blank),
   ];
-  const formats = rows.map((_, r) => (r >= FIRST_MONTH_ROW ? [null, ...COLUMNS.map((c) => c.format)] : blank()));
+  const formats = rows.map((_, r) => (r >= FIRST_MONTH_ROW ? [null, ...columns.map((c) => c.format)] : blank()));
   const written = await gateway.writeGrid({ kind: 'newSheet', name: CHART_SHEET, activate: false }, { values: rows, cellFormats: formats, boldRows: [0, HEADER_ROW], columnWidths: COLUMN_WIDTHS });
   const sheet = written.sheet;
   // One round trip for the table's formulas (about 109; one each was a round trip each in Excel): a block from
   // the month count's row to the last month's, its cells without a formula (labels, the header) left as written.
-  const formulas = chartFormulas(fiscalYearStartMonth);
+  const formulas = chartFormulas(fiscalYearStartMonth, roles);
   const block = Array.from({ length: FIRST_MONTH_ROW + MONTHS - COUNT_ROW }, () => Array<string | null>(width).fill(null));
   for (const f of formulas) block[f.row - COUNT_ROW][f.col] = f.formula;
   await gateway.writeFormulas(qualify(sheet, { row: COUNT_ROW, col: 0, rows: 1, cols: 1 }), block);
-  for (const c of boardChartSpecs(sheet)) await gateway.addChart({ sheet, over: c.over }, c.spec, c.name);
+  for (const c of boardChartSpecs(sheet, roles)) await gateway.addChart({ sheet, over: c.over }, c.spec, c.name);
   return sheet;
 }

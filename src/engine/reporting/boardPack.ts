@@ -35,6 +35,7 @@ import { blockRequests } from '../statements/columns';
 import { rollSpec } from '../statements/relative';
 import { chartReads, insertBoardCharts } from './boardCharts';
 import { Refusal } from '../refusal';
+import { formulaText, rolesFromRecord, type PackRoles } from './packRoles';
 import { REPORTING_PERIOD_NAME } from './period';
 import { balanceSheetRead, CATEGORIES_READ, incomeStatementRead, MONEY_FORMAT } from './packReads';
 
@@ -67,6 +68,13 @@ export interface PackChoice extends PackParts {
   fiscalYearStartMonth: number;
   budget?: string;
 }
+
+/**
+ * What inserting needs besides the choice: the categories of the roles the spec does not name, as the user
+ * confirmed them (packRoles.ts). They change what the formulas read within the statements already priced, not
+ * the cost.
+ */
+export type PackInsert = PackChoice & { roles: PackRoles; onProgress?: (done: number, total: number) => void };
 
 function packBlocks({ fiscalYearStartMonth, budget, byDepartment }: PackChoice): PackBlock[] {
   const spec = (s: Omit<PackSpec, 'period' | 'scale' | 'fiscalYearStartMonth'>): PackSpec => ({ ...base, fiscalYearStartMonth, ...s });
@@ -108,8 +116,12 @@ export const KPI_SHEET = 'Board KPIs';
 
 export interface Kpi {
   label: string;
-  /** An Excel formula; B-column cells of the KPI sheet are named by their row (KPI_FIRST_ROW on). */
-  formula: string;
+  /**
+   * An Excel formula; B-column cells of the KPI sheet are named by their row (KPI_FIRST_ROW on). null: left out,
+   * its role having no category mapped (`leftOut` says so in its cell).
+   */
+  formula: string | null;
+  leftOut?: string;
   format: 'money' | 'percent' | 'months';
   how: string;
 }
@@ -119,17 +131,32 @@ export const KPI_FIRST_ROW = 5;
 
 const P = REPORTING_PERIOD_NAME;
 
-/** The KPIs, in sheet order; formulas refer to the cells above them by address (B5 is the month's revenue). */
-export const KPIS: readonly Kpi[] = [
-  { label: 'Revenue', formula: `=FIN.PNL("Revenue", ${P})`, format: 'money', how: 'Revenue of the month' },
-  { label: 'Revenue growth on the month before', formula: `=B5/FIN.PNL("Revenue", FIN.PERIOD(${P}, -1))-1`, format: 'percent', how: 'Revenue over the month before, less 1' },
-  { label: 'Gross margin', formula: `=(B5+FIN.PNL("Cost of Revenue", ${P}))/B5`, format: 'percent', how: 'Revenue less cost of revenue, over revenue' },
-  { label: 'Operating expense ratio', formula: `=-FIN.PNL("Operating Expenses", ${P})/B5`, format: 'percent', how: 'Operating expenses over revenue' },
-  { label: 'Cash at the month end', formula: `=FIN.BALANCE("Cash", ${P})`, format: 'money', how: 'Balance of Cash at the end of the month' },
-  { label: 'Net burn', formula: `=FIN.BALANCE("Cash", ${P}&"-1M")-B9`, format: 'money', how: 'Cash at the end of the month before, less cash at this month end' },
-  { label: 'Average net burn, last 3 months', formula: `=(FIN.BALANCE("Cash", ${P}&"-3M")-B9)/3`, format: 'money', how: 'The fall in cash over the last 3 months, over 3' },
-  { label: 'Cash runway (months)', formula: `=IF(B11>0, B9/B11, "Not burning cash")`, format: 'months', how: 'Cash over the average net burn of the last 3 months' },
-];
+/** The cell of a KPI left out for want of a cost of revenue: a word, never an error on the board's sheet. */
+export const NO_COST_OF_REVENUE = 'Left out: no cost of revenue is mapped (Reports tab, Board pack, Cost of revenue)';
+
+/**
+ * The KPIs, in sheet order, on the company's chart: revenue, expenses and cash by the lines the spec gives every
+ * statement, the cost of revenue by the category mapped to it (packRoles.ts). Formulas refer to the cells above
+ * them by address (B5 is the month's revenue, B9 the cash), which stay where they are whatever is left out.
+ */
+export function packKpis(roles: PackRoles): Kpi[] {
+  const cor = roles.costOfRevenue;
+  const corCells = (period: string) => (cor ? `FIN.PNL(${formulaText(cor.id)}, ${period})` : '');
+  return [
+    { label: 'Revenue', formula: `=FIN.PNL("Total Revenue", ${P})`, format: 'money', how: 'Revenue of the month (the income statement’s total revenue)' },
+    { label: 'Revenue growth on the month before', formula: `=B5/FIN.PNL("Total Revenue", FIN.PERIOD(${P}, -1))-1`, format: 'percent', how: 'Revenue over the month before, less 1' },
+    cor
+      ? { label: 'Gross margin', formula: `=(B5+${corCells(P)})/B5`, format: 'percent', how: `Revenue less cost of revenue (${cor.name}), over revenue` }
+      : { label: 'Gross margin', formula: null, leftOut: NO_COST_OF_REVENUE, format: 'percent', how: 'Revenue less cost of revenue, over revenue' },
+    cor
+      ? { label: 'Operating expense ratio', formula: `=-(FIN.PNL("Total Expenses", ${P})-${corCells(P)})/B5`, format: 'percent', how: `Expenses other than cost of revenue (${cor.name}), over revenue` }
+      : { label: 'Operating expense ratio', formula: `=-FIN.PNL("Total Expenses", ${P})/B5`, format: 'percent', how: 'Expenses over revenue (no cost of revenue mapped: every expense counts)' },
+    { label: 'Cash at the month end', formula: `=FIN.BALANCE("Cash", ${P})`, format: 'money', how: 'Cash at the end of the month (the balance sheet’s cash)' },
+    { label: 'Net burn', formula: `=FIN.BALANCE("Cash", ${P}&"-1M")-B9`, format: 'money', how: 'Cash at the end of the month before, less cash at this month end' },
+    { label: 'Average net burn, last 3 months', formula: `=(FIN.BALANCE("Cash", ${P}&"-3M")-B9)/3`, format: 'money', how: 'The fall in cash over the last 3 months, over 3' },
+    { label: 'Cash runway (months)', formula: `=IF(B11>0, B9/B11, "Not burning cash")`, format: 'months', how: 'Cash over the average net burn of the last 3 months' },
+  ];
+}
 
 /** What the KPI formulas read at a reporting month (the same requests FIN's reads make, so the cache shares them). */
 export function kpiReads(month: YearMonth): ReadRequest[] {
@@ -150,6 +177,8 @@ export interface BoardPack {
   chartSheet?: string;
   /** The fiscal year the charts' formulas were written for (their months run from its start). */
   fiscalYearStartMonth?: number;
+  /** The roles the pack's formulas were written with; absent in a pack of an earlier version. */
+  roles?: PackRoles;
 }
 
 /**
@@ -202,13 +231,14 @@ export async function packCosts(reader: CachedReader, month: YearMonth, choice: 
 export async function boardPackIn(gateway: WorkbookGateway): Promise<BoardPack | null> {
   const recorded = await gateway.readSetting(BOARD_PACK_SETTING).catch(() => undefined);
   const record: { [key: string]: Json } = recorded && typeof recorded === 'object' && !Array.isArray(recorded) ? recorded : {};
-  const { kpiSheet, chartSheet, fiscalYearStartMonth } = record;
+  const { kpiSheet, chartSheet, fiscalYearStartMonth, roles } = record;
   if (typeof kpiSheet !== 'string') return null;
   const sheets = (await gateway.listSheets()).map((s) => s.name);
   if (!sheets.includes(kpiSheet)) return null;
   // Charts whose sheet the user deleted are priced no more; the rest of the pack still rolls.
   const charts = typeof chartSheet === 'string' && sheets.includes(chartSheet) ? { chartSheet, fiscalYearStartMonth: typeof fiscalYearStartMonth === 'number' ? fiscalYearStartMonth : 1 } : {};
-  return { kpiSheet, ...charts };
+  const kept = rolesFromRecord(roles);
+  return { kpiSheet, ...charts, ...(kept ? { roles: kept } : {}) };
 }
 
 export interface PackOutcome {
@@ -237,7 +267,7 @@ export async function insertBoardPack(
   gateway: WorkbookGateway,
   statements: StatementsEngine,
   month: YearMonth,
-  options: PackChoice & { onProgress?: (done: number, total: number) => void },
+  options: PackInsert,
 ): Promise<PackOutcome> {
   await checkPackBudget(gateway, month, options);
   // The plan the pack's cost was shown from: a year to date derived from the months a later block fetches.
@@ -287,7 +317,7 @@ async function writePack(
   gateway: WorkbookGateway,
   statements: StatementsEngine,
   month: YearMonth,
-  options: PackChoice & { onProgress?: (done: number, total: number) => void },
+  options: PackInsert,
   done: PackProgress,
 ): Promise<PackOutcome> {
   const blocks = packBlocks(options);
@@ -311,22 +341,24 @@ async function writePack(
     previous = { sheet: written.sheet, address: written.address };
     options.onProgress?.(i + 1, steps);
   }
+  const kpis = packKpis(options.roles);
   const rows = [
     ['Board KPIs', null, null],
     [`For the month in ${P}: FIN formulas, recalculated when it moves. Figures in units of the company's currency.`, null, null],
     [null, null, null],
     ['KPI', 'Value', 'How'],
-    ...KPIS.map((k) => [k.label, null, k.how]),
+    ...kpis.map((k) => [k.label, k.formula === null ? (k.leftOut ?? null) : null, k.how]),
   ];
-  const formats = rows.map((_, r) => [null, r >= KPI_FIRST_ROW - 1 ? kpiFormat(KPIS[r - (KPI_FIRST_ROW - 1)]) : null, null]);
+  const formats = rows.map((_, r) => [null, r >= KPI_FIRST_ROW - 1 && kpis[r - (KPI_FIRST_ROW - 1)].formula !== null ? kpiFormat(kpis[r - (KPI_FIRST_ROW - 1)]) : null, null]);
   done.step = 'the KPI sheet';
   const sheet = await gateway.writeGrid({ kind: 'newSheet', name: KPI_SHEET }, { values: rows, cellFormats: formats, boldRows: [0, 3], columnWidths: KPI_COLUMN_WIDTHS });
   done.kpiSheet = sheet.sheet;
-  await gateway.writeFormulas(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), KPIS.map((k) => [k.formula]));
+  // A KPI left out keeps its word: its cell in the block is null, which writes no formula over it.
+  await gateway.writeFormulas(qualify(sheet.sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), kpis.map((k) => [k.formula]));
   outcome.kpiSheet = sheet.sheet;
   options.onProgress?.(blocks.length + 1, steps);
   done.step = "the charts' sheet";
-  if (options.charts) outcome.chartSheet = done.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth);
+  if (options.charts) outcome.chartSheet = done.chartSheet = await insertBoardCharts(gateway, options.fiscalYearStartMonth, options.roles);
   done.step = "the pack's record";
   // What was included, so moving the period prices (and a reader of the workbook sees) only what is there.
   await gateway.writeSetting(BOARD_PACK_SETTING, {
@@ -334,6 +366,7 @@ async function writePack(
     ...(outcome.chartSheet ? { chartSheet: outcome.chartSheet } : {}),
     included: { charts: options.charts, byDepartment: options.byDepartment },
     fiscalYearStartMonth: options.fiscalYearStartMonth,
+    roles: { costOfRevenue: options.roles.costOfRevenue ? { ...options.roles.costOfRevenue } : null },
     insertedFor: formatYearMonth(month.year, month.month),
     ...(options.budget ? { budget: options.budget } : {}),
   });

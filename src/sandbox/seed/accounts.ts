@@ -65,6 +65,12 @@ const ACCOUNTS_BY_COMPANY: Record<CompanyKey, AccountTemplate[]> = {
     { key: 'brex', vendor: 'brex', type: 'credit', name: 'Brex Card', category: 'card_liability' },
     { key: 'reimb', vendor: 'expensify', type: 'reimbursement', name: 'Employee Reimbursements', category: 'accrued' },
   ],
+  growth3: [
+    { key: 'checking', vendor: 'umpqua', type: 'bank', name: 'Main Checking', category: 'cash' },
+    { key: 'savings', vendor: 'mercury', type: 'bank', name: 'Reserve', category: 'cash' },
+    { key: 'amex', vendor: 'amex', type: 'credit', name: 'Amex Business Gold', category: 'card_liability' },
+    { key: 'reimb', vendor: 'expensify', type: 'reimbursement', name: 'Staff Expenses', category: 'accrued' },
+  ],
 };
 
 export function seedAccounts(db: Db, companyId: string, company: CompanyKey, cats: Map<string, string>, rand: Rand, created: number): Map<AccountKey, AccountInfo> {
@@ -146,6 +152,10 @@ const CARDS_BY_COMPANY: Record<CompanyKey, CardTemplate[]> = {
     { account: 'brex', name: 'Engineering Tools', lastFour: '8830', type: 'virtual', status: 'active', weight: 2 },
     { account: 'brex', name: 'Travel', lastFour: '2954', type: 'physical', status: 'inactive', weight: 1, usedTo: 0.7 },
     { account: 'brex', name: 'Offsite Card (Brex)', lastFour: null, type: null, status: null, kind: 'metadata', weight: 1, usedFrom: 0.5 },
+  ],
+  growth3: [
+    { account: 'amex', name: 'Noor Haddad', lastFour: '3380', type: 'physical', status: 'active', weight: 3 },
+    { account: 'amex', name: 'Cloud & Tools', lastFour: '7102', type: 'virtual', status: 'active', weight: 2 },
   ],
 };
 

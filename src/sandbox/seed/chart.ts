@@ -1,6 +1,8 @@
 // The demo chart of accounts (three tiers) and department trees (four tiers). The second Growth company's
 // chart is the template with a few differences (ChartVariant) and its tree overlaps the first's, so
-// consolidation meets shared, one-sided and nearly matching paths.
+// consolidation meets shared, one-sided and nearly matching paths. The third Growth company names and
+// shapes its chart its own way (two revenue roots, cost of sales under an "Expenses" root, no "Operating
+// Expenses" category), so templates that read a company's chart are tried on more than our demo's names.
 
 import type { Db } from '../db/open';
 import { newId } from '../ids';
@@ -110,6 +112,8 @@ interface ChartVariant {
   lacks: Record<CategoryKey, CategoryKey | null>;
   /** Categories only the company has, each placed right after a template category. */
   adds: (CategoryTemplate & { after: CategoryKey })[];
+  /** New parents of template categories (null: a root); a parent is always inserted before its children. */
+  moves?: Record<CategoryKey, CategoryKey | null>;
 }
 
 const CHART_VARIANTS: Partial<Record<CompanyKey, ChartVariant>> = {
@@ -125,6 +129,38 @@ const CHART_VARIANTS: Partial<Record<CompanyKey, ChartVariant>> = {
       { after: 'interest_income', key: 'grant_income', name: 'Grant Income', type: 'other_income', parent: 'other_income' },
     ],
   },
+  growth3: {
+    rename: {
+      cash: 'Bank & Cash',
+      subscription_revenue: 'Sales',
+      platform_subscriptions: 'Product Sales',
+      enterprise_licenses: 'Licences',
+      services_revenue: 'Services Income',
+      implementation: 'Onboarding Fees',
+      cogs: 'Cost of sales',
+      cloud_hosting: 'Servers & Hosting',
+      data_apis: 'Data Feeds',
+      payroll: 'People',
+      salaries: 'Wages',
+      sales_marketing: 'Marketing & Sales',
+      ga: 'Overheads',
+      rent: 'Premises',
+      other_income: 'Finance Income',
+    },
+    // The template's groups it has no place for; nothing posts to a group.
+    lacks: { revenue: 'subscription_revenue', opex: null, hosting: 'cloud_hosting', intercompany: null },
+    adds: [{ after: 'implementation', key: 'expenses', name: 'Expenses', type: 'expense' }],
+    moves: {
+      subscription_revenue: null,
+      services_revenue: null,
+      cogs: 'expenses',
+      cloud_hosting: 'cogs',
+      data_apis: 'cogs',
+      payroll: 'expenses',
+      sales_marketing: 'expenses',
+      ga: 'expenses',
+    },
+  },
 };
 
 /** The company's categories in insertion order (the template itself for a company without a variant). */
@@ -132,8 +168,12 @@ function chartOf(company: CompanyKey): CategoryTemplate[] {
   const v = CHART_VARIANTS[company];
   if (!v) return CATEGORY_TEMPLATE;
   const out: CategoryTemplate[] = [];
+  const moves = v.moves ?? {};
   for (const c of CATEGORY_TEMPLATE) {
-    if (!(c.key in v.lacks)) out.push(v.rename[c.key] === undefined ? c : { ...c, name: v.rename[c.key] });
+    if (!(c.key in v.lacks)) {
+      const placed = c.key in moves ? { ...c, parent: moves[c.key] ?? undefined } : c;
+      out.push(v.rename[c.key] === undefined ? placed : { ...placed, name: v.rename[c.key] });
+    }
     for (const { after, ...added } of v.adds) if (after === c.key) out.push(added);
   }
   return out;
@@ -261,7 +301,42 @@ const GROWTH2_DEPARTMENTS: DeptTemplate = {
   ],
 };
 
-const DEPARTMENT_TREES: Partial<Record<CompanyKey, DeptTemplate>> = { growth: GROWTH_DEPARTMENTS, growth2: GROWTH2_DEPARTMENTS };
+// Alderbrook's tree shares no branch name with the others: Commercial, Product and Corporate, teams of its
+// own, and leaves at the third tier beside leaves at the fourth.
+const GROWTH3_DEPARTMENTS: DeptTemplate = {
+  key: 'company',
+  name: 'Alderbrook Labs',
+  children: [
+    {
+      key: 'commercial',
+      name: 'Commercial',
+      children: [
+        { key: 'sales', name: 'Sales', children: [{ key: 'sales_east', name: 'New Business' }, { key: 'sales_west', name: 'Account Management' }] },
+        { key: 'marketing', name: 'Growth Marketing', children: [{ key: 'demand_gen', name: 'Campaigns' }, { key: 'brand', name: 'Content' }] },
+        { key: 'support', name: 'Customer Care' },
+      ],
+    },
+    {
+      key: 'product_org',
+      name: 'Product',
+      children: [
+        { key: 'engineering', name: 'Engineering', children: [{ key: 'platform', name: 'Core Platform' }, { key: 'infrastructure', name: 'Site Reliability' }] },
+        { key: 'design', name: 'Design' },
+      ],
+    },
+    {
+      key: 'corporate',
+      name: 'Corporate',
+      children: [{ key: 'finance', name: 'Finance' }, { key: 'people', name: 'People & Talent' }, { key: 'legal', name: 'Legal' }],
+    },
+  ],
+};
+
+const DEPARTMENT_TREES: Partial<Record<CompanyKey, DeptTemplate>> = {
+  growth: GROWTH_DEPARTMENTS,
+  growth2: GROWTH2_DEPARTMENTS,
+  growth3: GROWTH3_DEPARTMENTS,
+};
 
 function smallDepartments(companyName: string): DeptTemplate {
   return {

@@ -23,7 +23,7 @@ import { stream } from './util';
 
 export const DEFAULT_GROWTH_TRANSACTIONS = 20_000;
 
-export const SEED_VERSION = '2';
+export const SEED_VERSION = '3';
 
 export interface SeedOptions {
   /** Transactions of the first Growth company, Northwind (default 20,000); the second, Westbrook, has a fixed 3,000. */

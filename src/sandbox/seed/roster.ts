@@ -9,7 +9,7 @@ import { stream, type Rand } from './util';
 
 export type Plan = 'formation' | 'startup' | 'growth';
 
-export type CompanyKey = 'growth' | 'startup' | 'formation' | 'closed' | 'nosub' | 'growth2';
+export type CompanyKey = 'growth' | 'startup' | 'formation' | 'closed' | 'nosub' | 'growth2' | 'growth3';
 
 export interface CompanyProfile {
   key: CompanyKey;
@@ -163,6 +163,28 @@ export const COMPANY_PROFILES: CompanyProfile[] = [
     venture: true,
     domain: 'westbrook.example',
   },
+  // A third Growth company whose chart of accounts and department tree are its own (seed/chart.ts): the
+  // board pack and its charts are tried on it. Seeded after the others, so they are unchanged.
+  {
+    key: 'growth3',
+    name: 'Alderbrook Labs',
+    legalName: 'Alderbrook Labs, Inc.',
+    entityType: 'c_corporation',
+    einLast4: '9034',
+    incorporatedYearsAgo: 2,
+    incorporatedExtraDays: 90,
+    incorporationState: 'DE',
+    address: ['400 SW 6th Avenue', 'Suite 1100', 'Portland', 'OR', '97204', 'US'],
+    plan: 'growth',
+    planStatus: 'active',
+    rbac: true,
+    status: 'active',
+    historyDays: 730,
+    endDaysAgo: 0,
+    transactions: 3_000,
+    venture: true,
+    domain: 'alderbrook.example',
+  },
 ];
 
 export interface PersonSpec {
@@ -220,6 +242,8 @@ export const PEOPLE: PersonSpec[] = [
   // The second Growth company
   { handle: 'growth2_admin', company: 'growth2', firstName: 'Robin', lastName: 'Castillo', role: 'admin', permissions: admin, membershipStatus: 'active', active: true, keyLabel: 'growth2-admin' },
   { handle: 'growth2_viewer', company: 'growth2', firstName: 'Kai', lastName: 'Lindqvist', role: 'read_only', permissions: ACCESS_TEMPLATES.read_only, membershipStatus: 'active', active: true },
+  // The third Growth company
+  { handle: 'growth3_admin', company: 'growth3', firstName: 'Noor', lastName: 'Haddad', role: 'admin', permissions: admin, membershipStatus: 'active', active: true, keyLabel: 'growth3-admin' },
 ];
 
 /** Roster labels in their listing order. */
@@ -229,6 +253,7 @@ export const ROSTER_LABELS = [
   'growth-no-api',
   'growth-reports',
   'growth2-admin',
+  'growth3-admin',
   'startup-admin',
   'formation-admin',
   'removed',

@@ -3,7 +3,9 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { KeptBudget } from '../../engine/budgets';
 import type { CallCost } from '../../engine/reader/cachedReader';
 import type { BoardPack, PackCosts, PackParts } from '../../engine/reporting/boardPack';
+import type { PackRoles } from '../../engine/reporting/packRoles';
 import type { ReportingPeriod } from '../../engine/reporting/period';
+import { PackRolesField } from './PackRolesField';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { ChoiceField } from '../shared/ChoiceField';
 import { ErrorMessage } from '../shared/ErrorMessage';
@@ -79,9 +81,12 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
   // The first kept budget unless the user picks another, or none.
   const [budgetChoice, setBudgetChoice] = useState<string | null>(null);
   const budget = budgetChoice === NO_BUDGET ? undefined : (budgets.find((b) => b.name === budgetChoice) ?? budgets[0])?.name;
+  // The categories of the roles the spec does not name, as confirmed here; undefined: proposed when inserting.
+  const [roles, setRoles] = useState<PackRoles | undefined>(undefined);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>(null);
+  // The pack just inserted: what its statements spent, and when, so its formulas' calls add up after it.
+  const [inserted, setInserted] = useState<{ text: string; at: number; statements: number } | null>(null);
   const monthText = period?.state === 'set' ? period.text : null;
   // By its text: a new object from each read of the cell would price the pack again for nothing.
   const month = useMemo(() => (monthText ? parseReportingMonth(monthText) : null), [monthText]);
@@ -89,6 +94,18 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
   // FIN formulas that calculate (the pack's KPIs just inserted) fill the cache: priced again after each batch.
   const [batches, setBatches] = useState(0);
   useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
+
+  // What the pack spent in all: its statements, then its KPI and chart formulas as Excel calculates them (the
+  // action log's lines for FIN formulas since), said again after each batch until they are all in.
+  const result = useMemo(() => {
+    if (!inserted) return '';
+    void batches;
+    const formulas = services.actions
+      .entries(connection.companyId)
+      .filter((e) => e.at >= inserted.at && e.action.startsWith('FIN formulas'))
+      .reduce((n, e) => n + e.calls, 0);
+    return `${inserted.text} Spent ${plural(inserted.statements + formulas, 'call')}: the statements ${inserted.statements}, the formulas ${formulas} as they calculated.`;
+  }, [inserted, batches, services.actions, connection.companyId]);
 
   useLiveEffect(
     (ifLive) => {
@@ -108,18 +125,16 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
   const insert = async () => {
     if (!month || pack || costError !== null) return;
     setError(null);
-    setResult('');
+    setInserted(null);
     // The blocks, the KPI sheet and the charts' sheet, as the engine counts them.
     setProgress({ done: 0, total: 5 + (budget ? 2 : 0) + (parts.byDepartment ? 1 : 0) + 1 + (parts.charts ? 1 : 0) });
     try {
       const pack = await services.actions.track(`Insert the board pack for ${monthText}`, () =>
-        connection.workspace.reporting.insertPack(month, { ...parts, ...(budget ? { budget } : {}) }, (done, total) => setProgress({ done, total })),
+        connection.workspace.reporting.insertPack(month, { ...parts, ...(budget ? { budget } : {}), ...(roles ? { roles } : {}) }, (done, total) => setProgress({ done, total })),
       );
-      const spent = services.actions.entries(connection.companyId)[0]?.calls ?? 0;
+      const line = services.actions.entries(connection.companyId)[0];
       const sheets = pack.chartSheet ? `, the sheet ${pack.kpiSheet} and the charts on ${pack.chartSheet}` : ` and the sheet ${pack.kpiSheet}`;
-      setResult(
-        `Inserted the board pack for ${monthText}: ${plural(pack.blocks.length, 'statement block')}${sheets}. The statements spent ${plural(spent, 'call')}; the ${pack.chartSheet ? 'KPI and chart formulas' : 'KPI formulas'} fetch the rest of the cost shown as they calculate.`,
-      );
+      setInserted({ text: `Inserted the board pack for ${monthText}: ${plural(pack.blocks.length, 'statement block')}${sheets}.`, at: line?.at ?? Date.now(), statements: line?.calls ?? 0 });
     } catch (e) {
       setError(e);
     } finally {
@@ -158,6 +173,7 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
           />
         </>
       )}
+      {!pack && month && <PackRolesField services={services} connection={connection} roles={roles} onChange={setRoles} disabled={progress !== null} costVersion={costVersion} />}
       {!pack && budgets.length > 0 && (
         <ChoiceField
           label="Budget in the pack"

@@ -68,7 +68,7 @@ describe('the split of a statement by department', () => {
     expect(book.has(column(2))).toBe(false);
     // A department is itself and all under it: Sales is GTM's rent here.
     expect(book.line('cat_opex', (d) => d === 'dept_sales', 'sales')).toBe(-1000);
-    expect(book.figure('net_income_cents', (d) => d === 'dept_rnd')).toBe(-250);
+    expect(book.report((d) => d === 'dept_rnd').net_income_cents).toBe(-250);
   });
 
   it('puts a line in exactly one column: the parent itself, other departments, unlisted ones, none', () => {

@@ -5,10 +5,10 @@ import type { FinCall } from '../../../src/engine/fin/finCall';
 import { callKey, callsAtMost, plannedRequests } from '../../../src/engine/fin/notConnectedCost';
 
 describe('the requests a FIN call reads at most', () => {
-  it('single values: the category list and one report or total; a figure of the statement needs no category list', () => {
+  it('single values: the category list and one report or total; a line the spec names reads the list too (a category of its name wins)', () => {
     expect(plannedRequests({ name: 'TOTAL', args: ['Rent', '2026-07', null, null] })).toHaveLength(2);
     expect(plannedRequests({ name: 'PNL', args: ['Rent', '2026-07', null] })).toHaveLength(2);
-    expect(plannedRequests({ name: 'PNL', args: ['Net Income', '2026-07', null] })).toHaveLength(1);
+    expect(plannedRequests({ name: 'PNL', args: ['Net Income', '2026-07', null] })).toHaveLength(2);
     expect(plannedRequests({ name: 'BALANCE', args: ['Cash', '2026-07'] })).toHaveLength(2);
     expect(plannedRequests({ name: 'CASHFLOW', args: ['Change in Cash', '2026-Q3', null] })).toHaveLength(1);
     expect(plannedRequests({ name: 'CASHFLOW', args: ['Accounts Payable', '2026-Q3', null] })).toHaveLength(2);

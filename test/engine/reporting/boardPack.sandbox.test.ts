@@ -10,7 +10,8 @@ import '../../../src/workbench/customFunctionsStub';
 import { keepBudget } from '../../../src/engine/budgets';
 import { calendarDateAt, formatYearMonth, lastDayOf, monthIndex, monthIndexToYearMonth, shiftMonth, type YearMonth } from '../../../src/engine/dates';
 import { boardChartSpecs, chartMonths, chartReads, CHART_SHEET, insertBoardCharts } from '../../../src/engine/reporting/boardCharts';
-import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, KPIS, kpiReads, packCost, packCosts, packFormulaReads, packSpecs, type PackChoice, type PackParts } from '../../../src/engine/reporting/boardPack';
+import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, packKpis, kpiReads, packCost, packCosts, packFormulaReads, packSpecs, type PackChoice, type PackParts } from '../../../src/engine/reporting/boardPack';
+import { proposePackRoles, type PackRoles } from '../../../src/engine/reporting/packRoles';
 import { readReportingPeriod, setReportingPeriod } from '../../../src/engine/reporting/period';
 import { WALK_PARAM } from '../../../src/engine/reader/walks';
 import { canonicalKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
@@ -70,8 +71,15 @@ async function settled(): Promise<void> {
   for (let i = 0; i < 5; i++) await world.engine.whenIdle();
 }
 
+/** The demo company's roles as proposed from its chart: its "Cost of Revenue" category. */
+let roles: PackRoles;
+beforeAll(async () => {
+  roles = proposePackRoles((await report('/categories', {})).data).roles;
+  expect(roles.costOfRevenue?.name).toBe('Cost of Revenue');
+});
+
 function kpi(label: string): unknown {
-  const row = KPI_FIRST_ROW + KPIS.findIndex((k) => k.label === label);
+  const row = KPI_FIRST_ROW + packKpis(roles).findIndex((k) => k.label === label);
   const result = world.engine.resultAt({ sheet: 'Board KPIs', row: row - 1, col: 1 });
   return result?.state === 'value' ? result.value : result;
 }
@@ -125,7 +133,7 @@ async function expectChartsMatchApi(sheet: string, m: YearMonth): Promise<string
   const months = chartMonths(m, 1);
   const figures = await Promise.all(months.map(apiMonth));
   const charts = world.book.chartsOn(sheet);
-  expect(charts.map((c) => c.name)).toEqual(boardChartSpecs(sheet).map((c) => c.name));
+  expect(charts.map((c) => c.name)).toEqual(boardChartSpecs(sheet, roles).map((c) => c.name));
   const bySeries: Record<string, (f: Awaited<ReturnType<typeof apiMonth>>) => number | null> = {
     Revenue: (f) => f.revenue,
     'Revenue, prior year': (f) => f.revenuePrior,
@@ -170,6 +178,10 @@ async function expectByDepartment(address: string, m: YearMonth): Promise<void> 
   const block = blockAt(world.book, address);
   const headers = Array.from({ length: block.cols - 1 }, (_, c) => block.cell(6, c + 1).value);
   expect(headers).toEqual(expect.arrayContaining(['Unassigned', 'Total']));
+  // Split under the company's own department, as the Reports tab proposes: its branches are the columns.
+  const branches = ((await report('/departments', {})).data as { name: string; tier: number }[]).filter((d) => d.tier === 2).map((d) => d.name);
+  expect(branches.length).toBeGreaterThan(1);
+  expect(headers).toEqual(expect.arrayContaining(branches));
   const net = block.rowOf('Net income', 7);
   const total = headers.indexOf('Total') + 1;
   const statement = await report('/reports/income_statement', { start_date: `${text(m)}-01`, end_date: lastDayOf(m.year, m.month) });
@@ -203,7 +215,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   // fetch (reader/derive.ts), at no call.
   expect(cold).toMatchObject({ calls: keys0.keys.size - 2, cached: 0, derived: 2, estimated: 'at least' });
   const usage0 = await sb.usage(company());
-  const pack = await insertBoardPack(world.book, statements, m0, choice);
+  const pack = await insertBoardPack(world.book, statements, m0, { ...choice, roles });
   await settled();
   const coldSpent = (await sb.usage(company())) - usage0;
   expect(coldSpent).toBe(cold.calls - 1 + journalPages(m0));
@@ -220,7 +232,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   ]);
   expect(pack).toMatchObject({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET });
   expect(await world.book.readSetting(BOARD_PACK_SETTING)).toMatchObject({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, included: { charts: true, byDepartment: true }, fiscalYearStartMonth: 1, budget: BUDGET });
-  expect(await boardPackIn(world.book)).toEqual({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1 });
+  expect(await boardPackIn(world.book)).toEqual({ kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1, roles });
   expect(world.book.sheetNames()).toEqual(
     expect.arrayContaining(['Board P&L', 'Board P&L by month', 'Board balance sheet', 'Board cash flow', 'Board P&L vs budget', 'Board P&L by dept', 'Board KPIs', CHART_SHEET]),
   );
@@ -230,7 +242,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   expect(kpi('Revenue')).toBeCloseTo(f0.revenue, 6);
   expect(kpi('Cash at the month end')).toBeCloseTo(f0.cash, 6);
   expect(kpi('Net burn')).toBeCloseTo(f0.netBurn, 6);
-  for (const k of KPIS) expect(['number', 'string']).toContain(typeof kpi(k.label));
+  for (const k of packKpis(roles)) expect(['number', 'string']).toContain(typeof kpi(k.label));
   // The charts, the budget comparison and the departments, against the API and the typed budget.
   expect(await expectChartsMatchApi(CHART_SHEET, m0)).toHaveLength(m0.month);
   const [monthBudget, ytdBudget] = pack.blocks.filter((b) => b.parameters.layout === 'budget');
@@ -301,7 +313,7 @@ test("a November fiscal year: the charts' table runs from November across the ca
   const cost = await reader.cost(chartReads(month, 11));
   expect(cost.calls).toBeGreaterThan(0);
   const before = await sb.usage(company());
-  const sheet = await insertBoardCharts(world.book, 11);
+  const sheet = await insertBoardCharts(world.book, 11, roles);
   await settled();
   expect((await sb.usage(company())) - before).toBe(cost.calls);
   expect(sheet).not.toBe(CHART_SHEET); // made unique beside the pack's
@@ -358,7 +370,7 @@ describe.each<PackParts>([
 
     const walk0 = await walkPriced(packSpecs(m0, choice).flatMap(blockRequests));
     const usage0 = await sb.usage(company());
-    const pack = await insertBoardPack(world.book, statements, m0, choice);
+    const pack = await insertBoardPack(world.book, statements, m0, { ...choice, roles });
     await settled();
     const coldSpent = (await sb.usage(company())) - usage0;
     expect(coldSpent).toBe(costs.pack.calls - walk0 + (parts.byDepartment ? journalPages(m0) : 0));
@@ -372,7 +384,7 @@ describe.each<PackParts>([
     expect(pack.blocks.some((b) => b.parameters.layout === 'by_department')).toBe(parts.byDepartment);
     expect(await world.book.readSetting(BOARD_PACK_SETTING)).toMatchObject({ included: parts });
     const record = (await boardPackIn(world.book))!;
-    expect(record).toEqual(parts.charts ? { kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1 } : { kpiSheet: 'Board KPIs' });
+    expect(record).toEqual(parts.charts ? { kpiSheet: 'Board KPIs', chartSheet: CHART_SHEET, fiscalYearStartMonth: 1, roles } : { kpiSheet: 'Board KPIs', roles });
     if (parts.charts) await expectChartsMatchApi(CHART_SHEET, m0);
 
     // Rolled forward: the plan prices what the pack holds, and that is what the roll spends.

@@ -26,7 +26,7 @@ test('a pack whose last block is refused says which blocks and sheets it left, a
   const book = new MemoryGateway({ sheets: ['Sheet1'] });
   const refusal = new UnreadableAnswer({ endpoint: '/journal_entries', expected: 'department', found: ['category_id', 'department'], detail: "The API's /journal_entries answered a journal line whose department this add-in cannot read." });
   const statements = statementsOver(book, (layout) => (layout === 'by_department' ? refusal : null));
-  const choice = { charts: false, byDepartment: true, fiscalYearStartMonth: 1 };
+  const choice = { charts: false, byDepartment: true, fiscalYearStartMonth: 1, roles: { costOfRevenue: null } };
   const outcome = await insertBoardPack(book, statements, { year: 2026, month: 9 }, choice).then(
     () => null,
     (e: unknown) => e,
@@ -49,7 +49,7 @@ test('a pack whose last block is refused says which blocks and sheets it left, a
 test('a pack refused at its first block wrote nothing and passes the refusal on as it came', async () => {
   const book = new MemoryGateway({ sheets: ['Sheet1'] });
   const refusal = new Error('The monthly call limit is reached.');
-  const outcome = await insertBoardPack(book, statementsOver(book, () => refusal), { year: 2026, month: 9 }, { charts: false, byDepartment: false, fiscalYearStartMonth: 1 }).catch((e: unknown) => e);
+  const outcome = await insertBoardPack(book, statementsOver(book, () => refusal), { year: 2026, month: 9 }, { charts: false, byDepartment: false, fiscalYearStartMonth: 1, roles: { costOfRevenue: null } }).catch((e: unknown) => e);
   expect(outcome).toBe(refusal);
   expect((await book.listSheets()).map((s) => s.name)).toEqual(['Sheet1']);
 });
