@@ -4,8 +4,9 @@
 //  - changed: one sync run asks what changed since the last refresh (sync/changeFeed.ts); only the cached
 //    answers those changes touch, and those the add-in's own pushes touched, are fetched again; a table
 //    takes the run's watermark when none of the changes is in it. Nothing changed: 1 call.
-//  - full: a new watermark first (1 call, so nothing that changes meanwhile is lost), then every answer
-//    not within closed books is fetched again and every table refreshed.
+//  - full: the record of where each transaction posts first (a sync run, 1 call, when it holds them all;
+//    else a mirror, updated_after=0, pages of 500, bounded), so nothing that changes meanwhile is lost, then
+//    every answer not within closed books is fetched again and every table refreshed.
 // A changed refresh with nothing to go on (no watermark yet, more changes than a full refresh costs) runs as
 // a full one, and says so. The runtime runs it (src/runtime/workspace.ts): it starts the company's refresh
 // here, refreshes the FIN cells itself, then finishes it here; the engine never calls back up.
@@ -14,7 +15,8 @@ import type { RefreshReport } from '../fin';
 import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
-import { startWatermark, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { storedPlacements } from '../sync/placements';
 import { plural } from '../text/plural';
 import type { TransactionsEngine } from '../transactions';
 
@@ -85,9 +87,9 @@ export async function startWorkbookRefresh(
     feed = await syncChanges(deps.feed, { maxPages: Math.max(1, everything) });
     if (feed.kind === 'unknown') ran = 'full';
     if (options.includeReference) await deps.reader.markStale(isReferenceRead);
-  } else {
-    await startWatermark(deps.feed);
   }
+  // A full refresh keeps (or starts) the record of where each transaction posts, before it fetches anything.
+  const recorded = ran === 'full' ? await keepPlacements(deps.feed, company, options.kind === 'full', options.plan.blockCalls + options.plan.formulaCalls) : '';
 
   // The tables first and beside the blocks and formulas, not after them: a table's pages wait one on the
   // other, and a re-pull is the longest chain of calls in the refresh (issue 14, item 5).
@@ -112,9 +114,31 @@ export async function startWorkbookRefresh(
       const tables = await refreshingTables;
       const calls = Math.max(0, (await deps.meter.count()) - before);
       const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
-      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${checked}` };
+      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${recorded}${checked}` };
     },
   };
+}
+
+/** A mirror costs at least this many pages (of 500 transactions) if needed, at most the second, on one full refresh. */
+const MIRROR_MIN_PAGES = 50;
+const MIRROR_MAX_PAGES = 100;
+
+/**
+ * The placement memory after a full refresh (sync/placements.ts): a whole one is carried on by a sync run
+ * (1 call when nothing changed, as a new watermark costs); otherwise a mirror is read, at most what the
+ * refresh itself costs (at least MIRROR_MIN_PAGES, 25,000 transactions; at most MIRROR_MAX_PAGES), so that the next Refresh changes can place what changes.
+ */
+async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, budget: number): Promise<string> {
+  const memory = await storedPlacements(feed.store, company);
+  if (memory.complete) {
+    if (!asked) return '';
+    const run = await syncChanges(feed, { maxPages: Math.max(1, budget) });
+    if (run.kind === 'synced' && run.mirrored) return '';
+  }
+  const mirror = await startMirror(feed, { maxPages: Math.min(MIRROR_MAX_PAGES, Math.max(MIRROR_MIN_PAGES, budget)) });
+  return mirror.complete
+    ? ` Recorded where ${plural(mirror.placements, 'transaction')} post (${plural(mirror.calls, 'call')}), so Refresh changes can place what changes.`
+    : ` Recorded where ${plural(mirror.placements, 'transaction')} post (${plural(mirror.calls, 'call')}); the rest did not fit, and a change to one of them makes Refresh changes refresh everything.`;
 }
 
 /**

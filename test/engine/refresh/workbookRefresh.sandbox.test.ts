@@ -97,7 +97,9 @@ describe('changed-only refresh of a workbook', () => {
     expect(value.message).toMatch(/^Refreshed everything: no record yet of what changed/);
     // 1 watermark + 12 + 4 + 1 reports + the categories list (cached, due like every answer) + the table's
     // incremental sync page; the 8 quarterly totals are derived from the monthly statements (reader/derive.ts).
-    expect(calls).toBe(1 + 17 + 1 + 1);
+    // And where each of the 20,000 transactions posts, read once (a mirror: 40 pages of 500, issue 34).
+    expect(calls).toBe(1 + 17 + 1 + 1 + 40);
+    expect(value.message).toMatch(/Recorded where \d+ transactions post \(40 calls\), so Refresh changes can place what changes\./);
     expect(value.tables.map((t) => t.outcome)).toEqual(['refreshed']);
     // Each block's stamp says which refresh wrote it.
     for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(full refresh\)$/);

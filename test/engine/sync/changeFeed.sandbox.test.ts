@@ -4,7 +4,7 @@
 // the books. Calls are the runtime's own requests (the control endpoint is not the API).
 import type { Transaction } from '../../../src/api';
 import { requestOfKey } from '../../../src/engine/reader/requestCache';
-import { startWatermark, storedWatermark, syncChanges } from '../../../src/engine/sync/changeFeed';
+import { startMirror, startWatermark, storedWatermark, syncChanges } from '../../../src/engine/sync/changeFeed';
 import { lastFullYear } from '../fin/finHarness';
 import { testRuntime, type TestRuntime } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
@@ -66,6 +66,10 @@ describe('changed-only refresh: one sync run, and only what changed is due', () 
     expect(first).toMatchObject({ kind: 'unknown', calls: 1, marked: 0 });
     expect(rt.sent() - sent).toBe(1);
     expect(await storedWatermark(rt.stores.cacheStore, company)).not.toBeNull();
+    // Where each transaction posts, read once (a full refresh does this): what later changes are placed by.
+    const mirror = await startMirror(deps, { maxPages: 100 });
+    expect(mirror.complete).toBe(true);
+    expect(mirror.watermark).toBe(await storedWatermark(rt.stores.cacheStore, company));
   });
 
   it('nothing changed: 1 call, nothing due', async () => {
@@ -165,7 +169,7 @@ it('a sync restarted by an unusable cursor loses nothing', async () => {
     },
   });
   const deps = { client: rt.client, reader: rt.reader, store: rt.stores.cacheStore };
-  await syncChanges(deps, { maxPages: 50 }); // starts the watermark
+  await startMirror(deps, { maxPages: 100 }); // the watermark, and where each transaction posts
   await board(rt);
   await new Promise((r) => setTimeout(r, 1100));
   const changed: Transaction[] = [];
