@@ -112,8 +112,8 @@ export async function startWorkbookRefresh(
       });
       unplan();
       const tables = await refreshingTables;
-      const calls = Math.max(0, (await deps.meter.count()) - before);
       const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
+      const calls = Math.max(0, (await deps.meter.count()) - before);
       return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${recorded}${checked}` };
     },
   };
@@ -143,13 +143,19 @@ async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, b
 
 /**
  * After a full refresh, every answer the API gave that the monthly statements also decide is compared with
- * them (reader/derivations.ts, no call). A difference means this API breaks an identity the add-in relies on:
+ * them (reader/derivations.ts, no call), and with derivation on one derived answer of each kind is fetched
+ * from the API and compared (at most 3 calls, counted in what the refresh spent). A difference means this API breaks an identity the add-in relies on:
  * derivation is turned off for the company, and the refresh says so. With derivation off, the refresh says
  * what the check found either way (that is how a user learns whether it can be turned on).
  */
 async function checkDerivations(deps: WorkbookRefreshDeps, company: string): Promise<string> {
   const { derivations } = deps.reader;
-  const { checked, differed } = await derivations.check(company).catch(() => ({ checked: 0, differed: [] as string[] }));
+  const none = { checked: 0, differed: [] as string[], keys: new Set<string>() };
+  // With derivation on, the figures were derived, not fetched: a sample is fetched to compare (at most 3 calls).
+  const sample = derivations.enabled ? await derivations.verifySample(company).catch(() => none) : none;
+  const found = await derivations.check(company, sample.keys).catch(() => none);
+  const checked = sample.checked + found.checked;
+  const differed = [...sample.differed, ...found.differed];
   if (differed.length > 0) {
     const because = `${plural(differed.length, 'figure')} of the API differed from the sum of its monthly statements (${differed.slice(0, 2).join('; ')}${differed.length > 2 ? '; ...' : ''})`;
     derivations.setEnabled(false);
