@@ -180,7 +180,7 @@ async function compare(w: World, figures: readonly Figure[], r: () => number): P
   return wrong;
 }
 
-const STEPS = Number(process.env.REFRESH_PROPERTY_STEPS ?? 25);
+const STEPS = Number(process.env.REFRESH_PROPERTY_STEPS ?? 15);
 
 describe.each(['standard', 'variant'] as const)('Refresh changes is exact (%s dialect)', (dialect) => {
   let w: World;
