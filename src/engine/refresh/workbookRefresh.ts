@@ -17,6 +17,7 @@ import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
 import { startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
 import { storedPlacements } from '../sync/placements';
+import { describeReferenceChanges, referenceChanges } from '../sync/referenceChanges';
 import { plural } from '../text/plural';
 import type { TransactionsEngine } from '../transactions';
 
@@ -80,6 +81,7 @@ export async function startWorkbookRefresh(
   const company = await deps.reader.companyId();
   let ran: RefreshKind = options.kind;
   let feed: FeedResult | null = null;
+  let reference = '';
   if (options.kind === 'changed') {
     options.onPhase?.('asking');
     // A sync longer than refreshing everything is not worth finishing.
@@ -87,6 +89,7 @@ export async function startWorkbookRefresh(
     feed = await syncChanges(deps.feed, { maxPages: Math.max(1, everything) });
     if (feed.kind === 'unknown') ran = 'full';
     if (options.includeReference) await deps.reader.markStale(isReferenceRead);
+    else if (ran === 'changed') reference = await learnReferenceChanges(deps.feed, deps.reader);
   }
   // A full refresh keeps (or starts) the record of where each transaction posts, before it fetches anything.
   const recorded = ran === 'full' ? await keepPlacements(deps.feed, company, options.kind === 'full', options.plan.blockCalls + options.plan.formulaCalls) : '';
@@ -114,9 +117,16 @@ export async function startWorkbookRefresh(
       const tables = await refreshingTables;
       const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
       const calls = Math.max(0, (await deps.meter.count()) - before);
-      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${recorded}${checked}` };
+      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${reference}${recorded}${checked}` };
     },
   };
+}
+
+/** The chart of accounts and the departments, read again when the cache holds them (1 call each). */
+async function learnReferenceChanges(feed: FeedDeps, reader: CachedReader): Promise<string> {
+  const { categories, departments } = feed.client;
+  if (!categories || !departments) return '';
+  return describeReferenceChanges(await referenceChanges(reader, { categories, departments }));
 }
 
 /** A mirror costs at least this many pages (of 500 transactions) if needed, at most the second, on one full refresh. */

@@ -20,6 +20,7 @@ import type { CachedReader } from '../reader/cachedReader';
 import type { CacheStore } from '../ports/storage';
 import { touchedBy } from '../reader/touched';
 import { placeRows, type SeenChange } from './placeChanges';
+import type { ReferenceClient } from './referenceChanges';
 import { PlacementMemory, placeOf, placementOf, watermarkKey } from './placements';
 
 /** The client's incremental sync (src/api/sync.ts), as the feed uses it. */
@@ -28,7 +29,8 @@ export interface SyncClient {
 }
 
 export interface FeedDeps {
-  client: SyncClient;
+  /** With the lists of categories and departments, Refresh changes also learns their changes (referenceChanges.ts). */
+  client: SyncClient & Partial<ReferenceClient>;
   reader: CachedReader;
   /** Where the watermark is kept (the add-in's storage, next to the cached answers it is about). */
   store: CacheStore;

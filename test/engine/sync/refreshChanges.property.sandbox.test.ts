@@ -106,8 +106,26 @@ async function change(w: World, r: () => number): Promise<string | null> {
     }
   };
   const y = r() < 0.8 ? year : year + (r() < 0.5 ? -1 : 1);
-  const kind = Math.floor(r() * 10);
+  const kind = Math.floor(r() * 12);
   switch (kind) {
+    case 10: {
+      // The chart of accounts: a leaf expense category renamed, or moved under another parent of its tier.
+      const categories = (await rt.client.categories.list()).data;
+      const leaf = pick(r, w.leaves);
+      const current = categories.find((c) => c.id === leaf.id)!;
+      const parents = categories.filter((c) => c.tier === current.tier - 1 && c.account_type === current.account_type && c.id !== current.parent_id);
+      if (r() < 0.5 || parents.length === 0) {
+        await sb.control(`categories/${leaf.id}`, { name: `${current.name}'` });
+        return `renamed category ${leaf.id}`;
+      }
+      await sb.control(`categories/${leaf.id}`, { parent_id: pick(r, parents).id });
+      return `moved category ${leaf.id}`;
+    }
+    case 11: {
+      const d = pick(r, w.departments);
+      await sb.control(`departments/${d.id}`, { name: `${d.name}'` });
+      return `renamed department ${d.id}`;
+    }
     case 0:
       return patch({ category_id: pick(r, w.leaves).id });
     case 1:
