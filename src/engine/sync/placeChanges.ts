@@ -61,8 +61,9 @@ function changeOf(id: string, before: Placement | null, now: RowPlace | null): T
 }
 
 /**
- * Places each row of a run and keeps where it posts now. The add-in's own changes were placed when made
- * (transactions/changes.ts): they are only recorded here.
+ * Places each row of a run and keeps where it posts now. The add-in's own changes were marked when made
+ * (transactions/changes.ts) and are placed here again: a push knows what it changed, not what others did to
+ * the same row since the memory saw it (found by the property test: an upstream re-date, then a push).
  */
 export function placeRows(reader: OwnChanges, memory: PlacementMemory, rows: Iterable<Transaction | TransactionTombstone>): PlacedRows {
   const seen: SeenChange[] = [];
@@ -76,11 +77,11 @@ export function placeRows(reader: OwnChanges, memory: PlacementMemory, rows: Ite
     if (deleted || !now) memory.delete(row.id);
     else memory.set(row.id, placementOf(now));
     const date = typeof row.date === 'string' ? row.date.slice(0, 10) : null;
-    if (own && !deleted && now && now.accounting === own.accountingAfter) {
-      seen.push({ id: row.id, date, ownFrom: own.bindingId });
-      continue;
-    }
-    seen.push({ id: row.id, date, ownFrom: null });
+    // The add-in's own change, as it made it: its table need not be pulled again. Its answers are still
+    // placed from where the memory last saw the row: someone else may have changed it before the push (or
+    // after), and the push marked only what it changed itself.
+    const mine = own && !deleted && now && now.accounting === own.accountingAfter;
+    seen.push({ id: row.id, date, ownFrom: mine ? own.bindingId : null });
     if (!deleted && !now) unknown.undated += 1;
     else if (!before && !memory.complete) unknown[deleted && !date ? 'undated' : 'never'] += 1;
     else if (before?.spread === 'unreadable' || now?.spread === 'unreadable') unknown.unreadable += 1;
