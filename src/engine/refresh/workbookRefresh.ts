@@ -16,7 +16,7 @@ import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
 import { startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
-import { storedPlacements } from '../sync/placements';
+import { mirrorPagesFor, storedPlacements } from '../sync/placements';
 import { describeReferenceChanges, referenceChanges } from '../sync/referenceChanges';
 import { plural } from '../text/plural';
 import type { TransactionsEngine } from '../transactions';
@@ -129,14 +129,10 @@ async function learnReferenceChanges(feed: FeedDeps, reader: CachedReader): Prom
   return describeReferenceChanges(await referenceChanges(reader, { categories, departments }));
 }
 
-/** A mirror costs at least this many pages (of 500 transactions) if needed, at most the second, on one full refresh. */
-const MIRROR_MIN_PAGES = 50;
-const MIRROR_MAX_PAGES = 100;
-
 /**
  * The placement memory after a full refresh (sync/placements.ts): a whole one is carried on by a sync run
  * (1 call when nothing changed, as a new watermark costs); otherwise a mirror is read, at most what the
- * refresh itself costs (at least MIRROR_MIN_PAGES, 25,000 transactions; at most MIRROR_MAX_PAGES), so that the next Refresh changes can place what changes.
+ * refresh itself costs (mirrorPagesFor: at least 50 pages, 25,000 transactions; at most 100), so that the next Refresh changes can place what changes.
  */
 async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, budget: number): Promise<string> {
   const memory = await storedPlacements(feed.store, company);
@@ -145,7 +141,7 @@ async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, b
     const run = await syncChanges(feed, { maxPages: Math.max(1, budget) });
     if (run.kind === 'synced' && run.mirrored) return '';
   }
-  const mirror = await startMirror(feed, { maxPages: Math.min(MIRROR_MAX_PAGES, Math.max(MIRROR_MIN_PAGES, budget)) });
+  const mirror = await startMirror(feed, { maxPages: mirrorPagesFor(budget) });
   return mirror.complete
     ? ` Recorded where ${plural(mirror.placements, 'transaction')} post (${plural(mirror.calls, 'call')}), so Refresh changes can place what changes.`
     : ` Recorded where ${plural(mirror.placements, 'transaction')} post (${plural(mirror.calls, 'call')}); the rest did not fit, and a change to one of them makes Refresh changes refresh everything.`;

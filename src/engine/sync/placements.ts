@@ -21,6 +21,13 @@
 import type { Transaction, TransactionTombstone } from '../../api/types';
 import type { CacheStore } from '../ports/storage';
 
+/** A mirror costs at least this many pages (of 500 transactions) when one is needed, at most the second. */
+export const MIRROR_MIN_PAGES = 50;
+export const MIRROR_MAX_PAGES = 100;
+
+/** The pages a full refresh may spend on a mirror: what the refresh itself costs, within the bounds. */
+export const mirrorPagesFor = (refreshCalls: number) => Math.min(MIRROR_MAX_PAGES, Math.max(MIRROR_MIN_PAGES, refreshCalls));
+
 /** Transactions kept per company at most; beyond it a transaction counts as never seen. */
 export const MAX_PLACEMENTS = 50_000;
 
