@@ -198,7 +198,7 @@ async function compare(w: World, figures: readonly Figure[], r: () => number): P
   return wrong;
 }
 
-const STEPS = Number(process.env.REFRESH_PROPERTY_STEPS ?? 15);
+const STEPS = Number(process.env.REFRESH_PROPERTY_STEPS ?? 30);
 
 describe.each(['standard', 'variant'] as const)('Refresh changes is exact (%s dialect)', (dialect) => {
   let w: World;
