@@ -21,6 +21,7 @@ export interface ChangedOnlyFigures {
   nothingChanged: { calls: number };
   oneMonthEdits: { month: string; edits: number; calls: number; requests: string[]; fullCalls: number };
   closedThroughPriorQuarter: { closedThrough: string; month: string; calls: number; requests: string[]; openCalls: number };
+  monthEndClose: { month: string; recategorised: number; spread: number; redated: number; calls: number; ran: string };
   startupMonth: { days: number; changesPerDay: number; changedFrom: string; calls: number; perDay: number[]; fullDailyCalls: number; cap: number };
 }
 
@@ -78,6 +79,21 @@ export async function changedOnlyBench(sb: TestSandbox, def: PackDefinition): Pr
   const oneMonth = await refresh('changed');
   const oneMonthRequests = await markedSince(t0);
 
+  // A typical month-end close of June (issue 34): recategorisations, annual contracts spread over the next
+  // twelve months, and accruals re-dated into the month they belong to. The edits go through the API (their
+  // calls are the edits', not the refresh's: measure counts the refresh alone).
+  const closeMonth = `${def.year}-06`;
+  const closeIds = pick(`${closeMonth}-01`, `${closeMonth}-30`, 30, 2 * MONTH_EDITS);
+  const categories = (await rt.client.categories.list()).data.filter((c) => c.account_type === 'expense' && c.tier > 1);
+  const [recat, spread, redate] = [closeIds.slice(0, 15), closeIds.slice(15, 20), closeIds.slice(20, 30)];
+  for (const [i, id] of recat.entries()) await sb.control(`transactions/${id}`, { category_id: categories[i % categories.length].id });
+  const editsOk = async (work: () => Promise<unknown>) => work().then(() => 1, () => 0);
+  let spreadDone = 0;
+  for (const id of spread) spreadDone += await editsOk(() => rt.client.transactions.update(id, { spread: { start_date: `${closeMonth}-01`, end_date: `${def.year + 1}-05-31` } }));
+  let redated = 0;
+  for (const id of redate) redated += await editsOk(() => rt.client.transactions.update(id, { accounting_date: `${def.year}-05-31` }));
+  const close = await refresh('changed');
+
   // A month of working days: each day the company's recent transactions change, then Refresh changes.
   const today = calendarDateAt(Date.now());
   const changedFrom = addDays(today, -45);
@@ -104,6 +120,7 @@ export async function changedOnlyBench(sb: TestSandbox, def: PackDefinition): Pr
     nothingChanged: { calls: nothing.calls },
     oneMonthEdits: { month, edits: monthIds.length, calls: oneMonth.calls, requests: oneMonthRequests, fullCalls: full.calls },
     closedThroughPriorQuarter: { closedThrough, month, calls: closed.calls, requests: closedRequests, openCalls: oneMonth.calls },
+    monthEndClose: { month: closeMonth, recategorised: recat.length, spread: spreadDone, redated, calls: close.calls, ran: close.value.ran },
     startupMonth: {
       days: STARTUP_DAYS,
       changesPerDay: CHANGES_PER_DAY,

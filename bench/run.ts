@@ -80,6 +80,11 @@ async function main(): Promise<void> {
       'against': co.oneMonthEdits.calls,
     },
     {
+      scenario: `month-end close of ${co.monthEndClose.month}: ${co.monthEndClose.recategorised} recategorised, ${co.monthEndClose.spread} spread over 12 months, ${co.monthEndClose.redated} accruals re-dated (ran: ${co.monthEndClose.ran})`,
+      calls: co.monthEndClose.calls,
+      'against': co.fullRefresh.calls,
+    },
+    {
       scenario: `a Startup month: ${co.startupMonth.days} daily refreshes of changes, ${co.startupMonth.changesPerDay} changes a day (cap ${co.startupMonth.cap})`,
       calls: co.startupMonth.calls,
       'against': co.startupMonth.fullDailyCalls,

@@ -178,6 +178,34 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return { ok: true };
   });
 
+  /**
+   * An upstream change to the chart of accounts or the departments, as an accountant makes in the web app
+   * (no transaction changes, no sync shows it): {name?, parent_id?}. A move keeps the tier: the new parent
+   * must be of the old parent's tier (and of the same account type, for a category).
+   */
+  for (const table of ['categories', 'departments'] as const) {
+    app.post(`/${table}/:id`, async (req) => {
+      const { id } = req.params as { id: string };
+      const b = jsonObjectBody(req);
+      const row = db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as { parent_id: string | null; tier: number; company_id: string; account_type?: string } | undefined;
+      if (!row) throw resourceMissing(`Unknown ${table === 'categories' ? 'category' : 'department'}.`, 'id');
+      if (b.name !== undefined) {
+        if (typeof b.name !== 'string' || b.name.trim() === '') throw invalidRequest('name must be a non-blank string.', 'name');
+        db.prepare(`UPDATE ${table} SET name = ? WHERE id = ?`).run(b.name, id);
+      }
+      if (b.parent_id !== undefined) {
+        const parent = db.prepare(`SELECT * FROM ${table} WHERE id = ? AND company_id = ?`).get(String(b.parent_id), row.company_id) as
+          | { tier: number; account_type?: string }
+          | undefined;
+        if (!parent || parent.tier !== row.tier - 1 || parent.account_type !== row.account_type) {
+          throw invalidRequest('parent_id must name a category or department of the old parent\'s tier (and account type).', 'parent_id');
+        }
+        db.prepare(`UPDATE ${table} SET parent_id = ? WHERE id = ?`).run(String(b.parent_id), id);
+      }
+      return { ok: true };
+    });
+  }
+
   app.setErrorHandler((err, _req, reply) => {
     const e = err instanceof ApiError ? err : invalidRequest((err as Error).message);
     reply.code(e.status).send(e.toBody());

@@ -103,7 +103,7 @@ test('only the income statement endpoint fails: the balance sheet is refreshed, 
 
   // The balance sheet block is rebuilt; only the income statement block is marked, its figures intact.
   const result = screen.getByText(/^Refreshed everything\./).textContent!;
-  expect(result).toMatch(new RegExp(`^Refreshed everything\\. Rebuilt 1 block; 1 block not refreshed\\. Spent ${spent} calls\\. Not refreshed, previous figures kept: Income statement, .* at ${income.address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.$`));
+  expect(result).toMatch(new RegExp(`^Refreshed everything\\. Rebuilt 1 block; 1 block not refreshed\\. Spent ${spent} calls\\. Recorded where \\d+ transactions post \\(40 calls\\), so Refresh changes can place what changes\\. Not refreshed, previous figures kept: Income statement, .* at ${income.address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.$`));
   const after = await h.gateway.listBindings();
   expect(after.find((b) => b.id === balance.id)!.parameters.lastFailure).toBeUndefined();
   expect(Date.parse(after.find((b) => b.id === balance.id)!.refreshedAt)).toBeGreaterThan(Date.parse(balance.refreshedAt));

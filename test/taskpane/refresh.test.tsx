@@ -76,15 +76,16 @@ describe('Refresh', () => {
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     // The cost, before anything is spent (the 4 reports and 1 call to start the record of what changes);
     // focus on the confirming button.
-    expect(await screen.findByText('This will spend 5 calls to fetch everything again: 1 to start the record of what changes, 4 to rebuild 2 blocks.')).toBeTruthy();
+    expect(await screen.findByText('This will spend 5 calls to fetch everything again: 1 to start the record of what changes, 4 to rebuild 2 blocks. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.')).toBeTruthy();
     const confirm = screen.getByRole('button', { name: 'Refresh' });
     await waitFor(() => expect(document.activeElement).toBe(confirm));
     expect(await sb.usage(company())).toBe(before);
 
     await h.user.click(confirm);
     const result = await screen.findByText(/^Refreshed everything\./, {}, { timeout: 30000 });
-    expect(result.textContent).toBe('Refreshed everything. Rebuilt 2 blocks. Spent 5 calls.');
-    expect(await sb.usage(company())).toBe(before + 5);
+    // The first full refresh also records where each transaction posts (issue 34): 40 pages, instead of the 1 call of a new watermark.
+    expect(result.textContent).toMatch(/^Refreshed everything\. Rebuilt 2 blocks\. Spent 44 calls\. Recorded where \d+ transactions post \(40 calls\)/);
+    expect(await sb.usage(company())).toBe(before + 44);
     expect(h.recalculations()).toBe(1);
 
     const after = await h.gateway.listBindings();
@@ -116,16 +117,16 @@ describe('Refresh', () => {
     expect(event.completed).toHaveBeenCalledTimes(1);
     expect(
       await screen.findByText(
-        'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (2 calls) and keeps that record from then on.',
+        'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (2 calls) and keeps that record from then on. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.',
       ),
     ).toBeTruthy();
     await tabShown('Refresh');
     expect(await sb.usage(company())).toBe(before);
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toBe(
-      'Refreshed everything: no record yet of what changed since the figures were fetched. Rebuilt 1 block. Spent 2 calls.',
+    expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toMatch(
+      /^Refreshed everything: no record yet of what changed since the figures were fetched\. Rebuilt 1 block\. Spent 42 calls\. Recorded where \d+ transactions post \(40 calls\)/,
     );
-    expect(await sb.usage(company())).toBe(before + 2);
+    expect(await sb.usage(company())).toBe(before + 42);
 
     // From then on a changes refresh asks first: nothing changed, so it spends that 1 call and rewrites nothing.
     const [written] = await h.gateway.listBindings();
@@ -135,7 +136,7 @@ describe('Refresh', () => {
     ).toBeTruthy();
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect((await screen.findByText(/^Nothing changed/, {}, { timeout: 30000 })).textContent).toBe('Nothing changed since the last refresh. Spent 1 call.');
-    expect(await sb.usage(company())).toBe(before + 3);
+    expect(await sb.usage(company())).toBe(before + 43);
     expect((await h.gateway.listBindings())[0].refreshedAt).toBe(written.refreshedAt);
     h.unmount();
   });
@@ -223,10 +224,10 @@ describe('Refresh', () => {
 
     const before = await sb.usage(company());
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
-    expect(await screen.findByText('This will spend 1 call to fetch everything again: 1 to start the record of what changes. Figures within closed books are kept.')).toBeTruthy();
+    expect(await screen.findByText('This will spend 1 call to fetch everything again: 1 to start the record of what changes. Figures within closed books are kept. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.')).toBeTruthy();
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
-    expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toMatch(/Spent 1 call\.$/);
-    expect(await sb.usage(company())).toBe(before + 1);
+    expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toMatch(/Spent 40 calls\. Recorded where/);
+    expect(await sb.usage(company())).toBe(before + 40);
 
     // Reopened on the same workbook: the runtime reads the close before any formula, the pane shows it.
     h.unmount();
@@ -242,7 +243,8 @@ describe('Refresh', () => {
     expect(await screen.findByText('This will spend 3 calls to rebuild this block. It reopens its closed periods for this refresh.')).toBeTruthy();
     await again.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect((await screen.findByText(/^Refreshed the block at /, {}, { timeout: 30000 })).textContent).toContain('Spent 3 calls.');
-    expect(await sb.usage(company())).toBe(before + 4);
+    // (before + 40: the full refresh above also recorded where each transaction posts, issue 34)
+    expect(await sb.usage(company())).toBe(before + 40 + 3);
     const [reopened] = await again.gateway.listBindings();
     expect(String(blockAt(again.gateway, reopened.address).cell(3, 0).value)).toMatch(/ \(this block alone\)$/);
 
@@ -264,7 +266,7 @@ describe('Refresh', () => {
     await screen.findByRole('list', { name: 'Blocks' });
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     // The two blocks read the same three months: three calls, and one to start the record of what changes.
-    expect(await screen.findByText('This will spend 4 calls to fetch everything again: 1 to start the record of what changes, 3 to rebuild 2 blocks.')).toBeTruthy();
+    expect(await screen.findByText('This will spend 4 calls to fetch everything again: 1 to start the record of what changes, 3 to rebuild 2 blocks. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.')).toBeTruthy();
     const seen = new Set<string>();
     const watch = new MutationObserver(() => {
       const field = screen.queryByText(/^Recalculating|reports? read/);
@@ -274,7 +276,7 @@ describe('Refresh', () => {
     await sb.control('control', { latency_ms: 200 });
     try {
       await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
-      expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toContain('Rebuilt 2 blocks. Spent 4 calls.');
+      expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toContain('Rebuilt 2 blocks. Spent 43 calls.');
     } finally {
       watch.disconnect();
       await sb.control('control', { latency_ms: 0 });
@@ -348,13 +350,16 @@ describe('Refresh', () => {
     // so it counts among what FIN formulas might fetch again (an upper bound, as for a forgotten block's).
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     expect(
-      await screen.findByText('This will spend up to 4 calls to fetch everything again: 1 to start the record of what changes, 2 to rebuild 2 blocks, up to 1 for FIN formulas.'),
+      await screen.findByText('This will spend up to 4 calls to fetch everything again: 1 to start the record of what changes, 2 to rebuild 2 blocks, up to 1 for FIN formulas. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.'),
     ).toBeTruthy();
     const before = await sb.usage(company());
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
-    await screen.findByText(/^Refreshed everything\. Rebuilt 2 blocks; 1 block not refreshed\. Spent 3 calls\. Not refreshed, previous figures kept: Balance sheet/, {}, { timeout: 30000 });
+    const done = await screen.findByText(/^Refreshed everything\. Rebuilt 2 blocks; 1 block not refreshed\. Spent \d+ calls\./, {}, { timeout: 30000 });
+    expect(done.textContent).toMatch(/ Not refreshed, previous figures kept: Balance sheet/);
     expect(screen.getByRole('group', { name: 'Error: Block damaged' })).toBeTruthy();
-    expect(await sb.usage(company())).toBe(before + 3);
+    // The 2 blocks and the FIN formulas' 1, and 40 pages recording where each transaction posts (issue 34).
+    expect(await sb.usage(company())).toBe(before + 3 + 40 - 1);
+    expect(done.textContent).toContain(`Spent ${3 + 40 - 1} calls.`);
     expect(await h.gateway.readRange(`'${balanceSheet}'!A1:F80`)).toEqual(balanceCells);
     await waitFor(() => expect(screen.queryByText(/Found at the address an earlier version recorded/)).toBeNull());
 

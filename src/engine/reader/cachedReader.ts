@@ -27,6 +27,7 @@ import type { CacheStore } from '../ports/storage';
 import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 import { walkCalls, walkKind, weaker, WalkDensity, type WalkEstimate } from './walks';
 import { Derivations, type SourceClient } from './derivations';
+import { ownChangeRanges, storedPlacements } from '../sync/placements';
 
 /** What the reader needs of the API client (createClient's result satisfies it). */
 export interface ReaderClient {
@@ -457,7 +458,14 @@ export class CachedReader {
       if (this.own.size <= MAX_OWN_CHANGES) break;
       this.own.delete(id);
     }
-    return this.markStale(touchedBy(changes));
+    return this.markStale(touchedBy(await this.withSpreads(changes)));
+  }
+
+  /** A department change reaches the months a spread recognises the transaction in (sync/placements.ts). */
+  private async withSpreads(changes: readonly TransactionChange[]): Promise<TransactionChange[]> {
+    if (!changes.some((c) => c.department && c.id) || !this.stateStore) return [...changes];
+    const memory = await storedPlacements(this.stateStore, await this.companyId());
+    return changes.map((c) => (c.department && c.id ? { ...c, ranges: [...(c.ranges ?? []), ...ownChangeRanges(memory, c.id)] } : c));
   }
 
   /** The own change of this transaction a sync now sees, if any (it is forgotten: each is seen once). */

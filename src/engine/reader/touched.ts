@@ -30,6 +30,15 @@ export interface TransactionChange {
    * has `postings`). Reports and totals have no department: only answers by department are touched by it.
    */
   department?: boolean;
+  /**
+   * Inclusive day ranges (YYYY-MM-DD) where the transaction posts or posted besides its accounting dates:
+   * the months a spread recognises it in, before and after (spec: `spread`; the sandbox dates each month's
+   * part on its last day), or a month known only to the month (the placement memory, sync/placements.ts).
+   * With `postings` every answer over them is touched; with `department` alone, the answers by department.
+   */
+  ranges?: ReadonlyArray<readonly [string, string]>;
+  /** The transaction's date known only to the month (a tombstone without dates, placed by memory): lists over any day of it. */
+  dateRange?: readonly [string, string];
 }
 
 type Query = Record<string, unknown>;
@@ -50,15 +59,23 @@ interface Move {
   from: string;
   to: string;
   postings: boolean;
+  /** Postings anywhere from `from` to `to` (a spread's months), not only on its two ends. */
+  range?: boolean;
 }
 
 function movesIn(changes: readonly TransactionChange[], unit: (iso: string) => string): Move[] {
-  return changes
+  const moves: Move[] = changes
     .filter((c) => c.postings || unit(c.accountingBefore) !== unit(c.accountingAfter))
     .map((c) => {
       const [before, after] = [unit(c.accountingBefore), unit(c.accountingAfter)];
       return { before, after, from: before < after ? before : after, to: before < after ? after : before, postings: c.postings === true };
     });
+  // A range of changed postings: touched wherever it overlaps, as a move from its first day to its last.
+  for (const c of changes) {
+    if (!c.postings) continue;
+    for (const [first, last] of c.ranges ?? []) moves.push({ before: unit(first), after: unit(last), from: unit(first), to: unit(last), postings: true, range: true });
+  }
+  return moves;
 }
 
 /**
@@ -70,7 +87,10 @@ function activity(moves: readonly Move[], start: string | undefined, end: string
   if (moves.length === 0) return false;
   if (!start || !end) return true; // the API's default period follows today
   const inside = (d: string) => d >= start && d <= end;
-  return moves.some((m) => (m.postings ? inside(m.before) || inside(m.after) : inside(m.before) !== inside(m.after)));
+  return moves.some((m) => {
+    if (m.range) return m.from <= end && m.to >= start;
+    return m.postings ? inside(m.before) || inside(m.after) : inside(m.before) !== inside(m.after);
+  });
 }
 
 /** A balance on `date` (a balance sheet, a point-in-time total): changed from the earliest moved date on,
@@ -98,6 +118,7 @@ function byDepartment(changes: readonly TransactionChange[], start: string | und
   const inside = (d: string) => d >= start && d <= end;
   return changes.some((c) => {
     const [before, after] = [day(c.accountingBefore), day(c.accountingAfter)];
+    if ((c.postings || c.department) && (c.ranges ?? []).some(([first, last]) => day(first) <= end && day(last) >= start)) return true;
     return c.postings || c.department ? inside(before) || inside(after) : inside(before) !== inside(after);
   });
 }
@@ -107,14 +128,14 @@ export function touchedBy(changes: readonly TransactionChange[]): (req: ReadRequ
   // Reports take days; totals take months ("the day is ignored").
   const byDay = movesIn(changes, day);
   const byMonth = movesIn(changes, month);
-  const dates = changes.map((c) => day(c.date));
+  const dates = changes.map((c) => (c.dateRange ? [day(c.dateRange[0]), day(c.dateRange[1])] : [day(c.date), day(c.date)]));
   const postings = changes.some((c) => c.postings);
 
   /** A list of transactions by `date`: does its range hold a changed transaction? */
   const listed = (q: Query): boolean => {
     const start = text(q.start_date);
     const end = text(q.end_date);
-    return dates.some((d) => (!start || d >= day(start)) && (!end || d <= day(end)));
+    return dates.some(([first, last]) => (!start || last >= day(start)) && (!end || first <= day(end)));
   };
   const d = (v: unknown) => {
     const t = text(v);

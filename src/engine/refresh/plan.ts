@@ -5,6 +5,7 @@
 // ask, then what the changes touch -- known only after asking -- and never more than the full refresh.
 
 import { storedWatermark } from '../sync/changeFeed';
+import { mirrorPagesFor, storedPlacements } from '../sync/placements';
 import type { CacheStore } from '../ports/storage';
 import type { RefreshPlan } from '../statements';
 import { plural } from '../text/plural';
@@ -21,18 +22,24 @@ export interface WorkbookPlan {
   knownCalls: number;
   /** Consolidated statements with a column of this company: their figures are among the cached answers. */
   consolidated: number;
+  /**
+   * Pages a full refresh may spend, once, to record where each transaction posts (sync/placements.ts; 0 when
+   * the record holds them all): said with its cost, apart from fullCalls (the figures' refresh).
+   */
+  mirrorCalls?: number;
 }
 
 export async function planWorkbookRefresh(blocks: RefreshPlan, tables: number, store: CacheStore, companyId: string, consolidated = 0): Promise<WorkbookPlan> {
   const watermark = (await storedWatermark(store, companyId)) !== null;
   const fullCalls = 1 + blocks.blockCalls + blocks.formulaCalls + tables;
   const knownCalls = blocks.changedCalls.blockCalls + blocks.changedCalls.formulaCalls;
-  return { blocks, tables, watermark, fullCalls, knownCalls, consolidated };
+  const recorded = (await storedPlacements(store, companyId)).complete;
+  return { blocks, tables, watermark, fullCalls, knownCalls, consolidated, mirrorCalls: recorded ? 0 : mirrorPagesFor(blocks.blockCalls + blocks.formulaCalls) };
 }
 
 export function changedRefreshText(plan: WorkbookPlan): string {
   if (!plan.watermark) {
-    return `The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (${plural(plan.fullCalls, 'call')}) and keeps that record from then on.`;
+    return `The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (${plural(plan.fullCalls, 'call')}) and keeps that record from then on.${mirrorText(plan)}`;
   }
   const known = plan.knownCalls > 0 ? `, including ${plural(plan.knownCalls, 'call')} for what your pushes changed` : '';
   return `This will spend 1 call to ask what changed since the last refresh, then only what the changes touch${known}: at most ${plural(plan.fullCalls, 'call')}.`;
@@ -49,7 +56,13 @@ export function fullRefreshText(plan: WorkbookPlan): string {
   if (plan.tables > 0) parts.push(`${plan.tables} for ${plural(plan.tables, 'transactions table')} (more if a table has grown past a page)`);
   const frozen = blocks.blocks.some((b) => b.frozen > 0) ? ' Figures within closed books are kept.' : '';
   const upTo = blocks.formulaCalls > 0 ? 'up to ' : '';
-  return `This will spend ${upTo}${plural(plan.fullCalls, 'call')} to fetch everything again: ${parts.join(', ')}.${frozen}`;
+  return `This will spend ${upTo}${plural(plan.fullCalls, 'call')} to fetch everything again: ${parts.join(', ')}.${frozen}${mirrorText(plan)}`;
+}
+
+/** The once-only cost of recording where each transaction posts, said before it is spent. */
+function mirrorText(plan: WorkbookPlan): string {
+  if (!plan.mirrorCalls) return '';
+  return ` Once, up to ${plural(plan.mirrorCalls, 'more call')} record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.`;
 }
 
 /** What a changed-only refresh cannot see, said beside it. */

@@ -4,8 +4,9 @@
 //  - changed: one sync run asks what changed since the last refresh (sync/changeFeed.ts); only the cached
 //    answers those changes touch, and those the add-in's own pushes touched, are fetched again; a table
 //    takes the run's watermark when none of the changes is in it. Nothing changed: 1 call.
-//  - full: a new watermark first (1 call, so nothing that changes meanwhile is lost), then every answer
-//    not within closed books is fetched again and every table refreshed.
+//  - full: the record of where each transaction posts first (a sync run, 1 call, when it holds them all;
+//    else a mirror, updated_after=0, pages of 500, bounded), so nothing that changes meanwhile is lost, then
+//    every answer not within closed books is fetched again and every table refreshed.
 // A changed refresh with nothing to go on (no watermark yet, more changes than a full refresh costs) runs as
 // a full one, and says so. The runtime runs it (src/runtime/workspace.ts): it starts the company's refresh
 // here, refreshes the FIN cells itself, then finishes it here; the engine never calls back up.
@@ -14,7 +15,9 @@ import type { RefreshReport } from '../fin';
 import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
-import { startWatermark, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { mirrorPagesFor, storedPlacements } from '../sync/placements';
+import { describeReferenceChanges, referenceChanges } from '../sync/referenceChanges';
 import { plural } from '../text/plural';
 import type { TransactionsEngine } from '../transactions';
 
@@ -78,6 +81,7 @@ export async function startWorkbookRefresh(
   const company = await deps.reader.companyId();
   let ran: RefreshKind = options.kind;
   let feed: FeedResult | null = null;
+  let reference = '';
   if (options.kind === 'changed') {
     options.onPhase?.('asking');
     // A sync longer than refreshing everything is not worth finishing.
@@ -85,9 +89,10 @@ export async function startWorkbookRefresh(
     feed = await syncChanges(deps.feed, { maxPages: Math.max(1, everything) });
     if (feed.kind === 'unknown') ran = 'full';
     if (options.includeReference) await deps.reader.markStale(isReferenceRead);
-  } else {
-    await startWatermark(deps.feed);
+    else if (ran === 'changed') reference = await learnReferenceChanges(deps.feed, deps.reader);
   }
+  // A full refresh keeps (or starts) the record of where each transaction posts, before it fetches anything.
+  const recorded = ran === 'full' ? await keepPlacements(deps.feed, company, options.kind === 'full', options.plan.blockCalls + options.plan.formulaCalls) : '';
 
   // The tables first and beside the blocks and formulas, not after them: a table's pages wait one on the
   // other, and a re-pull is the longest chain of calls in the refresh (issue 14, item 5).
@@ -110,22 +115,53 @@ export async function startWorkbookRefresh(
       });
       unplan();
       const tables = await refreshingTables;
-      const calls = Math.max(0, (await deps.meter.count()) - before);
       const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
-      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${checked}` };
+      const calls = Math.max(0, (await deps.meter.count()) - before);
+      return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${reference}${recorded}${checked}` };
     },
   };
 }
 
+/** The chart of accounts and the departments, read again when the cache holds them (1 call each). */
+async function learnReferenceChanges(feed: FeedDeps, reader: CachedReader): Promise<string> {
+  const { categories, departments } = feed.client;
+  if (!categories || !departments) return '';
+  return describeReferenceChanges(await referenceChanges(reader, { categories, departments }));
+}
+
+/**
+ * The placement memory after a full refresh (sync/placements.ts): a whole one is carried on by a sync run
+ * (1 call when nothing changed, as a new watermark costs); otherwise a mirror is read, at most what the
+ * refresh itself costs (mirrorPagesFor: at least 50 pages, 25,000 transactions; at most 100), so that the next Refresh changes can place what changes.
+ */
+async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, budget: number): Promise<string> {
+  const memory = await storedPlacements(feed.store, company);
+  if (memory.complete) {
+    if (!asked) return '';
+    const run = await syncChanges(feed, { maxPages: Math.max(1, budget) });
+    if (run.kind === 'synced' && run.mirrored) return '';
+  }
+  const mirror = await startMirror(feed, { maxPages: mirrorPagesFor(budget) });
+  return mirror.complete
+    ? ` Recorded where ${plural(mirror.placements, 'transaction')} post (${plural(mirror.calls, 'call')}), so Refresh changes can place what changes.`
+    : ` Recorded where ${plural(mirror.placements, 'transaction')} post (${plural(mirror.calls, 'call')}); the rest did not fit, and a change to one of them makes Refresh changes refresh everything.`;
+}
+
 /**
  * After a full refresh, every answer the API gave that the monthly statements also decide is compared with
- * them (reader/derivations.ts, no call). A difference means this API breaks an identity the add-in relies on:
+ * them (reader/derivations.ts, no call), and with derivation on one derived answer of each kind is fetched
+ * from the API and compared (at most 3 calls, counted in what the refresh spent). A difference means this API breaks an identity the add-in relies on:
  * derivation is turned off for the company, and the refresh says so. With derivation off, the refresh says
  * what the check found either way (that is how a user learns whether it can be turned on).
  */
 async function checkDerivations(deps: WorkbookRefreshDeps, company: string): Promise<string> {
   const { derivations } = deps.reader;
-  const { checked, differed } = await derivations.check(company).catch(() => ({ checked: 0, differed: [] as string[] }));
+  const none = { checked: 0, differed: [] as string[], keys: new Set<string>() };
+  // With derivation on, the figures were derived, not fetched: a sample is fetched to compare (at most 3 calls).
+  const sample = derivations.enabled ? await derivations.verifySample(company).catch(() => none) : none;
+  const found = await derivations.check(company, sample.keys).catch(() => none);
+  const checked = sample.checked + found.checked;
+  const differed = [...sample.differed, ...found.differed];
   if (differed.length > 0) {
     const because = `${plural(differed.length, 'figure')} of the API differed from the sum of its monthly statements (${differed.slice(0, 2).join('; ')}${differed.length > 2 ? '; ...' : ''})`;
     derivations.setEnabled(false);

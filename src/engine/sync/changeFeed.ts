@@ -6,9 +6,11 @@
 // again. With no stored watermark (first use, or after a full refresh started a new one) nothing is known
 // about what changed since the cached answers were fetched: the caller refreshes everything.
 //
-// What a sync cannot see: journal entries that come from no transaction (depreciation, accruals, a rebuild
-// of the books) and the accounting date a transaction had before someone else moved it a second time (the
-// API gives rows as they are, not their history: a change is taken to move from the transaction's date).
+// The API gives rows as they are, not their history: where a changed transaction posted before comes from
+// the placement memory (placements.ts, placeChanges.ts), kept from every run and from a mirror a full refresh
+// starts; a change it cannot place (never seen, a spread of unreadable shape, no dates) makes the run
+// `unknown`, so the refresh runs as a full one and says why. What a sync cannot see at all: journal entries
+// that come from no transaction (depreciation, accruals, a rebuild of the books): Full refresh.
 
 import { MAX_UPDATED_AFTER } from '../../api/sync';
 import type { CallOptions } from '../../api/transport';
@@ -16,8 +18,10 @@ import type { SyncOptions, SyncResult } from '../../api/sync';
 import type { Transaction, TransactionTombstone } from '../../api/types';
 import type { CachedReader } from '../reader/cachedReader';
 import type { CacheStore } from '../ports/storage';
-import type { TransactionChange } from '../reader/touched';
 import { touchedBy } from '../reader/touched';
+import { placeRows, type SeenChange } from './placeChanges';
+import type { ReferenceClient } from './referenceChanges';
+import { PlacementMemory, placeOf, placementOf, watermarkKey } from './placements';
 
 /** The client's incremental sync (src/api/sync.ts), as the feed uses it. */
 export interface SyncClient {
@@ -25,19 +29,14 @@ export interface SyncClient {
 }
 
 export interface FeedDeps {
-  client: SyncClient;
+  /** With the lists of categories and departments, Refresh changes also learns their changes (referenceChanges.ts). */
+  client: SyncClient & Partial<ReferenceClient>;
   reader: CachedReader;
   /** Where the watermark is kept (the add-in's storage, next to the cached answers it is about). */
   store: CacheStore;
 }
 
-/** A change the sync saw: the transaction's date (what list filters use) and the add-in's part in it. */
-export interface SeenChange {
-  id: string;
-  date: string | null;
-  /** The table the add-in made this change from; null when someone else made it. */
-  ownFrom: string | null;
-}
+export type { SeenChange } from './placeChanges';
 
 export interface FeedResult {
   /** synced: the changes since the stored watermark are known and marked. unknown: nothing is known
@@ -53,9 +52,11 @@ export interface FeedResult {
   /** The watermarks the run went from and to (from is null when there was none). */
   from: number | null;
   to: number;
+  /** Transactions whose place the memory now holds (sync/placements.ts), and whether it holds every one. */
+  placements?: number;
+  mirrored?: boolean;
 }
 
-const watermarkKey = (companyId: string) => `fin-sync:${companyId}:watermark`;
 
 export async function storedWatermark(store: CacheStore, companyId: string): Promise<number | null> {
   const text = await store.get(watermarkKey(companyId)).catch(() => undefined);
@@ -79,8 +80,51 @@ export async function startWatermark(deps: FeedDeps): Promise<number> {
   return result.watermark;
 }
 
-function dateOf(row: Transaction | TransactionTombstone): string | null {
-  return typeof row.date === 'string' ? row.date.slice(0, 10) : null;
+/**
+ * Starts the placement memory from a mirror (spec, incremental mode 4: `updated_after=0` "is the way to start
+ * a mirror"): every transaction's place, in pages of 500, at most `maxPages` calls. Its pinned watermark is
+ * stored with it, so every change made while it runs arrives in the next sync. A full refresh runs it before
+ * it fetches anything (a row it read then changed is re-reported next time, placed from what it read). Cut
+ * short, the memory keeps what it read and the rest counts as never seen.
+ */
+export async function startMirror(deps: FeedDeps, options: { maxPages: number; pageSize?: number }): Promise<{ calls: number; placements: number; complete: boolean; watermark: number }> {
+  const companyId = await deps.reader.companyId();
+  const memory = PlacementMemory.empty();
+  let pages = 0;
+  let watermark: number | null = null;
+  let complete = false;
+  let overflow = false;
+  try {
+    const result = await deps.reader.call(
+      '/transactions',
+      (o: CallOptions) =>
+        deps.client.transactions.sync({
+          ...o,
+          watermark: 0,
+          maxPages: Math.max(1, options.maxPages),
+          limit: options.pageSize ?? 500,
+          onPage: (page) => {
+            pages += 1;
+            watermark = page.watermark;
+            for (const row of page.upserts) {
+              const place = placeOf(row);
+              if (!place || !memory.set(row.id, placementOf(place))) overflow = true;
+            }
+            for (const row of page.tombstones) memory.delete(row.id);
+          },
+        }),
+      { timeoutMs: 20 * 60_000 },
+    );
+    watermark = result.watermark;
+    complete = true;
+  } catch (error) {
+    if ((error as { code?: unknown })?.code !== 'page_limit_exceeded' || watermark === null) throw error;
+  }
+  // A row it could not keep (the bound, no dates) leaves it partial: such a transaction counts as never seen.
+  memory.complete = complete && !overflow;
+  await memory.save(deps.store, companyId, watermark!);
+  await storeWatermark(deps.store, companyId, watermark!);
+  return { calls: pages, placements: memory.size, complete: memory.complete, watermark: watermark! };
 }
 
 /**
@@ -121,28 +165,15 @@ export async function syncChanges(deps: FeedDeps, options: { maxPages: number; p
     return { kind: 'unknown', calls: pages + 1, seen: [], marked: 0, reason: `more changes than refreshing everything costs (over ${options.maxPages} pages)`, from, to };
   }
 
-  const seen: SeenChange[] = [];
-  const changes: TransactionChange[] = [];
-  let unplaceable = false;
-  for (const row of rows.values()) {
-    const own = deps.reader.takeOwnChange(row.id);
-    const date = dateOf(row);
-    const accounting = typeof row.accounting_date === 'string' ? row.accounting_date.slice(0, 10) : date;
-    // The add-in's own change, as it made it: marked when it was made.
-    if (own && row.deleted !== true && accounting === own.accountingAfter) {
-      seen.push({ id: row.id, date, ownFrom: own.bindingId });
-      continue;
-    }
-    seen.push({ id: row.id, date, ownFrom: null });
-    if (date === null || accounting === null) unplaceable = true;
-    // Someone else's change: the rows say how things are, not what changed, so the amounts may have moved,
-    // from the transaction's date (where an accounting date starts) to where it is now.
-    else changes.push({ id: row.id, date, accountingBefore: date, accountingAfter: accounting, postings: true });
-  }
+  const memory = await PlacementMemory.load(deps.store, companyId, from);
+  const placed = placeRows(deps.reader, memory, rows.values());
+  const { seen, changes, unplaceable } = placed;
   let marked = 0;
   if (unplaceable) marked = await deps.reader.markAllStale();
   else if (changes.length) marked = (await deps.reader.markStale(touchedBy(changes))).length;
-  // Marked first, then the watermark: a crash in between marks the same changes again next time.
+  // Marked first, then the memory and the watermark it is true at: a crash in between marks the same
+  // changes again next time (a memory whose stamp is not the stored watermark is not trusted).
+  await memory.save(deps.store, companyId, result.watermark);
   await storeWatermark(deps.store, companyId, result.watermark);
-  return { kind: unplaceable ? 'unknown' : 'synced', calls: pages, seen, marked, reason: unplaceable ? 'a deleted transaction came without its dates' : undefined, from, to: result.watermark };
+  return { kind: unplaceable ? 'unknown' : 'synced', calls: pages, seen, marked, reason: unplaceable ?? undefined, from, to: result.watermark, placements: memory.size, mirrored: memory.complete };
 }

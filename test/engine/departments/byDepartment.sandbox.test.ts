@@ -140,11 +140,12 @@ describe.each(periods())('a P&L by department over $name', ({ start, end }) => {
     // Drill-down knows a department's column from the Total.
     expect(inserted.binding.parameters.columnDepartments).toEqual([...departments.filter((d) => d.parent_id === root.id).map((d) => d.id), ...labels.slice(children.length, -1).map((l) => (l === 'Unassigned' ? 'unassigned' : expect.any(String))), null]);
 
-    // A refresh of changes that finds nothing changed: its one call, and the block stays as it is.
+    // A refresh of changes that finds nothing changed: its sync page, and the category and department lists
+    // the block depends on read again (no sync shows their changes, issue 34); the block stays as it is.
     await startWatermark({ client: rt.client, reader: rt.reader, store: rt.stores.cacheStore });
     const ask = await workspace.askRefresh('changed');
     const { value: refreshed, calls: refreshCalls } = await counted(() => workspace.refresh(ask));
-    expect(refreshCalls).toBe(1);
+    expect(refreshCalls).toBe(1 + 2);
     expect(refreshed.result.blocks.refreshed).toEqual([]);
   });
 });

@@ -82,3 +82,19 @@ test('an API whose totals differ from its statements: the full refresh turns der
   const q1 = (await rt.client.reports.incomeStatement({ start_date: `${year}-01-01`, end_date: `${year}-03-31` })).revenue.categories.find((c) => c.name === 'Revenue')!.amount_cents;
   expect(Math.round(cells[0] * 100)).toBe(q1 + 1);
 });
+
+test('derivation on (the default), an API whose totals differ from its statements by one cent: the full refresh fetches a derived total to compare, turns derivation off and says why', async () => {
+  const rt = await testRuntime(sb, { fetch: offByOneCent, recalculate: async () => void (await totalsOf()) });
+  const totalsOf = () => Promise.all([1, 2, 3, 4].map((q) => rt.service.total({ category: 'Revenue', start: `${year}-Q${q}` })));
+  expect((await rt.runtime.getReader())!.derivations.enabled).toBe(true);
+  const gateway = new MemoryGateway();
+  const workspace = await testWorkspace(rt.runtime, gateway, { quietMs: 50 });
+  await workspace.statements.insert(months, 'newSheet');
+  // On: the totals are derived from the cached months; the one call is the category list they name.
+  expect(await usage(totalsOf)).toBe(1);
+  const result = (await workspace.refresh(await workspace.askRefresh('full'))).result;
+  // Before issue 34 the check skipped derived answers: "Spent N calls." and derivation stayed on.
+  expect(result.message).toMatch(/ Derivation from the monthly statements is now off for this company: 1 figure of the API differed from the sum of its monthly statements \(\/aggregations\/total\?category_id=cat_\w+&end_date=\d{4}-\d{2}-\d{2}&start_date=\d{4}-\d{2}-01\)\. Every figure is fetched from the API\.$/);
+  expect(await rt.runtime.getConnection()).toMatchObject({ deriveFromStatements: false });
+  expect((await rt.runtime.getReader())!.derivations.enabled).toBe(false);
+});

@@ -97,19 +97,23 @@ describe('changed-only refresh of a workbook', () => {
     expect(value.message).toMatch(/^Refreshed everything: no record yet of what changed/);
     // 1 watermark + 12 + 4 + 1 reports + the categories list (cached, due like every answer) + the table's
     // incremental sync page; the 8 quarterly totals are derived from the monthly statements (reader/derive.ts).
-    expect(calls).toBe(1 + 17 + 1 + 1);
+    // And where each of the 20,000 transactions posts, read once (a mirror: 40 pages of 500, issue 34), and
+    // one derived total fetched from the API to compare with what was derived (issue 34, item 4).
+    expect(calls).toBe(1 + 17 + 1 + 1 + 40 + 1);
+    expect(value.message).toMatch(/Recorded where \d+ transactions post \(40 calls\), so Refresh changes can place what changes\./);
     expect(value.tables.map((t) => t.outcome)).toEqual(['refreshed']);
     // Each block's stamp says which refresh wrote it.
     for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/^Refreshed \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(full refresh\)$/);
   });
 
-  it('nothing changed: 1 call, nothing rewritten', async () => {
+  it('nothing changed: 2 calls (the sync page and the category list, which no sync covers), nothing rewritten', async () => {
     await sleep(1100);
     const bindings = JSON.stringify(await p.gateway.listBindings());
     const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
-    expect(calls).toBe(1);
+    // The chart of accounts can change with no transaction changing (issue 34): the cached list is read again.
+    expect(calls).toBe(2);
     expect(value).toMatchObject({ ran: 'changed', blocks: { refreshed: [], failed: [] }, tables: [{ outcome: 'unchanged' }] });
-    expect(value.message).toBe('Nothing changed since the last refresh. 0 tables refreshed, 1 unchanged. Spent 1 call.');
+    expect(value.message).toBe('Nothing changed since the last refresh. 0 tables refreshed, 1 unchanged. Spent 2 calls.');
     // The table took the run's watermark; nothing else in the workbook moved.
     const withoutWatermark = (list: BindingRecord[]) => list.map((b) => ({ ...b, parameters: { ...b.parameters, watermark: null } }));
     const prior = JSON.parse(bindings) as BindingRecord[];
@@ -126,8 +130,9 @@ describe('changed-only refresh of a workbook', () => {
     const { value, calls } = await counted(() => refreshWorkbook(p, 'changed'));
     expect(value.ran).toBe('changed');
     // 1 sync page + the March P&L + the 4 balance sheets (March on) + the year's cash flow; the Q1 totals of
-    // both categories (the Advertising or Revenue line the transaction left) are derived from the months.
-    expect(calls).toBe(1 + 1 + 4 + 1);
+    // both categories (the Advertising or Revenue line the transaction left) are derived from the months;
+    // + the category list, read again to learn a change of the chart (issue 34).
+    expect(calls).toBe(1 + 1 + 4 + 1 + 1);
     expect(value.blocks.refreshed).toHaveLength(3);
     for (const b of value.blocks.refreshed) expect(await stampOf(p.gateway, b)).toMatch(/ \(refresh of changes\)$/);
     expect(value.tables).toMatchObject([{ outcome: 'unchanged' }]);
@@ -149,12 +154,13 @@ describe('changed-only refresh of a workbook', () => {
       await sleep(1100);
       const { calls } = await counted(() => refreshWorkbook(p, 'changed'));
       // 1 sync page + the September and December balance sheets + the year's cash flow: the March P&L, the
-      // March and June balance sheets and the Q1 totals are closed.
-      expect(calls).toBe(1 + 2 + 1);
+      // March and June balance sheets and the Q1 totals are closed; + the category list (issue 34).
+      expect(calls).toBe(1 + 2 + 1 + 1);
       // A full refresh leaves the closed answers too: the watermark + 6 open months of P&L + 2 balance
-      // sheets + the cash flow + categories + the table page (the Q3 and Q4 totals derived from the months).
+      // sheets + the cash flow + categories + the table page (the Q3 and Q4 totals derived from the months)
+      // + one derived total fetched to compare (issue 34).
       const full = await counted(() => refreshWorkbook(p, 'full'));
-      expect(full.calls).toBe(1 + 6 + 2 + 1 + 1 + 1);
+      expect(full.calls).toBe(1 + 6 + 2 + 1 + 1 + 1 + 1);
     } finally {
       p.rt.reader.setBooksClosedThrough(null);
     }
@@ -179,12 +185,31 @@ describe('full refresh of a workbook', () => {
       const { value } = await counted(() => refreshWorkbook(p, 'full'));
       expect(value.tables).toMatchObject([{ outcome: 'refreshed' }]);
       const tablePage = log.find((l) => l.url.pathname.endsWith('/transactions') && l.url.searchParams.has('start_date'))!;
-      const reads = log.filter((l) => /\/(reports|aggregations)\//.test(l.url.pathname));
+      // The refresh's reports (the one derived total fetched to compare after it is not among them).
+      const reads = log.filter((l) => /\/reports\//.test(l.url.pathname));
       expect(reads).toHaveLength(17);
       // Started after them, the table's page would go out once the last of them had come back.
       expect(tablePage.start).toBeLessThan(Math.max(...reads.map((r) => r.end)));
     } finally {
       await sb.control('control', { latency_ms: 0 });
     }
+  });
+});
+
+describe('changes no sync shows (issue 34, item 3)', () => {
+  it('a category moved under another parent: Refresh changes reads the list again, and the parent totals typed before and after are the API\'s', async () => {
+    const p = await pack();
+    await refreshWorkbook(p, 'full');
+    const categories = (await p.rt.client.categories.list()).data;
+    const leaf = categories.find((c) => c.account_type === 'expense' && c.tier === 3 && categories.some((o) => o.tier === 2 && o.account_type === 'expense' && o.id !== c.parent_id))!;
+    const [from, to] = [categories.find((c) => c.id === leaf.parent_id)!, categories.find((o) => o.tier === 2 && o.account_type === 'expense' && o.id !== leaf.parent_id)!];
+    const totals = () => Promise.all([from, to].map((c) => p.rt.service.total({ category: c.name, start: `${year}-Q2` })));
+    await totals();
+    await sb.control(`categories/${leaf.id}`, { parent_id: to.id });
+    const { value } = await counted(() => refreshWorkbook(p, 'changed'));
+    expect(value.message).toMatch(/ The chart of accounts changed: \d+ cached figures depend on it and are fetched again\./);
+    const api = await Promise.all([from, to].map(async (c) => (await p.rt.client.aggregations.total({ category_id: c.id, start_date: `${year}-04-01`, end_date: `${year}-06-30` })).total_cents));
+    expect((await totals()).map((v) => Math.round(v * 100))).toEqual(api);
+    await sb.control(`categories/${leaf.id}`, { parent_id: from.id });
   });
 });
