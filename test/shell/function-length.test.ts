@@ -4,6 +4,7 @@
 // `const x =` included when it is a variable's initialiser) to its last. Declaration files (.d.ts) are only
 // types, and src/ holds no generated or vendored code; a file that ever is should be named in SKIPPED with why.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -82,7 +83,7 @@ describe('function length', () => {
   });
 
   it('measures every kind of function, from its first line to its last', () => {
-    const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'fn-length-'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fn-length-'));
     const file = path.join(dir, 'sample.tsx');
     fs.writeFileSync(
       file,
