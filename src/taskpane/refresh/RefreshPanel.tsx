@@ -1,4 +1,4 @@
-import { Button, Checkbox, Text } from '@fluentui/react-components';
+import { Checkbox, Text } from '@fluentui/react-components';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { BindingRecord } from '../../engine/ports/workbook';
 import type { WorkbookPlan } from '../../engine/refresh/plan';
@@ -6,10 +6,10 @@ import { ChoiceField } from '../shared/ChoiceField';
 import { useToday } from '../shared/hooks';
 import type { PaneRequest } from '../../runtime';
 import type { RefreshProgress } from './refreshProgress';
-import { ConfirmRefresh, RefreshOutcome } from './RefreshParts';
+import { ConfirmRefresh, RefreshButtons, RefreshOutcome } from './RefreshParts';
 import type { ScreenProps } from '../services';
 import { useScreenStyles } from '../shared/styles';
-import { addMonths, CHANGED_ONLY_BLIND_SPOT, endOfMonth, plural } from '../../runtime/screenKit';
+import { addMonths, endOfMonth, plural } from '../../runtime/screenKit';
 import { BlockItem, useRefreshStyles } from './BlockItem';
 import { runRefresh, type Pending } from './runRefresh';
 import { useRefreshAsks } from './useRefreshAsks';
@@ -123,27 +123,13 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
 
   return (
     <div className={styles.screen}>
-      <div className={styles.row}>
-        <Button ref={refreshChangedRef} appearance="primary" onClick={(e) => void ask('changed', e.currentTarget)} disabledFocusable={busy || pending !== null}>
-          Refresh changes
-        </Button>
-        <Button onClick={(e) => void ask('full', e.currentTarget)} disabledFocusable={busy || pending !== null}>
-          Full refresh
-        </Button>
-      </div>
-      <div className={styles.row}>
-        <Button ref={refreshSheetRef} onClick={(e) => void askScope('sheet', e.currentTarget)} disabledFocusable={busy || pending !== null}>
-          Refresh this sheet
-        </Button>
-        <Button ref={refreshSelectionRef} onClick={(e) => void askScope('selection', e.currentTarget)} disabledFocusable={busy || pending !== null}>
-          Refresh selection
-        </Button>
-      </div>
-      <Text className={styles.note}>
-        Refresh changes asks what changed since the last refresh (1 call) and fetches only what that touches
-        {plan ? `; a full refresh costs ${plural(plan.fullCalls, 'call')}` : ''}. {CHANGED_ONLY_BLIND_SPOT} Refresh this sheet or the selection
-        fetches again only the blocks, FIN cells and tables in it, at the exact cost shown first.
-      </Text>
+      <RefreshButtons
+        refs={{ changed: refreshChangedRef, sheet: refreshSheetRef, selection: refreshSelectionRef }}
+        fullCalls={plan?.fullCalls ?? null}
+        disabled={busy || pending !== null}
+        onAsk={(kind, opener) => void ask(kind, opener)}
+        onAskScope={(kind, opener) => void askScope(kind, opener)}
+      />
       <Checkbox
         checked={includeReference}
         onChange={(_, d) => setIncludeReference(d.checked === true)}
