@@ -52,6 +52,36 @@ function companyNamed(connection: ConnectedState): (argument: string) => string 
   return (argument) => findConnection(connection.connections, argument)?.companyId ?? null;
 }
 
+/** One action at a time: which is running and where it was started, its progress, then its result or error. */
+function useActionRun(services: PaneServices) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [origin, setOrigin] = useState<ActionOrigin | null>(null);
+  const [progress, setProgress] = useState('');
+  const [result, setResult] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  /** Bumped after every action: the tables and the saved jobs are read again. */
+  const [version, setVersion] = useState(0);
+
+  async function run(from: ActionOrigin, label: string, work: () => Promise<string>, companyIds?: readonly string[]): Promise<void> {
+    setOrigin(from);
+    setBusy(label);
+    setError(null);
+    setResult('');
+    setProgress('');
+    try {
+      setResult(await services.actions.track(label, work, companyIds));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+      setProgress('');
+      setVersion((v) => v + 1);
+    }
+  }
+
+  return { busy, origin, setOrigin, progress, setProgress, result, setResult, error, setError, version, run };
+}
+
 export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
   const today = useToday(services);
   const { workspace } = connection;
@@ -60,13 +90,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const [selected, setSelected] = useState('');
   const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
   const [plan, setPlan] = useState<ReviewPlan | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [origin, setOrigin] = useState<ActionOrigin | null>(null);
-  const [progress, setProgress] = useState('');
-  const [result, setResult] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  /** Bumped after every action: the tables and the saved jobs are read again. */
-  const [version, setVersion] = useState(0);
+  const { busy, origin, setOrigin, progress, setProgress, result, setResult, error, setError, version, run } = useActionRun(services);
 
   /** Keeps the chosen table while it is still there; otherwise the newest one is chosen. */
   const showTables = useCallback((list: TransactionsTableInfo[]) => {
@@ -78,7 +102,7 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
     (ifLive) => {
       void engine.tables().then(ifLive(showTables), setError);
     },
-    [engine, showTables, version],
+    [engine, showTables, version, setError],
   );
 
   useLiveEffect(
@@ -97,23 +121,6 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
 
   /** An action on the selected table spends on the company the table came from (its line goes on that log). */
   const onTable = (): string[] | undefined => (current?.company ? [current.company] : undefined);
-
-  async function run(from: ActionOrigin, label: string, work: () => Promise<string>, companyIds?: readonly string[]): Promise<void> {
-    setOrigin(from);
-    setBusy(label);
-    setError(null);
-    setResult('');
-    setProgress('');
-    try {
-      setResult(await services.actions.track(label, work, companyIds));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-      setProgress('');
-      setVersion((v) => v + 1);
-    }
-  }
 
   const onProgress = (p: { message: string }) => setProgress(p.message);
 
