@@ -1,14 +1,16 @@
-// One block of the Refresh tab's list: which statement, where it is now, when it was refreshed and whether
+// The Refresh tab's list of blocks, and one block of it: which statement, where it is now, when it was refreshed and whether
 // anything is known to have changed since (the add-in's own pushes and shifts are), is closed, or is damaged
 // (then only Forget).
 
 import { Badge, Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import type { Ref } from 'react';
 import type { BindingRecord } from '../../engine/ports/workbook';
+import type { WorkbookPlan } from '../../engine/refresh/plan';
 import type { RefreshBlock } from '../../engine/statements';
 import { describeSpec, failureOf, formatAge, isOld, plural } from '../../runtime/screenKit';
 import { useScreenStyles } from '../shared/styles';
 
-export const useRefreshStyles = makeStyles({
+const useRefreshStyles = makeStyles({
   blocks: {
     listStyle: 'none',
     margin: 0,
@@ -22,8 +24,12 @@ export const useRefreshStyles = makeStyles({
   },
 });
 
-export interface BlockItemProps {
+export interface BlockItemProps extends BlockActions {
   block: RefreshBlock;
+}
+
+/** What each block of the list offers, and when. */
+export interface BlockActions {
   now: number;
   closedThrough: string | null;
   /** Refresh this block is offered but not now (a refresh is running or asked). */
@@ -140,5 +146,31 @@ export function BlockItem({ block, now, closedThrough, askDisabled, forgetDisabl
         </Button>
       </div>
     </li>
+  );
+}
+
+/** The blocks the pane wrote, each a BlockItem, and the transactions tables refreshed with them. */
+export function BlocksList({ plan, headingRef, ...actions }: BlockActions & { plan: WorkbookPlan | null; headingRef: Ref<HTMLHeadingElement> }) {
+  const styles = useScreenStyles();
+  const refreshStyles = useRefreshStyles();
+  return (
+    <>
+      <h3 ref={headingRef} tabIndex={-1}>
+        Blocks in this workbook
+      </h3>
+      {plan && plan.blocks.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
+      {plan && plan.blocks.blocks.length > 0 && (
+        <ul aria-label="Blocks" className={refreshStyles.blocks}>
+          {plan.blocks.blocks.map((block) => (
+            <BlockItem key={block.binding.id} block={block} {...actions} />
+          ))}
+        </ul>
+      )}
+      {plan && plan.tables > 0 && (
+        <Text className={styles.note}>
+          {plural(plan.tables, 'transactions table')} of this company {plan.tables === 1 ? 'is' : 'are'} refreshed with the rest (a changes refresh leaves a table alone when none of the changes is in it).
+        </Text>
+      )}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { Checkbox, Text } from '@fluentui/react-components';
+import { Checkbox } from '@fluentui/react-components';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { BindingRecord } from '../../engine/ports/workbook';
 import type { WorkbookPlan } from '../../engine/refresh/plan';
@@ -9,8 +9,8 @@ import type { RefreshProgress } from './refreshProgress';
 import { ConfirmRefresh, RefreshButtons, RefreshOutcome } from './RefreshParts';
 import type { ScreenProps } from '../services';
 import { useScreenStyles } from '../shared/styles';
-import { addMonths, endOfMonth, plural } from '../../runtime/screenKit';
-import { BlockItem, useRefreshStyles } from './BlockItem';
+import { addMonths, endOfMonth } from '../../runtime/screenKit';
+import { BlocksList } from './BlockItem';
 import { runRefresh, type Pending } from './runRefresh';
 import { useRefreshAsks } from './useRefreshAsks';
 import { useRefreshPlan } from './useRefreshPlan';
@@ -41,7 +41,6 @@ function closeChoices(today: string): string[] {
 export function RefreshPanel({ services, connection, ribbonAsk = null }: RefreshPanelProps) {
   const styles = useScreenStyles();
   const { workspace } = connection;
-  const refreshStyles = useRefreshStyles();
   const today = useToday(services);
   const [pending, setPending] = useState<Pending | null>(null);
   const [progress, setProgress] = useState<RefreshProgress | null>(null);
@@ -156,31 +155,16 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
         />
       )}
       <RefreshOutcome progress={progress} result={result} error={error} context={{ baseUrl: connection.baseUrl, plan: connection.plan }} />
-      <h3 ref={blocksHeadingRef} tabIndex={-1}>
-        Blocks in this workbook
-      </h3>
-      {plan && plan.blocks.blocks.length === 0 && <Text>No statements inserted yet. Insert one from the Reports tab.</Text>}
-      {plan && plan.blocks.blocks.length > 0 && (
-        <ul aria-label="Blocks" className={refreshStyles.blocks}>
-          {plan.blocks.blocks.map((block) => (
-            <BlockItem
-              key={block.binding.id}
-              block={block}
-              now={now}
-              closedThrough={closedThrough}
-              askDisabled={busy || pending !== null}
-              forgetDisabled={busy}
-              onAsk={(b, opener) => void askBlock(b, opener)}
-              onForget={(binding) => void forget(binding)}
-            />
-          ))}
-        </ul>
-      )}
-      {plan && plan.tables > 0 && (
-        <Text className={styles.note}>
-          {plural(plan.tables, 'transactions table')} of this company {plan.tables === 1 ? 'is' : 'are'} refreshed with the rest (a changes refresh leaves a table alone when none of the changes is in it).
-        </Text>
-      )}
+      <BlocksList
+        plan={plan}
+        headingRef={blocksHeadingRef}
+        now={now}
+        closedThrough={closedThrough}
+        askDisabled={busy || pending !== null}
+        forgetDisabled={busy}
+        onAsk={(b, opener) => void askBlock(b, opener)}
+        onForget={(binding) => void forget(binding)}
+      />
     </div>
   );
 }
