@@ -22,6 +22,73 @@ const num = (v: unknown, name: string, min: number, max: number): number => {
   return v;
 };
 
+/** POST /control's body applied: the clock, the faults, the job worker (see there for its fields). */
+function applyControl(b: Record<string, unknown>, ctx: SandboxContext): void {
+  const { clock, faults, settings } = ctx;
+  if (b.clear_faults === true) faults.clear();
+  if (b.clock_offset_seconds !== undefined) clock.offsetSeconds = num(b.clock_offset_seconds, 'clock_offset_seconds', -1e10, 1e10);
+  if (b.latency_ms !== undefined) faults.latencyMs = num(b.latency_ms, 'latency_ms', 0, 60000);
+  if (b.rate_500 !== undefined) faults.rate500 = num(b.rate_500, 'rate_500', 0, 1);
+  if (b.rate_429 !== undefined) faults.rate429 = num(b.rate_429, 'rate_429', 0, 1);
+  if (b.rate_drop !== undefined) faults.rateDrop = num(b.rate_drop, 'rate_drop', 0, 1);
+  if (b.job_processing_delay_ms !== undefined) settings.jobProcessingDelayMs = num(b.job_processing_delay_ms, 'job_processing_delay_ms', 0, 600000);
+  if (b.worker_paused !== undefined) {
+    settings.workerPaused = b.worker_paused === true;
+    if (!settings.workerPaused) ctx.kickWorker();
+  }
+  if (b.faults !== undefined) {
+    if (!Array.isArray(b.faults)) throw invalidRequest('faults must be an array.', 'faults');
+    for (const f of b.faults) {
+      if (!isPlainObject(f) || !['error500', 'error429', 'drop', 'drop_after'].includes(String(f.kind))) {
+        throw invalidRequest('Each fault needs kind error500, error429, drop or drop_after.', 'faults');
+      }
+      faults.rules.push({
+        kind: f.kind as FaultRule['kind'],
+        count: num(f.count ?? 1, 'count', 1, 1e6),
+        method: typeof f.method === 'string' ? f.method : undefined,
+        path: typeof f.path === 'string' ? f.path : undefined,
+        retry_after: typeof f.retry_after === 'number' ? f.retry_after : undefined,
+      });
+    }
+  }
+}
+
+/** POST /members' body applied to the key owner's membership (see there for its fields). */
+function updateMember(db: SandboxContext['db'], b: Record<string, unknown>): void {
+  const row = db.prepare('SELECT user_id, company_id FROM api_keys WHERE key = ?').get(String(b.key)) as
+    | { user_id: string; company_id: string }
+    | undefined;
+  if (!row) throw resourceMissing('Unknown key.', 'key');
+  const m = db.prepare('SELECT permissions FROM memberships WHERE company_id = ? AND user_id = ?').get(row.company_id, row.user_id) as
+    | { permissions: string }
+    | undefined;
+  if (!m) throw resourceMissing('The key owner has no membership.', 'key');
+  if (b.permissions !== undefined) {
+    if (!isPlainObject(b.permissions)) throw invalidRequest('permissions must be an object.', 'permissions');
+    const perms = parsePermissions(m.permissions);
+    for (const [area, level] of Object.entries(b.permissions)) {
+      if (!(PERMISSION_AREAS as readonly string[]).includes(area) || !(PERMISSION_LEVELS as readonly string[]).includes(String(level))) {
+        throw invalidRequest(`Bad permission ${area}=${String(level)}.`, 'permissions');
+      }
+      (perms as Record<string, string>)[area] = String(level);
+    }
+    db.prepare("UPDATE memberships SET permissions = ?, role = 'custom' WHERE company_id = ? AND user_id = ?").run(
+      JSON.stringify(perms),
+      row.company_id,
+      row.user_id,
+    );
+    // The spec: removing API access permanently revokes the owner's active keys for that company;
+    // restoring the permission later does not bring them back.
+    if (perms.api_access !== 'manage') {
+      db.prepare('UPDATE api_keys SET revoked = 1 WHERE company_id = ? AND user_id = ?').run(row.company_id, row.user_id);
+    }
+  }
+  if (b.status === 'active' || b.status === 'removed') {
+    db.prepare('UPDATE memberships SET status = ? WHERE company_id = ? AND user_id = ?').run(b.status, row.company_id, row.user_id);
+  }
+  if (typeof b.user_active === 'boolean') db.prepare('UPDATE users SET active = ? WHERE id = ?').run(b.user_active ? 1 : 0, row.user_id);
+}
+
 export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { db, clock, faults, settings } = ctx;
 
@@ -48,33 +115,7 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
    * clear_faults: true, job_processing_delay_ms, worker_paused.
    */
   app.post('/control', async (req) => {
-    const b = jsonObjectBody(req);
-    if (b.clear_faults === true) faults.clear();
-    if (b.clock_offset_seconds !== undefined) clock.offsetSeconds = num(b.clock_offset_seconds, 'clock_offset_seconds', -1e10, 1e10);
-    if (b.latency_ms !== undefined) faults.latencyMs = num(b.latency_ms, 'latency_ms', 0, 60000);
-    if (b.rate_500 !== undefined) faults.rate500 = num(b.rate_500, 'rate_500', 0, 1);
-    if (b.rate_429 !== undefined) faults.rate429 = num(b.rate_429, 'rate_429', 0, 1);
-    if (b.rate_drop !== undefined) faults.rateDrop = num(b.rate_drop, 'rate_drop', 0, 1);
-    if (b.job_processing_delay_ms !== undefined) settings.jobProcessingDelayMs = num(b.job_processing_delay_ms, 'job_processing_delay_ms', 0, 600000);
-    if (b.worker_paused !== undefined) {
-      settings.workerPaused = b.worker_paused === true;
-      if (!settings.workerPaused) ctx.kickWorker();
-    }
-    if (b.faults !== undefined) {
-      if (!Array.isArray(b.faults)) throw invalidRequest('faults must be an array.', 'faults');
-      for (const f of b.faults) {
-        if (!isPlainObject(f) || !['error500', 'error429', 'drop', 'drop_after'].includes(String(f.kind))) {
-          throw invalidRequest('Each fault needs kind error500, error429, drop or drop_after.', 'faults');
-        }
-        faults.rules.push({
-          kind: f.kind as FaultRule['kind'],
-          count: num(f.count ?? 1, 'count', 1, 1e6),
-          method: typeof f.method === 'string' ? f.method : undefined,
-          path: typeof f.path === 'string' ? f.path : undefined,
-          retry_after: typeof f.retry_after === 'number' ? f.retry_after : undefined,
-        });
-      }
-    }
+    applyControl(jsonObjectBody(req), ctx);
     return state();
   });
 
@@ -96,39 +137,7 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   /** Change the key owner's membership live: {key, permissions?: {area: level}, status?: active|removed, user_active?: bool}. */
   app.post('/members', async (req) => {
-    const b = jsonObjectBody(req);
-    const row = db.prepare('SELECT user_id, company_id FROM api_keys WHERE key = ?').get(String(b.key)) as
-      | { user_id: string; company_id: string }
-      | undefined;
-    if (!row) throw resourceMissing('Unknown key.', 'key');
-    const m = db.prepare('SELECT permissions FROM memberships WHERE company_id = ? AND user_id = ?').get(row.company_id, row.user_id) as
-      | { permissions: string }
-      | undefined;
-    if (!m) throw resourceMissing('The key owner has no membership.', 'key');
-    if (b.permissions !== undefined) {
-      if (!isPlainObject(b.permissions)) throw invalidRequest('permissions must be an object.', 'permissions');
-      const perms = parsePermissions(m.permissions);
-      for (const [area, level] of Object.entries(b.permissions)) {
-        if (!(PERMISSION_AREAS as readonly string[]).includes(area) || !(PERMISSION_LEVELS as readonly string[]).includes(String(level))) {
-          throw invalidRequest(`Bad permission ${area}=${String(level)}.`, 'permissions');
-        }
-        (perms as Record<string, string>)[area] = String(level);
-      }
-      db.prepare("UPDATE memberships SET permissions = ?, role = 'custom' WHERE company_id = ? AND user_id = ?").run(
-        JSON.stringify(perms),
-        row.company_id,
-        row.user_id,
-      );
-      // The spec: removing API access permanently revokes the owner's active keys for that company;
-      // restoring the permission later does not bring them back.
-      if (perms.api_access !== 'manage') {
-        db.prepare('UPDATE api_keys SET revoked = 1 WHERE company_id = ? AND user_id = ?').run(row.company_id, row.user_id);
-      }
-    }
-    if (b.status === 'active' || b.status === 'removed') {
-      db.prepare('UPDATE memberships SET status = ? WHERE company_id = ? AND user_id = ?').run(b.status, row.company_id, row.user_id);
-    }
-    if (typeof b.user_active === 'boolean') db.prepare('UPDATE users SET active = ? WHERE id = ?').run(b.user_active ? 1 : 0, row.user_id);
+    updateMember(db, jsonObjectBody(req));
     return { ok: true };
   });
 

@@ -9,6 +9,8 @@ import { useToday } from '../shared/hooks';
 import type { ScreenProps } from '../services';
 import { useScreenStyles } from '../shared/styles';
 import { filterCategories, useCategories } from '../shared/useCategories';
+import type { Tree } from '../../engine/tree';
+import type { Category } from '../../api/types';
 
 // The formula helper: pick a category from the chart of accounts (type to filter), give a period, and put
 // the matching FIN.TOTAL formula into the selected cell; with a department, the FIN.PNL of that department
@@ -32,11 +34,54 @@ function depthVariable(depth: number): CSSProperties {
   return { '--fin-tree-depth': depth } as CSSProperties;
 }
 
-export function FormulaHelper({ services, connection }: ScreenProps) {
+/** The chart of accounts as a list to pick from, filtered as the user types. */
+interface CategoryListProps {
+  tree: Tree<Category>;
+  filter: string;
+  setFilter: (filter: string) => void;
+  shown: ReturnType<typeof filterCategories>;
+  selectedId: string | null;
+  setSelectedId: (id: string | null) => void;
+}
+
+function CategoryList({ tree, filter, setFilter, shown, selectedId, setSelectedId }: CategoryListProps) {
   const styles = useScreenStyles();
   const helperStyles = useHelperStyles();
-  const today = useToday(services);
   const listLabel = useId();
+  return (
+    <>
+      <Field label="Filter categories">
+        <Input type="search" value={filter} onChange={(_, d) => setFilter(d.value)} spellCheck={false} />
+      </Field>
+      <Text id={listLabel}>Categories</Text>
+      <Text role="status" aria-live="polite" className={styles.note}>
+        {filter ? `${shown.length} of ${tree.ordered.length} categories match` : `${tree.ordered.length} categories`}
+      </Text>
+      {/* Keyed by the filter: a new list starts with its first (or the selected) option active, so
+          Enter picks it right after Tab from the filter box. */}
+      <Listbox
+        key={filter}
+        aria-labelledby={listLabel}
+        selectedOptions={selectedId ? [selectedId] : []}
+        onOptionSelect={(_, d) => setSelectedId(d.optionValue ?? null)}
+        className={helperStyles.categories}
+      >
+        {shown.map((node) => (
+          <Option key={node.id} value={node.id} text={node.path}>
+            <span aria-hidden="true" className={helperStyles.indented} style={depthVariable(node.depth)}>
+              {filter ? node.path : node.name}
+            </span>
+            <span className={styles.visuallyHidden}>{node.path}</span>
+          </Option>
+        ))}
+      </Listbox>
+    </>
+  );
+}
+
+export function FormulaHelper({ services, connection }: ScreenProps) {
+  const styles = useScreenStyles();
+  const today = useToday(services);
   const categories = useCategories(services, connection);
   const { tree, checked, loading } = categories;
   const [filter, setFilter] = useState('');
@@ -103,31 +148,7 @@ export function FormulaHelper({ services, connection }: ScreenProps) {
       )}
       {tree && (
         <>
-          <Field label="Filter categories">
-            <Input type="search" value={filter} onChange={(_, d) => setFilter(d.value)} spellCheck={false} />
-          </Field>
-          <Text id={listLabel}>Categories</Text>
-          <Text role="status" aria-live="polite" className={styles.note}>
-            {filter ? `${shown.length} of ${tree.ordered.length} categories match` : `${tree.ordered.length} categories`}
-          </Text>
-          {/* Keyed by the filter: a new list starts with its first (or the selected) option active, so
-              Enter picks it right after Tab from the filter box. */}
-          <Listbox
-            key={filter}
-            aria-labelledby={listLabel}
-            selectedOptions={selectedId ? [selectedId] : []}
-            onOptionSelect={(_, d) => setSelectedId(d.optionValue ?? null)}
-            className={helperStyles.categories}
-          >
-            {shown.map((node) => (
-              <Option key={node.id} value={node.id} text={node.path}>
-                <span aria-hidden="true" className={helperStyles.indented} style={depthVariable(node.depth)}>
-                  {filter ? node.path : node.name}
-                </span>
-                <span className={styles.visuallyHidden}>{node.path}</span>
-              </Option>
-            ))}
-          </Listbox>
+          <CategoryList tree={tree} filter={filter} setFilter={setFilter} shown={shown} selectedId={selectedId} setSelectedId={setSelectedId} />
           {selected?.item.point_in_time && (
             <Text>
               <Badge appearance="tint" shape="rounded" color="informative">

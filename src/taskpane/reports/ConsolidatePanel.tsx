@@ -1,17 +1,16 @@
 import { Button, Checkbox, Field, Input, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { NamedPeriodKey } from '../../engine/dates';
-import type { ConsolidatedBlock, ConsolidatedSpec } from '../../engine/consolidation/insert';
-import type { StatementSpec } from '../../engine/statements';
-import { GROUPS_SETTING, nameKey, withGroup, type GroupReview } from '../../runtime';
+import type { ConsolidatedBlock } from '../../engine/consolidation/insert';
+import { GROUPS_SETTING, withGroup, type GroupReview } from '../../runtime';
 import { ChoiceField } from '../shared/ChoiceField';
 import { ErrorMessage } from '../shared/ErrorMessage';
-import { useToday } from '../shared/hooks';
 import type { PaneServices, ScreenProps } from '../services';
 import type { ConnectedState } from '../session';
 import { useScreenStyles } from '../shared/styles';
 import { useLiveEffect } from '../shared/useLiveEffect';
-import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { formatAge, PERIOD_CHOICES, plural, statementLabel, STATEMENTS } from '../../runtime/screenKit';
+import { groupNameClash, useConsolidation, useConsolidationActions } from './useConsolidation';
 
 // A consolidated statement of several connected companies (issue 16, item 4): a column per company and the
 // total, lines matched by category name path, no eliminations; each company's report through its own
@@ -20,18 +19,31 @@ import { formatAge, namedPeriod, PERIOD_CHOICES, plural, statementLabel, STATEME
 // The chosen companies can be saved as a group of the workbook for FIN lines; and the groups a workbook
 // brings are shown for review on opening (WorkbookGroupsReview), none added up before the user accepts it.
 
-/**
- * Why a group may not have this name, or null: a group name never equals a connection's name, a connected
- * company's name or a company id (a formula naming the company would get the group's figures).
- */
-function groupNameClash(name: string, connection: ConnectedState): string | null {
-  const key = nameKey(name);
-  for (const c of connection.connections) {
-    if (nameKey(c.name) === key) return `"${name}" is the name of the connection ${c.name}: give the group another name.`;
-    if (nameKey(c.companyName) === key) return `"${name}" is the name of the company ${c.companyName} (connection ${c.name}): give the group another name.`;
-    if (c.companyId === name.trim()) return `"${name}" is the company id of ${c.companyName}: give the group another name.`;
-  }
-  return null;
+/** A consolidated block of the workbook: what, where, when refreshed; Refresh this block and Forget. */
+function ConsolidatedBlockItem({ block, missing, now, busy, onRefresh, onForget }: { block: ConsolidatedBlock; missing: { name: string }[]; now: number; busy: boolean; onRefresh: () => void; onForget: () => void }) {
+  const styles = useScreenStyles();
+  return (
+    <li aria-label={`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}>
+      <Text block weight="semibold">
+        {`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}
+      </Text>
+      <Text block className={styles.note}>
+        {`${block.binding.address}; refreshed ${formatAge(Date.parse(block.binding.refreshedAt), now)}`}
+      </Text>
+      {missing.length > 0 && <Text block>{`Connect ${missing.map((x) => x.name).join(' and ')} to refresh it.`}</Text>}
+      <div className={styles.row}>
+        {missing.length === 0 && (
+          <Button size="small" onClick={onRefresh} disabledFocusable={busy}>
+            {`Refresh this block (${plural(block.members.length, 'call')}, one per company)`}
+          </Button>
+        )}
+        {/* The cells stay; only the record goes (a damaged block is refreshed no more). */}
+        <Button size="small" onClick={onForget} disabledFocusable={busy}>
+          Forget
+        </Button>
+      </div>
+    </li>
+  );
 }
 
 /** The pane's period picker, less Custom (a consolidation is of one named period). */
@@ -39,136 +51,14 @@ const PERIODS = PERIOD_CHOICES.filter((c): c is { key: NamedPeriodKey; label: st
 
 export function ConsolidatePanel({ services, connection }: ScreenProps) {
   const styles = useScreenStyles();
-  const today = useToday(services);
-  const [names, setNames] = useState<string[]>([]);
-  /** By company id: a block's company is found here whatever its connection is called now. */
-  const [connectedIds, setConnectedIds] = useState<Set<string>>(new Set());
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const [statement, setStatement] = useState<StatementSpec['statement']>('income_statement');
-  const [periodKey, setPeriodKey] = useState<NamedPeriodKey>('last_quarter');
-  const [cost, setCost] = useState<string>('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState('');
-  const [error, setError] = useState<unknown>(null);
   const [groupName, setGroupName] = useState('Group');
-  const [blocks, setBlocks] = useState<ConsolidatedBlock[]>([]);
-  const [blocksVersion, setBlocksVersion] = useState(0);
-
-  useLiveEffect(
-    (ifLive) => {
-      void connection.workspace.consolidation.blocks().then(ifLive(setBlocks), () => undefined);
-    },
-    [connection.workspace, blocksVersion],
-  );
-
-  useLiveEffect(
-    (ifLive) => {
-      void services.runtime.listConnections().then(
-        ifLive((list) => {
-          const all = list.list.map((c) => c.name);
-          setNames(all);
-          setConnectedIds(new Set(list.list.map((c) => c.companyId)));
-          setChosen(new Set(all));
-        }),
-      );
-    },
-    [services.runtime, connection],
-  );
-
-  const spec = useMemo((): ConsolidatedSpec => {
-    const p = namedPeriod(periodKey, { today, fiscalYearStartMonth: connection.fiscalYearStartMonth });
-    return { statement, period: 'custom', start: p.start, end: p.end, scale: 'units', fiscalYearStartMonth: connection.fiscalYearStartMonth ?? 1 };
-  }, [statement, periodKey, today, connection.fiscalYearStartMonth]);
-
-  const { consolidation } = connection.workspace;
-  const picked = names.filter((n) => chosen.has(n));
-
-  useLiveEffect(
-    (ifLive) => {
-      if (picked.length < 2) {
-        setCost('');
-        return;
-      }
-      void (async () => {
-        const c = await consolidation.cost(picked, spec);
-        const each = c.perCompany.map((p) => `${p.name} ${plural(p.cost.calls, 'call')}`).join(', ');
-        return `Costs ${plural(c.calls, 'call')}: ${each} (one per company, none for what is cached).`;
-      })().then(ifLive(setCost), setError);
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- picked is names and chosen
-    [names, chosen, spec, consolidation],
-  );
+  const state = useConsolidation(services, connection);
+  const { names, connectedIds, chosen, setChosen, statement, setStatement, periodKey, setPeriodKey, cost, error, blocks } = state;
+  const { busy, result, insert, refreshBlock, forget, saveGroup } = useConsolidationActions(services, connection, state, groupName);
 
   if (names.length < 2) {
     return <Text className={styles.note}>Connect a second company (Connection tab) to put companies side by side in a consolidated statement.</Text>;
   }
-
-  const insert = async () => {
-    setBusy(true);
-    setError(null);
-    setResult('');
-    try {
-      // Each company pays its own part: a line on each one's log.
-      const { written, companies } = await consolidation.insert(picked, spec, (companyIds, run) =>
-        services.actions.track(`Consolidated ${STATEMENTS.find((s) => s.key === statement)!.label.toLowerCase()}`, run, companyIds),
-      );
-      setBlocksVersion((v) => v + 1);
-      setResult(`Inserted the consolidated statement at ${written.address}: ${companies} companies and their total, no eliminations.`);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  /** Refresh this block: each company's report again, on its own connection (one call each). */
-  const refreshBlock = async (block: ConsolidatedBlock) => {
-    setBusy(true);
-    setError(null);
-    setResult('');
-    try {
-      const companyIds = block.members.map((x) => x.companyId);
-      const { written } = await services.actions.track(`Refresh consolidated ${statementLabel(block.spec.statement).toLowerCase()}`, () => consolidation.refresh(block), companyIds);
-      const spent = companyIds.reduce((n, id) => n + (services.actions.entries(id)[0]?.calls ?? 0), 0);
-      setResult(`Refreshed the consolidated statement at ${written.address}. Spent ${plural(spent, 'call')}.`);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-      setBlocksVersion((v) => v + 1);
-    }
-  };
-
-  const forget = async (block: ConsolidatedBlock) => {
-    setError(null);
-    try {
-      await consolidation.forget(block.binding);
-      setResult(`Forgot the consolidated statement at ${block.binding.address}: its cells stay as they are, and it is refreshed no more.`);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBlocksVersion((v) => v + 1);
-    }
-  };
-
-  /** The chosen companies as a named group in the workbook, for consolidated FIN lines. */
-  const saveGroup = async () => {
-    setError(null);
-    setResult('');
-    try {
-      const name = groupName.trim();
-      const members = names.filter((n) => chosen.has(n));
-      if (name === '' || members.length < 2) throw new Error('Name the group and choose at least two companies.');
-      const clash = groupNameClash(name, connection);
-      if (clash) throw new Error(clash);
-      await services.gateway.writeSetting(GROUPS_SETTING, withGroup(await services.gateway.readSetting(GROUPS_SETTING), name, members));
-      // The user's own group: accepted on this computer as it is saved.
-      await services.runtime.acceptGroup(name);
-      setResult(`Saved the group "${name}" (${members.join(' + ')}) in this workbook: =FIN.PNL("Revenue", …, "${name}") adds up its companies' figures.`);
-    } catch (e) {
-      setError(e);
-    }
-  };
 
   return (
     <section aria-labelledby="consolidate-heading" className={styles.screen}>
@@ -211,31 +101,17 @@ export function ConsolidatePanel({ services, connection }: ScreenProps) {
           <h4>Consolidated statements in this workbook</h4>
           <Text className={styles.note}>Refresh changes and Full refresh rebuild a consolidated statement when a company's figures in it are due (Refresh tab); Refresh this block fetches them all again now.</Text>
           <ul aria-label="Consolidated blocks">
-            {blocks.map((block) => {
-              const missing = block.members.filter((x) => !connectedIds.has(x.companyId));
-              return (
-                <li key={block.binding.id} aria-label={`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}>
-                  <Text block weight="semibold">
-                    {`${block.title}: ${statementLabel(block.spec.statement)}, ${block.spec.start} to ${block.spec.end}`}
-                  </Text>
-                  <Text block className={styles.note}>
-                    {`${block.binding.address}; refreshed ${formatAge(Date.parse(block.binding.refreshedAt), services.now())}`}
-                  </Text>
-                  {missing.length > 0 && <Text block>{`Connect ${missing.map((x) => x.name).join(' and ')} to refresh it.`}</Text>}
-                  <div className={styles.row}>
-                    {missing.length === 0 && (
-                      <Button size="small" onClick={() => void refreshBlock(block)} disabledFocusable={busy}>
-                        {`Refresh this block (${plural(block.members.length, 'call')}, one per company)`}
-                      </Button>
-                    )}
-                    {/* The cells stay; only the record goes (a damaged block is refreshed no more). */}
-                    <Button size="small" onClick={() => void forget(block)} disabledFocusable={busy}>
-                      Forget
-                    </Button>
-                  </div>
-                </li>
-              );
-            })}
+            {blocks.map((block) => (
+              <ConsolidatedBlockItem
+                key={block.binding.id}
+                block={block}
+                missing={block.members.filter((x) => !connectedIds.has(x.companyId))}
+                now={services.now()}
+                busy={busy}
+                onRefresh={() => void refreshBlock(block)}
+                onForget={() => void forget(block)}
+              />
+            ))}
           </ul>
         </>
       )}

@@ -55,14 +55,8 @@ function companyNamed(connection: ConnectedState): (argument: string) => string 
   return (argument) => findConnection(connection.connections, argument)?.companyId ?? null;
 }
 
-export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
-  const today = useToday(services);
-  const { workspace } = connection;
-  const engine = workspace.transactions;
-  const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
-  const [selected, setSelected] = useState('');
-  const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
-  const [plan, setPlan] = useState<ReviewPlan | null>(null);
+/** One action at a time: which is running and where it was started, its progress, then its result or error. */
+function useActionRun(services: PaneServices) {
   const [busy, setBusy] = useState<string | null>(null);
   const [origin, setOrigin] = useState<ActionOrigin | null>(null);
   const [progress, setProgress] = useState('');
@@ -71,36 +65,6 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
   const [error, setError] = useState<unknown>(null);
   /** Bumped after every action: the tables and the saved jobs are read again. */
   const [version, setVersion] = useState(0);
-
-  /** Keeps the chosen table while it is still there; otherwise the newest one is chosen. */
-  const showTables = useCallback((list: TransactionsTableInfo[]) => {
-    setTables(list);
-    setSelected((cur) => (cur && list.some((t) => t.bindingId === cur) ? cur : (list.at(-1)?.bindingId ?? '')));
-  }, []);
-
-  useLiveEffect(
-    (ifLive) => {
-      void engine.tables().then(ifLive(showTables), setError);
-    },
-    [engine, showTables, version],
-  );
-
-  useLiveEffect(
-    (ifLive) => {
-      if (!selected) return;
-      void engine.unfinished(selected).then(
-        ifLive((pushes) => setUnfinishedOf({ bindingId: selected, pushes })),
-        () => undefined,
-      );
-    },
-    [engine, selected, version],
-  );
-
-  const current = tables.find((t) => t.bindingId === selected);
-  const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];
-
-  /** An action on the selected table spends on the company the table came from (its line goes on that log). */
-  const onTable = (): string[] | undefined => (current?.company ? [current.company] : undefined);
 
   async function run(from: ActionOrigin, label: string, work: () => Promise<string | Said>, companyIds?: readonly string[]): Promise<void> {
     setOrigin(from);
@@ -120,6 +84,49 @@ export function useTransactionsActions(services: PaneServices, connection: Conne
       setVersion((v) => v + 1);
     }
   }
+
+  return { busy, origin, setOrigin, progress, setProgress, result, setResult, resultIntent, error, setError, version, run };
+}
+
+export function useTransactionsActions(services: PaneServices, connection: ConnectedState): TransactionsActions {
+  const today = useToday(services);
+  const { workspace } = connection;
+  const engine = workspace.transactions;
+  const [tables, setTables] = useState<TransactionsTableInfo[]>([]);
+  const [selected, setSelected] = useState('');
+  const [unfinishedOf, setUnfinishedOf] = useState<{ bindingId: string; pushes: UnfinishedPush[] } | null>(null);
+  const [plan, setPlan] = useState<ReviewPlan | null>(null);
+  const { busy, origin, setOrigin, progress, setProgress, result, setResult, resultIntent, error, setError, version, run } = useActionRun(services);
+
+  /** Keeps the chosen table while it is still there; otherwise the newest one is chosen. */
+  const showTables = useCallback((list: TransactionsTableInfo[]) => {
+    setTables(list);
+    setSelected((cur) => (cur && list.some((t) => t.bindingId === cur) ? cur : (list.at(-1)?.bindingId ?? '')));
+  }, []);
+
+  useLiveEffect(
+    (ifLive) => {
+      void engine.tables().then(ifLive(showTables), setError);
+    },
+    [engine, showTables, version, setError],
+  );
+
+  useLiveEffect(
+    (ifLive) => {
+      if (!selected) return;
+      void engine.unfinished(selected).then(
+        ifLive((pushes) => setUnfinishedOf({ bindingId: selected, pushes })),
+        () => undefined,
+      );
+    },
+    [engine, selected, version],
+  );
+
+  const current = tables.find((t) => t.bindingId === selected);
+  const unfinished = unfinishedOf && unfinishedOf.bindingId === selected ? unfinishedOf.pushes : [];
+
+  /** An action on the selected table spends on the company the table came from (its line goes on that log). */
+  const onTable = (): string[] | undefined => (current?.company ? [current.company] : undefined);
 
   const onProgress = (p: { message: string }) => setProgress(p.message);
 
