@@ -3,7 +3,7 @@
 // storage and installs the connections anew.
 
 import type { Company } from '../api';
-import type { SecretStore } from '../engine/ports/storage';
+import type { CacheStore, SecretStore } from '../engine/ports/storage';
 import type { RequestCache } from '../engine/reader/requestCache';
 import {
   claimCache,
@@ -22,6 +22,7 @@ import {
 import type { ConnectedFactory } from './connected';
 import type { FinCells } from './finCells';
 import { pick, type LoadedConnections } from './loadedConnections';
+import { forgetLearnedNames } from './learnedNames';
 
 export interface Identified {
   /** The key's company as GET /company answered. */
@@ -95,13 +96,15 @@ export interface ConnectionCommands {
 export interface ConnectionCommandsDeps {
   secrets: SecretStore;
   cache: RequestCache;
+  /** Where a company's learned parameter names are kept (forgotten with its cached answers). */
+  stateStore: CacheStore;
   factory: ConnectedFactory;
   connections: LoadedConnections;
   fin: Pick<FinCells, 'recalculateFor' | 'disconnected'>;
   emit: () => void;
 }
 
-export function connectionCommands({ secrets, cache, factory, connections, fin, emit }: ConnectionCommandsDeps): ConnectionCommands {
+export function connectionCommands({ secrets, cache, stateStore, factory, connections, fin, emit }: ConnectionCommandsDeps): ConnectionCommands {
   const commands: ConnectionCommands = {
     async listConnections() {
       const loaded = await connections.load();
@@ -178,6 +181,8 @@ export function connectionCommands({ secrets, cache, factory, connections, fin, 
       if (options.forgetCachedAnswers) {
         await cache.clear(companyId);
         await forgetCacheOwner(secrets, companyId);
+        // What the client learned of the API's unshown names goes with its answers: a new key or API learns afresh.
+        await forgetLearnedNames(stateStore, companyId);
       }
       connections.supersede();
       connections.install(

@@ -18,3 +18,8 @@ export function learnedNamesStore(store: CacheStore, companyId: string | undefin
     save: (names) => store.set(keyOf(companyId), JSON.stringify(names)),
   };
 }
+
+/** Forgets what the company's client learned: with its cached answers, on the user's word at disconnecting. */
+export function forgetLearnedNames(store: CacheStore, companyId: string): Promise<void> {
+  return store.remove([keyOf(companyId)]);
+}

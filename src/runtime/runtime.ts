@@ -141,7 +141,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   const connections = loadedConnections({ host, secrets, factory, beforeLoad: groups.load, installed: (names) => fin.connected(names) });
   const fin = finCells({ host, connections, groups, emit });
   const refresh = finRefresh({ host, connections, notHere: fin.notHere });
-  const commands = connectionCommands({ secrets, cache, factory, connections, fin, emit });
+  const commands = connectionCommands({ secrets, cache, stateStore, factory, connections, fin, emit });
   const { loadConnected } = connections;
 
   return {
