@@ -17,11 +17,11 @@ const unix = (iso: string) => Date.parse(iso) / 1000;
 
 const CASES: Case[] = [
   // 11:30 in Los Angeles (PST)
-  { today: '2026-11-18', now: unix('2026-11-18T19:30:00Z'), digest: '3c5ddaf0c29a3618005a662d739c31b78307764b9d84903c48ebac2d2c751ac5' },
+  { today: '2026-11-18', now: unix('2026-11-18T19:30:00Z'), digest: 'eb4a6f4e711ea1541ed6cd02b697ec6465082c5f6781fb09cca71c983d964d31' },
   // a leap day: years-before dates clamp to 28 February, month ends fall on the 29th
-  { today: '2028-02-29', now: unix('2028-02-29T20:00:00Z'), digest: 'd0d9da82d3eb61fce60a848aa55fc6899c04fd7b58923ce60a833d80e86aa8c5' },
+  { today: '2028-02-29', now: unix('2028-02-29T20:00:00Z'), digest: 'ba73f94adb81398c0c5ed7a2a483d7e40e247e4913a85fc4797e1edfc1745cdb' },
   // a year end, a few minutes before midnight in Los Angeles: `now` caps the last day's timestamps
-  { today: '2026-12-31', now: unix('2027-01-01T07:55:00Z'), digest: 'a4d5a6dfbaf705c6a2b9e2e11a777a11f6999d40973e664fc589e5e2ee25d641' },
+  { today: '2026-12-31', now: unix('2027-01-01T07:55:00Z'), digest: 'fce70ed794d62bddb47e4b34acf95b49d4c2d8d8aa036ef6af8b86c225796c23' },
 ];
 
 /** The primary-key columns of a table, in key order; empty for a table keyed by rowid alone. */
