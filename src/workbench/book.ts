@@ -83,7 +83,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly extents = new Map<string, Extent>();
   private readonly tableBoxes = new Map<string, TableBox>();
   private readonly formulaCells = new Map<string, CellPosition>();
-  private readonly selections = new Map<string, string>();
+  private readonly selections = new Map<string, { a1: string; active?: { row: number; col: number } }>();
   private selected: CellPosition;
   private readonly system: DateSystem;
 
@@ -234,13 +234,17 @@ export class WorkbenchBook extends MemoryGateway {
 
   // Selection and sheets -------------------------------------------------------------------------------
 
-  override select(sheet: string, a1: string): void {
+  /**
+   * A range selection ("B2:D9") keeps its top-left cell as the current one, as Excel's Range.select does,
+   * unless `active` names another cell of it: a range extended with Shift+Arrow keeps the cell it started
+   * from active, wherever that is in the range.
+   */
+  override select(sheet: string, a1: string, active?: { row: number; col: number }): void {
     super.select(sheet, a1);
-    // A range selection ("B2:D9") keeps its top-left cell as the current one, as Excel's active cell.
-    const { row, col } = parseBox(a1);
+    const { row, col } = active ?? parseBox(a1);
     const name = this.sheetNames().find((s) => s.toLowerCase() === sheet.toLowerCase()) ?? sheet;
     this.selected = { sheet: name, row, col };
-    this.selections.set(name.toLowerCase(), a1);
+    this.selections.set(name.toLowerCase(), { a1, active });
     this.touch();
   }
 
@@ -253,7 +257,8 @@ export class WorkbenchBook extends MemoryGateway {
   private followActiveSheet(force = false): void {
     const active = this.activeSheetName();
     if (!force && active.toLowerCase() === this.selected.sheet.toLowerCase()) return;
-    this.select(active, this.selections.get(active.toLowerCase()) ?? 'A1');
+    const last = this.selections.get(active.toLowerCase());
+    this.select(active, last?.a1 ?? 'A1', last?.active);
   }
 
   // Writes: the gateway's own, observed --------------------------------------------------------------
