@@ -162,8 +162,9 @@ function gridKey(e: KeyboardEvent<HTMLDivElement>, { book, sheet, visibleRows, e
     case 'Delete':
     case 'Backspace':
       e.preventDefault();
-      // Refused (a protected sheet): say why where the cell is, as a refused typed value does.
-      void book.enter(here, '').then((outcome) => {
+      // Delete clears the selection, Backspace the active cell (Excel's). Refused (a protected sheet): say
+      // why where the cell is, as a refused typed value does.
+      void (e.key === 'Delete' ? book.clearCells(sheet, book.selectedAreas().areas) : book.enter(here, '')).then((outcome) => {
         if (!outcome.ok) editor.refuse({ at: here }, outcome.message);
       });
       return;

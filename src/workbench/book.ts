@@ -490,6 +490,24 @@ export class WorkbenchBook extends MemoryGateway {
     return { ok: true };
   }
 
+  /**
+   * Delete on a selection, as in Excel: the values and formulas of its cells go, their formats stay. A
+   * protected sheet refuses it as a whole, with the words typing gets. Cells past the used extent are blank.
+   */
+  async clearCells(sheet: string, areas: readonly Box[]): Promise<EditOutcome> {
+    if (await this.isSheetProtected(sheet)) return { ok: false, message: PROTECTED_CELL };
+    const used = this.extent(sheet);
+    for (const a of areas) {
+      for (let row = a.row; row < Math.min(a.row + a.rows, used.rows); row++) {
+        for (let col = a.col; col < Math.min(a.col + a.cols, used.cols); col++) {
+          const cell = this.cellAt(sheet, row, col);
+          if (cell.formula || (cell.value !== null && cell.value !== '')) await this.enter({ sheet, row, col }, '');
+        }
+      }
+    }
+    return { ok: true };
+  }
+
   /** What the formula bar shows for a cell: its formula, else its value as typed. */
   inputText(at: CellPosition): string {
     const c = this.cellAt(at.sheet, at.row, at.col);

@@ -162,3 +162,19 @@ test('Delete on a locked cell of a protected sheet says why, as typing there doe
   });
   expect(screen.queryByRole('alert')).toBeNull();
 });
+
+test('Delete clears every cell of a range selected with Shift+Arrow, keeping formats, and only those', async () => {
+  const w = world();
+  for (const [a1, value] of [['A1', '100'], ['B1', '=A1*2'], ['A2', 'Rent'], ['B2', '300'], ['C1', 'kept'], ['A3', 'kept too']] as const) await w.book.enter(at(a1), value);
+  await w.book.writeGrid({ kind: 'anchor', sheet: 'Sheet1', cell: 'B2' }, { values: [[300]], cellFormats: [['#,##0.00']] });
+  await selectCell(w.book, 'A1');
+  await act(async () => {
+    fireEvent.keyDown(w.grid(), { key: 'ArrowRight', shiftKey: true });
+    fireEvent.keyDown(w.grid(), { key: 'ArrowDown', shiftKey: true });
+    fireEvent.keyDown(w.grid(), { key: 'Delete' });
+  });
+  await settle();
+  expect(['A1', 'B1', 'A2', 'B2'].map((a1) => w.book.inputText(at(a1)))).toEqual(['', '', '', '']);
+  expect(w.book.cellAt('Sheet1', 1, 1).numberFormat).toBe('#,##0.00');
+  expect([w.book.inputText(at('C1')), w.book.inputText(at('A3'))]).toEqual(['kept', 'kept too']);
+});
