@@ -4,13 +4,15 @@
 // drop-down list of a validated table column. Long sheets render only the rows in view.
 //
 // Grid composes the parts in grid/: the layout and the view (layout.ts), the editor (editor.tsx) and the
-// rendered parts (parts.tsx); the keys (the grid's and the editor's) are here.
+// rendered parts (parts.tsx); the keys (the grid's and the editor's) are here, where they take the selection in
+// grid/keys.ts.
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import { cellA1 } from '../engine/ports/address';
 import type { WorkbenchBook } from './book';
 import type { FormulaEngine } from './calc';
-import { useCellEditor, useEditorFocus } from './grid/editor';
+import { useCellEditor, useEditorFocus, type CellEditorState } from './grid/editor';
+import { enterFrom, extendSelection, stepRow, tabFrom, type TabRun } from './grid/keys';
 import { ROW_HEADER_WIDTH, ROW_HEIGHT, useGridLayout, useSelectionInView, useTextMeasures, useViewport } from './grid/layout';
 import { ChartsLayer, ColumnHeads, GridCell, OutlineLevels, OutlineToggles, PadRow } from './grid/parts';
 
@@ -40,7 +42,7 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
     book.select(sheet, cellA1(Math.max(0, row), Math.max(0, col)));
   };
   const editor = useCellEditor(book, scroller, select);
-  const { editing, setEditing, startEdit, commit, focusGrid } = editor;
+  const { setEditing } = editor;
 
   // Collapsed groups belong to a sheet.
   useEffect(() => {
@@ -51,59 +53,14 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
   useSelectionInView(scroller, selection, onThisSheet, layout);
   useEditorFocus(editor);
 
-  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (editing || !onThisSheet) return;
-    const { row, col } = selection;
-    const move = (dr: number, dc: number) => {
-      e.preventDefault();
-      let next = row;
-      if (dr !== 0) {
-        const i = visibleRows.indexOf(row);
-        next = visibleRows[Math.min(visibleRows.length - 1, Math.max(0, i + dr))] ?? row;
-      }
-      select(next, col + dc);
-      focusGrid();
-    };
-    switch (e.key) {
-      case 'ArrowDown':
-        return move(1, 0);
-      case 'ArrowUp':
-        return move(-1, 0);
-      case 'ArrowLeft':
-        return move(0, col > 0 ? -1 : 0);
-      case 'ArrowRight':
-        return move(0, 1);
-      case 'Enter':
-      case 'F2':
-        e.preventDefault();
-        void startEdit(selection);
-        return;
-      case 'Delete':
-      case 'Backspace':
-        e.preventDefault();
-        void book.enter(selection, '');
-        return;
-      default:
-        if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
-          e.preventDefault();
-          void startEdit(selection, e.key);
-        }
-    }
-  };
-
-  const onEditorKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (!editing) return;
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      void commit('down');
-    } else if (e.key === 'Tab') {
-      e.preventDefault();
-      void commit('right');
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      setEditing(null);
-      focusGrid();
-    }
+  const tabRun = useRef<TabRun | null>(null);
+  const keys: GridKeys = { book, sheet, visibleRows, editor, tabRun, select };
+  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => gridKey(e, keys);
+  const onEditorKey = (e: KeyboardEvent<HTMLInputElement>) => editorKey(e, keys);
+  // A click ends a Tab run, as in Excel.
+  const pick = (row: number, col: number) => {
+    tabRun.current = null;
+    select(row, col);
   };
 
   const tables = book.tablesOn(sheet);
@@ -136,7 +93,8 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
                   return (
                     <GridCell
                       key={c}
-                      {...{ book, engine, sheet, measures, tables, editor, listId, onEditorKey, select }}
+                      {...{ book, engine, sheet, measures, tables, editor, listId, onEditorKey }}
+                      select={pick}
                       row={r}
                       col={c}
                       width={w}
@@ -154,4 +112,96 @@ export function Grid({ book, engine, sheet, version }: GridProps) {
       </div>
     </div>
   );
+}
+
+interface GridKeys {
+  book: WorkbenchBook;
+  sheet: string;
+  visibleRows: readonly number[];
+  editor: CellEditorState;
+  tabRun: MutableRefObject<TabRun | null>;
+  select: (row: number, col: number) => void;
+}
+
+/**
+ * The grid's keys. Each reads the selection from the book when it is pressed, not from the last drawing:
+ * the book tells the page on the next turn, so under load a second key can come before the redraw and must
+ * start from where the first left the selection.
+ */
+function gridKey(e: KeyboardEvent<HTMLDivElement>, { book, sheet, visibleRows, editor, tabRun, select }: GridKeys): void {
+  const here = book.currentCell();
+  // The editor's keys bubble here; they are the editor's.
+  if (editor.editing || e.target instanceof HTMLInputElement || here.sheet.toLowerCase() !== sheet.toLowerCase()) return;
+  const { row, col } = here;
+  const go = (to: { row: number; col: number }, run: TabRun | null = null) => {
+    e.preventDefault();
+    tabRun.current = run;
+    select(to.row, to.col);
+    editor.focusGrid();
+  };
+  const extend = (move: { dr: number; dc: number; toColumn?: number }) => {
+    e.preventDefault();
+    tabRun.current = null;
+    book.select(sheet, extendSelection(here, book.selectedAreas().areas, move, visibleRows), { row, col });
+  };
+  const arrow = ARROWS[e.key];
+  if (arrow && e.shiftKey) return extend(arrow);
+  if (arrow) return go({ row: arrow.dr === 0 ? row : stepRow(row, arrow.dr, visibleRows), col: Math.max(0, col + arrow.dc) });
+  switch (e.key) {
+    case 'Home':
+      if (e.shiftKey) return extend({ dr: 0, dc: 0, toColumn: 0 });
+      return go({ row: e.ctrlKey || e.metaKey ? 0 : row, col: 0 });
+    case 'Tab':
+      if (e.shiftKey) return col > 0 ? go({ row, col: col - 1 }) : undefined;
+      return go({ row, col: col + 1 }, tabFrom(tabRun.current, here));
+    case 'Enter':
+    case 'F2':
+      e.preventDefault();
+      void editor.startEdit(here);
+      return;
+    case 'Delete':
+    case 'Backspace':
+      e.preventDefault();
+      // Delete clears the selection, Backspace the active cell (Excel's). Refused (a protected sheet): say
+      // why where the cell is, as a refused typed value does.
+      void (e.key === 'Delete' ? book.clearCells(sheet, book.selectedAreas().areas) : book.enter(here, '')).then((outcome) => {
+        if (!outcome.ok) editor.refuse({ at: here }, outcome.message);
+      });
+      return;
+    default:
+      if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        void editor.startEdit(here, e.key);
+      }
+  }
+}
+
+const ARROWS: Record<string, { dr: number; dc: number } | undefined> = {
+  ArrowDown: { dr: 1, dc: 0 },
+  ArrowUp: { dr: -1, dc: 0 },
+  ArrowLeft: { dr: 0, dc: -1 },
+  ArrowRight: { dr: 0, dc: 1 },
+};
+
+/** The editor's keys: Enter enters and goes down (to the Tab run's first column), Tab enters and goes right, Escape drops the edit. */
+function editorKey(e: KeyboardEvent<HTMLInputElement>, { editor, tabRun }: GridKeys): void {
+  const { editing } = editor;
+  if (!editing) return;
+  if (e.key === 'Enter') {
+    e.preventDefault();
+    const run = tabRun.current;
+    void editor.commit((at) => enterFrom(run, at)).then((ok) => {
+      if (ok) tabRun.current = null;
+    });
+  } else if (e.key === 'Tab') {
+    e.preventDefault();
+    const run = tabFrom(tabRun.current, editing.at);
+    void editor.commit((at) => ({ row: at.row, col: at.col + 1 })).then((ok) => {
+      if (ok) tabRun.current = run;
+    });
+  } else if (e.key === 'Escape') {
+    e.preventDefault();
+    editor.setEditing(null);
+    editor.focusGrid();
+  }
 }

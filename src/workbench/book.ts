@@ -83,7 +83,7 @@ export class WorkbenchBook extends MemoryGateway {
   private readonly extents = new Map<string, Extent>();
   private readonly tableBoxes = new Map<string, TableBox>();
   private readonly formulaCells = new Map<string, CellPosition>();
-  private readonly selections = new Map<string, string>();
+  private readonly selections = new Map<string, { a1: string; active?: { row: number; col: number } }>();
   private selected: CellPosition;
   private readonly system: DateSystem;
 
@@ -234,13 +234,17 @@ export class WorkbenchBook extends MemoryGateway {
 
   // Selection and sheets -------------------------------------------------------------------------------
 
-  override select(sheet: string, a1: string): void {
+  /**
+   * A range selection ("B2:D9") keeps its top-left cell as the current one, as Excel's Range.select does,
+   * unless `active` names another cell of it: a range extended with Shift+Arrow keeps the cell it started
+   * from active, wherever that is in the range.
+   */
+  override select(sheet: string, a1: string, active?: { row: number; col: number }): void {
     super.select(sheet, a1);
-    // A range selection ("B2:D9") keeps its top-left cell as the current one, as Excel's active cell.
-    const { row, col } = parseBox(a1);
+    const { row, col } = active ?? parseBox(a1);
     const name = this.sheetNames().find((s) => s.toLowerCase() === sheet.toLowerCase()) ?? sheet;
     this.selected = { sheet: name, row, col };
-    this.selections.set(name.toLowerCase(), a1);
+    this.selections.set(name.toLowerCase(), { a1, active });
     this.touch();
   }
 
@@ -253,7 +257,8 @@ export class WorkbenchBook extends MemoryGateway {
   private followActiveSheet(force = false): void {
     const active = this.activeSheetName();
     if (!force && active.toLowerCase() === this.selected.sheet.toLowerCase()) return;
-    this.select(active, this.selections.get(active.toLowerCase()) ?? 'A1');
+    const last = this.selections.get(active.toLowerCase());
+    this.select(active, last?.a1 ?? 'A1', last?.active);
   }
 
   // Writes: the gateway's own, observed --------------------------------------------------------------
@@ -482,6 +487,24 @@ export class WorkbenchBook extends MemoryGateway {
       { kind: 'anchor', sheet: at.sheet, cell: cellA1(at.row, at.col) },
       { values: [[value]], cellFormats: [[format]], boldRows: current.bold ? [0] : [], indentLevels: [current.indent] },
     );
+    return { ok: true };
+  }
+
+  /**
+   * Delete on a selection, as in Excel: the values and formulas of its cells go, their formats stay. A
+   * protected sheet refuses it as a whole, with the words typing gets. Cells past the used extent are blank.
+   */
+  async clearCells(sheet: string, areas: readonly Box[]): Promise<EditOutcome> {
+    if (await this.isSheetProtected(sheet)) return { ok: false, message: PROTECTED_CELL };
+    const used = this.extent(sheet);
+    for (const a of areas) {
+      for (let row = a.row; row < Math.min(a.row + a.rows, used.rows); row++) {
+        for (let col = a.col; col < Math.min(a.col + a.cols, used.cols); col++) {
+          const cell = this.cellAt(sheet, row, col);
+          if (cell.formula || (cell.value !== null && cell.value !== '')) await this.enter({ sheet, row, col }, '');
+        }
+      }
+    }
     return { ok: true };
   }
 

@@ -32,22 +32,34 @@ export function useCellEditor(book: WorkbenchBook, scroller: RefObject<HTMLDivEl
     setEditing({ at, value: initial ?? book.inputText(at), items });
   };
 
-  const commit = async (move: 'down' | 'right' | 'none') => {
-    if (!editing) return;
+  /** Enters the edit; when the book takes it, selects `next` (a cell, from the cell edited) if given. */
+  const commit = async (next?: (at: CellPosition) => { row: number; col: number }): Promise<boolean> => {
+    if (!editing) return false;
     const outcome = await book.enter(editing.at, editing.value);
     if (!outcome.ok) {
-      const cell = editorRef.current?.getBoundingClientRect();
-      const grid = scroller.current?.getBoundingClientRect();
-      setEditing({ ...editing, error: outcome.message, errorLeftwards: !!cell && !!grid && cell.left + ERROR_MAX_WIDTH_PX > grid.right });
-      return;
+      refuse(editing, outcome.message);
+      return false;
     }
     setEditing(null);
-    if (move === 'down') select(editing.at.row + 1, editing.at.col);
-    else if (move === 'right') select(editing.at.row, editing.at.col + 1);
+    if (next) {
+      const to = next(editing.at);
+      select(to.row, to.col);
+    }
     focusGrid();
+    return true;
   };
 
-  return { editing, setEditing, editorRef, focusGrid, startEdit, commit };
+  /**
+   * Shows why the book refused a change at a cell, where the editor would be: a typed value stays in the
+   * editor with the message; a cell cleared with Delete shows what it still holds.
+   */
+  const refuse = (edit: Pick<Editing, 'at'> & Partial<Editing>, message: string) => {
+    const cell = (editorRef.current ?? scroller.current?.querySelector('[aria-selected="true"]'))?.getBoundingClientRect();
+    const grid = scroller.current?.getBoundingClientRect();
+    setEditing({ value: book.inputText(edit.at), items: null, ...edit, error: message, errorLeftwards: !!cell && !!grid && cell.left + ERROR_MAX_WIDTH_PX > grid.right });
+  };
+
+  return { editing, setEditing, editorRef, focusGrid, startEdit, commit, refuse };
 }
 
 export type CellEditorState = ReturnType<typeof useCellEditor>;
@@ -86,7 +98,7 @@ export function CellEditor({ editor, editing, row, col, listId, onKeyDown }: Cel
         onBlur={(e) => {
           // Clicking elsewhere commits, as in Excel; a refused value keeps the editor open.
           if (e.relatedTarget && (e.relatedTarget as HTMLElement).closest('.wb-editor-error')) return;
-          if (!editing.error) void commit('none');
+          if (!editing.error) void commit();
         }}
       />
       {editing.items && (
