@@ -83,13 +83,26 @@ function nameFor(wanted: string | undefined, fallback: string, companyId: string
   return name;
 }
 
-/** Runtime's members of the same names (see there). */
+/** What the runtime does with connections (Runtime extends it). */
 export interface ConnectionCommands {
+  /** Every connection and which one is the default. */
   listConnections(): Promise<ConnectionList>;
+  /** Checks a base URL and key with one GET /company (through a reader) and says whose key it is. */
   identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
+  /**
+   * Stores the key and connection of its company (replacing that company's earlier one, keeping the others)
+   * and, unless makeDefault is false, makes it the default of the FIN functions; learns the company first
+   * when not given. Then the formulas that showed "Not connected" are recalculated, or asked about.
+   */
   connect(params: ConnectParams): Promise<StoredConnection>;
+  /** Makes a connection (name or company id) the default of formulas without a company argument. */
   setDefault(company: string): Promise<void>;
+  /**
+   * Derivation from the cached statements on or off for a connection (the default one without `company`),
+   * persisted with it; `because` says why when the add-in turns it off (a full refresh's check).
+   */
   setDerivation(on: boolean, options?: { company?: string; because?: string }): Promise<void>;
+  /** Forgets one connection's key (the default one unless named); with forgetCachedAnswers also its cached answers and learned names. */
   disconnect(options?: DisconnectOptions): Promise<void>;
 }
 

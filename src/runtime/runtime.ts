@@ -18,9 +18,9 @@ import { CallMeter, type Client } from '../api';
 import type { CellReads, EvalContext, FinBatch, FinCall, FinCell, FinService, NotConnectedState, RefreshReport } from '../engine/fin';
 import type { CachedReader } from '../engine/reader/cachedReader';
 import { RequestCache } from '../engine/reader/requestCache';
-import type { ConnectParams, StoredConnection } from './connection';
+import type { StoredConnection } from './connection';
 import { connectedFactory } from './connected';
-import { connectionCommands, type ConnectionList, type DisconnectOptions, type Identified } from './connectionCommands';
+import { connectionCommands, type ConnectionCommands } from './connectionCommands';
 import { finCells } from './finCells';
 import { finRefresh, type RefreshAllOptions } from './finRefresh';
 import type { RuntimeHost } from './host';
@@ -34,7 +34,8 @@ export { connectionMissing } from './finCells';
 export type { RefreshAllOptions } from './finRefresh';
 export type { GroupReview } from './workbookGroups';
 
-export interface Runtime {
+/** The shared runtime; its connection commands (list, identify, connect, set the default, derivation, disconnect) are ConnectionCommands'. */
+export interface Runtime extends ConnectionCommands {
   readonly host: RuntimeHost;
   /** The host (as the page's shared runtime answers it: the workspace asks either the same way). */
   getRuntimeHost(): RuntimeHost;
@@ -66,25 +67,6 @@ export interface Runtime {
   /** The client of a connection, for the pane (same meter, its key). */
   getClient(company?: string): Promise<Client | null>;
   getConnection(company?: string): Promise<StoredConnection | null>;
-  /** Every connection and which one is the default. */
-  listConnections(): Promise<ConnectionList>;
-  /** Checks a base URL and key with one GET /company (through a reader) and says whose key it is. */
-  identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
-  /**
-   * Stores the key and connection of its company (replacing that company's earlier one, keeping the others)
-   * and, unless makeDefault is false, makes it the default of the FIN functions; learns the company first
-   * when not given. Then the formulas that showed "Not connected" are recalculated, or asked about.
-   */
-  connect(params: ConnectParams): Promise<StoredConnection>;
-  /** Makes a connection (name or company id) the default of formulas without a company argument. */
-  setDefault(company: string): Promise<void>;
-  /**
-   * Derivation from the cached statements on or off for a connection (the default one without `company`),
-   * persisted with it; `because` says why when the add-in turns it off (a full refresh's check).
-   */
-  setDerivation(on: boolean, options?: { company?: string; because?: string }): Promise<void>;
-  /** Forgets one connection's key (the default one unless named); with forgetCachedAnswers also its cached answers. */
-  disconnect(options?: DisconnectOptions): Promise<void>;
   /** Called when FIN data changes (new data-as-of time, a refresh, the cap block, connect/disconnect). */
   onDataChange(listener: () => void): () => void;
   /** Called after each settled batch of FIN evaluations of any connection (the pane's usage log). */
