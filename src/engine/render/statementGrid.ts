@@ -380,23 +380,53 @@ interface Builder {
 
 const plain = (role: RowRole, bold = false): RowInfo => ({ role, bold, indent: 0, outlineLevel: 0 });
 
+/** A report's column heading: its date, or its period as the user reads it ("Q3 2026", "Jul 2026"). */
+function columnLabelOf(report: StatementReport, fiscalYearStartMonth: number | undefined): string {
+  const p = periodOf(report);
+  if (p.date !== undefined) return p.date;
+  try {
+    return periodLabel(p.start!, p.end!, { fiscalYearStartMonth: fiscalYearStartMonth ?? 1 });
+  } catch {
+    return `${p.start} to ${p.end}`; // dates the API should never send; show them rather than fail
+  }
+}
+
+/** Text as text, titles and labels General, figures in the accounting format, the variance % in percent. */
+function numberFormatsOf(rows: readonly (readonly Cell[])[], firstBodyRow: number, moneyFormat: string, percentColumn: number): string[][] {
+  return rows.map((row, r) =>
+    row.map((cell, c) => {
+      if (cell.kind === 'text') return TEXT_FORMAT;
+      if (r < firstBodyRow || c < 1) return GENERAL_FORMAT;
+      return c === percentColumn ? PERCENT_FORMAT : moneyFormat;
+    }),
+  );
+}
+
+/** The grid's columns of figures: one per report (its period and data stamp), then the variance pair. */
+function periodColumns(reports: readonly StatementReport[], labels: readonly string[], variance: boolean): PeriodColumn[] {
+  const columns: PeriodColumn[] = reports.map((r, i) => ({
+    column: i + 1,
+    label: labels[i],
+    ...periodOf(r),
+    dataRefreshedAt: typeof r.refreshed_at === 'number' ? r.refreshed_at : null,
+  }));
+  if (variance) {
+    const n = reports.length;
+    columns.push(
+      { column: n + 1, label: VARIANCE_LABEL, dataRefreshedAt: null, variance: 'amount' },
+      { column: n + 2, label: VARIANCE_PERCENT_LABEL, dataRefreshedAt: null, variance: 'percent' },
+    );
+  }
+  return columns;
+}
+
 export function renderStatement(input: RenderStatementInput): StatementGrid {
   validate(input);
   const { scale } = input;
   const periods = input.reports;
   const kind = periods[0].object;
   const currency = periods[0].currency;
-  const periodLabels = input.periodLabels
-    ? [...input.periodLabels]
-    : periods.map((r) => {
-        const p = periodOf(r);
-        if (p.date !== undefined) return p.date;
-        try {
-          return periodLabel(p.start!, p.end!, { fiscalYearStartMonth: input.fiscalYearStartMonth ?? 1 });
-        } catch {
-          return `${p.start} to ${p.end}`; // dates the API should never send; show them rather than fail
-        }
-      });
+  const periodLabels = input.periodLabels ? [...input.periodLabels] : periods.map((r) => columnLabelOf(r, input.fiscalYearStartMonth));
   // From here on the total, when asked for, is one more column like the others.
   const reports = input.total ? [...periods, totalReport(periods, input.totalOf)] : periods;
   const labels = input.total ? [...periodLabels, TOTAL_LABEL] : periodLabels;
@@ -499,28 +529,8 @@ export function renderStatement(input: RenderStatementInput): StatementGrid {
     b.info.pop();
   }
 
-  const moneyFormat = accountingFormat(currency, scale);
-  const percentColumn = input.variance ? width - 1 : -1;
-  const numberFormats = b.rows.map((row, r) =>
-    row.map((cell, c) => {
-      if (cell.kind === 'text') return TEXT_FORMAT;
-      if (r < firstBodyRow || c < 1) return GENERAL_FORMAT;
-      return c === percentColumn ? PERCENT_FORMAT : moneyFormat;
-    }),
-  );
-
-  const columns: PeriodColumn[] = reports.map((r, i) => ({
-    column: i + 1,
-    label: labels[i],
-    ...periodOf(r),
-    dataRefreshedAt: typeof r.refreshed_at === 'number' ? r.refreshed_at : null,
-  }));
-  if (input.variance) {
-    columns.push(
-      { column: n + 1, label: VARIANCE_LABEL, dataRefreshedAt: null, variance: 'amount' },
-      { column: n + 2, label: VARIANCE_PERCENT_LABEL, dataRefreshedAt: null, variance: 'percent' },
-    );
-  }
+  const numberFormats = numberFormatsOf(b.rows, firstBodyRow, accountingFormat(currency, scale), input.variance ? width - 1 : -1);
+  const columns = periodColumns(reports, labels, input.variance === true);
 
   return {
     kind,
