@@ -11,7 +11,7 @@ export { isFinError, permissionFor, resolveInTree } from '../engine/fin';
 export { GatewayError } from '../engine/ports/workbook';
 export { capFromMessage } from '../engine/reader/capBlock';
 export { OutageError } from '../engine/reader/outage';
-export { CHANGED_ONLY_BLIND_SPOT } from '../engine/refresh/plan';
+export { CHANGED_ONLY_BLIND_SPOT, fullRefreshAtMost } from '../engine/refresh/plan';
 export { isRefusal } from '../engine/refusal';
 export { RenderError } from '../engine/render';
 export { centsToDisplay } from '../engine/render/money';

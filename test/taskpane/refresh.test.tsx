@@ -76,7 +76,7 @@ describe('Refresh', () => {
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     // The cost, before anything is spent (the 4 reports and 1 call to start the record of what changes);
     // focus on the confirming button.
-    expect(await screen.findByText('This will spend 5 calls to fetch everything again: 1 to start the record of what changes, 4 to rebuild 2 blocks. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.')).toBeTruthy();
+    expect(await screen.findByText('This will spend up to 55 calls to fetch everything again: 1 to start the record of what changes, 4 to rebuild 2 blocks, and this once, up to 50 to record where each transaction posts (1 per 500 transactions) so that Refresh changes can place every change.')).toBeTruthy();
     const confirm = screen.getByRole('button', { name: 'Refresh' });
     await waitFor(() => expect(document.activeElement).toBe(confirm));
     expect(await sb.usage(company())).toBe(before);
@@ -117,7 +117,7 @@ describe('Refresh', () => {
     expect(event.completed).toHaveBeenCalledTimes(1);
     expect(
       await screen.findByText(
-        'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (2 calls) and keeps that record from then on. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.',
+        'The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (up to 52 calls, this once, up to 50 to record where each transaction posts (1 per 500 transactions) so that Refresh changes can place every change) and keeps that record from then on.',
       ),
     ).toBeTruthy();
     await tabShown('Refresh');
@@ -224,7 +224,7 @@ describe('Refresh', () => {
 
     const before = await sb.usage(company());
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
-    expect(await screen.findByText('This will spend 1 call to fetch everything again: 1 to start the record of what changes. Figures within closed books are kept. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.')).toBeTruthy();
+    expect(await screen.findByText('This will spend up to 51 calls to fetch everything again: 1 to start the record of what changes, and this once, up to 50 to record where each transaction posts (1 per 500 transactions) so that Refresh changes can place every change. Figures within closed books are kept.')).toBeTruthy();
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect((await screen.findByText(/^Refreshed everything/, {}, { timeout: 30000 })).textContent).toMatch(/Spent 40 calls\. Recorded where/);
     expect(await sb.usage(company())).toBe(before + 40);
@@ -266,7 +266,7 @@ describe('Refresh', () => {
     await screen.findByRole('list', { name: 'Blocks' });
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     // The two blocks read the same three months: three calls, and one to start the record of what changes.
-    expect(await screen.findByText('This will spend 4 calls to fetch everything again: 1 to start the record of what changes, 3 to rebuild 2 blocks. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.')).toBeTruthy();
+    expect(await screen.findByText('This will spend up to 54 calls to fetch everything again: 1 to start the record of what changes, 3 to rebuild 2 blocks, and this once, up to 50 to record where each transaction posts (1 per 500 transactions) so that Refresh changes can place every change.')).toBeTruthy();
     const seen = new Set<string>();
     const watch = new MutationObserver(() => {
       const field = screen.queryByText(/^Recalculating|reports? read/);
@@ -350,7 +350,7 @@ describe('Refresh', () => {
     // so it counts among what FIN formulas might fetch again (an upper bound, as for a forgotten block's).
     await h.user.click(screen.getByRole('button', { name: 'Full refresh' }));
     expect(
-      await screen.findByText('This will spend up to 4 calls to fetch everything again: 1 to start the record of what changes, 2 to rebuild 2 blocks, up to 1 for FIN formulas. Once, up to 50 more calls record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.'),
+      await screen.findByText('This will spend up to 54 calls to fetch everything again: 1 to start the record of what changes, 2 to rebuild 2 blocks, up to 1 for FIN formulas, and this once, up to 50 to record where each transaction posts (1 per 500 transactions) so that Refresh changes can place every change.'),
     ).toBeTruthy();
     const before = await sb.usage(company());
     await h.user.click(screen.getByRole('button', { name: 'Refresh' }));

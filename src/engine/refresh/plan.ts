@@ -24,7 +24,7 @@ export interface WorkbookPlan {
   consolidated: number;
   /**
    * Pages a full refresh may spend, once, to record where each transaction posts (sync/placements.ts; 0 when
-   * the record holds them all): said with its cost, apart from fullCalls (the figures' refresh).
+   * the record holds them all): in the cost shown (fullRefreshAtMost), apart from fullCalls, the least it spends.
    */
   mirrorCalls?: number;
 }
@@ -37,9 +37,18 @@ export async function planWorkbookRefresh(blocks: RefreshPlan, tables: number, s
   return { blocks, tables, watermark, fullCalls, knownCalls, consolidated, mirrorCalls: recorded ? 0 : mirrorPagesFor(blocks.blockCalls + blocks.formulaCalls) };
 }
 
+/**
+ * What a full refresh may spend at most: its figures and, the first time, the record of where each transaction
+ * posts (bounded; a company with few transactions spends a page per 500). The cost shown is never below it.
+ */
+export function fullRefreshAtMost(plan: WorkbookPlan): number {
+  return plan.fullCalls + (plan.mirrorCalls ?? 0);
+}
+
 export function changedRefreshText(plan: WorkbookPlan): string {
   if (!plan.watermark) {
-    return `The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (${plural(plan.fullCalls, 'call')}) and keeps that record from then on.${mirrorText(plan)}`;
+    const upTo = plan.mirrorCalls ? 'up to ' : '';
+    return `The first changed-only refresh has no record of what changed since the figures were fetched, so it refreshes everything (${upTo}${plural(fullRefreshAtMost(plan), 'call')}${mirrorPart(plan, ', ')}) and keeps that record from then on.`;
   }
   const known = plan.knownCalls > 0 ? `, including ${plural(plan.knownCalls, 'call')} for what your pushes changed` : '';
   return `This will spend 1 call to ask what changed since the last refresh, then only what the changes touch${known}: at most ${plural(plan.fullCalls, 'call')}.`;
@@ -55,14 +64,14 @@ export function fullRefreshText(plan: WorkbookPlan): string {
   if (blocks.formulaCalls > 0) parts.push(`up to ${blocks.formulaCalls} for ${beyond}`);
   if (plan.tables > 0) parts.push(`${plan.tables} for ${plural(plan.tables, 'transactions table')} (more if a table has grown past a page)`);
   const frozen = blocks.blocks.some((b) => b.frozen > 0) ? ' Figures within closed books are kept.' : '';
-  const upTo = blocks.formulaCalls > 0 ? 'up to ' : '';
-  return `This will spend ${upTo}${plural(plan.fullCalls, 'call')} to fetch everything again: ${parts.join(', ')}.${frozen}${mirrorText(plan)}`;
+  const upTo = blocks.formulaCalls > 0 || plan.mirrorCalls ? 'up to ' : '';
+  return `This will spend ${upTo}${plural(fullRefreshAtMost(plan), 'call')} to fetch everything again: ${parts.join(', ')}${mirrorPart(plan, ', and ')}.${frozen}`;
 }
 
-/** The once-only cost of recording where each transaction posts, said before it is spent. */
-function mirrorText(plan: WorkbookPlan): string {
+/** The once-only cost of recording where each transaction posts, in the cost shown before it is spent. */
+function mirrorPart(plan: WorkbookPlan, joint: string): string {
   if (!plan.mirrorCalls) return '';
-  return ` Once, up to ${plural(plan.mirrorCalls, 'more call')} record where each transaction posts (1 per 500 transactions), so that Refresh changes can place every change.`;
+  return `${joint}this once, up to ${plan.mirrorCalls} to record where each transaction posts (1 per 500 transactions) so that Refresh changes can place every change`;
 }
 
 /** What a changed-only refresh cannot see, said beside it. */

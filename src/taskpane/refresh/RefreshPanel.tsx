@@ -9,7 +9,7 @@ import type { RefreshProgress } from './refreshProgress';
 import { ConfirmRefresh, RefreshButtons, RefreshOutcome } from './RefreshParts';
 import type { ScreenProps } from '../services';
 import { useScreenStyles } from '../shared/styles';
-import { addMonths, endOfMonth } from '../../runtime/screenKit';
+import { addMonths, endOfMonth, fullRefreshAtMost } from '../../runtime/screenKit';
 import { BlocksList } from './BlockItem';
 import { runRefresh, type Pending } from './runRefresh';
 import { useRefreshAsks } from './useRefreshAsks';
@@ -124,7 +124,7 @@ export function RefreshPanel({ services, connection, ribbonAsk = null }: Refresh
     <div className={styles.screen}>
       <RefreshButtons
         refs={{ changed: refreshChangedRef, sheet: refreshSheetRef, selection: refreshSelectionRef }}
-        fullCalls={plan?.fullCalls ?? null}
+        fullCalls={plan ? fullRefreshAtMost(plan) : null}
         disabled={busy || pending !== null}
         onAsk={(kind, opener) => void ask(kind, opener)}
         onAskScope={(kind, opener) => void askScope(kind, opener)}

@@ -15,7 +15,7 @@ import { refreshProgressText, type RefreshProgress } from './refreshProgress';
 export interface RefreshButtonsProps {
   /** The buttons the ribbon's asks and the focus reach. */
   refs: { changed: RefObject<HTMLButtonElement | null>; sheet: RefObject<HTMLButtonElement | null>; selection: RefObject<HTMLButtonElement | null> };
-  /** What a full refresh costs (null: not known yet). */
+  /** What a full refresh spends at most, the first one's record of where transactions post included (null: not known yet). */
   fullCalls: number | null;
   disabled: boolean;
   onAsk: (kind: RefreshKind, opener: HTMLElement) => void;
@@ -44,8 +44,9 @@ export function RefreshButtons({ refs, fullCalls, disabled, onAsk, onAskScope }:
         </Button>
       </div>
       <Text className={styles.note}>
-        Refresh changes asks what changed since the last refresh (1 call) and fetches only what that touches
-        {fullCalls !== null ? `; a full refresh costs ${plural(fullCalls, 'call')}` : ''}. {CHANGED_ONLY_BLIND_SPOT} Refresh this sheet or the selection
+        Refresh changes asks what changed since the last refresh (1 call, and 1 for each list of categories or
+        departments it holds, whose changes no sync shows) and fetches only what that touches
+        {fullCalls !== null ? `; a full refresh costs at most ${plural(fullCalls, 'call')}` : ''}. {CHANGED_ONLY_BLIND_SPOT} Refresh this sheet or the selection
         fetches again only the blocks, FIN cells and tables in it, at the exact cost shown first.
       </Text>
     </>
