@@ -893,7 +893,8 @@ export function journeys(world: World): Journey[] {
           await p.getByRole('button', { name: 'Review changes' }).click();
           await p.getByText(/edited rows? found\.$/).waitFor({ timeout: LONG });
           await p.getByRole('button', { name: 'Push', exact: true }).click();
-          const pushed = p.getByText(/^Pushed: /);
+          // A push the API refused in part is said as a refusal, with its reason, then what went through (issue 35).
+          const pushed = p.getByText(/^(Pushed: |The API refused )/);
           await pushed.or(errorMessages(p)).first().waitFor({ timeout: LONG });
           if (!(await pushed.isVisible())) throw new Error(`the push failed: ${await errorMessages(p).first().textContent()}`);
           const text = ((await pushed.textContent()) ?? '').trim();
@@ -917,7 +918,7 @@ export function journeys(world: World): Journey[] {
         await edit(d.row, dateCol, tooLate);
         await world.sandbox.control('control', { clock_offset_seconds: -400 * 86_400 });
         try {
-          await pushNow(/^Pushed: 1 row updated, 1 pending, 0 not sent, 2 single-row updates\b.*Logged as entry 2 of the push log/);
+          await pushNow(/^The API refused 1 change: .+\. 1 row updated, 1 pending, 0 not sent, 2 single-row updates\b.*Logged as entry 2 of the push log/);
         } finally {
           await world.sandbox.control('control', { clock_offset_seconds: 0 });
         }
