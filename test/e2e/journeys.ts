@@ -520,16 +520,17 @@ export function journeys(world: World): Journey[] {
         await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: `= ${shown[1]}` }).waitFor({ timeout: LONG });
         await shot('05-refresh-all');
 
-        step('Refresh changes: nothing changed since, so 1 call to ask and nothing rewritten');
+        step('Refresh changes: nothing changed since, so 2 calls to ask (the sync, the category list) and nothing rewritten');
         const beforeChanges = await usage(world, 'growth-admin');
         await openPaneTab(page, 'Refresh');
         await pane(page).getByRole('button', { name: 'Refresh changes' }).click();
         await pane(page).getByRole('group', { name: 'Confirm refresh' }).getByRole('button', { name: 'Refresh', exact: true }).click();
-        const nothing = pane(page).getByRole('status').filter({ hasText: 'Nothing changed since the last refresh. Spent 1 call.' });
+        // The sync, and the chart of accounts the cache holds (its changes no sync shows: issue 34).
+        const nothing = pane(page).getByRole('status').filter({ hasText: /^Nothing changed since the last refresh\b.*Spent 2 calls\./ });
         await nothing.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
         if (!(await nothing.isVisible())) throw new Error(`Refresh changes failed: ${await errorMessages(pane(page)).first().textContent()}`);
-        assert.equal((await usage(world, 'growth-admin')) - beforeChanges, 1, 'the sandbox counted the 1 call');
-        log('Refresh changes after a full refresh: 1 call, nothing changed');
+        assert.equal((await usage(world, 'growth-admin')) - beforeChanges, 2, 'the sandbox counted the 2 calls');
+        log('Refresh changes after a full refresh: 2 calls, nothing changed');
 
         // Issue 14, item 1: the selection alone, at the exact cost shown first. B72:B74 hold the Q1 total,
         // the unknown category (an error: it reads the categories only, which a refresh of figures leaves)
