@@ -520,17 +520,19 @@ export function journeys(world: World): Journey[] {
         await workbook(page).getByRole('status', { name: 'Selected cell' }).filter({ hasText: `= ${shown[1]}` }).waitFor({ timeout: LONG });
         await shot('05-refresh-all');
 
-        step('Refresh changes: nothing changed since, so 2 calls to ask (the sync, the category list) and nothing rewritten');
+        step('Refresh changes: nothing changed since, so a call to ask and one for each list the cache holds, nothing rewritten');
         const beforeChanges = await usage(world, 'growth-admin');
         await openPaneTab(page, 'Refresh');
         await pane(page).getByRole('button', { name: 'Refresh changes' }).click();
         await pane(page).getByRole('group', { name: 'Confirm refresh' }).getByRole('button', { name: 'Refresh', exact: true }).click();
-        // The sync, and the chart of accounts the cache holds (its changes no sync shows: issue 34).
-        const nothing = pane(page).getByRole('status').filter({ hasText: /^Nothing changed since the last refresh\b.*Spent 2 calls\./ });
+        // The sync, and the category and department lists the cache holds (their changes no sync shows: issue 34).
+        const nothing = pane(page).getByRole('status').filter({ hasText: /Nothing changed since the last refresh\. Spent \d calls?\./ });
         await nothing.or(errorMessages(pane(page))).first().waitFor({ timeout: LONG });
         if (!(await nothing.isVisible())) throw new Error(`Refresh changes failed: ${await errorMessages(pane(page)).first().textContent()}`);
-        assert.equal((await usage(world, 'growth-admin')) - beforeChanges, 2, 'the sandbox counted the 2 calls');
-        log('Refresh changes after a full refresh: 2 calls, nothing changed');
+        const askedFor = Number(/Spent (\d) calls?/.exec((await nothing.textContent()) ?? '')![1]);
+        assert.ok(askedFor >= 1 && askedFor <= 3, `the sync and at most the two lists: ${askedFor} calls`);
+        assert.equal((await usage(world, 'growth-admin')) - beforeChanges, askedFor, 'the sandbox counted what the pane said');
+        log(`Refresh changes after a full refresh: ${askedFor} calls (the sync and the lists the cache holds), nothing changed`);
 
         // Issue 14, item 1: the selection alone, at the exact cost shown first. B72:B74 hold the Q1 total,
         // the unknown category (an error: it reads the categories only, which a refresh of figures leaves)
