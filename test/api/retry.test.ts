@@ -250,9 +250,12 @@ describe('network failures', () => {
   it('stops when the caller aborts, without retrying', async () => {
     const { client } = testClient(api);
     const controller = new AbortController();
-    api.setHandler(() => ({ delayMs: 300, ...ok }));
+    // Aborted once the request has reached the API (a fixed 30 ms could come first on a loaded machine).
+    api.setHandler(() => {
+      setTimeout(() => controller.abort(), 10);
+      return { delayMs: 300, ...ok };
+    });
     const p = client.transactions.retrieve('txn_1', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 30);
     const err = await rejection(p);
     expect(err).toMatchObject({ type: 'connection_error', code: 'aborted' });
     expect(api.requests).toHaveLength(1);
