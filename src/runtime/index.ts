@@ -5,6 +5,6 @@ export * from './host';
 export * from './paneRequests';
 export * from './plans';
 export * from './shared';
-export { ConnectionNameTaken, connectionMissing, createRuntime, type ConnectionList, type DisconnectOptions, type GroupReview, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
+export { ConnectionNameTaken, connectionMissing, createRuntime, type ConnectionCommands, type ConnectionList, type DisconnectOptions, type GroupReview, type Identified, type RefreshAllOptions, type Runtime } from './runtime';
 export { GROUPS_SETTING, withGroup, type Group } from './groups';
 export { openWorkspace, type CompanyWorkspace, type ConnectionSettings, type OtherCompanyPlan, type RefreshAsk, type Workspace, type WorkspaceConnections, type WorkspaceEnv, type WorkspaceRuntime } from './workspace';

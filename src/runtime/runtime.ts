@@ -29,7 +29,7 @@ import { loadedConnections } from './loadedConnections';
 import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
 import { workbookGroups, type GroupReview } from './workbookGroups';
 
-export { ConnectionNameTaken, type ConnectionList, type DisconnectOptions, type Identified } from './connectionCommands';
+export { ConnectionNameTaken, type ConnectionCommands, type ConnectionList, type DisconnectOptions, type Identified } from './connectionCommands';
 export { connectionMissing } from './finCells';
 export type { RefreshAllOptions } from './finRefresh';
 export type { GroupReview } from './workbookGroups';

@@ -5,27 +5,20 @@ import type { Client } from '../api';
 import type { FinBatch, FinCell, FinService, NotConnectedState, RefreshReport } from '../engine/fin';
 import type { ReadRequest } from '../engine/reader/requestCache';
 import type { CachedReader } from '../engine/reader/cachedReader';
-import type { ConnectionList, ConnectParams, DisconnectOptions, GroupReview, RefreshAllOptions, Identified, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
+import type { ConnectionCommands, GroupReview, RefreshAllOptions, PaneRequest, RuntimeHost, StoredConnection } from '../runtime';
 
 /**
  * The slice of the shared runtime (src/runtime) the pane uses. The module itself satisfies it
  * (`import * as runtime from '../runtime'`), so pane, functions and commands share one client,
  * one cache and one call meter.
  */
-export interface PaneRuntime {
+export interface PaneRuntime extends ConnectionCommands {
   getRuntimeHost(): RuntimeHost | null;
   /** Each takes a connection (its name or company id); the default one when omitted. */
   getClient(company?: string): Promise<Client | null>;
   getReader(company?: string): Promise<CachedReader | null>;
   getConnection(company?: string): Promise<StoredConnection | null>;
   getFinService(company?: string): Promise<FinService | null>;
-  listConnections(): Promise<ConnectionList>;
-  identify(params: { baseUrl: string; apiKey: string }): Promise<Identified>;
-  connect(params: ConnectParams): Promise<StoredConnection>;
-  setDefault(company: string): Promise<void>;
-  /** Figures the monthly statements decide answered from them (no call), or every figure fetched; persisted per connection. */
-  setDerivation(on: boolean, options?: { company?: string; because?: string }): Promise<void>;
-  disconnect(options?: DisconnectOptions): Promise<void>;
   /** Connection names the workbook's formulas asked for that are not connected here (the pane offers them). */
   missingConnections(): string[];
   /** Reads the workbook's groups of companies again, after the pane saved or removed one. */

@@ -3,6 +3,7 @@
 // workspace's refresh, as the Refresh tab runs it); then every cached figure, and one newly typed, equals the
 // API's answer to the cent. Seeded, in both sandbox dialects. The truth is a second runtime with derivation
 // off whose every answer is marked due before it reads: the API's answers, parsed the same way.
+import { seededRandom } from '../../../src/sandbox/ids';
 import type { Category, Department, Transaction } from '../../../src/api';
 import type { Client } from '../../../src/api';
 import type { Dialect } from '../../../src/sandbox/http/dialect';
@@ -15,17 +16,6 @@ const year = lastFullYear();
 const months = Array.from({ length: 12 }, (_, i) => `${year}-${String(i + 1).padStart(2, '0')}`);
 const quarterEnds = [`${year}-03-31`, `${year}-06-30`, `${year}-09-30`, `${year}-12-31`];
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Read = (rt: TestRuntime) => Promise<number>;
 interface Figure {
@@ -210,7 +200,7 @@ describe.each(['standard', 'variant'] as const)('Refresh changes is exact (%s di
   });
 
   it.each([[dialect === 'standard' ? 34 : 35]])('seed %i: every cached and newly typed figure equals the API\'s after each Refresh changes', async (seed) => {
-    const r = rng(seed);
+    const r = seededRandom(seed);
     let made = 0;
     let full = 0;
     const story: string[] = [];
