@@ -15,7 +15,7 @@ import { isoToSerial } from '../../src/engine/dates';
 
 let sb: TestSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 'fresh' });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   console.log(report.join('\n'));

@@ -11,7 +11,7 @@ import { startSandbox, type TestSandbox } from '../../support/sandbox';
 
 let sb: TestSandbox;
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 'fresh' });
+  sb = await startSandbox();
 });
 afterAll(async () => {
   await sb?.close();
