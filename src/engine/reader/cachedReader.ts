@@ -28,6 +28,7 @@ import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type R
 import { walkCalls, walkKind, weaker, WalkDensity, type WalkEstimate } from './walks';
 import { Derivations, type SourceClient } from './derivations';
 import { ownChangeRanges, storedPlacements } from '../sync/placements';
+import { isReferenceRead } from './reference';
 
 /** What the reader needs of the API client (createClient's result satisfies it). */
 export interface ReaderClient {
@@ -484,6 +485,22 @@ export class CachedReader {
     const also = dependents.size ? await this.cache.markStale(company, (req) => !touched(req) && dependents.has(canonicalKey(company, req))) : [];
     if (marked.length) this.emit();
     return [...marked, ...also];
+  }
+
+  /**
+   * The answers fetched after `at` (this reader's clock) are due, as changed: an answer fetched between two
+   * sync runs may hold a transaction where it was only in between (moved twice), a place no run reports.
+   * The lists of categories and departments are not: no transaction change reaches them.
+   */
+  async markFetchedAfter(at: number): Promise<string[]> {
+    const company = await this.companyId();
+    const keys = new Set(await this.cache.keysFetchedAfter(company, at));
+    return keys.size ? this.markStale((req) => keys.has(canonicalKey(company, req)) && !isReferenceRead(req)) : [];
+  }
+
+  /** This reader's clock (Unix ms), the one answers are stamped with. */
+  clock(): number {
+    return this.now();
   }
 
   /** These answers (canonical keys) are fetched again on their next read; no change is recorded for them. */

@@ -15,7 +15,7 @@ import type { RefreshReport } from '../fin';
 import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
-import { startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { settleRefresh, startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
 import { mirrorPagesFor, storedPlacements } from '../sync/placements';
 import { describeReferenceChanges, referenceChanges } from '../sync/referenceChanges';
 import { plural } from '../text/plural';
@@ -116,6 +116,8 @@ export async function startWorkbookRefresh(
       unplan();
       const tables = await refreshingTables;
       const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
+      // What the refresh fetched is as of its sync; what is fetched from now on, as of later (changeFeed.ts).
+      await settleRefresh(deps.feed.store, company, deps.reader.clock());
       const calls = Math.max(0, (await deps.meter.count()) - before);
       return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${reference}${recorded}${checked}` };
     },
