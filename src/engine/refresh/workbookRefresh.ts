@@ -134,7 +134,8 @@ async function learnReferenceChanges(feed: FeedDeps, reader: CachedReader): Prom
 /**
  * The placement memory after a full refresh (sync/placements.ts): a whole one is carried on by a sync run
  * (1 call when nothing changed, as a new watermark costs); otherwise a mirror is read, at most what the
- * refresh itself costs (mirrorPagesFor: at least 50 pages, 25,000 transactions; at most 100), so that the next Refresh changes can place what changes.
+ * refresh itself costs (mirrorPagesFor: at least 50 pages, 25,000 transactions; at most 400, the 200,000 the
+ * memory holds), so that the next Refresh changes can place what changes.
  */
 async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, budget: number): Promise<string> {
   const memory = await storedPlacements(feed.store, company);

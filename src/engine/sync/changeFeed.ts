@@ -143,10 +143,18 @@ export async function startMirror(deps: FeedDeps, options: { maxPages: number; p
   }
   // A row it could not keep (the bound, no dates) leaves it partial: such a transaction counts as never seen.
   memory.complete = complete && !overflow;
-  await memory.save(deps.store, companyId, watermark!);
+  // Not saved (the storage refused it): nothing is recorded, and the refresh says so.
+  if (!(await memory.save(deps.store, companyId, watermark!))) return { calls: pages, placements: 0, complete: false, watermark: await restart(deps, companyId, watermark!) };
   await storeWatermark(deps.store, companyId, watermark!);
   await settleRefresh(deps.store, companyId, deps.reader.clock());
   return { calls: pages, placements: memory.size, complete: memory.complete, watermark: watermark! };
+}
+
+/** The watermark stored after a mirror that could not be saved (its run is still what was read). */
+async function restart(deps: FeedDeps, companyId: string, watermark: number): Promise<number> {
+  await storeWatermark(deps.store, companyId, watermark);
+  await settleRefresh(deps.store, companyId, deps.reader.clock());
+  return watermark;
 }
 
 /**
