@@ -150,7 +150,7 @@ export class CachedReader {
     // Opened: what is queued or waiting for a retry (for that endpoint, or for any) is dropped; what is
     // being sent gets its answer.
     this.breakers = new OutageBreakers(this.now, (endpoint) => this.dropQueued(endpoint));
-    this.derivations = new Derivations(this, options.derive ?? true, this.now);
+    this.derivations = new Derivations(this, options.derive ?? true, this.now, options.stateStore);
   }
 
   /** The company of the key; one GET /company (through the guard) only when the client was not told. */
@@ -238,6 +238,7 @@ export class CachedReader {
     const answer = options.fresh ? await this.cache.refresh<T>(company, req, remembering, keep) : await this.cache.get<T>(company, req, remembering, keep);
     // Fetched again on purpose (Refresh this block): what was derived from it follows on its next read.
     if (options.fresh) await this.derivations.sourceChanged(company, [key]);
+    await this.derivations.answered(company, req, answer.value);
     if (answer.stale) this.staleServed += 1;
     if (walkKind(req)) this.walkDensity.note(req, answer.value);
     return answer;

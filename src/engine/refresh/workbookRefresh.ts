@@ -171,8 +171,10 @@ async function checkDerivations(deps: WorkbookRefreshDeps, company: string): Pro
     await deps.derivationOff?.(because).catch(() => undefined);
     return ` Derivation from the monthly statements is now off for this company: ${because}. Every figure is fetched from the API.`;
   }
-  if (!derivations.enabled && checked > 0) return ` ${plural(checked, 'figure')} of the API matched the sum of the monthly statements: derivation from them can be turned on (Connection).`;
-  return '';
+  // Identities found not to hold for this company (reader/balanceIdentities.ts): said at every full refresh.
+  const notes = (await derivations.identities.notes(company).catch(() => [] as string[])).map((n) => ` ${n[0].toUpperCase()}${n.slice(1)}.`).join('');
+  if (!derivations.enabled && checked > 0) return ` ${plural(checked, 'figure')} of the API matched the sum of the monthly statements: derivation from them can be turned on (Connection).${notes}`;
+  return notes;
 }
 
 /** The company's tables one after another: caught up from the feed on a changed refresh, refreshed on a full one. */
