@@ -13,6 +13,7 @@ import type { FinCell, Recalculation, RecalculateOptions } from '../engine/fin';
 import type { Box } from '../engine/ports/address';
 import type { CacheStore } from '../engine/ports/storage';
 import type { SecretStore } from '../engine/ports/storage';
+import { indexedDbStoreIfAvailable } from './indexedDbStore';
 import { OfficeGateway } from './officeGateway';
 import { finCellsIn, recalculateFinCells } from './recalculation';
 import { OfficeRuntimeSecretStore, type KeyValueStorage } from './secretStore';
@@ -76,6 +77,8 @@ export class OfficeRuntimeMeterStore implements MeterStore {
 /** Everything src/runtime/runtime.ts needs from Office, in one bundle. */
 export interface OfficeRuntimeHost {
   cacheStore: CacheStore;
+  /** The webview's IndexedDB (the placement memory); absent where there is none. */
+  largeStore?: CacheStore;
   meterStore: MeterStore;
   secrets: SecretStore;
   dateSystem(): Promise<DateSystem>;
@@ -88,6 +91,7 @@ export function createOfficeRuntimeHost(): OfficeRuntimeHost {
   const gateway = new OfficeGateway();
   return {
     cacheStore: new OfficeRuntimeCacheStore(),
+    largeStore: indexedDbStoreIfAvailable(),
     meterStore: new OfficeRuntimeMeterStore(),
     secrets: new OfficeRuntimeSecretStore(),
     dateSystem: () => gateway.getDateSystem(),

@@ -12,6 +12,11 @@ import type { CacheStore } from '../engine/reader/requestCache';
 export interface RuntimeHost {
   /** Persistent answers (and the FinService's small state: cap block, data-as-of). */
   cacheStore: CacheStore;
+  /**
+   * The webview's IndexedDB, for the placement memory of companies with many transactions (add-in storage
+   * holds 50,000 at most beside the answers: src/runtime/storageRoom.ts placementsApart); absent in Node.
+   */
+  largeStore?: CacheStore;
   /** Persistent call counts per company and Pacific month. */
   meterStore: MeterStore;
   /** Add-in storage for the key and the connection (never the workbook). */

@@ -26,7 +26,7 @@ import { finRefresh, type RefreshAllOptions } from './finRefresh';
 import type { RuntimeHost } from './host';
 import { createListeners } from './listeners';
 import { loadedConnections } from './loadedConnections';
-import { meterStoreMakingRoom, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
+import { meterStoreMakingRoom, placementsApart, secretsMakingRoom, stateStoreMakingRoom } from './storageRoom';
 import { workbookGroups, type GroupReview } from './workbookGroups';
 
 export { ConnectionNameTaken, type ConnectionCommands, type ConnectionList, type DisconnectOptions, type Identified } from './connectionCommands';
@@ -115,7 +115,7 @@ export function createRuntime(host: RuntimeHost): Runtime {
   // The keys, the connections, the meter and the cap blocks share add-in storage with the cached answers: a
   // write of theirs that finds it full evicts answers and tries again (storageRoom.ts).
   const secrets = secretsMakingRoom(host.secrets, cache);
-  const stateStore = stateStoreMakingRoom(host.cacheStore, cache);
+  const stateStore = placementsApart(stateStoreMakingRoom(host.cacheStore, cache), host.largeStore);
   const meter = new CallMeter({ store: meterStoreMakingRoom(host.meterStore, cache) });
   const { emit, emitBatch, onDataChange, onFinBatch, clear } = createListeners();
   const factory = connectedFactory({ host, meter, cache, stateStore, now, emit, emitBatch });

@@ -22,6 +22,11 @@ export interface SandboxSettings {
   jobProcessingDelayMs: number;
   /** When true the worker leaves jobs queued (to observe queued jobs or pile up work). */
   workerPaused: boolean;
+  /**
+   * The other reading of an open point (issue 34): point-in-time totals of a subtree holding Retained
+   * Earnings sum what was posted there only, not the computed earnings the balance sheet shows.
+   */
+  totalsWithoutComputedEarnings?: boolean;
 }
 
 /** The authenticated caller, resolved freshly from the database on every request. */

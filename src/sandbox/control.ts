@@ -32,6 +32,7 @@ function applyControl(b: Record<string, unknown>, ctx: SandboxContext): void {
   if (b.rate_429 !== undefined) faults.rate429 = num(b.rate_429, 'rate_429', 0, 1);
   if (b.rate_drop !== undefined) faults.rateDrop = num(b.rate_drop, 'rate_drop', 0, 1);
   if (b.job_processing_delay_ms !== undefined) settings.jobProcessingDelayMs = num(b.job_processing_delay_ms, 'job_processing_delay_ms', 0, 600000);
+  if (b.totals_without_computed_earnings !== undefined) settings.totalsWithoutComputedEarnings = b.totals_without_computed_earnings === true;
   if (b.worker_paused !== undefined) {
     settings.workerPaused = b.worker_paused === true;
     if (!settings.workerPaused) ctx.kickWorker();
@@ -102,6 +103,7 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     today: clock.today(),
     job_processing_delay_ms: settings.jobProcessingDelayMs,
     worker_paused: settings.workerPaused,
+    totals_without_computed_earnings: settings.totalsWithoutComputedEarnings === true,
     ...faults.snapshot(),
   });
 
@@ -112,7 +114,8 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   /**
    * Body fields (all optional): clock_offset_seconds, latency_ms, rate_500, rate_429, rate_drop (0..1),
    * faults: [{kind: error500|error429|drop|drop_after, count, method?, path?, retry_after?}] (appended),
-   * clear_faults: true, job_processing_delay_ms, worker_paused.
+   * clear_faults: true, job_processing_delay_ms, worker_paused, totals_without_computed_earnings (a point-in-time
+   * total holding Retained Earnings without the computed earnings: another API's reading of an open point).
    */
   app.post('/control', async (req) => {
     applyControl(jsonObjectBody(req), ctx);

@@ -28,6 +28,7 @@ import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type R
 import { walkCalls, walkKind, weaker, WalkDensity, type WalkEstimate } from './walks';
 import { Derivations, type SourceClient } from './derivations';
 import { ownChangeRanges, storedPlacements } from '../sync/placements';
+import { isReferenceRead } from './reference';
 
 /** What the reader needs of the API client (createClient's result satisfies it). */
 export interface ReaderClient {
@@ -149,7 +150,7 @@ export class CachedReader {
     // Opened: what is queued or waiting for a retry (for that endpoint, or for any) is dropped; what is
     // being sent gets its answer.
     this.breakers = new OutageBreakers(this.now, (endpoint) => this.dropQueued(endpoint));
-    this.derivations = new Derivations(this, options.derive ?? true, this.now);
+    this.derivations = new Derivations(this, options.derive ?? true, this.now, options.stateStore);
   }
 
   /** The company of the key; one GET /company (through the guard) only when the client was not told. */
@@ -237,6 +238,7 @@ export class CachedReader {
     const answer = options.fresh ? await this.cache.refresh<T>(company, req, remembering, keep) : await this.cache.get<T>(company, req, remembering, keep);
     // Fetched again on purpose (Refresh this block): what was derived from it follows on its next read.
     if (options.fresh) await this.derivations.sourceChanged(company, [key]);
+    await this.derivations.answered(company, req, answer.value);
     if (answer.stale) this.staleServed += 1;
     if (walkKind(req)) this.walkDensity.note(req, answer.value);
     return answer;
@@ -484,6 +486,22 @@ export class CachedReader {
     const also = dependents.size ? await this.cache.markStale(company, (req) => !touched(req) && dependents.has(canonicalKey(company, req))) : [];
     if (marked.length) this.emit();
     return [...marked, ...also];
+  }
+
+  /**
+   * The answers fetched after `at` (this reader's clock) are due, as changed: an answer fetched between two
+   * sync runs may hold a transaction where it was only in between (moved twice), a place no run reports.
+   * The lists of categories and departments are not: no transaction change reaches them.
+   */
+  async markFetchedAfter(at: number): Promise<string[]> {
+    const company = await this.companyId();
+    const keys = new Set(await this.cache.keysFetchedAfter(company, at));
+    return keys.size ? this.markStale((req) => keys.has(canonicalKey(company, req)) && !isReferenceRead(req)) : [];
+  }
+
+  /** This reader's clock (Unix ms), the one answers are stamped with. */
+  clock(): number {
+    return this.now();
   }
 
   /** These answers (canonical keys) are fetched again on their next read; no change is recorded for them. */

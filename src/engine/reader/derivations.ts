@@ -12,7 +12,9 @@
 import type { CallOptions } from '../../api/transport';
 import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 import { endOfMonth, isIsoDate } from '../dates';
-import { CATEGORIES, derivationOf, derive, monthlySources, tiling, type Derivation } from './derive';
+import { balanceIdentityOf, CATEGORIES, derivationOf, derive, monthlySources, tiling, type Derivation } from './derive';
+import { IdentityVerdicts } from './balanceIdentities';
+import type { CacheStore } from '../ports/storage';
 
 /** What fetches a derivation's sources: the API client's reports and category list (createClient's satisfies it). */
 export interface SourceClient {
@@ -108,11 +110,17 @@ export class Derivations {
    */
   private readonly asked = new Map<string, number>();
 
+  /** The balance identities verified (or found not to hold) per company: balanceIdentities.ts. */
+  readonly identities: IdentityVerdicts;
+
   constructor(
     private readonly host: DerivationHost,
     private on: boolean,
     private readonly now: () => number = Date.now,
-  ) {}
+    store?: CacheStore,
+  ) {
+    this.identities = new IdentityVerdicts(store);
+  }
 
   get enabled(): boolean {
     return this.on;
@@ -179,6 +187,14 @@ export class Derivations {
       if (values.some((v) => v === undefined) || (needsCategories(d) && categories === undefined)) return undefined;
       const value = derive(d, values, categories) ?? (d.kind === 'periodTotal' ? derive(d, values, categories, await this.otherStatements(company)) : null);
       if (!value) return undefined;
+      if (d.kind === 'balanceTotal') {
+        // Resting on an identity not verified for the company: the API answers, and so verifies it.
+        const identity = balanceIdentityOf(d.category, values[0], categories);
+        if (!(await this.identities.trusted(company, identity))) {
+          await this.identities.expect(company, reqKey, identity!, value.total_cents as number);
+          return undefined;
+        }
+      }
       const answer = await cache.refresh(company, req, async () => value);
       this.count += 1;
       this.derivedKeys.add(canonicalKey(company, req));
@@ -265,7 +281,9 @@ export class Derivations {
     const derived = new Set<string>();
     /** Sources to fetch for the derived answers: the reader fetches them itself if they are not read first. */
     const used = new Map<string, Set<string>>();
+    const trusted = await this.balanceTrust(company, derivable);
     const tryDerive = (r: ReadRequest, d: Derivation, extra: (k: string) => boolean): boolean => {
+      if (!trusted.has(key(r)) && d.kind === 'balanceTotal') return false;
       // Only the monthly statements (and the category list), which a derivation knows how to fetch.
       const ok = (s: ReadRequest) => sources.has(key(s)) && (fresh.has(key(s)) || (monthly.has(key(s)) && (fetch.has(key(s)) || extra(key(s)))));
       if (needsCategories(d) && !ok(CATEGORIES)) return false;
@@ -314,6 +332,33 @@ export class Derivations {
     for (const x of undecided) if (!derived.has(key(x.r))) fetch.set(key(x.r), x.r);
     const followed = new Map([...derived].map((k) => [k, used.get(k) ?? new Set<string>()]));
     return { fetch: [...fetch.values()], derived: derived.size, sources: followed, ...(instead ? { instead } : {}) };
+  }
+
+  /**
+   * The balance totals among `derivable` a plan may count as derived: those whose identity is known from the
+   * cached sheet and category list and trusted, or, where they are not cached, any when every identity is
+   * verified for the company. The others are priced as fetched (at worst the cost shown is above what is spent).
+   */
+  private async balanceTrust(company: string, derivable: ReadonlyArray<{ r: ReadRequest; d: Derivation }>): Promise<Set<string>> {
+    const out = new Set<string>();
+    const all = await this.identities.allTrusted(company);
+    const categories = this.host.cache.fresh(company, CATEGORIES)?.value;
+    for (const { r, d } of derivable) {
+      if (d.kind !== 'balanceTotal') continue;
+      const sheet = this.host.cache.fresh(company, monthlySources(d)[0])?.value;
+      if (all || (sheet !== undefined && categories !== undefined && (await this.identities.trusted(company, balanceIdentityOf(d.category, sheet, categories))))) out.add(canonicalKey(company, r));
+    }
+    return out;
+  }
+
+  /** The API's own answer to `req` (fetched, not derived): it may verify a balance identity. */
+  async answered(company: string, req: ReadRequest, value: unknown): Promise<void> {
+    if (req.path !== '/aggregations/total') return;
+    const q = req.query ?? {};
+    const list = (this.host.cache.fresh(company, CATEGORIES)?.value as { data?: Array<{ id?: unknown; name?: unknown }> } | undefined)?.data;
+    const name = list?.find((c) => c.id === q.category_id)?.name;
+    const label = `${typeof name === 'string' ? `"${name}"` : String(q.category_id)} at ${String(q.date ?? q.end_month)}`;
+    await this.identities.answered(company, canonicalKey(company, req), label, totalOf(value));
   }
 
   /**
@@ -424,6 +469,8 @@ export class Derivations {
       const values = pieces.map((r) => cache.fresh(company, r)!.value);
       const derived = derive(d, values, categories) ?? (d.kind === 'periodTotal' ? derive(d, values, categories, await this.otherStatements(company)) : null);
       if (!derived) continue;
+      // A total resting on an identity found not to hold is never derived: its difference is accounted for.
+      if (d.kind === 'balanceTotal' && !(await this.identities.trusted(company, balanceIdentityOf(d.category, values[0], categories)))) continue;
       checked += 1;
       // A total is its total_cents (a dialect's answer may carry the amount under a second name too).
       const same = d.kind === 'statement' ? figuresOf(derived) === figuresOf(given.value) : derived.total_cents === (given.value as { total_cents?: unknown }).total_cents;

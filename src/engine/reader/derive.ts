@@ -301,6 +301,57 @@ function sectionElsewhere(statements: readonly unknown[], category: string, desc
   return undefined;
 }
 
+/**
+ * What a balance total's identity rests on beyond the spec's sentences (issue 34, item 4; docs/api-decisions.md,
+ * "Balance identities"), to be verified once per company against the API before it is relied on:
+ *   - 'retained earnings': the category's subtree holds the equity line that carries retained earnings (named
+ *     so, or whose balance is `retained_earnings.ending_balance_cents`): that the API lists it as a category
+ *     with that balance, and that its total includes the computed earnings, is the sandbox's choice;
+ *   - 'credit-balance asset': an asset whose subtree holds a credit balance (a contra account such as
+ *     accumulated depreciation): that "natural sign" on the balance sheet is debit minus credit for it, as
+ *     the total's sign rule, is this add-in's reading.
+ * null: the identity rests on the spec's sentences alone.
+ */
+export type BalanceIdentity = 'retained earnings' | 'credit-balance asset';
+
+export function balanceIdentityOf(category: string, sheet: unknown, categoryListAnswer: unknown): BalanceIdentity | null {
+  const categories = categoryList(categoryListAnswer);
+  const tree = categories && subtreeOf(categories, category);
+  if (!tree || !isRecord(sheet)) return null;
+  const ids = new Set([category, ...tree.descendants]);
+  const lines = sectionKeys(sheet).flatMap((k) => ((sheet[k] as Json).categories as unknown[]).filter(isRecord));
+  const equity = isRecord(sheet.equity) ? sheet.equity : {};
+  const ending = isRecord(equity.retained_earnings) ? equity.retained_earnings.ending_balance_cents : undefined;
+  const equityIds = new Set(categories.filter((c) => c.account_type === 'equity').map((c) => c.id));
+  const carriesEarnings = (l: Json) => equityIds.has(String(l.category_id)) && ((typeof l.name === 'string' && /^retained earnings$/i.test(l.name.trim())) || (isCents(ending) && ending !== 0 && l.balance_cents === ending));
+  if (lines.some((l) => ids.has(String(l.category_id)) && carriesEarnings(l))) return 'retained earnings';
+  if (tree.node.account_type === 'asset' && lines.some((l) => ids.has(String(l.category_id)) && isCents(l.balance_cents) && l.balance_cents < 0)) return 'credit-balance asset';
+  return null;
+}
+
+/**
+ * Whether the balance sheet's asset lines add up under debit minus credit: each parent's line the sum of its
+ * children's ("parents contain subtotals of children"), the section's total the sum of its roots. A sheet
+ * that signs a contra account by its own (credit) nature does not, and then no asset total is derived from
+ * it: the line is not the total's figure.
+ */
+function assetsAddUp(sheet: Json, categories: readonly Category[]): boolean {
+  const section = sheet.assets;
+  if (!isRecord(section) || !Array.isArray(section.categories)) return false;
+  const lines = new Map<string, number>();
+  for (const l of section.categories) if (isRecord(l) && isCents(l.balance_cents)) lines.set(String(l.category_id), l.balance_cents);
+  const parentOf = new Map(categories.map((c) => [c.id, c.parent_id]));
+  const sums = new Map<string | null, number>();
+  for (const [id, cents] of lines) {
+    const parent = parentOf.get(id) ?? null;
+    sums.set(parent, (sums.get(parent) ?? 0) + cents);
+  }
+  for (const [parent, sum] of sums) {
+    if (parent === null ? section.total_cents !== sum : lines.has(parent) && lines.get(parent) !== sum) return false;
+  }
+  return true;
+}
+
 /** The total's answer, in the shape the add-in reads (api/aggregations.ts), from the identity's figures. */
 function totalAnswer(d: Extract<Derivation, { kind: 'periodTotal' | 'balanceTotal' }>, cents: number, currency: unknown, refreshed: number | null): Json {
   const periodic = d.kind === 'periodTotal';
@@ -335,6 +386,7 @@ export function derive(d: Derivation, pieces: readonly unknown[], categoryListAn
   if (!reports.every((r) => r.currency === currency)) return null;
   if (d.kind === 'balanceTotal') {
     if (tree.node.point_in_time !== true) return null;
+    if (tree.node.account_type === 'asset' && !assetsAddUp(reports[0], categories)) return null;
     const line = lineOf(reports[0], d.category, tree.descendants, 'balance_cents');
     if (line === null || line === 'absent') return null;
     return totalAnswer(d, line.cents, currency, latestRefresh(reports));

@@ -261,6 +261,18 @@ export class RequestCache {
     for (const key of keys) stale.due.set(key, Math.max(at, (stale.due.get(key) ?? 0) + 1));
   }
 
+  /** Keys of the company's answers (stored or in memory) fetched strictly after `at` (Unix ms). */
+  async keysFetchedAfter(companyId: string, at: number): Promise<string[]> {
+    const prefix = `${PREFIX}${companyId}:`;
+    const keys = new Set([...(await this.storedKeys(companyId)), ...[...this.memory.keys()].filter((k) => k.startsWith(prefix))]);
+    const out: string[] = [];
+    for (const key of keys) {
+      const known = this.memory.get(key) ?? (await this.inspectPersisted(key));
+      if (known && known.fetchedAt > at) out.push(key);
+    }
+    return out;
+  }
+
   /** Keys of the company's stored answers that are due for a refresh. */
   async staleKeys(companyId: string): Promise<string[]> {
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));

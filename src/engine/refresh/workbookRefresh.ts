@@ -15,7 +15,7 @@ import type { RefreshReport } from '../fin';
 import type { CachedReader } from '../reader/cachedReader';
 import { isReferenceRead } from '../reader/reference';
 import { changedOnly, type RefreshOutcome, type RefreshPlan, type StatementsEngine } from '../statements';
-import { startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
+import { settleRefresh, startMirror, syncChanges, type FeedDeps, type FeedResult } from '../sync/changeFeed';
 import { mirrorPagesFor, storedPlacements } from '../sync/placements';
 import { describeReferenceChanges, referenceChanges } from '../sync/referenceChanges';
 import { plural } from '../text/plural';
@@ -116,6 +116,8 @@ export async function startWorkbookRefresh(
       unplan();
       const tables = await refreshingTables;
       const checked = ran === 'full' ? await checkDerivations(deps, company) : '';
+      // What the refresh fetched is as of its sync; what is fetched from now on, as of later (changeFeed.ts).
+      await settleRefresh(deps.feed.store, company, deps.reader.clock());
       const calls = Math.max(0, (await deps.meter.count()) - before);
       return { ran, feed, blocks, tables, calls, message: `${describe(options.kind, ran, feed, blocks, tables, calls)}${reference}${recorded}${checked}` };
     },
@@ -132,7 +134,8 @@ async function learnReferenceChanges(feed: FeedDeps, reader: CachedReader): Prom
 /**
  * The placement memory after a full refresh (sync/placements.ts): a whole one is carried on by a sync run
  * (1 call when nothing changed, as a new watermark costs); otherwise a mirror is read, at most what the
- * refresh itself costs (mirrorPagesFor: at least 50 pages, 25,000 transactions; at most 100), so that the next Refresh changes can place what changes.
+ * refresh itself costs (mirrorPagesFor: at least 50 pages, 25,000 transactions; at most 400, the 200,000 the
+ * memory holds), so that the next Refresh changes can place what changes.
  */
 async function keepPlacements(feed: FeedDeps, company: string, asked: boolean, budget: number): Promise<string> {
   const memory = await storedPlacements(feed.store, company);
@@ -168,8 +171,10 @@ async function checkDerivations(deps: WorkbookRefreshDeps, company: string): Pro
     await deps.derivationOff?.(because).catch(() => undefined);
     return ` Derivation from the monthly statements is now off for this company: ${because}. Every figure is fetched from the API.`;
   }
-  if (!derivations.enabled && checked > 0) return ` ${plural(checked, 'figure')} of the API matched the sum of the monthly statements: derivation from them can be turned on (Connection).`;
-  return '';
+  // Identities found not to hold for this company (reader/balanceIdentities.ts): said at every full refresh.
+  const notes = (await derivations.identities.notes(company).catch(() => [] as string[])).map((n) => ` ${n[0].toUpperCase()}${n.slice(1)}.`).join('');
+  if (!derivations.enabled && checked > 0) return ` ${plural(checked, 'figure')} of the API matched the sum of the monthly statements: derivation from them can be turned on (Connection).${notes}`;
+  return notes;
 }
 
 /** The company's tables one after another: caught up from the feed on a changed refresh, refreshed on a full one. */

@@ -68,6 +68,26 @@ async function storeWatermark(store: CacheStore, companyId: string, watermark: n
   await store.set(watermarkKey(companyId), String(watermark));
 }
 
+// Answers fetched after a refresh settled (a FIN formula typed, Refresh this sheet) may hold a changed
+// transaction where it was only in between two changes (re-dated twice between two Refresh changes): the
+// memory knows the first place, the next run the last, neither the one such an answer holds. So a run that
+// sees any change marks every answer fetched since the company's last refresh settled (found by the
+// property test: a total typed after the first move, wrong after the second). A refresh settles when it
+// has fetched what it refreshes (workbookRefresh.ts); a run settles too, so a refresh that dies part way
+// leaves what it fetched counted as fetched since.
+const settledKey = (companyId: string) => `fin-sync:${companyId}:settled`;
+
+/** The refresh is done: answers fetched from now on count as fetched between runs (reader's clock, ms). */
+export async function settleRefresh(store: CacheStore, companyId: string, at: number): Promise<void> {
+  await store.set(settledKey(companyId), String(at)).catch(() => undefined);
+}
+
+/** When the company's last refresh settled; 0 when not known (every answer then counts as fetched since). */
+async function settledAt(store: CacheStore, companyId: string): Promise<number> {
+  const value = Number(await store.get(settledKey(companyId)).catch(() => undefined));
+  return Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
 /**
  * Starts a new watermark (one call: a run asked only for changes after the end of time returns none, and
  * the server's pinned watermark). A full refresh takes it first, so a change made while it runs arrives next
@@ -77,6 +97,7 @@ export async function startWatermark(deps: FeedDeps): Promise<number> {
   const companyId = await deps.reader.companyId();
   const result = await deps.reader.call('/transactions', (o: CallOptions) => deps.client.transactions.sync({ ...o, watermark: MAX_UPDATED_AFTER, limit: 1 }));
   await storeWatermark(deps.store, companyId, result.watermark);
+  await settleRefresh(deps.store, companyId, deps.reader.clock());
   return result.watermark;
 }
 
@@ -122,9 +143,18 @@ export async function startMirror(deps: FeedDeps, options: { maxPages: number; p
   }
   // A row it could not keep (the bound, no dates) leaves it partial: such a transaction counts as never seen.
   memory.complete = complete && !overflow;
-  await memory.save(deps.store, companyId, watermark!);
+  // Not saved (the storage refused it): nothing is recorded, and the refresh says so.
+  if (!(await memory.save(deps.store, companyId, watermark!))) return { calls: pages, placements: 0, complete: false, watermark: await restart(deps, companyId, watermark!) };
   await storeWatermark(deps.store, companyId, watermark!);
+  await settleRefresh(deps.store, companyId, deps.reader.clock());
   return { calls: pages, placements: memory.size, complete: memory.complete, watermark: watermark! };
+}
+
+/** The watermark stored after a mirror that could not be saved (its run is still what was read). */
+async function restart(deps: FeedDeps, companyId: string, watermark: number): Promise<number> {
+  await storeWatermark(deps.store, companyId, watermark);
+  await settleRefresh(deps.store, companyId, deps.reader.clock());
+  return watermark;
 }
 
 /**
@@ -170,10 +200,15 @@ export async function syncChanges(deps: FeedDeps, options: { maxPages: number; p
   const { seen, changes, unplaceable } = placed;
   let marked = 0;
   if (unplaceable) marked = await deps.reader.markAllStale();
-  else if (changes.length) marked = (await deps.reader.markStale(touchedBy(changes))).length;
+  else if (rows.size > 0) {
+    const touched = new Set(changes.length ? await deps.reader.markStale(touchedBy(changes)) : []);
+    for (const key of await deps.reader.markFetchedAfter(await settledAt(deps.store, companyId))) touched.add(key);
+    marked = touched.size;
+  }
   // Marked first, then the memory and the watermark it is true at: a crash in between marks the same
   // changes again next time (a memory whose stamp is not the stored watermark is not trusted).
   await memory.save(deps.store, companyId, result.watermark);
   await storeWatermark(deps.store, companyId, result.watermark);
+  await settleRefresh(deps.store, companyId, deps.reader.clock());
   return { kind: unplaceable ? 'unknown' : 'synced', calls: pages, seen, marked, reason: unplaceable ?? undefined, from, to: result.watermark, placements: memory.size, mirrored: memory.complete };
 }

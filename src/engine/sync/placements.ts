@@ -13,23 +13,28 @@
 // reverse, is discarded: its transactions then count as never seen, which fails closed). An entry is 18
 // characters: a 56-bit hash of the id (collision odds about 3e-7 at 200,000 ids), the month of the date and
 // the accounting month, and the spread's first and last months (or none, or unreadable). The memory is
-// bounded (MAX_PLACEMENTS): a transaction beyond it is not kept and counts as never seen. 200,000
-// transactions take 3,600,000 characters: more than the shared add-in storage gives (docs/architecture.md,
-// about 5 MB for everything), so the bound is 50,000 (900,000 characters) in CacheStore; past it a company
-// needs the webview's IndexedDB behind the same port (docs/api-decisions.md, "Placement memory").
+// bounded (MAX_PLACEMENTS, 200,000: issue 34): a transaction beyond it is not kept and counts as never seen.
+// 200,000 transactions take 3,600,000 characters, more than add-in storage holds beside the cached answers
+// (docs/architecture.md, "Add-in storage"), so the runtime keeps this one key in the webview's IndexedDB
+// behind the same CacheStore port (isPlacementKey; src/runtime/storageRoom.ts, src/excel/indexedDbStore.ts);
+// where there is none, add-in storage takes at most SMALL_STORE_PLACEMENTS and a larger memory is refused
+// (not saved: the next Refresh changes fails closed and says why).
 
 import type { Transaction, TransactionTombstone } from '../../api/types';
 import type { CacheStore } from '../ports/storage';
 
 /** A mirror costs at least this many pages (of 500 transactions) when one is needed, at most the second. */
 export const MIRROR_MIN_PAGES = 50;
-export const MIRROR_MAX_PAGES = 100;
+export const MIRROR_MAX_PAGES = 400;
 
 /** The pages a full refresh may spend on a mirror: what the refresh itself costs, within the bounds. */
 export const mirrorPagesFor = (refreshCalls: number) => Math.min(MIRROR_MAX_PAGES, Math.max(MIRROR_MIN_PAGES, refreshCalls));
 
 /** Transactions kept per company at most; beyond it a transaction counts as never seen. */
-export const MAX_PLACEMENTS = 50_000;
+export const MAX_PLACEMENTS = 200_000; // MIRROR_MAX_PAGES pages of 500
+
+/** At most this many in add-in storage, when the runtime has no IndexedDB (900,000 characters). */
+export const SMALL_STORE_PLACEMENTS = 50_000;
 
 /** Where a transaction posts: months as YYYY-MM. */
 export interface Placement {
@@ -136,6 +141,10 @@ const ENTRY_WIDTH = KEY_WIDTH + 8;
 // --- the memory -----------------------------------------------------------------------------------------
 
 const storeKey = (companyId: string) => `fin-sync:${companyId}:placements`;
+/** Whether a storage key is a company's placement memory (the runtime keeps those in IndexedDB). */
+export const isPlacementKey = (key: string): boolean => key.startsWith('fin-sync:') && key.endsWith(':placements');
+/** Characters a stored memory of `n` transactions takes at most (a watermark of up to 13 digits, its flag). */
+export const placementChars = (n: number): number => 16 + n * ENTRY_WIDTH;
 /** Where the sync's watermark is kept (changeFeed.ts writes it): the memory is true at it. */
 export const watermarkKey = (companyId: string) => `fin-sync:${companyId}:watermark`;
 
@@ -208,13 +217,18 @@ export class PlacementMemory {
     this.entries.delete(idKey(id));
   }
 
-  /** Saved with the watermark it is true at; on a refused write, the old one is removed (it would lie). */
-  async save(store: CacheStore, companyId: string, watermark: number): Promise<void> {
+  /**
+   * Saved with the watermark it is true at; on a refused write, the old one is removed (it would lie) and
+   * false is returned: nothing is known from then on, so the next change fails closed.
+   */
+  async save(store: CacheStore, companyId: string, watermark: number): Promise<boolean> {
     const body = [...this.entries].map(([k, v]) => k + v).join('');
     try {
       await store.set(storeKey(companyId), `${watermark},${this.complete ? 'c' : 'p'}|${body}`);
+      return true;
     } catch {
       await store.remove([storeKey(companyId)]).catch(() => undefined);
+      return false;
     }
   }
 

@@ -57,9 +57,10 @@ export function categoryTotal(
   from: string | null,
   to: string,
   merchant: string | null,
+  options: { withoutComputedEarnings?: boolean } = {},
 ): CategoryTotal {
   const ids = subtree(node).map((n) => n.id);
-  if (from === null && ids.some((id) => chart.byId.get(id)?.role === 'retained_earnings')) {
+  if (from === null && !options.withoutComputedEarnings && ids.some((id) => chart.byId.get(id)?.role === 'retained_earnings')) {
     ids.push(...chart.ordered.filter((n) => INCOME_STATEMENT_TYPES.has(n.accountType)).map((n) => n.id));
   }
   const start = from ?? BEFORE_ALL_DATES;

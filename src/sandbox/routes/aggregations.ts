@@ -95,7 +95,7 @@ export const aggregationsRoutes: RouteModule = (app, ctx) => {
     const periodic = window.kind === 'periodic';
     const from = periodic ? monthStart(window.startMonth) : null;
     const to = monthEnd(periodic ? window.endMonth : window.month);
-    const total = categoryTotal(ctx.db, caller.companyId, chart, node, from, to, merchant);
+    const total = categoryTotal(ctx.db, caller.companyId, chart, node, from, to, merchant, { withoutComputedEarnings: ctx.settings.totalsWithoutComputedEarnings });
     return {
       object: 'aggregation_total',
       category_id: node.id,

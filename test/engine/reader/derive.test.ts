@@ -1,7 +1,7 @@
 // The identities' refusals (src/engine/reader/derive.ts): what no identity decides exactly is declined (null),
 // so the reader fetches it as before. The figures the identities do decide are checked against the sandbox
 // in derivation.sandbox.test.ts; here, the shapes an API could answer that must not be summed.
-import { derivationOf, derive, statementRequest, sumStatements, tiling, type Derivation } from '../../../src/engine/reader/derive';
+import { balanceIdentityOf, derivationOf, derive, statementRequest, sumStatements, tiling, type Derivation } from '../../../src/engine/reader/derive';
 import { requestKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
 
 const IS = '/reports/income_statement';
@@ -99,5 +99,48 @@ describe('what is not summed', () => {
     // Its section present but the line missing: not decided.
     const emptyTaxes = (s: typeof jan) => ({ ...s, taxes: { total_cents: 0, categories: [] } });
     expect(derive(q, [emptyTaxes(jan), feb], list, [withTaxes])).toBeNull();
+  });
+});
+
+describe('balance totals and the identities they rest on (issue 34)', () => {
+  const chart = categories([
+    { id: 'cat_fixed', pit: true, type: 'asset' },
+    { id: 'cat_equipment', parent: 'cat_fixed', pit: true, type: 'asset' },
+    { id: 'cat_accum', parent: 'cat_fixed', pit: true, type: 'asset' },
+    { id: 'cat_cash', pit: true, type: 'asset' },
+    { id: 'cat_equity', pit: true, type: 'equity' },
+    { id: 'cat_re', parent: 'cat_equity', pit: true, type: 'equity' },
+    { id: 'cat_capital', parent: 'cat_equity', pit: true, type: 'equity' },
+  ]);
+  const bal = (id: string, cents: number, parent: string | null = null, name = id) => ({ category_id: id, name, balance_cents: cents, position: 1, parent_category_id: parent });
+  /** A balance sheet; `accum` is how it signs accumulated depreciation (a credit balance of 300). */
+  const sheet = (accum: number) => ({
+    object: 'balance_sheet',
+    date: '2025-03-31',
+    currency: 'USD',
+    refreshed_at: 1,
+    assets: { total_cents: 1000 + 700, categories: [bal('cat_fixed', 700), bal('cat_equipment', 1000, 'cat_fixed'), bal('cat_accum', accum, 'cat_fixed'), bal('cat_cash', 1000)] },
+    liabilities: { total_cents: 0, categories: [] },
+    equity: { total_cents: 1700, categories: [bal('cat_equity', 1700), bal('cat_re', 1200, 'cat_equity', 'Retained Earnings'), bal('cat_capital', 500, 'cat_equity')], retained_earnings: { beginning_balance_cents: 1000, net_income_cents: 200, ending_balance_cents: 1200 } },
+  });
+  const at = (category: string) => must(total({ category_id: category, date: '2025-03-31' }));
+
+  test('which identity a total rests on: retained earnings (the line and every ancestor), a credit-balance asset (and its parents), or none', () => {
+    expect(balanceIdentityOf('cat_re', sheet(-300), chart)).toBe('retained earnings');
+    expect(balanceIdentityOf('cat_equity', sheet(-300), chart)).toBe('retained earnings');
+    expect(balanceIdentityOf('cat_capital', sheet(-300), chart)).toBeNull();
+    expect(balanceIdentityOf('cat_accum', sheet(-300), chart)).toBe('credit-balance asset');
+    expect(balanceIdentityOf('cat_fixed', sheet(-300), chart)).toBe('credit-balance asset');
+    expect(balanceIdentityOf('cat_cash', sheet(-300), chart)).toBeNull();
+  });
+
+  test('a sheet that signs a contra account by its credit nature does not add up, and no asset total is derived from it', () => {
+    expect(derive(at('cat_accum'), [sheet(-300)], chart)).toMatchObject({ total_cents: -300 });
+    expect(derive(at('cat_cash'), [sheet(-300)], chart)).toMatchObject({ total_cents: 1000 });
+    // Shown as +300: the parent is no longer the sum of its children; every asset total is fetched.
+    expect(derive(at('cat_accum'), [sheet(300)], chart)).toBeNull();
+    expect(derive(at('cat_cash'), [sheet(300)], chart)).toBeNull();
+    // The other sections do not rest on it.
+    expect(derive(at('cat_capital'), [sheet(300)], chart)).toMatchObject({ total_cents: 500 });
   });
 });

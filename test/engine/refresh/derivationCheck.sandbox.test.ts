@@ -98,3 +98,20 @@ test('derivation on (the default), an API whose totals differ from its statement
   expect(await rt.runtime.getConnection()).toMatchObject({ deriveFromStatements: false });
   expect((await rt.runtime.getReader())!.derivations.enabled).toBe(false);
 });
+
+test('an identity found not to hold (retained earnings read otherwise by the API) is said by every full refresh, and its totals stay the API\'s', async () => {
+  await sb.control('control', { totals_without_computed_earnings: true });
+  try {
+    // The workbook's two cells, read again by the refresh's recalculation.
+    const cells = () => Promise.all([rt.service.balance({ category: 'Cash', date: `${year}-06-30` }), rt.service.total({ category: 'Retained Earnings', start: `${year}-06` })]);
+    const rt: TestRuntime = await testRuntime(sb, { recalculate: async () => void (await cells()) });
+    const workspace = await testWorkspace(rt.runtime, new MemoryGateway(), { quietMs: 50 });
+    await cells();
+    const result = (await workspace.refresh(await workspace.askRefresh('full'))).result;
+    expect(result.message).toMatch(/ Balance totals resting on the retained earnings identity are fetched, not derived: the API's total for "Retained Earnings" at \d{4}-06-30 is -?\d+ cents where its balance sheet's line is -?\d+\.$/);
+    // Derivation stays on for everything else.
+    expect(rt.reader.derivations.enabled).toBe(true);
+  } finally {
+    await sb.control('control', { totals_without_computed_earnings: false });
+  }
+});

@@ -4,7 +4,7 @@
 // the books. Calls are the runtime's own requests (the control endpoint is not the API).
 import type { Transaction } from '../../../src/api';
 import { requestOfKey } from '../../../src/engine/reader/requestCache';
-import { startMirror, startWatermark, storedWatermark, syncChanges } from '../../../src/engine/sync/changeFeed';
+import { settleRefresh, startMirror, startWatermark, storedWatermark, syncChanges } from '../../../src/engine/sync/changeFeed';
 import { lastFullYear } from '../fin/finHarness';
 import { testRuntime, type TestRuntime } from '../../support/runtime';
 import { startSandbox, type TestSandbox } from '../../support/sandbox';
@@ -22,8 +22,15 @@ const months = Array.from({ length: 12 }, (_, i) => `${year}-${String(i + 1).pad
 const quarterEnds = [`${year}-03-31`, `${year}-06-30`, `${year}-09-30`, `${year}-12-31`];
 
 /** A small board: the months' P&L, a February and the quarter-end balance sheets, the year's cash flow,
- * two periodic totals and two point-in-time ones. */
+ * two periodic totals and two point-in-time ones; read as a refresh reads them, which then settles (what is
+ * fetched later counts as fetched between two runs). */
 async function board(rt: TestRuntime): Promise<unknown[]> {
+  const figures = await readBoard(rt);
+  await settleRefresh(rt.stores.cacheStore, await rt.reader.companyId(), rt.reader.clock());
+  return figures;
+}
+
+function readBoard(rt: TestRuntime): Promise<unknown[]> {
   const s = rt.service;
   return Promise.all([
     ...months.map((m) => s.pnl({ line: 'Net Income', start: m })),
@@ -123,6 +130,28 @@ describe('changed-only refresh: one sync run, and only what changed is due', () 
     expect(await staleRequests(rt)).toEqual(
       [`/reports/balance_sheet ${year}-12-31`, `/reports/cash_flow ${year}-01-01 ${year}-12-31`, `/reports/income_statement ${year}-10-01 ${year}-10-31`].sort(),
     );
+    await board(rt);
+  });
+
+  it('a figure typed between two runs holds a place no run reports (re-dated twice): the run marks it', async () => {
+    const txn = await aTransaction(rt, `${year}-04`, (t) => t.transaction_type === 'standard' && t.amount_cents !== 0 && t.accounting_date === t.date && !t.spread && !!t.merchant && !!t.category_id);
+    const inJanuary = { category_id: txn.category_id!, start_month: `${year}-01`, end_month: `${year}-01`, merchant: txn.merchant! };
+    const apiTotal = async () => (await rt.client.aggregations.total(inJanuary)).total_cents;
+    await rt.client.transactions.update(txn.id, { accounting_date: `${year}-01-12` });
+    // Typed now: the merchant's January total holds the transaction, which is there only until the next move.
+    const typed = () => rt.service.total({ category: txn.category_id, start: `${year}-01`, merchant: txn.merchant });
+    const before = await typed();
+    expect(Math.round(before * 100)).toBe(await apiTotal());
+    await rt.client.transactions.update(txn.id, { accounting_date: `${year}-11-04` });
+    await new Promise((r) => setTimeout(r, 1100));
+    const run = await syncChanges(deps, { maxPages: 50 });
+    expect(run.seen).toEqual([{ id: txn.id, date: txn.date, ownFrom: null }]);
+    // The memory knew April, the run says November: neither is January, where the typed figure holds it.
+    const sent = rt.sent();
+    const after = await typed();
+    expect(rt.sent() - sent).toBe(1);
+    expect(Math.round(after * 100)).toBe(await apiTotal());
+    expect(after).not.toBe(before);
     await board(rt);
   });
 
