@@ -6,7 +6,7 @@ import { requestFreshness } from './freshness';
 import { headersToApi } from './headers';
 import { bearerKey, fingerprintOf, type Fingerprint } from './keys';
 import type { SharedState } from './sharedState';
-import type { Tally } from './store/port';
+import type { CachedAnswer, Tally } from './store/port';
 import { UpstreamFailure, type ApiAnswer, type Upstream } from './upstream';
 
 // One request through the gateway: the key's company (learnt once per key), then the team cache or the
@@ -92,6 +92,8 @@ export function createTeamRelay(deps: TeamRelayDeps) {
   const companies = new Map<Fingerprint, string>();
   const unknownUntil = new Map<Fingerprint, number>();
   const lookups = new Map<Fingerprint, Promise<{ company: string | null; answer?: ApiAnswer }>>();
+  // Per instance: shareable GETs on their way to the API, by company and URL.
+  const flying = new Map<string, Promise<Forwarded>>();
 
   async function forward(method: string, pathAndQuery: string, headers: OutgoingHttpHeaders, body?: Buffer): Promise<Forwarded> {
     try {
@@ -110,6 +112,7 @@ export function createTeamRelay(deps: TeamRelayDeps) {
     if (company) {
       await state.tally(company, capMonthOf(nowMs()), 1);
       await state.prove(fp, 'company', nowMs(), accessWindowSeconds);
+      await state.keep(company, '/company', { status: 200, headers: got.answer.headers, body: got.answer.body.toString('base64'), storedAt: nowMs() });
       return { company };
     }
     if (got.answer.status === 401 || isMonthlyCap(got.answer)) return { company: null, answer: got.answer };
@@ -191,18 +194,34 @@ export function createTeamRelay(deps: TeamRelayDeps) {
     const freshness = requestFreshness(inbound.headers['cache-control']);
     const cache = freshness.kind === 'no-cache' ? 'fwd=request' : 'fwd=miss';
     if (learnt.own) return settle(fp, company, inbound, area, learnt.own, cache);
+    const sharedKey = `${company} ${inbound.pathAndQuery}`;
     if (area && freshness.kind === 'max-age') {
-      const kept = await state.shared(fp, area, accessWindowSeconds, company, inbound.pathAndQuery);
+      const { proven, kept } = await state.shared(fp, area, accessWindowSeconds, company, inbound.pathAndQuery);
       const ageMs = kept ? nowMs() - kept.storedAt : Infinity;
-      if (kept && ageMs <= freshness.seconds * 1000) {
-        const month = capMonthOf(nowMs());
-        const tally = await state.tally(company, month, 0);
-        const headers = { ...kept.headers, ...teamHeaders(month, tally), age: String(Math.floor(Math.max(0, ageMs) / 1000)), 'cache-status': 'fin-gateway; hit' };
-        return { status: kept.status, headers: exposeTeamHeaders(headers), body: Buffer.from(kept.body, 'base64'), company, cache: 'hit' };
+      if (kept && ageMs <= freshness.seconds * 1000) return served(company, kept, ageMs);
+      // A teammate's identical request is on its way to the API: its answer will do, at no call.
+      const inFlight = proven ? flying.get(sharedKey) : undefined;
+      const theirs = inFlight ? await inFlight : undefined;
+      if (theirs?.answer?.status === 200) {
+        return served(company, { status: 200, headers: theirs.answer.headers, body: theirs.answer.body.toString('base64'), storedAt: nowMs() }, 0);
       }
     }
-    const got = await forward(inbound.method, inbound.pathAndQuery, headersToApi(inbound.headers), inbound.body);
-    return settle(fp, company, inbound, area, got, cache);
+    const sending = forward(inbound.method, inbound.pathAndQuery, headersToApi(inbound.headers), inbound.body);
+    const settling = sending.then((got) => settle(fp, company, inbound, area, got, cache));
+    if (area && !flying.has(sharedKey)) {
+      // Until the answer is kept, not just received: a teammate arriving in between would miss both.
+      flying.set(sharedKey, sending);
+      void settling.finally(() => flying.delete(sharedKey));
+    }
+    return settling;
+  }
+
+  /** An answer from the team cache: not counted, the count as it stands, its age. */
+  async function served(company: string, kept: CachedAnswer, ageMs: number): Promise<Outbound> {
+    const month = capMonthOf(nowMs());
+    const tally = await state.tally(company, month, 0);
+    const headers = { ...kept.headers, ...teamHeaders(month, tally), age: String(Math.floor(Math.max(0, ageMs) / 1000)), 'cache-status': 'fin-gateway; hit' };
+    return { status: kept.status, headers: exposeTeamHeaders(headers), body: Buffer.from(kept.body, 'base64'), company, cache: 'hit' };
   }
 
   return { handle };

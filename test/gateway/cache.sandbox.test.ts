@@ -198,3 +198,12 @@ test('a closed month asked with max-age=31536000 is never fetched again by anyon
     expect(Number(hit.headers.get('age'))).toBeGreaterThanOrEqual(45 * 86_400);
   }
 });
+
+test('five members asking at once for the same answer share one call', async () => {
+  const team = [admin, member, ...(((await sb.control('keys', { company_id: growth, template: 'read_only', count: 3 })) as { keys: string[] }).keys)];
+  for (const key of team) await proveReports(key);
+  let answers!: Awaited<ReturnType<typeof get>>[];
+  expect(await spent(async () => (answers = await Promise.all(team.map((key) => get(gw.baseUrl, key, Q1, 'max-age=600')))))).toBe(1);
+  expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  expect(answers.filter((a) => a.cache === 'fin-gateway; hit')).toHaveLength(4);
+});
