@@ -1,4 +1,4 @@
-// nginx in front of a built page, as docs/deploy-behind-nginx.md deploys the add-in: deploy/nginx/fin-addin.conf
+// nginx in front of a built page, as docs/deploying-for-a-team.md deploys the add-in: deploy/nginx/fin-addin.conf
 // run as it is, only its placeholders replaced (a high loopback port, a self-signed certificate made here
 // with openssl for localhost and 127.0.0.1, the built page's folder, the API's address). Everything nginx
 // writes (pid, logs, temporary files) stays in a temporary folder of its own, and it runs as one process in
