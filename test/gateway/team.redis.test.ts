@@ -150,5 +150,12 @@ describeWithRedis('two gateway instances on one Redis, behind nginx', () => {
     const { team, api, last } = await finalCounts(keys[1]);
     expect(last.uncertain).toBe(true);
     expect(team).toBe(api);
+    // What the outage made the gateways say never names a key.
+    for (const g of gws) {
+      for (const key of keys) {
+        expect(g.logs()).not.toContain(key);
+        expect(g.logs()).not.toContain(g.fingerprint(key).slice(0, 8));
+      }
+    }
   });
 });
