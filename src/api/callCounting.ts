@@ -35,10 +35,15 @@ export function callCounting(meter: ClientMeter): CallCounting {
 
   return {
     async record(result, code, sentAt) {
-      if (!isCounted(result, code)) return;
-      // Any counted answer means the monthly cap is not (or no longer) in force.
-      if (result.kind === 'response') meter.clearMonthlyLimit();
-      await meter.record(sentAt);
+      const counted = isCounted(result, code);
+      if (counted) {
+        // Any counted answer means the monthly cap is not (or no longer) in force.
+        if (result.kind === 'response') meter.clearMonthlyLimit();
+        await meter.record(sentAt);
+      }
+      // The team's count after this request, counted by the gateway (this call included when it counted).
+      // A 401 names no company (the contract sends none with it): nothing to attribute.
+      if (result.kind === 'response' && result.status !== 401 && result.team) await meter.noteTeam(result.team);
     },
     monthlyLimit: (error) => meter.noteMonthlyLimit(error.resetDate),
   };
