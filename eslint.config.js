@@ -113,10 +113,14 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   // The arrows of docs/architecture.md: engine and api never reach for Office.js, React or the layers above them; the
-  // api knows nothing of the engine; the sandbox shares no code with the client it is the server of.
-  forbid('src/engine', ABOVE_THE_ENGINE, UI_AND_OFFICE),
-  forbid('src/api', [...ABOVE_THE_ENGINE, 'src/engine'], UI_AND_OFFICE),
-  forbid('src/sandbox', CLIENT_SIDE),
+  // api knows nothing of the engine; the sandbox shares no code with the client it is the server of; neither the
+  // client nor the sandbox uses the gateway (it is a server of its own).
+  forbid('src/engine', [...ABOVE_THE_ENGINE, 'src/gateway'], UI_AND_OFFICE),
+  forbid('src/api', [...ABOVE_THE_ENGINE, 'src/engine', 'src/gateway'], UI_AND_OFFICE),
+  forbid('src/sandbox', [...CLIENT_SIDE, 'src/gateway']),
+  // The team's gateway is a server like the sandbox: of the client side it uses only src/api's types and pure
+  // helpers (the Pacific month), never the engine, the screens, or the sandbox it may stand in front of.
+  forbid('src/gateway', [...ABOVE_THE_ENGINE, 'src/engine', 'src/sandbox'], UI_AND_OFFICE),
   // The pane is screens: engines, refreshes and cost rules are the runtime's, and so is the door to the engine's helpers.
   forbid('src/taskpane', [], [], ['src/engine']),
   {

@@ -83,6 +83,32 @@ describe('the sandbox shares no code with the client side', () => {
   });
 });
 
+describe('the gateway is a room of its own: src/api\'s types and helpers, nothing else of the client or the sandbox', () => {
+  test.each([
+    ['src/gateway/teamRelay.ts', '../engine/dates'],
+    ['src/gateway/store/port.ts', '../../engine/statements'],
+    ['src/gateway/teamRelay.ts', '../runtime'],
+    ['src/gateway/teamRelay.ts', '../taskpane/App'],
+    ['src/gateway/teamRelay.ts', '../excel/gateway'],
+    ['src/gateway/teamRelay.ts', '../sandbox/http/auth'],
+    ['src/gateway/teamRelay.ts', 'react'],
+    ['src/sandbox/app.ts', '../gateway/app'],
+    ['src/api/transport.ts', '../gateway/headers'],
+    ['src/engine/fin/service.ts', '../../gateway/keys'],
+  ])('%s may not import %s', async (file, source) => {
+    expect(await errors(file, importing(source))).toEqual([expect.stringContaining(source)]);
+  });
+
+  test.each([
+    ['src/gateway/teamRelay.ts', '../api/calendar'],
+    ['src/gateway/store/port.ts', '../../api/types'],
+    ['src/gateway/store/redisStore.ts', 'ioredis'],
+    ['src/gateway/app.ts', 'fastify'],
+  ])('%s may import %s', async (file, source) => {
+    expect(await errors(file, importing(source))).toEqual([]);
+  });
+});
+
 test('the layers above the engine may use it and Office.js', async () => {
   expect(await errors('src/excel/memoryGateway.ts', importing('../engine/ports/workbook'))).toEqual([]);
   expect(await errors('src/runtime/runtime.ts', importing('../excel/runtimeStorage'))).toEqual([]);
