@@ -5,7 +5,7 @@
 import type { ResolvedConfig } from './config';
 import { causeCode } from './errors';
 import type { RequestSpec } from './request';
-import { cacheControlOf, readTeamCount, type TeamCount } from './teamHeaders';
+import { cacheControlOf, readTeamCount, servedFromTeamCache, type TeamCount } from './teamHeaders';
 
 /**
  * The most of a response body the client reads: 8 MiB. The largest answers the add-in asks for are far
@@ -25,6 +25,8 @@ export type AttemptResult =
       location: string | null;
       /** The team's count through the gateway, when the answer carried a well-formed one (teamHeaders.ts). */
       team: TeamCount | null;
+      /** The team's gateway served it from its cache: the API was not asked, and nothing was counted. */
+      teamCacheHit: boolean;
       /** Age and Date as sent: an answer the team's cache served is the API's as of Date minus Age. */
       age: string | null;
       date: string | null;
@@ -140,6 +142,7 @@ export function createAttempt(config: Pick<ResolvedConfig, 'fetch' | 'timeoutMs'
         retryAfter: response.headers.get('retry-after'),
         location: response.headers.get('location'),
         team: readTeamCount((name) => response.headers.get(name)),
+        teamCacheHit: servedFromTeamCache((name) => response.headers.get(name)),
         age: response.headers.get('age'),
         date: response.headers.get('date'),
       };

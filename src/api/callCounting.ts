@@ -23,6 +23,8 @@ export function callCounting(meter: ClientMeter): CallCounting {
   /** The counting rule of docs/api-decisions.md, applied to one attempt. */
   function isCounted(result: AttemptResult, code: string | null): boolean {
     if (result.kind === 'network') return result.reason !== 'not_sent';
+    // Answered from the team's cache: the API never saw it.
+    if (result.kind === 'response' && result.teamCacheHit) return false;
     if (result.status === 401) {
       keyRejected = true;
       return false;

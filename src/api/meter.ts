@@ -5,7 +5,8 @@ import type { TeamCount } from './teamHeaders';
 // remaining quota nowhere, so the add-in keeps its own count, with the server's counting rule
 // (docs/api-decisions.md): every request sent with a valid key counts, whatever its status, except a
 // 401 and a 429 monthly_limit_exceeded; a request lost at the network level counts too (the server may
-// have processed it). The transport decides what counts; this module stores and reports it.
+// have processed it). An answer the team's gateway served from its cache (Cache-Status: fin-gateway; hit)
+// never reached the API and does not count. The transport decides what counts; this module stores and reports it.
 //
 // The cap is the company's, shared by all its keys: only a server the whole team goes through can count it.
 // When the team's gateway sends its count (teamHeaders.ts), that is kept beside the add-in's own, per

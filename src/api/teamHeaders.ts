@@ -56,6 +56,20 @@ export function answeredAt(header: HeaderLookup, nowMs: number): number | null {
   return base - age * 1000;
 }
 
+/**
+ * Whether the team's gateway served this answer from its cache (Cache-Status, RFC 9211: its entry
+ * `fin-gateway` with the `hit` parameter): such an answer cost the company no call, so the meter does not
+ * count it. Anything else (no header, another cache's entry, `fwd=...`) was forwarded and counts.
+ */
+export function servedFromTeamCache(header: HeaderLookup): boolean {
+  const text = header('cache-status');
+  if (text === null) return false;
+  return text.split(',').some((entry) => {
+    const [name, ...params] = entry.split(';').map((part) => part.trim());
+    return name === 'fin-gateway' && params.some((param) => param === 'hit');
+  });
+}
+
 /** The oldest answer a request accepts from the team's cache (CallOptions.maxAgeSeconds); undefined: ask the API. */
 export function cacheControlOf(method: string, maxAgeSeconds: number | undefined): string {
   if (method !== 'GET' || maxAgeSeconds === undefined || !Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds <= 0) return 'no-cache';

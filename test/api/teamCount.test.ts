@@ -110,6 +110,23 @@ describe('the team count', () => {
   });
 });
 
+it("does not count an answer the team's cache served (the API never saw it); the team count still comes", async () => {
+  const { client } = testClient(api, { maxRetries: 0 });
+  api.setHandler(
+    scripted([
+      { status: 200, body: list, headers: team('5', { 'Cache-Status': 'fin-gateway; hit', Age: '30' }) },
+      { status: 200, body: list, headers: team('6', { 'Cache-Status': 'fin-gateway; fwd=miss' }) },
+    ]),
+  );
+  await client.ensureCompanyId();
+  await client.categories.list({ maxAgeSeconds: 60 });
+  expect(await client.meter.count()).toBe(1);
+  expect(await client.meter.team()).toEqual({ count: 5, uncertain: false });
+  await client.categories.list({ maxAgeSeconds: 60 });
+  expect(await client.meter.count()).toBe(2);
+  expect(await client.meter.team()).toEqual({ count: 6, uncertain: false });
+});
+
 describe('Cache-Control', () => {
   it('asks the API by default and for every write; a GET may accept an answer of a given age', async () => {
     const { client } = testClient(api, { maxRetries: 0 });

@@ -1,4 +1,4 @@
-import { answeredAt, cacheControlOf, readTeamCount } from '../../src/api/teamHeaders';
+import { answeredAt, cacheControlOf, readTeamCount, servedFromTeamCache } from '../../src/api/teamHeaders';
 
 // The gateway's headers (docs/api-decisions.md, "The team's gateway"), read strictly: a header that is not
 // exactly what the contract says is ignored as a whole, so the Usage tab never shows a wrong count.
@@ -78,5 +78,16 @@ describe('cacheControlOf', () => {
     expect(cacheControlOf('POST', 3600)).toBe('no-cache');
     expect(cacheControlOf('PATCH', 3600)).toBe('no-cache');
     expect(cacheControlOf('DELETE', 3600)).toBe('no-cache');
+  });
+});
+
+describe('servedFromTeamCache', () => {
+  it("is true only for the gateway's own entry with hit (RFC 9211)", () => {
+    expect(servedFromTeamCache(lookup({ 'Cache-Status': 'fin-gateway; hit' }))).toBe(true);
+    expect(servedFromTeamCache(lookup({ 'Cache-Status': 'nginx; fwd=miss, fin-gateway; hit' }))).toBe(true);
+    expect(servedFromTeamCache(lookup({ 'Cache-Status': 'fin-gateway; fwd=miss' }))).toBe(false);
+    expect(servedFromTeamCache(lookup({ 'Cache-Status': 'fin-gateway; fwd=request' }))).toBe(false);
+    expect(servedFromTeamCache(lookup({ 'Cache-Status': 'other-cache; hit' }))).toBe(false);
+    expect(servedFromTeamCache(lookup({}))).toBe(false);
   });
 });
