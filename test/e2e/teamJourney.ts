@@ -25,7 +25,7 @@ async function insertBoardPack(page: Page, month: string): Promise<void> {
   await p.getByRole('textbox', { name: 'Reporting period' }).fill(month);
   await p.getByRole('status').filter({ hasText: `Moving to ${month} moves no block: costs 0 calls` }).waitFor();
   await p.getByRole('button', { name: 'Set reporting period', exact: true }).click();
-  await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${month} `) }).waitFor({ timeout: LONG });
+  await p.getByRole('status').filter({ hasText: new RegExp(`^FIN_PERIOD is ${month} \\('Reporting period'!B1\\): spent`) }).waitFor({ timeout: LONG });
   await p.getByRole('status').filter({ hasText: /^Six statement sheets .*: costs (at least )?\d+ calls/ }).waitFor();
   await p.getByRole('button', { name: 'Insert the board pack', exact: true }).click();
   await p.getByRole('status').filter({ hasText: new RegExp(`^Inserted the board pack for ${month}`) }).waitFor({ timeout: LONG });
