@@ -1,4 +1,4 @@
-import { capMonthOf } from '../../src/api';
+import { capMonthOf, MemoryMeterStore } from '../../src/api';
 import { rel, startFakeApi, testClient, type FakeApi, type Recorded, type Reply } from './helpers/fakeApi';
 
 // The client's side of the team's gateway over real HTTP: the team's count every answer carries reaches the
@@ -125,6 +125,19 @@ it("does not count an answer the team's cache served (the API never saw it); the
   await client.categories.list({ maxAgeSeconds: 60 });
   expect(await client.meter.count()).toBe(2);
   expect(await client.meter.team()).toEqual({ count: 6, uncertain: false });
+});
+
+it('is kept in add-in storage: a reopened workbook knows it before its first call', async () => {
+  const meterStore = new MemoryMeterStore();
+  const first = testClient(api, { maxRetries: 0, meterStore }).client;
+  api.setHandler(scripted([{ status: 200, body: list, headers: team('77', { 'X-Fin-Team-Calls-Uncertain': '1' }) }]));
+  await first.ensureCompanyId();
+  await first.categories.list();
+  const sent = api.requests.length;
+  const reopened = testClient(api, { maxRetries: 0, meterStore, companyId: 'comp_42' }).client;
+  expect(await reopened.meter.team()).toEqual({ count: 77, uncertain: true });
+  expect(await reopened.meter.remaining('startup')).toBe(300 - 77);
+  expect(api.requests.length).toBe(sent);
 });
 
 describe('Cache-Control', () => {
