@@ -10,7 +10,7 @@
 //                                                        local sandbox: scripts/page-security.js)
 //   npm run build -- --env api=/api/v1                   ... a path on the add-in's own address instead, where a
 //                                                        relay passes the calls on to the API, for an API that sends
-//                                                        no CORS headers (docs/deploy-behind-nginx.md)
+//                                                        no CORS headers (docs/deploying-for-a-team.md)
 //   --env sandbox=https://localhost:4011/api/v1          the sandbox address the pane and workbench offer (npm start
 //                                                        on macOS: the https sandbox; default http://127.0.0.1:4010)
 //   webpack serve --mode development                     dev server on https://localhost:3000 (npm start runs it),

@@ -6,19 +6,53 @@
 //   Excel       the 50,000 x 15 transactions table written through OfficeGateway on the fake Excel.
 //   Write-back  calls of pushing 25 and 5,000 edits (sandbox usage counter deltas).
 //   FIN cells   a model of 12,500 FIN cells evaluated through the custom functions, cold and warm (issue 17).
+//   Gateway     the team gateway's added latency per request, and a team of five refreshing one pack (issue 38).
+//               Alone: BENCH_ONLY=gateway npm run bench (or npm run bench:gateway), written to results/gateway.json.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { boardPackBench } from './boardPack';
 import { excelBench } from './excel';
 import { finCellsBench } from './finCells';
+import { gatewayBench, type GatewayFigures } from './gateway';
 import { sandboxBench } from './sandbox';
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '-');
 const ratio = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(0)}%` : '-');
 
+function printGateway(g: GatewayFigures): void {
+  console.log('\nGateway: added latency per request (the same GET /categories direct and through the gateway, interleaved; no-cache: relayed and counted)');
+  console.table(
+    g.latency.map((l) => ({
+      store: l.store,
+      requests: l.requests,
+      'direct median / p99 (ms)': `${l.directMedianMs.toFixed(2)} / ${l.directP99Ms.toFixed(2)}`,
+      'gateway median / p99 (ms)': `${l.gatewayMedianMs.toFixed(2)} / ${l.gatewayP99Ms.toFixed(2)}`,
+      'added median (ms)': l.addedMedianMs.toFixed(2),
+      'added p99 (ms)': l.addedP99Ms.toFixed(2),
+      'team-cache hit median / p99 (ms)': `${l.hitMedianMs.toFixed(2)} / ${l.hitP99Ms.toFixed(2)}`,
+    })),
+  );
+  const t = g.team;
+  console.log(`Gateway: a team of five refreshing the same pack (${t.requestsPerMember} requests each, max-age; calls from the sandbox counter)`);
+  console.table([
+    { scenario: 'one member', calls: t.oneMemberCalls },
+    { scenario: 'five members through the gateway', calls: t.fiveMembersCalls, 'each member after the first': t.perExtraMember },
+    { scenario: 'five members straight to the API', calls: t.withoutGateway },
+  ]);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
+  if (process.env.BENCH_ONLY === 'gateway') {
+    const gateway = await gatewayBench();
+    printGateway(gateway);
+    const out = path.join(__dirname, 'results', 'gateway.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, gateway }, null, 2) + '\n');
+    console.log(`written ${path.relative(process.cwd(), out)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return;
+  }
   const sizes = (process.env.BENCH_SIZES ?? '20000,200000').split(',').map(Number);
   const sandbox = await sandboxBench(sizes);
 
@@ -168,6 +202,9 @@ async function main(): Promise<void> {
     },
   ]);
 
+  const gateway = await gatewayBench();
+  printGateway(gateway);
+
   const result = {
     date: new Date().toISOString(),
     node: process.version,
@@ -177,6 +214,7 @@ async function main(): Promise<void> {
     excel,
     writeBack,
     finCells: fc,
+    gateway,
   };
   const out = path.join(__dirname, 'results', 'latest.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -37,7 +37,7 @@ function apiOrigin(input) {
 
 /**
  * `--env api=/api/v1`: a path on the add-in's own address, where a relay passes the calls on to the API
- * (docs/deploy-behind-nginx.md). Segments are never empty, so "//host/..." (another host) cannot pass.
+ * (docs/deploying-for-a-team.md). Segments are never empty, so "//host/..." (another host) cannot pass.
  */
 const RELAY_PATH = /^(\/[^/?#\\\s]+)*\/api\/v1\/?$/;
 

@@ -54,6 +54,14 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     bodyLimit: 8 * 1024 * 1024,
     forceCloseConnections: true,
     return503OnClosing: false,
+    // A URL that cannot be decoded never reaches a route: refused here in the API's envelope (the API never
+    // sees it, so it does not count), with the same security headers as any answer.
+    frameworkErrors: (_err, _req, reply) => {
+      const error = { type: 'invalid_request_error', code: 'invalid_request', message: 'The request URL is malformed.' };
+      reply.hijack();
+      reply.raw.writeHead(400, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+      reply.raw.end(JSON.stringify({ error }));
+    },
   });
   const store = options.store ?? (config.redisUrl ? await RedisStore.open({ url: config.redisUrl, bounds: config.cache }) : new MemoryStore({ bounds: config.cache }));
   const state = new SharedState(store, app.log, nowMs);

@@ -109,13 +109,16 @@ export class SharedState {
     return this.guarded((s) => s.dropProofs(fp), undefined);
   }
 
-  /** The kept answer, if the store can be reached and the key proved `area` within the window. */
-  async shared(fp: Fingerprint, area: Area, windowSeconds: number, companyId: string, url: string): Promise<CachedAnswer | null> {
+  /**
+   * Whether the key proved `area` within the window (false too while the store is unreachable), and then
+   * the company's kept answer for `url`, if any.
+   */
+  async shared(fp: Fingerprint, area: Area, windowSeconds: number, companyId: string, url: string): Promise<{ proven: boolean; kept: CachedAnswer | null }> {
     return this.guarded(async (s) => {
       const proved = await s.proofOf(fp, area);
-      if (proved === null || this.nowMs() - proved >= windowSeconds * 1000) return null;
-      return s.cacheGet(companyId, url, this.nowMs());
-    }, null);
+      if (proved === null || this.nowMs() - proved >= windowSeconds * 1000) return { proven: false, kept: null };
+      return { proven: true, kept: await s.cacheGet(companyId, url, this.nowMs()) };
+    }, { proven: false, kept: null });
   }
 
   keep(companyId: string, url: string, answer: CachedAnswer): Promise<void> {

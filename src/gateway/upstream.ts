@@ -23,6 +23,9 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/** An answer, or the failure that took its place. */
+export type Forwarded = { answer: ApiAnswer; failure?: undefined } | { answer?: undefined; failure: UpstreamFailure };
+
 export interface Upstream {
   call(method: string, pathAndQuery: string, headers: OutgoingHttpHeaders, body?: Buffer): Promise<ApiAnswer>;
   close(): void;
@@ -65,4 +68,14 @@ export function createUpstream(base: URL, timeoutMs: number): Upstream {
       agent.destroy();
     },
   };
+}
+
+/** One call, its failure to reach the API returned rather than thrown. */
+export async function forwardTo(upstream: Upstream, method: string, pathAndQuery: string, headers: OutgoingHttpHeaders, body?: Buffer): Promise<Forwarded> {
+  try {
+    return { answer: await upstream.call(method, pathAndQuery, headers, body) };
+  } catch (error) {
+    if (error instanceof UpstreamFailure) return { failure: error };
+    throw error;
+  }
 }

@@ -42,7 +42,7 @@ export interface BuildOptions {
   clock?: Clock;
   /**
    * false: no CORS headers at all, to any page (`--no-cors`), as a real API may answer. The add-in's page
-   * then reaches it only through a relay on its own origin (docs/deploy-behind-nginx.md). Default true.
+   * then reaches it only through a relay on its own origin (docs/deploying-for-a-team.md). Default true.
    */
   cors?: boolean;
   /** How the open points of the spec are answered (http/dialect.ts); standard by default. */

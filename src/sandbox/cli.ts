@@ -12,7 +12,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
                     (the Mac's webview blocks http calls from the add-in's https page; npm start uses it)
   --https-port N    port for --https (default: --port + 1, so ${DEFAULT_HTTPS_PORT})
   --no-cors         send no CORS headers to any page, as a real API may not: the add-in's page then
-                    reaches it only through a relay on its own address (docs/deploy-behind-nginx.md)
+                    reaches it only through a relay on its own address (docs/deploying-for-a-team.md)
   --db FILE         database file (default ${DEFAULT_DB}); an existing one is reused
   --reset           delete the database and seed it again
   --transactions N  transactions of the Growth demo company (Northwind) when seeding (default 20000)

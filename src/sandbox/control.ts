@@ -4,7 +4,8 @@ import { ApiError, invalidRequest, resourceMissing } from './http/errors';
 import { isPlainObject, jsonObjectBody } from './http/body';
 import { setUsage, usageCount } from './http/limits';
 import type { FaultRule } from './http/faults';
-import { PERMISSION_AREAS, PERMISSION_LEVELS, parsePermissions } from './permissions';
+import { ACCESS_TEMPLATES, PERMISSION_AREAS, PERMISSION_LEVELS, parsePermissions } from './permissions';
+import { newId } from './ids';
 import { listRoster } from './seed';
 import { rebuildTransactionEntries } from './ledger/posting';
 import { nextCounter } from './db/open';
@@ -89,6 +90,31 @@ function updateMember(db: SandboxContext['db'], b: Record<string, unknown>): voi
   if (typeof b.user_active === 'boolean') db.prepare('UPDATE users SET active = ? WHERE id = ?').run(b.user_active ? 1 : 0, row.user_id);
 }
 
+/**
+ * POST /keys' body applied: `count` new people join the company with the access template (`admin` or
+ * `read_only`, with API access: Manage so that their keys work), each with a key of their own, as members
+ * of a finance team would (the gateway's team tests). The seeded roster is left as it is.
+ */
+function addMembers(db: SandboxContext['db'], now: number, b: Record<string, unknown>): string[] {
+  const companyId = String(b.company_id);
+  if (!db.prepare('SELECT 1 FROM companies WHERE id = ?').get(companyId)) throw resourceMissing('Unknown company.', 'company_id');
+  if (b.template !== 'admin' && b.template !== 'read_only') throw invalidRequest('template must be admin or read_only.', 'template');
+  const count = num(b.count ?? 1, 'count', 1, 500);
+  const permissions = JSON.stringify({ ...ACCESS_TEMPLATES[b.template], api_access: 'manage' });
+  const keys: string[] = [];
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const userId = newId('user');
+      const key = `svc_${newId('member').slice('member_'.length)}${newId('k').slice(2)}`;
+      db.prepare('INSERT INTO users (id, email, first_name, last_name, active) VALUES (?, ?, ?, ?, 1)').run(userId, `${userId}@members.example`, 'Team', 'Member');
+      db.prepare('INSERT INTO memberships (company_id, user_id, role, permissions, status, created) VALUES (?, ?, ?, ?, ?, ?)').run(companyId, userId, b.template, permissions, 'active', now);
+      db.prepare('INSERT INTO api_keys (key, label, user_id, company_id, revoked, created) VALUES (?, NULL, ?, ?, 0, ?)').run(key, userId, companyId, now);
+      keys.push(key);
+    }
+  })();
+  return keys;
+}
+
 export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { db, clock, faults, settings } = ctx;
 
@@ -140,6 +166,9 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     updateMember(db, jsonObjectBody(req));
     return { ok: true };
   });
+
+  /** New members with keys of their own: {company_id, template: admin|read_only, count?} -> {keys}. */
+  app.post('/keys', async (req) => ({ keys: addMembers(db, clock.now(), jsonObjectBody(req)) }));
 
   /** Company settings: {company_id, monthly_cap_override?, plan_status?, status?, rbac_enabled?}. */
   app.post('/company', async (req) => {

@@ -1,4 +1,4 @@
-// nginx in front of a built page, as docs/deploy-behind-nginx.md deploys the add-in: deploy/nginx/fin-addin.conf
+// nginx in front of a built page, as docs/deploying-for-a-team.md deploys the add-in: deploy/nginx/fin-addin.conf
 // run as it is, only its placeholders replaced (a high loopback port, a self-signed certificate made here
 // with openssl for localhost and 127.0.0.1, the built page's folder, the API's address). Everything nginx
 // writes (pid, logs, temporary files) stays in a temporary folder of its own, and it runs as one process in
@@ -13,6 +13,8 @@ import path from 'node:path';
 import { ROOT } from './servers';
 
 export const RELAY_CONFIG = path.join(ROOT, 'deploy', 'nginx', 'fin-addin.conf');
+/** The same with the team's gateway behind /api/v1 (docs/deploying-for-a-team.md): an upstream block of instances. */
+export const GATEWAY_RELAY_CONFIG = path.join(ROOT, 'deploy', 'nginx', 'fin-addin-gateway.conf');
 
 export interface Relay {
   /** https://127.0.0.1:<port>, the page's origin. */
@@ -46,7 +48,11 @@ export function requireNginx(): string {
 }
 
 /** Each placeholder of the deployed file, and what it becomes here. Each must be found exactly once. */
-function localise(conf: string, values: { port: number; cert: string; key: string; root: string; upstream: string }): string {
+function localise(conf: string, values: { port: number; cert: string; key: string; root: string; upstream: string } | { port: number; cert: string; key: string; root: string; gateways: string[] }): string {
+  const api: [RegExp, string][] =
+    'gateways' in values
+      ? [[/^(\s*)server 127\.0\.0\.1:4020 (.*);\n\s*server 127\.0\.0\.1:4021 .*;$/m, values.gateways.map((g) => `$1server ${g} $2;`).join('\n')]]
+      : [[/^(\s*)proxy_pass https:\/\/api\.example\.com;$/m, `$1proxy_pass ${values.upstream};`]];
   const changes: [RegExp, string][] = [
     [/^(\s*)listen 443 ssl;$/m, `$1listen 127.0.0.1:${values.port} ssl;`],
     [/^\s*listen \[::\]:443 ssl;\n/m, ''],
@@ -54,12 +60,12 @@ function localise(conf: string, values: { port: number; cert: string; key: strin
     [/^(\s*)ssl_certificate \/etc\/ssl\/fin-addin\/fullchain\.pem;$/m, `$1ssl_certificate ${values.cert};`],
     [/^(\s*)ssl_certificate_key \/etc\/ssl\/fin-addin\/privkey\.pem;$/m, `$1ssl_certificate_key ${values.key};`],
     [/^(\s*)root \/var\/www\/fin-addin;$/m, `$1root ${values.root};`],
-    [/^(\s*)proxy_pass https:\/\/api\.example\.com;$/m, `$1proxy_pass ${values.upstream};`],
+    ...api,
   ];
   let out = conf;
   for (const [pattern, replacement] of changes) {
     const found = out.match(new RegExp(pattern.source, 'gm'))?.length ?? 0;
-    if (found !== 1) throw new Error(`${path.relative(ROOT, RELAY_CONFIG)}: expected one line matching ${pattern} (the documented placeholder), found ${found}`);
+    if (found !== 1) throw new Error(`${path.relative(ROOT, 'gateways' in values ? GATEWAY_RELAY_CONFIG : RELAY_CONFIG)}: expected one line matching ${pattern} (the documented placeholder), found ${found}`);
     out = out.replace(pattern, replacement);
   }
   return out;
@@ -88,8 +94,11 @@ function waitForAnswer(origin: string, ca: string, child: ChildProcess, errors: 
   });
 }
 
-/** nginx serving `siteDir` over https on a free loopback port and relaying /api/v1 to `upstream` (an origin). */
-export async function startRelay(options: { siteDir: string; upstream: string }): Promise<Relay> {
+/**
+ * nginx serving `siteDir` over https on a free loopback port and relaying /api/v1 to `upstream` (an origin),
+ * or, given `gateways` (host:port of each instance), through the team's gateway (fin-addin-gateway.conf).
+ */
+export async function startRelay(options: { siteDir: string; upstream: string } | { siteDir: string; gateways: string[] }): Promise<Relay> {
   const nginx = requireNginx();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fin-e2e-nginx-'));
   const cert = path.join(dir, 'localhost.crt');
@@ -105,7 +114,11 @@ export async function startRelay(options: { siteDir: string; upstream: string })
     throw new Error(`openssl could not make the relay's certificate (apt-get install -y openssl): ${(error as Error).message}`);
   }
   const port = await freePort();
-  const site = localise(fs.readFileSync(RELAY_CONFIG, 'utf8'), { port, cert, key, root: path.resolve(options.siteDir), upstream: options.upstream });
+  const root = path.resolve(options.siteDir);
+  const site =
+    'gateways' in options
+      ? localise(fs.readFileSync(GATEWAY_RELAY_CONFIG, 'utf8'), { port, cert, key, root, gateways: options.gateways })
+      : localise(fs.readFileSync(RELAY_CONFIG, 'utf8'), { port, cert, key, root, upstream: options.upstream });
   fs.writeFileSync(path.join(dir, 'fin-addin.conf'), site);
   const temp = path.join(dir, 'temp');
   fs.mkdirSync(temp);
@@ -117,7 +130,7 @@ daemon off;
 master_process off;
 pid ${dir}/nginx.pid;
 error_log ${errorLog} warn;
-events { worker_connections 64; }
+events { worker_connections 1024; }
 http {
     types {
         text/html html;
@@ -152,7 +165,7 @@ http {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
     fs.rmSync(dir, { recursive: true, force: true });

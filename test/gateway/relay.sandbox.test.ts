@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { startSandbox, type TestSandbox } from '../support/sandbox';
 import { get, startTestGateway, type TestGateway } from './support';
 
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
       })
       .on('error', reject);
   });
@@ -50,6 +51,12 @@ test('answers pass as the API gave them, with HSTS, nosniff, a Referrer-Policy a
   });
   expect(patched.status).toBe(404);
   expect(((await patched.json()) as any).error.code).toBe('resource_missing');
+
+  // A URL the gateway cannot decode: refused in the API's envelope, not relayed, not counted.
+  const malformed = await rawGet(`${gw.baseUrl}/transactions/x%ZZ`, { authorization: `Bearer ${key}` });
+  expect(malformed.status).toBe(400);
+  expect(malformed.headers['x-content-type-options']).toBe('nosniff');
+  expect(JSON.parse(malformed.body).error.code).toBe('invalid_request');
 
   const elsewhere = await fetch(`${gw.origin}/somewhere`);
   expect(elsewhere.status).toBe(404);

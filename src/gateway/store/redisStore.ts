@@ -83,7 +83,13 @@ export class RedisStore implements GatewayStore {
   /** Connects (and fails if Redis cannot be reached at start: a misconfigured URL should stop the gateway). */
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
     const store = new RedisStore(options);
-    await store.redis.connect();
+    try {
+      await store.redis.connect();
+    } catch (error) {
+      store.redis.disconnect();
+      const where = new URL(options.url);
+      throw new Error(`Redis at ${where.hostname}:${where.port || 6379} (GATEWAY_REDIS_URL) could not be reached: ${(error as Error).message}`);
+    }
     return store;
   }
 
