@@ -99,7 +99,8 @@ async function main(): Promise<number> {
         config: configFromEnv({ GATEWAY_UPSTREAM: sb.baseUrl, GATEWAY_PORT: '0', GATEWAY_ACCESS_WINDOW_SECONDS: String(TEAM_ACCESS_WINDOW_SECONDS) }),
         logLevel: 'warn',
       });
-      const started = await startRelay({ siteDir: site, upstream: gateway.origin });
+      // As deployed for a team: deploy/nginx/fin-addin-gateway.conf, its upstream block naming this instance.
+      const started = await startRelay({ siteDir: site, gateways: [new URL(gateway.origin).host] });
       console.log(`      e2e: nginx at ${started.origin} -> gateway ${gateway.baseUrl} -> sandbox ${sb.baseUrl}`);
       return { relay: started, gateway, sandbox: sb };
     })();
