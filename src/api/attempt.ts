@@ -5,6 +5,7 @@
 import type { ResolvedConfig } from './config';
 import { causeCode } from './errors';
 import type { RequestSpec } from './request';
+import { cacheControlOf, readTeamCount, servedFromTeamCache, type TeamCount } from './teamHeaders';
 
 /**
  * The most of a response body the client reads: 8 MiB. The largest answers the add-in asks for are far
@@ -16,7 +17,20 @@ import type { RequestSpec } from './request';
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export type AttemptResult =
-  | { kind: 'response'; status: number; text: string; retryAfter: string | null; location: string | null }
+  | {
+      kind: 'response';
+      status: number;
+      text: string;
+      retryAfter: string | null;
+      location: string | null;
+      /** The team's count through the gateway, when the answer carried a well-formed one (teamHeaders.ts). */
+      team: TeamCount | null;
+      /** The team's gateway served it from its cache: the API was not asked, and nothing was counted. */
+      teamCacheHit: boolean;
+      /** Age and Date as sent: an answer the team's cache served is the API's as of Date minus Age. */
+      age: string | null;
+      date: string | null;
+    }
   /** An answer the client refuses to read: a redirect (status null when the browser hides it), or a body over the cap. */
   | { kind: 'refused'; reason: 'redirect' | 'too_large'; status: number | null }
   | { kind: 'network'; reason: 'aborted' | 'timeout' | 'network_error' | 'not_sent'; cause: unknown };
@@ -80,7 +94,12 @@ export function createAttempt(config: Pick<ResolvedConfig, 'fetch' | 'timeoutMs'
     };
     try {
       // Built fresh per attempt and dropped afterwards: nothing that holds the header outlives this call.
-      const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${apiKey}` };
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        Authorization: `Bearer ${apiKey}`,
+        // How old an answer the team's gateway may serve (teamHeaders.ts); the API itself ignores it.
+        'Cache-Control': cacheControlOf(spec.method, spec.maxAgeSeconds),
+      };
       let body: string | undefined;
       if (spec.body !== undefined) {
         headers['Content-Type'] = 'application/json';
@@ -122,6 +141,10 @@ export function createAttempt(config: Pick<ResolvedConfig, 'fetch' | 'timeoutMs'
         text,
         retryAfter: response.headers.get('retry-after'),
         location: response.headers.get('location'),
+        team: readTeamCount((name) => response.headers.get(name)),
+        teamCacheHit: servedFromTeamCache((name) => response.headers.get(name)),
+        age: response.headers.get('age'),
+        date: response.headers.get('date'),
       };
     } finally {
       clearTimeout(timer);

@@ -23,6 +23,8 @@ export function callCounting(meter: ClientMeter): CallCounting {
   /** The counting rule of docs/api-decisions.md, applied to one attempt. */
   function isCounted(result: AttemptResult, code: string | null): boolean {
     if (result.kind === 'network') return result.reason !== 'not_sent';
+    // Answered from the team's cache: the API never saw it.
+    if (result.kind === 'response' && result.teamCacheHit) return false;
     if (result.status === 401) {
       keyRejected = true;
       return false;
@@ -35,10 +37,15 @@ export function callCounting(meter: ClientMeter): CallCounting {
 
   return {
     async record(result, code, sentAt) {
-      if (!isCounted(result, code)) return;
-      // Any counted answer means the monthly cap is not (or no longer) in force.
-      if (result.kind === 'response') meter.clearMonthlyLimit();
-      await meter.record(sentAt);
+      const counted = isCounted(result, code);
+      if (counted) {
+        // Any counted answer means the monthly cap is not (or no longer) in force.
+        if (result.kind === 'response') meter.clearMonthlyLimit();
+        await meter.record(sentAt);
+      }
+      // The team's count after this request, counted by the gateway (this call included when it counted).
+      // A 401 names no company (the contract sends none with it): nothing to attribute.
+      if (result.kind === 'response' && result.status !== 401 && result.team) await meter.noteTeam(result.team);
     },
     monthlyLimit: (error) => meter.noteMonthlyLimit(error.resetDate),
   };

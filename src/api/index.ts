@@ -75,7 +75,7 @@ export { ApiError, MonthlyLimitError } from './errors';
 export { UnreadableAnswer, UNREADABLE_ANSWER } from './answerShape';
 export type { LearnedNamesStore } from './parameterNames';
 export { ConfigError, currentPageOrigin, isLoopbackHost, validateApiKey, validateBaseUrl, type ClientConfig } from './config';
-export { CallMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type Plan } from './meter';
+export { CallMeter, MemoryMeterStore, PLAN_CAPS, planCap, meterKey, type MeterStore, type MeterChange, type Plan, type TeamUsage } from './meter';
 export { RequestChain, RequestLimiter } from './limiter';
 export { capMonthOf, nextMonthlyReset } from './calendar';
 export { MAX_LIST_PAGES } from './paging';

@@ -1,10 +1,17 @@
 import { capMonthOf, nextMonthlyReset, type MonthlyReset } from './calendar';
+import type { TeamCount } from './teamHeaders';
 
 // The call meter: how many calls this company has spent this Pacific-time month. The API reports
 // remaining quota nowhere, so the add-in keeps its own count, with the server's counting rule
 // (docs/api-decisions.md): every request sent with a valid key counts, whatever its status, except a
 // 401 and a 429 monthly_limit_exceeded; a request lost at the network level counts too (the server may
-// have processed it). The transport decides what counts; this module stores and reports it.
+// have processed it). An answer the team's gateway served from its cache (Cache-Status: fin-gateway; hit)
+// never reached the API and does not count. The transport decides what counts; this module stores and reports it.
+//
+// The cap is the company's, shared by all its keys: only a server the whole team goes through can count it.
+// When the team's gateway sends its count (teamHeaders.ts), that is kept beside the add-in's own, per
+// company-month (the latest seen wins), and what the cap rules use is the team's count, never lower than
+// this add-in's own for the month. The own count stays what this add-in spent (what an action cost).
 
 /** Where counts persist (the add-in's storage; a memory store in tests). Values are plain integers. */
 export interface MeterStore {
@@ -45,6 +52,18 @@ export function meterKey(companyId: string, month: string): string {
   return `api-calls:${companyId}:${month}`;
 }
 
+/** The storage keys of the team's count of one company-month (the count, and 1 when it may be low). */
+function teamKeys(companyId: string, month: string): { count: string; uncertain: string } {
+  return { count: `api-calls-team:${companyId}:${month}`, uncertain: `api-calls-team-uncertain:${companyId}:${month}` };
+}
+
+/** The team's count of a company-month as the gateway last said it. */
+export interface TeamUsage {
+  count: number;
+  /** The gateway could not count some calls: the count may be low. */
+  uncertain: boolean;
+}
+
 /**
  * Counts per company and month. Increments of one bucket are serialized and cached after the first
  * read, so concurrent requests never lose an update through a get/set race on an async store.
@@ -52,7 +71,8 @@ export function meterKey(companyId: string, month: string): string {
  */
 export class CallMeter {
   private readonly store: MeterStore;
-  private readonly cache = new Map<string, number>();
+  /** Stored integers as read or written; null: none is stored (a missing team count is not a count of 0). */
+  private readonly cache = new Map<string, number | null>();
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly listeners = new Set<MeterListener>();
   private readonly onStoreError?: (error: unknown) => void;
@@ -83,6 +103,32 @@ export class CallMeter {
     return this.serialize(meterKey(companyId, month), (key) => this.read(key));
   }
 
+  /** The team's count of a company-month as the gateway said it (the latest seen replaces the one before). */
+  noteTeam(companyId: string, team: TeamCount): Promise<void> {
+    const keys = teamKeys(companyId, team.month);
+    return this.serialize(keys.count, async () => {
+      this.cache.set(keys.count, team.count);
+      this.cache.set(keys.uncertain, team.uncertain ? 1 : 0);
+      try {
+        await this.store.set(keys.count, team.count);
+        await this.store.set(keys.uncertain, team.uncertain ? 1 : 0);
+      } catch (error) {
+        this.onStoreError?.(error);
+      }
+      this.emit({ companyId, month: team.month, count: await this.count(companyId, team.month) });
+    });
+  }
+
+  /** The team's count of a company-month, or null when no gateway has said one. */
+  team(companyId: string, month: string): Promise<TeamUsage | null> {
+    const keys = teamKeys(companyId, month);
+    return this.serialize(keys.count, async () => {
+      const count = await this.readKnown(keys.count);
+      if (count === null) return null;
+      return { count, uncertain: (await this.readKnown(keys.uncertain)) === 1 };
+    });
+  }
+
   subscribe(listener: MeterListener): () => void {
     this.listeners.add(listener);
     return () => {
@@ -102,6 +148,11 @@ export class CallMeter {
   }
 
   private async read(key: string): Promise<number> {
+    return (await this.readKnown(key)) ?? 0;
+  }
+
+  /** The stored integer, or null when none is. */
+  private async readKnown(key: string): Promise<number | null> {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     let stored: number | null | undefined;
@@ -110,7 +161,7 @@ export class CallMeter {
     } catch (error) {
       this.onStoreError?.(error);
     }
-    const value = typeof stored === 'number' && Number.isFinite(stored) && stored >= 0 ? Math.floor(stored) : 0;
+    const value = typeof stored === 'number' && Number.isFinite(stored) && stored >= 0 ? Math.floor(stored) : null;
     this.cache.set(key, value);
     return value;
   }
@@ -141,6 +192,8 @@ export class ClientMeter {
   private company: string | null;
   /** Calls counted before the company was known, per cap month. */
   private readonly pending = new Map<string, number>();
+  /** The team's count said before the company was known (the latest). */
+  private pendingTeam: TeamCount | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private limit: MonthlyLimitState | null = null;
 
@@ -162,8 +215,11 @@ export class ClientMeter {
     this.company = companyId;
     const waiting = [...this.pending.entries()];
     this.pending.clear();
+    const team = this.pendingTeam;
+    this.pendingTeam = null;
     this.flushing = this.flushing.then(async () => {
       for (const [month, n] of waiting) await this.meter.record(companyId, month, n);
+      if (team) await this.meter.noteTeam(companyId, team);
     });
     return this.flushing;
   }
@@ -181,22 +237,54 @@ export class ClientMeter {
     await this.meter.record(this.company, month, 1);
   }
 
-  /** Calls counted this Pacific month (or in `month`, `YYYY-MM`). */
+  /** Calls this add-in counted this Pacific month (or in `month`, `YYYY-MM`): what its own actions spent. */
   async count(month: string = capMonthOf(this.now())): Promise<number> {
     if (this.company === null) return this.pending.get(month) ?? 0;
     await this.flushing;
     return this.meter.count(this.company, month);
   }
 
+  /** @internal called by the transport with the count an answer of the team's gateway carried. */
+  async noteTeam(team: TeamCount): Promise<void> {
+    if (this.company === null) {
+      this.pendingTeam = team;
+      this.meter.emit({ companyId: null, month: team.month, count: this.pending.get(team.month) ?? 0 });
+      return;
+    }
+    await this.flushing;
+    await this.meter.noteTeam(this.company, team);
+  }
+
+  /**
+   * The team's count through the gateway this Pacific month (or in `month`), never lower than this add-in's
+   * own; null when no gateway has said one for the month.
+   */
+  async team(month: string = capMonthOf(this.now())): Promise<TeamUsage | null> {
+    let said: TeamUsage | null;
+    if (this.company === null) said = this.pendingTeam?.month === month ? { count: this.pendingTeam.count, uncertain: this.pendingTeam.uncertain } : null;
+    else {
+      await this.flushing;
+      said = await this.meter.team(this.company, month);
+    }
+    if (said === null) return null;
+    return { count: Math.max(said.count, await this.count(month)), uncertain: said.uncertain };
+  }
+
+  /** Calls spent from the company's cap this month as far as this add-in knows: the team's count where one came, else its own. */
+  async used(): Promise<number> {
+    const month = capMonthOf(this.now());
+    return (await this.team(month))?.count ?? (await this.count(month));
+  }
+
   cap(plan: string): number | undefined {
     return planCap(plan);
   }
 
-  /** Calls left this month on a plan (never below 0); undefined for an unknown plan. */
+  /** Calls left this month on a plan (never below 0), from the team's count where one came; undefined for an unknown plan. */
   async remaining(plan: string): Promise<number | undefined> {
     const cap = planCap(plan);
     if (cap === undefined) return undefined;
-    return Math.max(0, cap - (await this.count()));
+    return Math.max(0, cap - (await this.used()));
   }
 
   nextReset(): MonthlyReset {

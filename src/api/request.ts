@@ -28,11 +28,31 @@ export interface CallOptions {
   ahead?: boolean;
   /** A page of this paging chain: queued ahead, and the chain keeps a slot while it is open (RequestLimiter.acquire). */
   chain?: RequestChain;
+  /**
+   * A GET that accepts an answer of the team's gateway up to this many seconds old (Cache-Control: max-age);
+   * undefined (the default, and always for a write) asks the API (no-cache). The reader decides it by the
+   * add-in's freshness rules (engine/reader/teamFreshness.ts).
+   */
+  maxAgeSeconds?: number;
+  /**
+   * Told of every answer (2xx) with when the API gave it: a time earlier than now when the team's gateway
+   * served it from its cache (Date minus Age), null when it came from the API just now.
+   */
+  onAnswered?: (answer: { answeredAt: number | null }) => void;
 }
 
 /** Copies only the call options, so a stray property can never override a request's method or path. */
 export function callOptions(opts?: CallOptions): CallOptions {
-  return { signal: opts?.signal, dropIfQueued: opts?.dropIfQueued, timeoutMs: opts?.timeoutMs, onAttempt: opts?.onAttempt, ahead: opts?.ahead, chain: opts?.chain };
+  return {
+    signal: opts?.signal,
+    dropIfQueued: opts?.dropIfQueued,
+    timeoutMs: opts?.timeoutMs,
+    onAttempt: opts?.onAttempt,
+    ahead: opts?.ahead,
+    chain: opts?.chain,
+    maxAgeSeconds: opts?.maxAgeSeconds,
+    onAnswered: opts?.onAnswered,
+  };
 }
 
 export interface RequestSpec extends CallOptions {

@@ -8,6 +8,7 @@ import type { ClientMeter } from './meter';
 import type { ApiResponse, RequestSpec } from './request';
 import type { RetryTraits } from './retry';
 import { retryPacing } from './retryPacing';
+import { answeredAt } from './teamHeaders';
 import { encodeQuery } from './url';
 
 export { MAX_RESPONSE_BYTES } from './attempt';
@@ -85,6 +86,17 @@ function tellAttempt(spec: RequestSpec, result: AttemptResult): void {
   }
 }
 
+/** Tells the caller when the API gave this answer (the team's cache may have served it); an observer's bug must not fail the answer. */
+function tellAnswered(spec: RequestSpec, result: Extract<AttemptResult, { kind: 'response' }>, nowMs: number): void {
+  if (!spec.onAnswered) return;
+  const headers: Record<string, string | null> = { age: result.age, date: result.date };
+  try {
+    spec.onAnswered({ answeredAt: answeredAt((name) => headers[name] ?? null, nowMs) });
+  } catch {
+    // An observer's bug must not turn an answer into a failure.
+  }
+}
+
 /** The debug hook's line for an attempt; a failing log hook must not turn a spent call into a failed one. */
 function logAttempt(config: ResolvedConfig, spec: RequestSpec, result: AttemptResult, attemptNo: number, started: number): void {
   if (!config.debug) return;
@@ -138,7 +150,10 @@ export function createTransport(config: ResolvedConfig, apiKey: string, meter: C
       logAttempt(config, spec, result, attemptNo, started);
 
       const outcome = outcomes.read<T>(result, errorBody, spec, info, attemptNo);
-      if (outcome.kind === 'answer') return outcome.response;
+      if (outcome.kind === 'answer') {
+        if (result.kind === 'response') tellAnswered(spec, result, config.now());
+        return outcome.response;
+      }
       if (outcome.error instanceof MonthlyLimitError) {
         counting.monthlyLimit(outcome.error);
         throw outcome.error;

@@ -93,14 +93,15 @@ export function buildSandbox(db: Db, options: BuildOptions = {}): SandboxApp {
 
   // Browsers: the add-in's pages (https://localhost:3000, the workbench, the browser tests' static server)
   // call the sandbox from another loopback origin. A preflight is answered here, before the gate: it
-  // carries no key and must not be counted.
+  // carries no key and must not be counted. Cache-Control is how fresh an answer the add-in needs (the
+  // team's gateway reads it; the API ignores it).
   app.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return;
     const origin = allowedOrigin(req.headers.origin);
     if (!origin) return;
     reply
       .header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS')
-      .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key')
+      .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Cache-Control')
       .header('Access-Control-Max-Age', '600');
     if (req.headers['access-control-request-private-network'] === 'true') reply.header('Access-Control-Allow-Private-Network', 'true');
     await reply.code(204).send();

@@ -39,6 +39,17 @@ export interface World {
   noCorsSandbox(): Promise<TestSandbox>;
   /** nginx serving the production build over https and relaying /api/v1 to that sandbox (started on first use). */
   relay(): Promise<RelayWorld>;
+  /** nginx -> the team's gateway -> a sandbox of its own (no CORS), for a team of accountants (started on first use). */
+  team(): Promise<TeamWorld>;
+}
+
+export interface TeamWorld {
+  /** The page's origin: https://127.0.0.1:<port>, nginx, which relays /api/v1 to the gateway. */
+  origin: string;
+  /** The API behind the gateway. */
+  sandbox: TestSandbox;
+  /** How long a key's own call proves its access to an area of the API (GATEWAY_ACCESS_WINDOW_SECONDS). */
+  accessWindowSeconds: number;
 }
 
 export interface RelayWorld {

@@ -32,7 +32,7 @@ describe('CORS for pages served from this computer', () => {
       headers: {
         origin: 'https://localhost:3000',
         'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization,content-type,idempotency-key',
+        'access-control-request-headers': 'authorization,cache-control,content-type,idempotency-key',
         'access-control-request-private-network': 'true',
       },
     });
@@ -40,6 +40,8 @@ describe('CORS for pages served from this computer', () => {
     expect(res.headers['access-control-allow-origin']).toBe('https://localhost:3000');
     expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('idempotency-key');
     expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
+    // Every request of the add-in says how fresh an answer it needs (the team's gateway reads it).
+    expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('cache-control');
     expect(String(res.headers['access-control-allow-methods'])).toContain('POST');
     expect(res.headers['access-control-allow-private-network']).toBe('true');
     expect(await sb.usage(company)).toBe(before);

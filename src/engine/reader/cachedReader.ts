@@ -26,6 +26,7 @@ import { blockedError, blockFrom, loadBlock, saveBlock, type CapBlock } from './
 import type { CacheStore } from '../ports/storage';
 import { canonicalKey, requestOfKey, type CachedAnswer, type ReadRequest, type RequestCache } from './requestCache';
 import { walkCalls, walkKind, weaker, WalkDensity, type WalkEstimate } from './walks';
+import type { Fetching } from './teamFreshness';
 import { Derivations, type SourceClient } from './derivations';
 import { ownChangeRanges, storedPlacements } from '../sync/placements';
 import { isReferenceRead } from './reference';
@@ -220,9 +221,10 @@ export class CachedReader {
       const failed = this.failures.get(key);
       if (failed) throw failed;
     }
-    const remembering = async (): Promise<T> => {
+    const remembering = async (fetching: Fetching): Promise<T> => {
       try {
-        const value = await this.call(req.path, fetch);
+        // How old an answer the team's gateway may serve, and when the API gave the one that came (teamFreshness.ts).
+        const value = await this.call(req.path, (o) => fetch({ ...o, maxAgeSeconds: fetching.maxAgeSeconds, onAnswered: (a) => fetching.answered(a.answeredAt) }));
         this.failures.delete(key);
         return value;
       } catch (error) {

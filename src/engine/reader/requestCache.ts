@@ -11,6 +11,7 @@
 
 import type { CacheStore } from '../ports/storage';
 import { AnswerStore } from './answerStore';
+import { firstReadMaxAge, type Fetching } from './teamFreshness';
 
 // The runtime names the store from here.
 export type { CacheStore };
@@ -22,7 +23,10 @@ export interface ReadRequest {
 
 export interface CachedAnswer<T> {
   value: T;
-  /** Unix ms when the answer was fetched from the API. */
+  /**
+   * Unix ms when the API gave the answer: when it was fetched, or earlier when the team's gateway served it
+   * from its cache (teamFreshness.ts); never at or before a refresh that made its request due.
+   */
   fetchedAt: number;
   /** Set when the answer was due for a refresh that failed: these are the figures of `fetchedAt`. */
   stale?: { error: unknown };
@@ -96,6 +100,11 @@ function staleKey(companyId: string): string {
   return `${STALE_PREFIX}${companyId}`;
 }
 
+/** The last time something made the request due (a Refresh all, a change, a refresh of it); 0: never. */
+function lastMark(state: StaleState, key: string): number {
+  return Math.max(state.before, state.changed.get(key) ?? 0, state.due.get(key) ?? 0);
+}
+
 function isDue(state: StaleState, key: string, answer: Pick<CachedAnswer<unknown>, 'fetchedAt'>): boolean {
   return answer.fetchedAt <= state.before || answer.fetchedAt <= Math.max(state.changed.get(key) ?? -Infinity, state.due.get(key) ?? -Infinity);
 }
@@ -164,7 +173,7 @@ export class RequestCache {
    * failure is not cached, so the next recalculation may try again; every waiting caller gets the same
    * rejection.
    */
-  async get<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>, options: GetOptions = {}): Promise<CachedAnswer<T>> {
+  async get<T>(companyId: string, req: ReadRequest, fetch: (fetching: Fetching) => Promise<T>, options: GetOptions = {}): Promise<CachedAnswer<T>> {
     const key = canonicalKey(companyId, req);
     const stale = this.staleness.get(companyId) ?? (await this.loadStale(companyId));
     const hit = this.fromMemory(key);
@@ -176,7 +185,9 @@ export class RequestCache {
     const promise = (async () => {
       const known = hit ?? (await this.loadPersisted(key));
       if (known && !this.staleNow(stale, key, known)) return known;
-      return this.fetchAndKeep(companyId, key, fetch, generation, known, options);
+      // A first read may take a teammate's answer; an answer due for a refresh asks the API.
+      const maxAge = known ? undefined : firstReadMaxAge(this.isFrozen(key), lastMark(stale, key), this.now());
+      return this.fetchAndKeep(companyId, key, fetch, generation, known, options, maxAge);
     })();
     this.inFlight.set(key, promise);
     try {
@@ -195,11 +206,11 @@ export class RequestCache {
    * Fetches `req` again whatever is cached and keeps the new answer in place of the old one ("Refresh this
    * block"), so every later reader of the same request -- FIN cells included -- sees the same figures.
    */
-  async refresh<T>(companyId: string, req: ReadRequest, fetch: () => Promise<T>, options: GetOptions = {}): Promise<CachedAnswer<T>> {
+  async refresh<T>(companyId: string, req: ReadRequest, fetch: (fetching: Fetching) => Promise<T>, options: GetOptions = {}): Promise<CachedAnswer<T>> {
     const key = canonicalKey(companyId, req);
     await (this.staleness.get(companyId) ?? this.loadStale(companyId));
     const known = this.memory.get(key) ?? (await this.loadPersisted(key));
-    return this.fetchAndKeep(companyId, key, fetch, this.generation, known, options) as Promise<CachedAnswer<T>>;
+    return this.fetchAndKeep(companyId, key, fetch, this.generation, known, options, undefined) as Promise<CachedAnswer<T>>;
   }
 
   /** Whether the cached answer to `req` is due for a refresh (absent answers are not "stale": just absent). */
@@ -330,14 +341,20 @@ export class RequestCache {
   private async fetchAndKeep<T>(
     companyId: string,
     key: string,
-    fetch: () => Promise<T>,
+    fetch: (fetching: Fetching) => Promise<T>,
     generation: number,
     known: CachedAnswer<unknown> | undefined,
     options: GetOptions,
+    maxAgeSeconds: number | undefined,
   ): Promise<CachedAnswer<unknown>> {
     let value: T;
+    /** The oldest time the API gave a part of the answer (a walk's pages may come from the team's cache). */
+    let answeredAt = Infinity;
+    const answered = (at: number | null): void => {
+      answeredAt = Math.min(answeredAt, at ?? this.now());
+    };
     try {
-      value = await fetch();
+      value = await fetch({ maxAgeSeconds, answered });
     } catch (error) {
       if (known && options.keepOnFailure?.(error)) return { value: known.value, fetchedAt: known.fetchedAt, stale: { error } };
       throw error;
@@ -345,7 +362,7 @@ export class RequestCache {
     const stale = this.staleness.get(companyId);
     // An answer fetched in the same millisecond as a Refresh all or a change must still count as after it.
     const after = Math.max(stale?.before ?? 0, stale?.changed.get(key) ?? 0, stale?.due.get(key) ?? 0);
-    const answer: CachedAnswer<unknown> = { value, fetchedAt: Math.max(this.now(), after + 1) };
+    const answer: CachedAnswer<unknown> = { value, fetchedAt: Math.max(Math.min(this.now(), answeredAt), after + 1) };
     if (generation === this.generation) await this.keep(key, answer);
     return answer;
   }

@@ -22,6 +22,22 @@ export function useNotConnectedFormulas(services: PaneServices): NotConnectedSta
   return useSyncExternalStore(runtime.onDataChange, runtime.notConnectedFormulas, runtime.notConnectedFormulas);
 }
 
+/** The team's count through the gateway this Pacific month (null: none came), kept current. */
+export function useTeamCount(client: Client): { count: number; uncertain: boolean } | null {
+  const [team, setTeam] = useState<{ count: number; uncertain: boolean } | null>(null);
+  useLiveEffect(
+    (ifLive) => {
+      const read = () => {
+        void client.meter.team().then(ifLive(setTeam), () => undefined);
+      };
+      read();
+      return client.meter.subscribe(read);
+    },
+    [client],
+  );
+  return team;
+}
+
 /** Calls counted this Pacific month for the client's company, kept current. */
 export function useMeterCount(client: Client): number | null {
   const [count, setCount] = useState<number | null>(null);

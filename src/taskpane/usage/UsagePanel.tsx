@@ -1,9 +1,9 @@
 import { Field, MessageBar, MessageBarBody, ProgressBar, Text, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
-import { capMonthOf, planCap, type Client } from '../../api';
+import { capMonthOf, planCap, type Client, type TeamUsage } from '../../api';
 import { callsOf, linesOfMonth } from '../actionLog';
 import { ChoiceField } from '../shared/ChoiceField';
-import { useActions, useConnectionOf, useMeterCount } from '../shared/hooks';
+import { useActions, useConnectionOf, useMeterCount, useTeamCount } from '../shared/hooks';
 import type { ScreenProps } from '../services';
 import { planLabel } from '../../runtime';
 import type { ConnectedState } from '../session';
@@ -13,7 +13,9 @@ import { formatAge, plural } from '../../runtime/screenKit';
 
 // Usage: calls this add-in spent this month for the company (the client's meter, counted as the server
 // counts), the plan's cap, the next reset (midnight Pacific on the 1st) and what spent them: the pane's
-// actions and the FIN formulas' recalculations, one line each, adding up to the month's count.
+// actions and the FIN formulas' recalculations, one line each, adding up to the month's count. Through the
+// team's gateway, the month's count is the team's (every call of the company's keys through it; the cap is
+// the company's), and the lines are this add-in's share of it.
 
 const useUsageStyles = makeStyles({
   /** The figures: labels and values in two columns. */
@@ -80,13 +82,16 @@ export function UsagePanel({ services, connection }: ScreenProps) {
 function CompanyUsage({ services, connection, all }: ScreenProps & { all: ConnectedState }) {
   const styles = useScreenStyles();
   const usage = useUsageStyles();
-  const count = useMeterCount(connection.client);
+  const own = useMeterCount(connection.client);
+  const team = useTeamCount(connection.client);
+  /** What is spent of the company's cap: the team's count where the gateway sent one. */
+  const count = team?.count ?? own;
   const now = services.now();
   // This month's lines only: the count starts again at 0 on the 1st.
   const actions = linesOfMonth(useActions(services, connection.companyId), capMonthOf(now));
   const listed = callsOf(actions);
   /** Calls no line holds yet: formulas still calculating (their line comes when they settle), or spent before this log. */
-  const unlisted = count === null ? 0 : Math.max(0, count - listed);
+  const unlisted = own === null ? 0 : Math.max(0, own - listed);
   const cap = planCap(connection.plan);
   const reset = connection.client.meter.nextReset();
   const limit = connection.client.meter.monthlyLimit;
@@ -98,6 +103,14 @@ function CompanyUsage({ services, connection, all }: ScreenProps & { all: Connec
         <dd className={usage.value} data-testid="usage-count">
           {count === null ? '…' : n(count)}
         </dd>
+        {team && (
+          <>
+            <dt>Of them by this add-in</dt>
+            <dd className={usage.value} data-testid="usage-own">
+              {own === null ? '…' : n(own)}
+            </dd>
+          </>
+        )}
         <dt>Monthly cap</dt>
         <dd className={usage.value}>{cap === undefined ? 'unknown' : `${n(cap)} (${planLabel(connection.plan)} plan)`}</dd>
         <dt>Next reset</dt>
@@ -113,9 +126,13 @@ function CompanyUsage({ services, connection, all }: ScreenProps & { all: Connec
           <MessageBarBody>The API refused a call for the monthly cap. Nothing more can be fetched until {limit.resetDate} at 00:00 Pacific Time.</MessageBarBody>
         </MessageBar>
       )}
-      <Text className={styles.note}>
-        Counted by this add-in for this company, the way the API counts. Other tools using the company&apos;s keys spend from the same cap.
-      </Text>
+      {team ? (
+        <TeamNote team={team} cap={cap} />
+      ) : (
+        <Text className={styles.note}>
+          Counted by this add-in for this company, the way the API counts. Other tools using the company&apos;s keys spend from the same cap.
+        </Text>
+      )}
       {all.connections.length > 1 && <OtherCompaniesUsage services={services} connection={all} shown={connection.companyId} />}
       <h3>What spent them</h3>
       {actions.length === 0 && unlisted === 0 ? (
@@ -159,7 +176,7 @@ function CompanyUsage({ services, connection, all }: ScreenProps & { all: Connec
           <tfoot>
             <tr>
               <th scope="row" className={mergeClasses(usage.cell, usage.total)}>
-                Total this month
+                {team ? 'Total by this add-in' : 'Total this month'}
               </th>
               <td className={mergeClasses(usage.cell, usage.number, usage.total)}>{n(listed + unlisted)}</td>
               <td className={mergeClasses(usage.cell, usage.total)} />
@@ -168,6 +185,24 @@ function CompanyUsage({ services, connection, all }: ScreenProps & { all: Connec
         </table>
       )}
     </div>
+  );
+}
+
+/** The team's count as the gateway said it, and what it does not count. */
+function TeamNote({ team, cap }: { team: TeamUsage; cap: number | undefined }) {
+  const styles = useScreenStyles();
+  return (
+    <>
+      <Text weight="semibold" data-testid="usage-team">
+        Your team, through the gateway: {n(team.count)}
+        {cap === undefined ? '' : ` of ${n(cap)}`} this month
+        {team.uncertain ? ' (may be more: the gateway could not count some calls)' : ''}
+      </Text>
+      <Text className={styles.note}>
+        Counted by the team&apos;s gateway for every call made through it with this company&apos;s keys; the lines below are this add-in&apos;s. Tools that do not go through the gateway
+        spend from the same cap.
+      </Text>
+    </>
   );
 }
 
@@ -207,6 +242,8 @@ function OtherCompaniesUsage({ services, connection, shown }: ScreenProps & { sh
 }
 
 function OtherCount({ client }: { client: Client }) {
-  const count = useMeterCount(client);
-  return <>{count === null ? '…' : plural(count, 'call')}</>;
+  const own = useMeterCount(client);
+  const team = useTeamCount(client);
+  const count = team?.count ?? own;
+  return <>{count === null ? '…' : `${plural(count, 'call')}${team ? ' (the team, through the gateway)' : ''}`}</>;
 }
