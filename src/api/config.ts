@@ -7,7 +7,7 @@ import type { RequestLimiter, Sleep } from './limiter';
 // the key is checked to be a header-safe `svc_` credential; messages here never quote the key.
 //
 // A base URL may also be a path on the page's own address (`/api/v1`): an API that sends no CORS headers
-// for the add-in's origin is reached through a relay on that origin (docs/deploy-behind-nginx.md). The
+// for the add-in's origin is reached through a relay on that origin (docs/deploying-for-a-team.md). The
 // path is resolved against the page's origin once, here, and the same checks apply to the result.
 
 export interface ClientConfig {

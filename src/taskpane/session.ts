@@ -202,7 +202,7 @@ export class PaneSession {
       "The browser blocked the API's answer",
       `The API at ${baseUrl} answered, but it sends no CORS headers for this page's address (${pageOrigin}), so the browser does not ` +
         'let the add-in read its answers. Whoever deploys the add-in can fix this: serve the add-in with a relay that passes /api/v1 on ' +
-        'to the API from its own address, and connect to /api/v1 (the deployment guide: docs/deploy-behind-nginx.md); or have the API ' +
+        'to the API from its own address, and connect to /api/v1 (the deployment guide: docs/deploying-for-a-team.md); or have the API ' +
         `allow ${pageOrigin}.`,
       'blocked_by_cors',
     );

@@ -2034,7 +2034,7 @@ export function journeys(world: World): Journey[] {
         assert.ok(text.includes(`The API at ${sb.baseUrl} answered`), text);
         assert.ok(text.includes(`sends no CORS headers for this page's address (${world.origin})`), text);
         assert.match(text, /relay that passes \/api\/v1 on to the API/);
-        assert.match(text, /docs\/deploy-behind-nginx\.md/);
+        assert.match(text, /docs\/deploying-for-a-team\.md/);
         assert.doesNotMatch(text, /sandbox is running|npm start|Cannot reach/);
         assert.equal(await p.getByRole('tab', { name: 'Reports', exact: true }).count(), 0, 'not connected');
         // Each attempt stopped at the preflight, which carries no key: the API counted nothing.
