@@ -45,11 +45,16 @@ test('the cost of revenue proposed from the chart on the user\u2019s word, chang
 
   // Nothing read for the choice until asked: the chart is one of the pack's own reads.
   const before = await sb.usage(company);
+  const costShown = (calls: string, cached: number) => new RegExp(`^Six statement sheets .*: costs at least ${calls} calls \\(${cached} cached\\)`);
+  const cold = Number(/costs at least (\d+) calls \(0 cached\)/.exec((await screen.findByText(costShown('\\d+', 0), {}, { timeout: 15000 })).textContent!)![1]);
   const choose = await screen.findByRole('button', { name: /^Choose it now/ }, { timeout: 15000 });
   expect(await sb.usage(company)).toBe(before);
   await pane.user.click(choose);
   const select = (await screen.findByRole('combobox', { name: 'Cost of revenue (gross margin)' }, { timeout: 15000 })) as HTMLSelectElement;
   expect(await sb.usage(company)).toBe(before + 1);
+  // The chart read early is the pack's call spent: the cost is worked out again without it (it stayed at the
+  // cold figure, one more than the pack then spent: the issue's "about 34" for 33).
+  await screen.findByText(costShown(String(cold - 1), 1), {}, { timeout: 15000 });
   expect(select.selectedOptions[0].textContent).toBe('Expenses > Cost of sales');
   expect(screen.getByText(/^Proposed: Cost of sales, named like a cost of revenue\./)).toBeTruthy();
   await pane.user.selectOptions(select, 'None: leave the gross margin out');
@@ -61,6 +66,8 @@ test('the cost of revenue proposed from the chart on the user\u2019s word, chang
   await reportsSettled();
   // What it spent in all, once its formulas have calculated: the statements and the formulas, as the API counted.
   const spent = (await sb.usage(company)) - beforeInsert;
+  // Alderbrook's month has under 500 journal entries: the walk's one page, so the cost shown is what it spent.
+  expect(spent).toBe(cold - 1);
   await screen.findByText(new RegExp(`^Inserted the board pack for .* Spent ${spent} calls: the statements \\d+, the formulas [1-9]\\d* as they calculated\\.$`), {}, { timeout: 15000 });
 
   const roles = { costOfRevenue: null };

@@ -25,9 +25,11 @@ export interface PackRolesFieldProps {
   disabled: boolean;
   /** Bumped when what is cached may have changed: a chart read since is then shown. */
   costVersion: number;
+  /** The chart was read here: the pack's cost shown counted it, and is to be worked out again without it. */
+  onChartRead: () => void;
 }
 
-export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion }: PackRolesFieldProps) {
+export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion, onChartRead }: PackRolesFieldProps) {
   const styles = useScreenStyles();
   const [proposal, setProposal] = useState<RoleProposal | null>(null);
   const [reading, setReading] = useState(false);
@@ -52,6 +54,7 @@ export function PackRolesField({ services, connection, roles, onChange, disabled
     try {
       // An action of its own, so its call is said as the chart's, not taken for the pack's formulas'.
       setProposal(await services.actions.track('Read the chart of accounts for the board pack', () => connection.workspace.reporting.proposeRoles()));
+      onChartRead();
     } catch (e) {
       setError(e);
     } finally {
