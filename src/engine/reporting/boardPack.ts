@@ -36,6 +36,7 @@ import { rollSpec } from '../statements/relative';
 import { chartReads, insertBoardCharts } from './boardCharts';
 import { Refusal } from '../refusal';
 import { formulaText, rolesFromRecord, type PackRoles } from './packRoles';
+import { insertOutlook } from './packOutlook';
 import { REPORTING_PERIOD_NAME } from './period';
 import { balanceSheetRead, CATEGORIES_READ, incomeStatementRead, MONEY_FORMAT } from './packReads';
 
@@ -313,6 +314,12 @@ function unfinished(error: unknown, done: PackProgress, total: number): Refusal 
   );
 }
 
+/** The cell beside a block written at `address`: one blank column between them, whatever its width. */
+function besideBlock(address: string): { sheet: string; row: number; col: number } {
+  const { sheet, box } = parseQualified(address);
+  return { sheet, row: box.row, col: box.col + box.cols + 1 };
+}
+
 async function writePack(
   gateway: WorkbookGateway,
   statements: StatementsEngine,
@@ -324,12 +331,12 @@ async function writePack(
   const steps = blocks.length + (options.charts ? 2 : 1);
   const outcome: PackOutcome = { blocks: [], kpiSheet: '', chartSheet: null };
   let previous: { sheet: string; address: string } | null = null;
+  let outlookAt: { sheet: string; row: number; col: number } | null = null;
   for (const [i, block] of blocks.entries()) {
     let target: WriteTarget;
     if (block.beside && previous) {
-      // One blank column between the two blocks, whatever the first one's width.
-      const { box } = parseQualified(previous.address);
-      target = { kind: 'anchor', sheet: previous.sheet, cell: cellA1(box.row, box.col + box.cols + 1) };
+      const at = besideBlock(previous.address);
+      target = { kind: 'anchor', sheet: at.sheet, cell: cellA1(at.row, at.col) };
     } else {
       target = { kind: 'newSheet', name: block.sheet, activate: false };
     }
@@ -339,7 +346,13 @@ async function writePack(
     done.sheets.push(written.sheet);
     outcome.blocks.push(binding);
     previous = { sheet: written.sheet, address: written.address };
+    if (block.spec.layout === 'budget' && block.spec.relation === 'ytd') outlookAt = besideBlock(written.address);
     options.onProgress?.(i + 1, steps);
+  }
+  if (outlookAt && options.budget) {
+    done.step = 'the full-year outlook';
+    const at = outlookAt;
+    await insertOutlook(gateway, at, { budget: options.budget, month, fiscalYearStartMonth: options.fiscalYearStartMonth, chart: () => statements.chart() });
   }
   const kpis = packKpis(options.roles);
   const rows = [
