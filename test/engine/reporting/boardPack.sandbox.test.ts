@@ -12,7 +12,7 @@ import { calendarDateAt, formatYearMonth, lastDayOf, monthIndex, monthIndexToYea
 import { boardChartSpecs, chartMonths, chartReads, CHART_SHEET, insertBoardCharts } from '../../../src/engine/reporting/boardCharts';
 import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, packKpis, kpiReads, packCost, packCosts, packFormulaReads, packSpecs, type PackChoice, type PackParts } from '../../../src/engine/reporting/boardPack';
 import { proposePackRoles, type PackRoles } from '../../../src/engine/reporting/packRoles';
-import { OUTLOOK_HEADERS, OUTLOOK_TITLE } from '../../../src/engine/reporting/packOutlook';
+import { insertOutlook, OUTLOOK_HEADERS, OUTLOOK_TITLE } from '../../../src/engine/reporting/packOutlook';
 import { readReportingPeriod, setReportingPeriod } from '../../../src/engine/reporting/period';
 import { WALK_PARAM } from '../../../src/engine/reader/walks';
 import { canonicalKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
@@ -364,6 +364,24 @@ test("a November fiscal year: the charts' table runs from November across the ca
     expect(revenuePrior.shown[i] as number).toBeCloseTo(f.revenuePrior, 6);
   }
   for (const v of revenue.shown.slice(months.length)) expect(typeof v).not.toBe('number');
+});
+
+test("a budget that stops before the fiscal year's end: the outlook is left out with a word, no #N/A and no call", async () => {
+  const period = await readReportingPeriod(world.book);
+  if (period.state !== 'set') throw new Error('the first test sets the period');
+  const m = period.month;
+  const months = monthsFrom(`${m.year}-01-01`, m.month);
+  const typed = await typeBudget(world.book, 'Short budget', months, [{ label: 'Rent', units: months.map(() => 8_500) }]);
+  await keepBudget(world.book, 'Budget_Short', typed.address);
+  const { sheet } = await world.book.writeGrid({ kind: 'newSheet', name: 'Outlook short' }, { values: [[null]] });
+  const before = await sb.usage(company());
+  await insertOutlook(world.book, { sheet, row: 0, col: 0 }, { budget: 'Budget_Short', month: m, fiscalYearStartMonth: 1, chart: async () => createStatementsEngine({ gateway: world.book, reader: (await runtime.getReader())!, client: (await runtime.getClient())!, companyName: 'Northwind' }).chart() });
+  await settled();
+  expect(await sb.usage(company())).toBe(before);
+  const values = (await world.book.readSheet(sheet)).values;
+  expect(values[0][0]).toBe(OUTLOOK_TITLE);
+  expect(String(values[1][0])).toMatch(/^Left out: the budget Budget_Short does not cover the whole fiscal year \(.*Dec/);
+  expect((await world.book.readSheet(sheet)).formulas.flat().filter((f) => f !== null)).toEqual([]);
 });
 
 /** What a walk among these requests is priced at now (its pages once read, "at least" one before). */
