@@ -252,6 +252,20 @@ export interface PackOutcome {
 
 const KPI_COLUMN_WIDTHS = [220, 110, 330];
 
+/**
+ * The KPI rows of a pack's sheet rewritten for other roles (the cost of revenue changed after inserting): each
+ * row's label, its word where left out and how it is worked out, then the formulas in one go. The rows stay
+ * where they are, so the formulas that refer to them by address (B5, B9) still read the right cells.
+ */
+export async function rewriteKpis(gateway: WorkbookGateway, sheet: string, roles: PackRoles): Promise<void> {
+  const kpis = packKpis(roles);
+  await gateway.writeGrid(
+    { kind: 'anchor', sheet, cell: cellA1(KPI_FIRST_ROW - 1, 0) },
+    { values: kpis.map((k) => [k.label, k.formula === null ? (k.leftOut ?? null) : null, k.how]), cellFormats: kpis.map((k) => [null, k.formula === null ? null : kpiFormat(k), null]) },
+  );
+  await gateway.writeFormulas(qualify(sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), kpis.map((k) => [k.formula]));
+}
+
 function kpiFormat(kpi: Kpi): string {
   if (kpi.format === 'percent') return PERCENT_FORMAT;
   if (kpi.format === 'months') return '0.0';
