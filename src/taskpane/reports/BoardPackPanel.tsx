@@ -6,6 +6,7 @@ import type { BoardPack, PackCosts, PackParts } from '../../engine/reporting/boa
 import type { PackRoles } from '../../engine/reporting/packRoles';
 import type { ReportingPeriod } from '../../engine/reporting/period';
 import { PackRolesField } from './PackRolesField';
+import { PackRolesEdit } from './PackRolesEdit';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { ChoiceField } from '../shared/ChoiceField';
 import { ErrorMessage } from '../shared/ErrorMessage';
@@ -175,6 +176,7 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
           />
         </>
       )}
+      {pack && <PackRolesEdit services={services} connection={connection} pack={pack} costVersion={costVersion} onChanged={onInserted} />}
       {!pack && month && <PackRolesField services={services} connection={connection} roles={roles} onChange={setRoles} disabled={progress !== null} costVersion={costVersion} onChartRead={() => setChartReads((n) => n + 1)} />}
       {!pack && budgets.length > 0 && (
         <ChoiceField

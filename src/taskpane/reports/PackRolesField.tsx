@@ -27,9 +27,11 @@ export interface PackRolesFieldProps {
   costVersion: number;
   /** The chart was read here: the pack's cost shown counted it, and is to be worked out again without it. */
   onChartRead: () => void;
+  /** The pack is in the workbook already: reading the chart is then a call of its own, not one of the pack's. */
+  inserted?: boolean;
 }
 
-export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion, onChartRead }: PackRolesFieldProps) {
+export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion, onChartRead, inserted = false }: PackRolesFieldProps) {
   const styles = useScreenStyles();
   const [proposal, setProposal] = useState<RoleProposal | null>(null);
   const [reading, setReading] = useState(false);
@@ -66,11 +68,13 @@ export function PackRolesField({ services, connection, roles, onChange, disabled
     return (
       <div className={styles.screen}>
         <Text size={200}>
-          Cost of revenue, for the gross margin: proposed from your chart of accounts when inserting (the pack reads the chart anyway).
+          {inserted
+            ? 'Cost of revenue, for the gross margin: the one the pack reads now is shown once the chart of accounts is read.'
+            : 'Cost of revenue, for the gross margin: proposed from your chart of accounts when inserting (the pack reads the chart anyway).'}
         </Text>
         <div className={styles.row}>
           <Button size="small" onClick={() => void readChart()} disabledFocusable={disabled || reading}>
-            Choose it now (reads the chart of accounts: 1 call of the pack&apos;s cost)
+            {inserted ? 'Change it (reads the chart of accounts: 1 call)' : "Choose it now (reads the chart of accounts: 1 call of the pack's cost)"}
           </Button>
         </div>
         <ErrorMessage error={error} />
