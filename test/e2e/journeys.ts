@@ -2056,7 +2056,28 @@ export function journeys(world: World): Journey[] {
         await expectBoardCharts(page, charts, `Alderbrook's pack for ${text(m0)}`);
         await goToCell(page, 'A1');
         await shot('29a-any-chart-board-charts');
-        log(`Alderbrook Labs' board pack for ${text(m0)}: cost shown at least ${shown + 1} cold, 1 spent reading the chart for the choice, then at least ${shown} shown and ${spent} spent; 8 KPIs and 5 charts' series (${months.length} months) match the API`);
+
+        step('the cost of revenue changed after inserting: none, then Cost of sales again, no call');
+        const usage2 = await usage(world, label);
+        const change = p.getByRole('button', { name: 'Change it in the board pack', exact: true });
+        await corField.selectOption({ label: 'None: leave the gross margin out' });
+        await change.click();
+        await p.getByRole('status').filter({ hasText: /^The board pack has no cost of revenue now/ }).waitFor({ timeout: LONG });
+        await workbook(page).getByRole('figure', { name: 'Chart: Gross margin by month' }).waitFor({ state: 'detached', timeout: LONG });
+        const kpiNow = async (name: string) => (await readGrid(await showSheet(page, 'Board KPIs'))).find((row) => row.cells[0] === name)?.cells[1] ?? '';
+        assert.match(await kpiNow('Gross margin'), /^Left out: no cost of revenue is mapped/);
+        await corField.selectOption({ label: 'Expenses > Cost of sales' });
+        await change.click();
+        await p.getByRole('status').filter({ hasText: /^The board pack's cost of revenue is now Cost of sales/ }).waitFor({ timeout: LONG });
+        const back = Date.now() + LONG;
+        while (!matches(await kpiNow('Gross margin'), expected['Gross margin'])) {
+          if (Date.now() > back) assert.fail(`the gross margin after mapping Cost of sales again shows ${await kpiNow('Gross margin')}`);
+          await page.waitForTimeout(200);
+        }
+        await showSheet(page, 'Board charts');
+        await expectBoardCharts(page, charts, 'after the cost of revenue was changed and changed back');
+        assert.equal((await usage(world, label)) - usage2, 0, 'changing the cost of revenue spends no call');
+        log(`Alderbrook Labs' board pack for ${text(m0)}: cost shown at least ${shown + 1} cold, 1 spent reading the chart for the choice, then at least ${shown} shown and ${spent} spent; 8 KPIs and 5 charts' series (${months.length} months) match the API; its cost of revenue changed to none and back from the pane, 0 calls`);
       },
     },
     {
