@@ -3,6 +3,8 @@
 // move the period one month and see the cost first, then the rolled block with the API's figures for its new
 // dates, having spent exactly the cost shown.
 import { calendarDateAt, formatYearMonth, monthIndex, monthIndexToYearMonth } from '../../src/engine/dates';
+import { OUTLOOK_TITLE } from '../../src/engine/reporting/packOutlook';
+import { parseQualified } from '../../src/engine/ports/address';
 import { BOARD_PACK_SETTING, KPI_FIRST_ROW, packKpis, packCost, packCosts } from '../../src/engine/reporting/boardPack';
 import { rolesFromRecord } from '../../src/engine/reporting/packRoles';
 import { readReportingPeriod } from '../../src/engine/reporting/period';
@@ -171,6 +173,19 @@ test('the board pack: its cost before inserting (the journal walk said), the bud
     ['ytd', 'budget', 'Budget_Both'],
     ['month', 'by_department', null],
   ]);
+  // Beside the year to date against the budget, its full-year outlook: FIN formulas on FIN_PERIOD, the budget's
+  // Rent (a cost typed positive) turned negative as the statement shows it, Net Income the lines' sum.
+  const vsBudget = await h.gateway.readSheet('Board P&L vs budget');
+  const top = vsBudget.values.findIndex((r) => r.includes(OUTLOOK_TITLE));
+  const left = vsBudget.values[top].indexOf(OUTLOOK_TITLE);
+  const ytdBlock = parseQualified(bindings.find((b) => b.parameters.layout === 'budget' && b.parameters.relation === 'ytd')!.address).box;
+  expect([top, left]).toEqual([ytdBlock.row, ytdBlock.col + ytdBlock.cols + 1]);
+  const rent = vsBudget.values.findIndex((r, i) => i > top && r[left] === 'Rent');
+  expect(vsBudget.formulas[rent].slice(left + 1, left + 3)).toEqual([
+    expect.stringMatching(/^=FIN\.PNL\("cat_\w+",FIN_PERIOD&" YTD"\)$/),
+    expect.stringMatching(/^=IF\(\(12-\$[A-Z]+\$\d+\)=0,0,-FIN\.BUDGET\(Budget_Both,"Rent",FIN\.PERIOD\(FIN_PERIOD,1\),FIN\.PERIOD\(FIN_PERIOD,\(12-\$[A-Z]+\$\d+\)\)\)\)$/),
+  ]);
+  expect(vsBudget.values[rent + 1][left]).toBe('Net Income');
   // The roles proposed from the demo chart, kept with the pack: its Cost of Revenue category.
   const roles = rolesFromRecord(((await h.gateway.readSetting(BOARD_PACK_SETTING)) as { roles?: unknown }).roles)!;
   expect(roles.costOfRevenue?.name).toBe('Cost of Revenue');

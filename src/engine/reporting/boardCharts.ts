@@ -14,7 +14,7 @@
 
 import { shiftMonth, type YearMonth } from '../dates';
 import { PERCENT_FORMAT } from '../render/varianceColumns';
-import { qualify, type Box } from '../ports/address';
+import { cellA1, qualify, type Box } from '../ports/address';
 import type { ChartKind, ChartSpec, WorkbookGateway } from '../ports/workbook';
 import type { ReadRequest } from '../reader/requestCache';
 import { formulaText, type PackRoles } from './packRoles';
@@ -67,6 +67,9 @@ export function chartColumns(roles: PackRoles): ChartColumn[] {
   ];
 }
 
+/** The table's column (1-based: B is 1) of the gross margin, the one a role decides. */
+const GROSS_MARGIN_COLUMN = 5;
+
 /** The charts: columns of the table (1-based: B is 1) each chart shows, and where it goes (above the table). */
 interface BoardChart {
   name: string;
@@ -81,7 +84,7 @@ interface BoardChart {
 // which a month's net burn is a sliver beside the cash it comes out of, and the runway's months are nothing.
 export const BOARD_CHARTS: readonly BoardChart[] = [
   { name: 'FinBoard_RevenueExpenses', title: 'Revenue and operating expenses by month, against the prior year', kind: 'column', columns: [1, 2, 3, 4], over: 'A4:E18' },
-  { name: 'FinBoard_GrossMargin', title: 'Gross margin by month', kind: 'line', columns: [5], over: 'F4:I18' },
+  { name: 'FinBoard_GrossMargin', title: 'Gross margin by month', kind: 'line', columns: [GROSS_MARGIN_COLUMN], over: 'F4:I18' },
   { name: 'FinBoard_NetBurn', title: 'Net burn by month', kind: 'column', columns: [7], over: 'A20:C34' },
   { name: 'FinBoard_Cash', title: 'Cash at month end', kind: 'line', columns: [6], over: 'D20:F34' },
   { name: 'FinBoard_Runway', title: 'Cash runway (months)', kind: 'line', columns: [8], over: 'G20:I34' },
@@ -174,4 +177,27 @@ export async function insertBoardCharts(gateway: WorkbookGateway, fiscalYearStar
   await gateway.writeFormulas(qualify(sheet, { row: COUNT_ROW, col: 0, rows: 1, cols: 1 }), block);
   for (const c of boardChartSpecs(sheet, roles)) await gateway.addChart({ sheet, over: c.over }, c.spec, c.name);
   return sheet;
+}
+
+/**
+ * The table and the charts on the pack's charts' sheet rewritten for other roles (the cost of revenue changed
+ * after inserting): the headers, every column's formulas (a column now left out emptied), and the gross
+ * margin's chart added or deleted as its column is there or not. The other charts read the same cells and are
+ * left as the user has them.
+ */
+export async function rewriteChartRoles(gateway: WorkbookGateway, sheet: string, fiscalYearStartMonth: number, roles: PackRoles): Promise<void> {
+  const columns = chartColumns(roles);
+  await gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(HEADER_ROW, 1) }, { values: [columns.map((c) => c.header)], boldRows: [0] });
+  for (const [i, c] of columns.entries()) {
+    if (!c.formula) await gateway.writeGrid({ kind: 'anchor', sheet, cell: cellA1(FIRST_MONTH_ROW, i + 1) }, { values: Array.from({ length: MONTHS }, () => [null]) });
+  }
+  const block = Array.from({ length: FIRST_MONTH_ROW + MONTHS - COUNT_ROW }, () => Array<string | null>(columns.length + 1).fill(null));
+  for (const f of chartFormulas(fiscalYearStartMonth, roles)) block[f.row - COUNT_ROW][f.col] = f.formula;
+  await gateway.writeFormulas(qualify(sheet, { row: COUNT_ROW, col: 0, rows: 1, cols: 1 }), block);
+  const specs = boardChartSpecs(sheet, roles);
+  for (const chart of BOARD_CHARTS.filter((c) => c.columns.some((col) => col === GROSS_MARGIN_COLUMN))) {
+    const spec = specs.find((s) => s.name === chart.name);
+    if (!spec) await gateway.deleteChart(sheet, chart.name);
+    else if ((await gateway.updateChart(sheet, chart.name, spec.spec)) === 'missing') await gateway.addChart({ sheet, over: spec.over }, spec.spec, spec.name);
+  }
 }

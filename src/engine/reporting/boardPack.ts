@@ -36,6 +36,7 @@ import { rollSpec } from '../statements/relative';
 import { chartReads, insertBoardCharts } from './boardCharts';
 import { Refusal } from '../refusal';
 import { formulaText, rolesFromRecord, type PackRoles } from './packRoles';
+import { insertOutlook } from './packOutlook';
 import { REPORTING_PERIOD_NAME } from './period';
 import { balanceSheetRead, CATEGORIES_READ, incomeStatementRead, MONEY_FORMAT } from './packReads';
 
@@ -251,6 +252,20 @@ export interface PackOutcome {
 
 const KPI_COLUMN_WIDTHS = [220, 110, 330];
 
+/**
+ * The KPI rows of a pack's sheet rewritten for other roles (the cost of revenue changed after inserting): each
+ * row's label, its word where left out and how it is worked out, then the formulas in one go. The rows stay
+ * where they are, so the formulas that refer to them by address (B5, B9) still read the right cells.
+ */
+export async function rewriteKpis(gateway: WorkbookGateway, sheet: string, roles: PackRoles): Promise<void> {
+  const kpis = packKpis(roles);
+  await gateway.writeGrid(
+    { kind: 'anchor', sheet, cell: cellA1(KPI_FIRST_ROW - 1, 0) },
+    { values: kpis.map((k) => [k.label, k.formula === null ? (k.leftOut ?? null) : null, k.how]), cellFormats: kpis.map((k) => [null, k.formula === null ? null : kpiFormat(k), null]) },
+  );
+  await gateway.writeFormulas(qualify(sheet, { row: KPI_FIRST_ROW - 1, col: 1, rows: 1, cols: 1 }), kpis.map((k) => [k.formula]));
+}
+
 function kpiFormat(kpi: Kpi): string {
   if (kpi.format === 'percent') return PERCENT_FORMAT;
   if (kpi.format === 'months') return '0.0';
@@ -313,6 +328,12 @@ function unfinished(error: unknown, done: PackProgress, total: number): Refusal 
   );
 }
 
+/** The cell beside a block written at `address`: one blank column between them, whatever its width. */
+function besideBlock(address: string): { sheet: string; row: number; col: number } {
+  const { sheet, box } = parseQualified(address);
+  return { sheet, row: box.row, col: box.col + box.cols + 1 };
+}
+
 async function writePack(
   gateway: WorkbookGateway,
   statements: StatementsEngine,
@@ -324,12 +345,12 @@ async function writePack(
   const steps = blocks.length + (options.charts ? 2 : 1);
   const outcome: PackOutcome = { blocks: [], kpiSheet: '', chartSheet: null };
   let previous: { sheet: string; address: string } | null = null;
+  let outlookAt: { sheet: string; row: number; col: number } | null = null;
   for (const [i, block] of blocks.entries()) {
     let target: WriteTarget;
     if (block.beside && previous) {
-      // One blank column between the two blocks, whatever the first one's width.
-      const { box } = parseQualified(previous.address);
-      target = { kind: 'anchor', sheet: previous.sheet, cell: cellA1(box.row, box.col + box.cols + 1) };
+      const at = besideBlock(previous.address);
+      target = { kind: 'anchor', sheet: at.sheet, cell: cellA1(at.row, at.col) };
     } else {
       target = { kind: 'newSheet', name: block.sheet, activate: false };
     }
@@ -339,7 +360,13 @@ async function writePack(
     done.sheets.push(written.sheet);
     outcome.blocks.push(binding);
     previous = { sheet: written.sheet, address: written.address };
+    if (block.spec.layout === 'budget' && block.spec.relation === 'ytd') outlookAt = besideBlock(written.address);
     options.onProgress?.(i + 1, steps);
+  }
+  if (outlookAt && options.budget) {
+    done.step = 'the full-year outlook';
+    const at = outlookAt;
+    await insertOutlook(gateway, at, { budget: options.budget, month, fiscalYearStartMonth: options.fiscalYearStartMonth, chart: () => statements.chart() });
   }
   const kpis = packKpis(options.roles);
   const rows = [

@@ -8,7 +8,9 @@ import type { CachedReader, CallCost } from '../reader/cachedReader';
 import type { CapBlock } from '../reader/capBlock';
 import type { BindingRecord, WorkbookGateway } from '../ports/workbook';
 import { forgetBlock, insertStatement, refreshStatement, type BlockDeps, type BlockResult } from './blocks';
-import type { CategoriesClient } from '../budgets/column';
+import { chartOfAccounts, type CategoriesClient } from '../budgets/column';
+import type { Category } from '../../api/types';
+import type { Tree } from '../tree';
 import { blockRequests, type ReportsClient } from './columns';
 import type { DepartmentsClient } from '../departments/block';
 import { planRefresh, refreshAll, refreshBlock, reprice, type CacheFacts, type RefreshBlock, type RefreshOutcome, type RefreshPlan } from './refresh';
@@ -62,6 +64,8 @@ export interface StatementsEngine {
   follow(requests: readonly ReadRequest[]): Promise<() => void>;
   /** Moves the reporting period and rebuilds the relative blocks at their new dates through the cache. */
   roll(plan: RollPlan, onProgress?: Progress): Promise<RollOutcome>;
+  /** The company's chart of accounts through the cache (a template's formulas name its categories). */
+  chart(): Promise<Tree<Category>>;
 }
 
 export function createStatementsEngine(options: StatementsEngineOptions): StatementsEngine {
@@ -122,5 +126,6 @@ export function createStatementsEngine(options: StatementsEngineOptions): Statem
         unfollow();
       }
     },
+    chart: () => chartOfAccounts(reader, options.client),
   };
 }

@@ -3,6 +3,7 @@
 import type { FinCell } from '../../engine/fin';
 import { boardPackIn, checkPackBudget, insertBoardPack, packCosts } from '../../engine/reporting/boardPack';
 import { proposeRolesFor } from '../../engine/reporting/packRoles';
+import { changePackRoles } from '../../engine/reporting/packRolesEdit';
 import { readReportingPeriod } from '../../engine/reporting/period';
 import { periodFormulas } from '../../engine/reporting/periodFormulas';
 import { blockRequests } from '../../engine/statements/columns';
@@ -47,6 +48,7 @@ export function workspaceReporting(env: Env, own: CompanyWorkspace): Workspace['
       const roles = options.roles ?? (await proposeRolesFor(own.reader, own.client))!.roles;
       return insertBoardPack(gateway, own.statements, month, { ...options, roles, fiscalYearStartMonth: own.fiscalYearStartMonth, onProgress });
     },
+    changePackRoles: (roles) => changePackRoles(gateway, roles),
     periodFormulas: periodFormulasOf(env, own),
   };
 }

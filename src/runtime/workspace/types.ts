@@ -169,6 +169,8 @@ export interface Workspace {
     /** The pack's roles proposed from the company's chart, with the candidates of each (reads the chart through the cache; `cachedOnly`: null instead of a call). */
     proposeRoles(options?: { cachedOnly?: boolean }): Promise<RoleProposal | null>;
     insertPack(month: YearMonth, options: PackInsertOptions, onProgress?: (done: number, total: number) => void): Promise<PackOutcome>;
+    /** The pack's roles changed after inserting: its KPI and chart formulas rewritten, the new roles kept (no call). */
+    changePackRoles(roles: PackRoles): Promise<BoardPack>;
     /**
      * The FIN formulas naming FIN_PERIOD (outside `skipSheets`) and about what they spend when it moves, a
      * figure that `covered` (the pack's formulas' reads at the period now) or a relative block reads now not

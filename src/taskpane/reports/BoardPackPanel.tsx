@@ -6,6 +6,7 @@ import type { BoardPack, PackCosts, PackParts } from '../../engine/reporting/boa
 import type { PackRoles } from '../../engine/reporting/packRoles';
 import type { ReportingPeriod } from '../../engine/reporting/period';
 import { PackRolesField } from './PackRolesField';
+import { PackRolesEdit } from './PackRolesEdit';
 import { ActionOutcome } from '../shared/ActionOutcome';
 import { ChoiceField } from '../shared/ChoiceField';
 import { ErrorMessage } from '../shared/ErrorMessage';
@@ -94,6 +95,8 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
   // FIN formulas that calculate (the pack's KPIs just inserted) fill the cache: priced again after each batch.
   const [batches, setBatches] = useState(0);
   useEffect(() => services.runtime.onFinBatch(() => setBatches((n) => n + 1)), [services]);
+  // The chart read early for the roles (its call is the pack's): priced again, or the cost shown counts it twice.
+  const [chartReads, setChartReads] = useState(0);
 
   // What the pack spent in all: its statements, then its KPI and chart formulas as Excel calculates them (the
   // action log's lines for FIN formulas since), said again after each batch until they are all in.
@@ -119,7 +122,7 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
         setCostError(e);
       }));
     },
-    [month, pack, budget, parts, connection.workspace, costVersion, batches],
+    [month, pack, budget, parts, connection.workspace, costVersion, batches, chartReads],
   );
 
   const insert = async () => {
@@ -173,7 +176,8 @@ export function BoardPackPanel({ services, connection, period, pack, budgets, co
           />
         </>
       )}
-      {!pack && month && <PackRolesField services={services} connection={connection} roles={roles} onChange={setRoles} disabled={progress !== null} costVersion={costVersion} />}
+      {pack && <PackRolesEdit services={services} connection={connection} pack={pack} costVersion={costVersion} onChanged={onInserted} />}
+      {!pack && month && <PackRolesField services={services} connection={connection} roles={roles} onChange={setRoles} disabled={progress !== null} costVersion={costVersion} onChartRead={() => setChartReads((n) => n + 1)} />}
       {!pack && budgets.length > 0 && (
         <ChoiceField
           label="Budget in the pack"

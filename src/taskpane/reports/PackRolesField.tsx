@@ -25,9 +25,13 @@ export interface PackRolesFieldProps {
   disabled: boolean;
   /** Bumped when what is cached may have changed: a chart read since is then shown. */
   costVersion: number;
+  /** The chart was read here: the pack's cost shown counted it, and is to be worked out again without it. */
+  onChartRead: () => void;
+  /** The pack is in the workbook already: reading the chart is then a call of its own, not one of the pack's. */
+  inserted?: boolean;
 }
 
-export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion }: PackRolesFieldProps) {
+export function PackRolesField({ services, connection, roles, onChange, disabled, costVersion, onChartRead, inserted = false }: PackRolesFieldProps) {
   const styles = useScreenStyles();
   const [proposal, setProposal] = useState<RoleProposal | null>(null);
   const [reading, setReading] = useState(false);
@@ -52,6 +56,7 @@ export function PackRolesField({ services, connection, roles, onChange, disabled
     try {
       // An action of its own, so its call is said as the chart's, not taken for the pack's formulas'.
       setProposal(await services.actions.track('Read the chart of accounts for the board pack', () => connection.workspace.reporting.proposeRoles()));
+      onChartRead();
     } catch (e) {
       setError(e);
     } finally {
@@ -63,11 +68,13 @@ export function PackRolesField({ services, connection, roles, onChange, disabled
     return (
       <div className={styles.screen}>
         <Text size={200}>
-          Cost of revenue, for the gross margin: proposed from your chart of accounts when inserting (the pack reads the chart anyway).
+          {inserted
+            ? 'Cost of revenue, for the gross margin: the one the pack reads now is shown once the chart of accounts is read.'
+            : 'Cost of revenue, for the gross margin: proposed from your chart of accounts when inserting (the pack reads the chart anyway).'}
         </Text>
         <div className={styles.row}>
           <Button size="small" onClick={() => void readChart()} disabledFocusable={disabled || reading}>
-            Choose it now (reads the chart of accounts: 1 call of the pack&apos;s cost)
+            {inserted ? 'Change it (reads the chart of accounts: 1 call)' : "Choose it now (reads the chart of accounts: 1 call of the pack's cost)"}
           </Button>
         </div>
         <ErrorMessage error={error} />

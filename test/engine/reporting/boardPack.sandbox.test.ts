@@ -12,6 +12,7 @@ import { calendarDateAt, formatYearMonth, lastDayOf, monthIndex, monthIndexToYea
 import { boardChartSpecs, chartMonths, chartReads, CHART_SHEET, insertBoardCharts } from '../../../src/engine/reporting/boardCharts';
 import { BOARD_PACK_SETTING, boardPackIn, insertBoardPack, KPI_FIRST_ROW, packKpis, kpiReads, packCost, packCosts, packFormulaReads, packSpecs, type PackChoice, type PackParts } from '../../../src/engine/reporting/boardPack';
 import { proposePackRoles, type PackRoles } from '../../../src/engine/reporting/packRoles';
+import { insertOutlook, OUTLOOK_HEADERS, OUTLOOK_TITLE } from '../../../src/engine/reporting/packOutlook';
 import { readReportingPeriod, setReportingPeriod } from '../../../src/engine/reporting/period';
 import { WALK_PARAM } from '../../../src/engine/reader/walks';
 import { canonicalKey, type ReadRequest } from '../../../src/engine/reader/requestCache';
@@ -173,6 +174,38 @@ async function expectAgainstBudget(address: string, typed: TypedBudget, start: s
   }
 }
 
+/**
+ * The full-year outlook beside the year to date against the budget (issue 37, item 4): for each budget line and
+ * Net Income, the actual to date (the API's year-to-date statement), the budget for the months left and for the
+ * fiscal year (the typed budget, costs negative as the statement shows them), the outlook, its variance.
+ */
+async function expectOutlook(m: YearMonth, typed: TypedBudget): Promise<void> {
+  const sheet = await world.book.readSheet('Board P&L vs budget');
+  const r0 = sheet.values.findIndex((row) => row.includes(OUTLOOK_TITLE));
+  expect(r0).toBeGreaterThanOrEqual(0);
+  const c0 = sheet.values[r0].indexOf(OUTLOOK_TITLE);
+  expect(sheet.values[r0 + 3].slice(c0, c0 + OUTLOOK_HEADERS.length)).toEqual(OUTLOOK_HEADERS);
+  const ytd = await report('/reports/income_statement', { start_date: `${m.year}-01-01`, end_date: lastDayOf(m.year, m.month) });
+  const rest = m.month === 12 ? null : { start: `${text(shiftMonth(m, 1))}-01`, end: `${m.year}-12-31` };
+  const year = { start: `${m.year}-01-01`, end: `${m.year}-12-31` };
+  const lines = [
+    { label: 'Platform Subscriptions', sign: 1, actual: cents(ytd, await category('Platform Subscriptions')) },
+    { label: 'Rent', sign: -1, actual: cents(ytd, await category('Rent')) },
+  ].map((l) => ({
+    ...l,
+    rest: rest ? l.sign * typedCents(typed, l.label, rest.start, rest.end) : 0,
+    year: l.sign * typedCents(typed, l.label, year.start, year.end),
+  }));
+  const net = { label: 'Net Income', actual: ytd.net_income_cents, rest: lines.reduce((a, l) => a + l.rest, 0), year: lines.reduce((a, l) => a + l.year, 0) };
+  for (const [i, l] of [...lines, net].entries()) {
+    const row = sheet.values[r0 + 4 + i].slice(c0, c0 + OUTLOOK_HEADERS.length);
+    const outlook = l.actual + l.rest;
+    expect(row[0]).toBe(l.label);
+    [l.actual, l.rest, outlook, l.year, outlook - l.year].forEach((cents, c) => expect(row[c + 1] as number).toBeCloseTo(cents / 100, 6));
+    expect(row[6] as number).toBeCloseTo((outlook - l.year) / Math.abs(l.year), 9);
+  }
+}
+
 /** The P&L by department: its Total column's net income is the API's statement of the month. */
 async function expectByDepartment(address: string, m: YearMonth): Promise<void> {
   const block = blockAt(world.book, address);
@@ -250,6 +283,7 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   await expectAgainstBudget(monthBudget.address, typed, `${text(m0)}-01`, ytd0.end);
   await expectAgainstBudget(ytdBudget.address, typed, ytd0.start, ytd0.end);
   await expectByDepartment(pack.blocks[7].address, m0);
+  await expectOutlook(m0, typed);
 
   // Moving one month: the cost first, exactly what the roll and the formulas' recalculation then spend but
   // for the new month's walk, priced "about" from the one read.
@@ -284,6 +318,8 @@ test('the pack: cost shown before inserting, that spent, figures equal to the AP
   await expectAgainstBudget(rolled('budget', 'month').address, typed, `${text(m1)}-01`, lastDayOf(m1.year, m1.month));
   await expectAgainstBudget(rolled('budget', 'ytd').address, typed, `${m1.year}-01-01`, lastDayOf(m1.year, m1.month));
   await expectByDepartment(rolled('by_department', 'month').address, m1);
+  // The outlook follows FIN_PERIOD: nothing rewritten, its formulas recalculated.
+  await expectOutlook(m1, typed);
 
   // Share as values: the copy of the charts' sheet holds values, and its charts read the copy's own cells.
   const before = world.book.chartsOn(CHART_SHEET);
@@ -328,6 +364,24 @@ test("a November fiscal year: the charts' table runs from November across the ca
     expect(revenuePrior.shown[i] as number).toBeCloseTo(f.revenuePrior, 6);
   }
   for (const v of revenue.shown.slice(months.length)) expect(typeof v).not.toBe('number');
+});
+
+test("a budget that stops before the fiscal year's end: the outlook is left out with a word, no #N/A and no call", async () => {
+  const period = await readReportingPeriod(world.book);
+  if (period.state !== 'set') throw new Error('the first test sets the period');
+  const m = period.month;
+  const months = monthsFrom(`${m.year}-01-01`, m.month);
+  const typed = await typeBudget(world.book, 'Short budget', months, [{ label: 'Rent', units: months.map(() => 8_500) }]);
+  await keepBudget(world.book, 'Budget_Short', typed.address);
+  const { sheet } = await world.book.writeGrid({ kind: 'newSheet', name: 'Outlook short' }, { values: [[null]] });
+  const before = await sb.usage(company());
+  await insertOutlook(world.book, { sheet, row: 0, col: 0 }, { budget: 'Budget_Short', month: m, fiscalYearStartMonth: 1, chart: async () => createStatementsEngine({ gateway: world.book, reader: (await runtime.getReader())!, client: (await runtime.getClient())!, companyName: 'Northwind' }).chart() });
+  await settled();
+  expect(await sb.usage(company())).toBe(before);
+  const values = (await world.book.readSheet(sheet)).values;
+  expect(values[0][0]).toBe(OUTLOOK_TITLE);
+  expect(String(values[1][0])).toMatch(/^Left out: the budget Budget_Short does not cover the whole fiscal year \(.*Dec/);
+  expect((await world.book.readSheet(sheet)).formulas.flat().filter((f) => f !== null)).toEqual([]);
 });
 
 /** What a walk among these requests is priced at now (its pages once read, "at least" one before). */

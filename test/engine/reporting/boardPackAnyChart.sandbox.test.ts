@@ -7,7 +7,8 @@
 import '../../../src/workbench/customFunctionsStub';
 import { calendarDateAt, formatYearMonth, lastDayOf, monthIndex, monthIndexToYearMonth, shiftMonth, type YearMonth } from '../../../src/engine/dates';
 import { boardChartSpecs, chartMonths, CHART_SHEET } from '../../../src/engine/reporting/boardCharts';
-import { boardPackIn, insertBoardPack, KPI_FIRST_ROW, NO_COST_OF_REVENUE, packCost, packKpis, type PackChoice } from '../../../src/engine/reporting/boardPack';
+import { boardPackIn, insertBoardPack, KPI_FIRST_ROW, NO_COST_OF_REVENUE, packCost, packFormulaReads, packKpis, type PackChoice } from '../../../src/engine/reporting/boardPack';
+import { changePackRoles } from '../../../src/engine/reporting/packRolesEdit';
 import { proposePackRoles, type PackRoles } from '../../../src/engine/reporting/packRoles';
 import { setReportingPeriod } from '../../../src/engine/reporting/period';
 import { createStatementsEngine } from '../../../src/engine/statements';
@@ -176,4 +177,57 @@ test('with no cost of revenue mapped: the gross margin is left out with a word a
   expect(names).toHaveLength(4);
   expect(names).not.toContain('FinBoard_GrossMargin');
   expect(await boardPackIn(world.book)).toMatchObject({ roles: { costOfRevenue: null } });
+});
+
+test('the cost of revenue changed after inserting: the KPI and chart formulas rewritten, the gross margin chart added then deleted, no call; rolled forward, the change holds', async () => {
+  const m0 = monthAgo(3);
+  const m1 = monthAgo(2);
+  const none: PackRoles = { costOfRevenue: null };
+  await insertPack(none, m0);
+  const mapped = proposePackRoles((await report('/categories', {})).data).roles;
+  const cor = mapped.costOfRevenue!.id;
+
+  // Mapped after the fact: the gross margin appears, operating expenses no longer count the cost of sales.
+  const before = await sb.usage(company());
+  expect(await changePackRoles(world.book, mapped)).toMatchObject({ roles: mapped });
+  await settled();
+  expect(await sb.usage(company())).toBe(before);
+  const f0 = await apiMonth(m0, cor);
+  expect(kpiCell(mapped, 'Gross margin')).toBeCloseTo(f0.grossMargin!, 6);
+  expect(kpiCell(mapped, 'Operating expense ratio')).toBeCloseTo(f0.opex / f0.revenue, 6);
+  const how = (await world.book.readSheet('Board KPIs')).values.find((r) => r[0] === 'Gross margin')![2];
+  expect(how).toContain('Cost of sales');
+  expect(world.book.chartsOn(CHART_SHEET).map((c) => c.name)).toEqual(expect.arrayContaining(['FinBoard_GrossMargin']));
+  expect(world.book.chartsOn(CHART_SHEET)).toHaveLength(5);
+  const months0 = chartMonths(m0, 1);
+  const margin = world.book.chartsOn(CHART_SHEET).find((c) => c.name === 'FinBoard_GrossMargin')!.series[0];
+  for (const [i, m] of months0.entries()) expect(margin.shown[i] as number).toBeCloseTo((await apiMonth(m, cor)).grossMargin!, 6);
+  expect(await boardPackIn(world.book)).toMatchObject({ roles: mapped });
+
+  // Rolled forward: the roles kept, the formulas following FIN_PERIOD.
+  const reader = (await runtime.getReader())!;
+  const client = (await runtime.getClient())!;
+  const statements = createStatementsEngine({ gateway: world.book, reader, client, companyName: 'Alderbrook Labs' });
+  const outcome = await statements.roll(await statements.planRoll(m1, packFormulaReads((await boardPackIn(world.book))!, m1)));
+  await settled();
+  expect(outcome.failed).toEqual([]);
+  const f1 = await apiMonth(m1, cor);
+  expect(kpiCell(mapped, 'Gross margin')).toBeCloseTo(f1.grossMargin!, 6);
+  expect(kpiCell(mapped, 'Operating expense ratio')).toBeCloseTo(f1.opex / f1.revenue, 6);
+  expect(await boardPackIn(world.book)).toMatchObject({ roles: mapped });
+
+  // And back to none: the word again, no formula behind it, the chart gone, every expense an operating one.
+  await changePackRoles(world.book, none);
+  await settled();
+  const sheet = await world.book.readSheet('Board KPIs');
+  const row = KPI_FIRST_ROW - 1 + packKpis(none).findIndex((k) => k.label === 'Gross margin');
+  expect(sheet.values[row][1]).toBe(NO_COST_OF_REVENUE);
+  expect(sheet.formulas[row][1]).toBeNull();
+  expect(kpiCell(none, 'Operating expense ratio')).toBeCloseTo((await apiMonth(m1, null)).opex / f1.revenue, 6);
+  expect(world.book.chartsOn(CHART_SHEET).map((c) => c.name)).not.toContain('FinBoard_GrossMargin');
+  const table = await world.book.readSheet(CHART_SHEET);
+  const header = table.values.findIndex((r) => r[0] === 'Month');
+  expect(table.values[header][5]).toBe('Gross margin (left out: no cost of revenue mapped)');
+  for (let r = header + 1; r <= header + 12; r++) expect(table.formulas[r][5]).toBeNull();
+  expect(await boardPackIn(world.book)).toMatchObject({ roles: none });
 });
