@@ -228,11 +228,12 @@ describe('network failures', () => {
   });
 
   it('turns a timeout into a connection_error and retries it on GET', async () => {
-    const { client } = testClient(api, { timeoutMs: 50 });
-    api.setHandler((_req, i) => (i === 0 ? { delayMs: 400, ...ok } : ok));
+    // The second attempt must be answered within the timeout: a loaded machine can miss 50 ms, not 1 s.
+    const { client } = testClient(api, { timeoutMs: 1000 });
+    api.setHandler((_req, i) => (i === 0 ? { delayMs: 2500, ...ok } : ok));
     await client.transactions.retrieve('txn_1');
     expect(api.requests).toHaveLength(2);
-    api.setHandler(() => ({ delayMs: 400, ...ok }));
+    api.setHandler(() => ({ delayMs: 2500, ...ok }));
     const err = await rejection(client.transactions.update('txn_1', { merchant: 'X' }));
     expect(err).toMatchObject({ type: 'connection_error', code: 'timeout' });
   });
