@@ -12,7 +12,8 @@
 // has its cost lines turned negative (match.ts), by the sign each line had when the pack was inserted. The
 // outlook's variance is the year to date's (the months left are the budget's own), which FIN.BUDGET_VARIANCE
 // gives too. Moving FIN_PERIOD recalculates the table; nothing is rewritten. A budget that does not cover the
-// fiscal year has its outlook left out with a word, never a #N/A on the board's sheet.
+// fiscal year when the pack is inserted has its outlook left out with a word. Rolled later into a fiscal year
+// the budget does not cover, the budget cells show FIN.BUDGET's #N/A naming the missing months (not yet a word).
 
 import type { Category } from '../../api/types';
 import { matchBudget, type BudgetMatch } from '../budgets/match';
